@@ -1,0 +1,10 @@
+"""mha_symbolic: exact multi-head attention, derived step by step with SymPy."""
+
+from __future__ import annotations
+
+from mha_symbolic.derivation import Derivation, Step, derive
+from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import AttentionSpec, examples
+
+__all__ = ["AttentionSpec", "Derivation", "SpecError", "Step", "derive", "examples"]
+__version__ = "0.1.0"

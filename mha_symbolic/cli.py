@@ -1,0 +1,110 @@
+"""The mha-symbolic command: argument parsing and file I/O only."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from mha_symbolic.errors import SpecError
+
+EXIT_OK, EXIT_WRONG_CLAIM, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _add_spec_source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec", nargs="?", help="a spec TOML file")
+    parser.add_argument("--example", metavar="NAME", help="a built-in example (see `examples`)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mha-symbolic", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    commands.add_parser("examples", help="list the built-in examples")
+
+    derive = commands.add_parser("derive", help="derive every step exactly and render it")
+    _add_spec_source(derive)
+    derive.add_argument("--format", choices=("md",), help="output format (default: md)")
+    derive.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    derive.add_argument("--templates", metavar="DIR", help="use these templates instead")
+
+    bench = commands.add_parser("bench", help="time the exact derivation (and more)")
+    bench.add_argument("--quick", action="store_true", help="small shapes only")
+    return parser
+
+
+def load_spec(args: argparse.Namespace):
+    from mha_symbolic.spec import AttentionSpec
+
+    if args.spec and args.example:
+        raise SpecError("give a spec file or --example NAME, not both")
+    if args.example:
+        return AttentionSpec.example(args.example)
+    if not args.spec:
+        raise SpecError("give a spec file or --example NAME (see `mha-symbolic examples`)")
+    return AttentionSpec.from_toml(args.spec)
+
+
+def _write(text: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"cannot write: {exc.strerror}", source=output) from None
+
+
+def _examples() -> int:
+    from mha_symbolic.spec import examples
+
+    for name, title, _ in examples():
+        print(f"{name:<20} {title}")
+    return EXIT_OK
+
+
+def _derive(args: argparse.Namespace) -> int:
+    from mha_symbolic.derivation import derive
+    from mha_symbolic.render import render
+
+    spec = load_spec(args)
+    _write(render(derive(spec), args.format or "md", args.templates), args.output)
+    return EXIT_OK
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from mha_symbolic import bench
+
+    for line in bench.run(quick=args.quick):
+        print(line, flush=True)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handlers = {
+        "examples": lambda: _examples(),
+        "derive": lambda: _derive(args),
+        "bench": lambda: _bench(args),
+    }
+    try:
+        return handlers[args.command]()
+    except SpecError as error:
+        print(f"mha-symbolic: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("mha-symbolic: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Pure exact operations of multi-head attention on SymPy matrices (no rendering, no I/O)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from math import gcd, lcm
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+from sympy.core.add import _addsort
+
+
+def _tidy(entry: sp.Expr) -> sp.Expr:
+    """Expand polynomials in symbols (numbers are already canonical)."""
+    return sp.expand(entry) if entry.free_symbols else entry
+
+
+def project(x: Matrix, w: Matrix, bias: Matrix | None = None) -> Matrix:
+    """X W (+ 1 b): ``w`` is the (in x out) matrix, ``bias`` a 1 x out row added to every row."""
+    product = x * w
+    if bias is not None:
+        product = product + sp.ones(x.rows, 1) * bias
+    return Matrix(product)
+
+
+def split_columns(matrix: Matrix, parts: int) -> list[Matrix]:
+    """Cut the columns into ``parts`` equal slices: (L, E) -> h x (L, E/h)."""
+    width = matrix.cols // parts
+    return [Matrix(matrix[:, i * width : (i + 1) * width]) for i in range(parts)]
+
+
+def split_widths(matrix: Matrix, widths: Sequence[int]) -> list[Matrix]:
+    """Cut the columns into consecutive slices of the given widths."""
+    starts = [sum(widths[:i]) for i in range(len(widths))]
+    return [Matrix(matrix[:, s : s + w]) for s, w in zip(starts, widths)]
+
+
+def scores(q: Matrix, k: Matrix) -> Matrix:
+    """Q K^T: every query row against every key row."""
+    return Matrix((q * k.T).applyfunc(_tidy))
+
+
+def scale(matrix: Matrix, factor: sp.Expr) -> Matrix:
+    return matrix if factor == 1 else Matrix(matrix.applyfunc(lambda e: factor * e))
+
+
+def mask(matrix: Matrix, allowed: Matrix) -> Matrix:
+    """Blocked positions (0 in ``allowed``) become -oo, so softmax gives them exactly 0."""
+    return Matrix(matrix.rows, matrix.cols, lambda i, j: matrix[i, j] if allowed[i, j] else -sp.oo)
+
+
+@dataclass(frozen=True)
+class Sum:
+    """A sum split as ``content * primitive``: content is a positive rational, or 1."""
+
+    content: sp.Expr
+    primitive: sp.Expr
+
+    @property
+    def value(self) -> sp.Expr:
+        return self.content * self.primitive
+
+
+def linear_sum(pairs: Iterable[tuple[sp.Expr, sp.Expr]]) -> Sum:
+    """sum(coefficient * atom) over (atom, coefficient) pairs, like terms merged.
+
+    With rational coefficients (the usual case: exps times numbers) the terms are collected
+    in Python fractions and the rational content is factored out, which is far cheaper than
+    SymPy's general ``as_content_primitive``; other coefficients are summed as they are.
+    """
+    pairs = list(pairs)
+    if not all(c.is_Rational for _, c in pairs):
+        return Sum(sp.Integer(1), sp.Add(*(a * c for a, c in pairs)))
+    collected: dict[sp.Expr, Fraction] = {}
+    for atom, c in pairs:
+        if c:
+            collected[atom] = collected.get(atom, Fraction(0)) + Fraction(int(c.p), int(c.q))
+    coefficients = {a: c for a, c in collected.items() if c}
+    if not coefficients:
+        return Sum(sp.Integer(1), sp.Integer(0))
+    numerators = [c.numerator for c in coefficients.values()]
+    denominators = [c.denominator for c in coefficients.values()]
+    content = Fraction(reduce(gcd, numerators), reduce(lcm, denominators))
+    terms = [_times(int(c / content), atom) for atom, c in coefficients.items()]
+    return Sum(sp.Rational(content.numerator, content.denominator), _add(terms))
+
+
+def _add(terms: list[sp.Expr]) -> sp.Expr:
+    """Add(*terms) for distinct integer multiples of distinct exps, in SymPy's canonical order.
+
+    Add's general flatten rebuilds every term through Mul; these terms are already canonical.
+    """
+    if len(terms) == 1:
+        return terms[0]
+    numbers = [t for t in terms if t.is_Number]
+    rest = [t for t in terms if not t.is_Number]
+    _addsort(rest)
+    return sp.Add._from_args(numbers + rest)
+
+
+def _times(k: int, atom: sp.Expr) -> sp.Expr:
+    """k * atom for an integer k and an exp (or 1): built directly, as Mul's general flatten
+    (which looks for powers of e to combine) dominates the derivation's time otherwise."""
+    if k == 1:
+        return atom
+    if atom == 1:
+        return sp.Integer(k)
+    return sp.Mul._from_args((sp.Integer(k), atom))
+
+
+def divide(top: Sum, bottom: Sum) -> sp.Expr:
+    """top / bottom, rational contents cancelled; a plain number when the primitives match."""
+    if top.primitive == 0:
+        return sp.Integer(0)
+    ratio = top.content / bottom.content
+    if top.primitive == bottom.primitive:
+        return ratio
+    if bottom.primitive == 1:
+        return ratio * top.primitive
+    return sp.Mul(ratio, top.primitive, sp.Pow(bottom.primitive, -1))
+
+
+@dataclass(frozen=True)
+class Softmax:
+    """Row softmax kept as one shared denominator per row: weights[i, j] = exps[i][j] / sums[i]."""
+
+    exps: tuple[tuple[sp.Expr, ...], ...]
+    sums: tuple[Sum, ...]
+
+    @property
+    def weights(self) -> Matrix:
+        return Matrix(
+            [
+                [divide(linear_sum([(e, sp.Integer(1))]), z) for e in row]
+                for row, z in zip(self.exps, self.sums)
+            ]
+        )
+
+
+def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
+    """The smallest logit when all are comparable numbers, else 0.
+
+    Softmax is unchanged by a shift; shifting by the minimum writes e/(1+e) rather than
+    e^2/(e+e^2): every exponent is >= 0, and the smallest is exactly 0.
+    """
+    finite = [a for a in row if a != -sp.oo]
+    if all(a.is_Rational for a in finite):
+        return min(finite)
+    if all(a.is_comparable for a in finite):
+        return min(finite, key=lambda a: (sp.N(a, 30), sp.default_sort_key(a)))
+    return sp.Integer(0)
+
+
+def row_softmax(logits: Matrix) -> Softmax:
+    exps, sums = [], []
+    for i in range(logits.rows):
+        row = list(logits.row(i))
+        shift = _row_shift(row)
+        terms = tuple(sp.Integer(0) if a == -sp.oo else sp.exp(a - shift) for a in row)
+        exps.append(terms)
+        sums.append(linear_sum((e, sp.Integer(1)) for e in terms if e != 0))
+    return Softmax(tuple(exps), tuple(sums))
+
+
+def attend(weights: Softmax, v: Matrix) -> Matrix:
+    """softmax(...) V, row i as (sum_j e^{a_ij} v_j) / Z_i: one denominator per row."""
+    return Matrix(
+        [
+            [
+                divide(linear_sum((e, v[j, c]) for j, e in enumerate(row) if e != 0), z)
+                for c in range(v.cols)
+            ]
+            for row, z in zip(weights.exps, weights.sums)
+        ]
+    )
+
+
+def concat(heads: Sequence[Matrix]) -> Matrix:
+    """[head_1 | head_2 | ...] side by side: (L, d_v) x h -> (L, h d_v)."""
+    return Matrix(sp.Matrix.hstack(*heads))
+
+
+def output_projection(
+    weights: Sequence[Softmax], values: Sequence[Matrix], w_o: Matrix, bias: Matrix | None = None
+) -> Matrix:
+    """Concat(head_1..head_h) W_O (+ 1 b_O), computed without multiplying out the heads' fractions.
+
+    Row i of head h is (sum_j e^{a_ij} v_j) / Z_i, so its share of the output is
+    (sum_j e^{a_ij} (V_h W_O^h)_j) / Z_i: the small matrix V_h W_O^h is formed first, and heads
+    with the same denominator are added over it, which keeps the result compact (and exactly
+    1/2 where the fractions cancel).
+    """
+    blocks = split_widths(w_o.T, [v.cols for v in values])
+    mixed = [Matrix((v * block.T).applyfunc(_tidy)) for v, block in zip(values, blocks)]
+    rows = len(weights[0].sums)
+
+    def entry(i: int, c: int) -> sp.Expr:
+        grouped: dict[Sum, list[tuple[sp.Expr, sp.Expr]]] = {}
+        for softmax, m in zip(weights, mixed):
+            pairs = grouped.setdefault(softmax.sums[i], [])
+            pairs.extend((e, m[j, c]) for j, e in enumerate(softmax.exps[i]) if e != 0)
+        total = sp.Add(*(divide(linear_sum(pairs), z) for z, pairs in grouped.items()))
+        return total + bias[0, c] if bias is not None else total
+
+    return Matrix(rows, w_o.cols, entry)
