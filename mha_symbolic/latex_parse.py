@@ -35,8 +35,8 @@ def parse_latex(text: str) -> sp.Basic:
             raise LatexParseError(
                 str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             ) from None
-    if not isinstance(result, sp.Basic):
-        raise LatexParseError(f"parsed to {type(result).__name__}")
     if isinstance(result, sp.MatrixBase):
         return sp.ImmutableMatrix(result.applyfunc(lambda v: v.doit()))
+    if not isinstance(result, sp.Basic):
+        raise LatexParseError(f"parsed to {type(result).__name__}")
     return result.doit()
