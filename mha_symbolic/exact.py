@@ -19,6 +19,21 @@ _FRACTION = re.compile(r"([+-]?\d+)\s*/\s*([+-]?\d+)")
 # Two letters in a row outside a LaTeX command or a subscript: "abc" would parse as a*b*c.
 _COMMAND_OR_SUBSCRIPT = re.compile(r"\\[A-Za-z]+|_\{[^}]*\}|_[A-Za-z0-9]")
 _LETTER_RUN = re.compile(r"[A-Za-z]{2,}")
+# latex2sympy2 reads "1..2" as 1, "1.2.3" as 9/25, "2 3" as a product and "0x10" as 0: refuse.
+_DIGIT_RUN = re.compile(r"[\d.]+")
+_NUMBER_TOKEN = re.compile(r"\d+(\.\d*)?|\.\d+")
+_SPACED_DIGITS = re.compile(r"[\d.]\s+[\d.]|\d[A-Za-z]")
+
+
+def _suspicious(text: str) -> bool:
+    """Text that latex2sympy2 would read, but not as the number the user wrote."""
+    plain = _COMMAND_OR_SUBSCRIPT.sub(" ", text)
+    return (
+        not text
+        or bool(_LETTER_RUN.search(plain))
+        or bool(_SPACED_DIGITS.search(text))
+        or any(not _NUMBER_TOKEN.fullmatch(run) for run in _DIGIT_RUN.findall(text))
+    )
 
 
 def _quote(text: str) -> str:
@@ -38,7 +53,7 @@ def from_text(text: str, where: str) -> sp.Expr:
         if denominator == 0:
             raise SpecError(f"{where}: {_quote(text)} divides by zero")
         return sp.Rational(numerator, denominator)
-    if not stripped or _LETTER_RUN.search(_COMMAND_OR_SUBSCRIPT.sub(" ", stripped)):
+    if _suspicious(stripped):
         raise SpecError(f"{where}: cannot read {_quote(text)} as a number")
     try:
         value = parse_latex(stripped)
@@ -71,11 +86,9 @@ def to_number(value: Any, where: str) -> sp.Expr:
         return sp.Rational(value.numerator, value.denominator)
     if isinstance(value, float):
         # repr gives the shortest text that reads back as this float: what was written.
-        return (
-            from_text(repr(value), where)
-            if value == value and abs(value) != float("inf")
-            else _raise_not_finite(value, where)
-        )
+        if value != value or abs(value) == float("inf"):
+            raise SpecError(f"{where}: {value!r} is not a finite number")
+        return from_text(repr(float(value)), where)
     if isinstance(value, str):
         return from_text(value, where)
     if isinstance(value, sp.Expr) and not isinstance(value, sp.MatrixBase):
@@ -88,14 +101,10 @@ def to_number(value: Any, where: str) -> sp.Expr:
         if kind in "iu":
             return sp.Integer(int(value))
         if kind == "f":
-            return (
-                to_number(str(value), where) if value == value else _raise_not_finite(value, where)
-            )
+            if value != value or abs(float(value)) == float("inf"):
+                raise SpecError(f"{where}: {value} is not a finite number")
+            return from_text(str(value), where)
     raise SpecError(f"{where}: cannot read {value!r} ({type(value).__name__}) as a number")
-
-
-def _raise_not_finite(value: Any, where: str) -> sp.Expr:
-    raise SpecError(f"{where}: {value!r} is not a finite number")
 
 
 def _rows_of(value: Any, where: str) -> list[Any]:
@@ -132,7 +141,8 @@ def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
         raise SpecError(f"{where} is empty (row 1 has no entries)")
     for i, row in enumerate(rows[1:], start=2):
         if len(row) != width:
-            raise SpecError(f"{where}: row {i} has {len(row)} entries but row 1 has {width}")
+            noun = "entry" if len(row) == 1 else "entries"
+            raise SpecError(f"{where}: row {i} has {len(row)} {noun} but row 1 has {width}")
     return sp.ImmutableMatrix(
         [
             [to_number(entry, f"{where}[{i},{j}]") for j, entry in enumerate(row, start=1)]

@@ -288,7 +288,8 @@ def _labels(raw: Mapping[str, Any], n_query: int, n_key: int, self_attention: bo
             raise SpecError(f"{name} must be a list of text labels, got {labels!r}")
         if len(labels) != count:
             rows = "x" if self_attention else ("query" if name == "tokens" else "key")
-            raise SpecError(f"{name} has {len(labels)} labels but {rows} has {count} rows")
+            noun = "label" if len(labels) == 1 else "labels"
+            raise SpecError(f"{name} has {len(labels)} {noun} but {rows} has {count} rows")
         return tuple(labels)
 
     tokens = read("tokens", n_query, "t")
@@ -340,12 +341,22 @@ def _is_matrix_like(value: Any) -> bool:
     )
 
 
+def _is_symbolic(name: str, value: Any) -> bool:
+    """True for "symbolic"; other text is only accepted as a LaTeX matrix."""
+    if not isinstance(value, str) or "\\begin" in value:
+        return False
+    if value == "symbolic":
+        return True
+    raise SpecError(f'{name} is the text {value!r}; give numbers or "symbolic"')
+
+
 class _Weights:
     """Reads the [weights] table against the inputs' shapes, filling identities."""
 
     def __init__(self, values: Mapping[str, Any]) -> None:
         self.h: int = values["heads"]
         self.layout: str = values["layout"]
+        self.fused = self.layout == "fused"
         self.transposed = values["convention"] == "xWT"
         self.inputs: dict[str, Matrix] = {n: values[n] for n in ("query", "key", "value")}
         self.input_name = (
@@ -365,6 +376,11 @@ class _Weights:
                 raise SpecError(f"unknown key 'weights.{key}'{_closest(str(key), WEIGHT_KEYS)}")
         for name in PROJECTIONS:
             self.out[name] = self._projection(name, table.get(name))
+            if name == "w_q" and self.fused and self._fused_width() % self.h:
+                raise SpecError(
+                    f"heads = {self.h} does not divide d_model {self._fused_width()} "
+                    f"(the width of Q = {self.input_name['query']} W_Q)"
+                )
         if "w_o" in table:
             self.out["w_o"] = (self._output(table["w_o"]),)
         for bias in ("b_q", "b_k", "b_v"):
@@ -424,12 +440,12 @@ class _Weights:
         if value is None:
             self.omitted.add(name)
             return tuple(self._identity(name) for _ in range(count))
-        if isinstance(value, str) and value == "symbolic":
+        if _is_symbolic(name, value):
             self.symbolic.add(name)
-            return tuple(self._symbolic(name, head, count) for head in range(count))
+            return tuple(self._symbolic(name, head) for head in range(count))
         matrices = self._matrices(name, value, count)
         for head, matrix in enumerate(matrices):
-            self._check_projection(name, head, count, matrix)
+            self._check_projection(name, head, matrix)
         return matrices
 
     def _identity(self, name: str) -> Matrix:
@@ -450,14 +466,14 @@ class _Weights:
             )
         return sp.ImmutableMatrix(sp.eye(size))
 
-    def _symbolic(self, name: str, head: int, count: int) -> Matrix:
+    def _symbolic(self, name: str, head: int) -> Matrix:
         shape = (self._in_width(name), self._default_out(name, head))
-        tag = _LETTER[name] + (str(head + 1) if count > 1 else "")
+        tag = _LETTER[name] + ("" if self.fused else str(head + 1))
         rows, cols = self._given(shape)
         return exact.symbolic_matrix("W", tag, rows, cols)
 
     def _matrices(self, name: str, value: Any, count: int) -> tuple[Matrix, ...]:
-        if count == 1:
+        if self.fused:
             if (
                 not _is_matrix_like(value)
                 and isinstance(value, Sequence)
@@ -489,8 +505,8 @@ class _Weights:
             )
         return tuple(exact.to_matrix(m, f"{name}[{i}]") for i, m in enumerate(value, start=1))
 
-    def _check_projection(self, name: str, head: int, count: int, matrix: Matrix) -> None:
-        label = name if count == 1 else f"{name}[{head + 1}]"
+    def _check_projection(self, name: str, head: int, matrix: Matrix) -> None:
+        label = name if self.fused else f"{name}[{head + 1}]"
         need = self._in_width(name)
         rows, cols = self._eff(matrix)
         if rows != need:
@@ -502,7 +518,7 @@ class _Weights:
             if cols != query_width:
                 raise SpecError(
                     f"{label} gives keys of width {cols} but "
-                    f"{'w_q' if count == 1 else f'w_q[{head + 1}]'} gives queries "
+                    f"{'w_q' if self.fused else f'w_q[{head + 1}]'} gives queries "
                     f"of width {query_width}; scores need equal widths"
                 )
         if self.layout == "fused" and cols % self.h:
@@ -524,7 +540,7 @@ class _Weights:
 
     def _output(self, value: Any) -> Matrix:
         width = self._concat_width()
-        if isinstance(value, str) and value == "symbolic":
+        if _is_symbolic("w_o", value):
             self.symbolic.add("w_o")
             return exact.symbolic_matrix("W", "O", width, width)
         matrix = exact.to_matrix(value, "w_o")
@@ -536,10 +552,10 @@ class _Weights:
     def _bias(self, name: str, value: Any) -> tuple[Matrix, ...]:
         projections = self.out["w" + name[1:]]
         letter = name[-1].upper()
-        if len(projections) == 1:
+        if self.fused:
             return (self._vector(name, value, projections[0], letter),)
         widths = [self._eff(m)[1] for m in projections]
-        if isinstance(value, str) and value == "symbolic":
+        if _is_symbolic(name, value):
             self.symbolic.add(name)
             return tuple(
                 exact.symbolic_vector("b", f"{letter}{i}", w) for i, w in enumerate(widths, start=1)
@@ -555,10 +571,10 @@ class _Weights:
         else:
             flat = exact.to_vector(value, name)
             if flat.cols != sum(widths):
+                parts = f" ({' + '.join(map(str, widths))})" if self.h > 1 else ""
                 raise SpecError(
                     f"{name} has {flat.cols} entries but the heads' "
-                    f"{name[-1].upper()} widths add up to {sum(widths)} "
-                    f"({' + '.join(map(str, widths))})"
+                    f"{letter} widths add up to {sum(widths)}{parts}"
                 )
             starts = [sum(widths[:i]) for i in range(self.h)]
             vectors = [flat[:, s : s + w] for s, w in zip(starts, widths)]
@@ -572,7 +588,7 @@ class _Weights:
 
     def _vector(self, name: str, value: Any, projection: Matrix, letter: str) -> Matrix:
         width = self._eff(projection)[1]
-        if isinstance(value, str) and value == "symbolic":
+        if _is_symbolic(name, value):
             self.symbolic.add(name)
             return exact.symbolic_vector("b", letter, width)
         vector = exact.to_vector(value, name)

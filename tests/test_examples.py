@@ -1,0 +1,95 @@
+"""The documents' exact values, from the built-in examples."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from mha_symbolic import AttentionSpec, derive, examples
+from mha_symbolic.spec import example_names
+
+E = sp.E
+
+
+@pytest.fixture(scope="module")
+def two_tokens():
+    return derive(AttentionSpec.example("two-tokens"))
+
+
+def test_examples_are_the_five_of_the_design():
+    assert example_names() == [
+        "eight-tokens-split", "one-token", "pytorch-style", "split-scaled", "two-tokens",
+    ]  # fmt: skip
+    for name, title, description in examples():
+        assert title and len(description) > 100, name
+
+
+def test_two_tokens_head1_weights_are_e_over_1_plus_e(two_tokens):
+    assert two_tokens["head1.weights"] == sp.Matrix(
+        [[E / (1 + E), 1 / (1 + E)], [1 / (1 + E), E / (1 + E)]]
+    )
+    assert str(two_tokens["head1.weights"][0, 0]) == "E/(1 + E)"
+
+
+def test_two_tokens_head2_swaps(two_tokens):
+    assert two_tokens["head2.q"] == sp.Matrix([[0, 1], [1, 0]])
+    assert two_tokens["head2.weights"] == two_tokens["head1.weights"]
+    assert two_tokens["head2.output"] == sp.Matrix(
+        [[1 / (1 + E), E / (1 + E)], [E / (1 + E), 1 / (1 + E)]]
+    )
+
+
+def test_two_tokens_output_is_exactly_one_half(two_tokens):
+    assert two_tokens["output"] == sp.Matrix([[sp.Rational(1, 2)] * 2] * 2)
+    assert two_tokens["concat"].shape == (2, 4)
+
+
+def test_two_tokens_keys_in_order(two_tokens):
+    per_head = ["q", "k", "v", "scores", "scaled", "weights", "output"]
+    assert list(two_tokens) == (
+        ["x"] + [f"head1.{k}" for k in per_head] + [f"head2.{k}" for k in per_head]
+        + ["concat", "output"]
+    )  # fmt: skip
+
+
+def test_split_scaled_weight_is_exp_sqrt2_over_2():
+    d = derive(AttentionSpec.example("split-scaled"))
+    a = sp.exp(sp.sqrt(2) / 2)
+    assert d["head1.scaled"] == sp.Matrix([[sp.sqrt(2) / 2, 0], [0, sp.sqrt(2) / 2]])
+    assert d["head1.weights"][0, 0] == a / (1 + a)
+    assert d["head1.weights"][0, 1] == 1 / (1 + a)
+    assert d["head2.output"] == d["head1.output"]
+    assert list(d)[:3] == ["x", "head1.x", "head2.x"]
+
+
+def test_one_token_heads_output_their_value_rows():
+    d = derive(AttentionSpec.example("one-token"))
+    assert d["head1.weights"] == sp.Matrix([[1]])
+    assert d["head1.output"] == sp.Matrix([[4, 11]])
+    assert d["head2.output"] == sp.Matrix([[6, 9]])
+    assert d["output"] == sp.Matrix([[4, 11, 6, 9]])
+
+
+def test_eight_tokens_split_keeps_symbols_and_shapes():
+    d = derive(AttentionSpec.example("eight-tokens-split"))
+    assert d["head1.x"].shape == (8, 2)
+    assert d["head1.weights"].shape == (8, 8)
+    assert d["concat"].shape == (8, 4)
+    assert d["output"].shape == (8, 4)
+    w = sp.Symbol("W_{Q1,11}")
+    assert w in d["head1.q"].free_symbols
+    assert d["head1.q"][0, 0] == sp.Rational(1, 5) * w + sp.Rational(1, 2) * sp.Symbol("W_{Q1,21}")
+    # each softmax row sums to exactly 1 (checked at one random point of the weights)
+    point = {s: sp.Rational(i % 5 - 2, 3) for i, s in enumerate(sorted(d.free_symbols, key=str))}
+    row = d["head2.weights"].row(3).subs(point)
+    assert abs(sp.N(sum(row), 40) - 1) < sp.Float("1e-35")
+
+
+def test_pytorch_style_uses_transposed_weights_and_fused_heads():
+    spec = AttentionSpec.example("pytorch-style")
+    d = derive(spec)
+    assert list(d)[:4] == ["x", "q", "k", "v"]
+    assert d["q"] == spec.query * spec.weights["w_q"][0].T
+    assert d["head2.q"] == d["q"][:, 3:6]
+    assert d["head1.scaled"] == d["head1.scores"] / sp.sqrt(3)
+    assert d["output"].shape == (4, 6)
