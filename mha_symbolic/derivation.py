@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import sympy as sp
@@ -60,6 +61,7 @@ class Derivation(Mapping[str, Matrix]):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {step.key: step for step in self.steps})
+        object.__setattr__(self, "bindings", MappingProxyType(dict(self.bindings)))
 
     def step(self, key: str) -> Step:
         by_key: dict[str, Step] = self._by_key  # type: ignore[attr-defined]

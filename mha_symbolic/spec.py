@@ -487,6 +487,8 @@ class _Weights:
             return (exact.to_matrix(value, name),)
         if _is_matrix_like(value) or isinstance(value, sp.MatrixBase):
             matrix = exact.to_matrix(value, name)
+            if count == 1:  # one head: its one matrix needs no enclosing list
+                return (matrix,)
             raise SpecError(
                 f"{name} is one matrix of shape {_shape(matrix)} but layout "
                 f"{self.layout} needs a list of {count} matrices, one per head"

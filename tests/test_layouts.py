@@ -118,3 +118,9 @@ def test_biases_and_scale_factor():
     assert d["head1.k"] == sp.Matrix([[1, 1]])
     assert d["head1.scaled"] == sp.Matrix([[sp.sqrt(3)]])
     assert d["output"] == sp.Matrix([[sp.Rational(7, 2)]])
+
+
+def test_one_head_takes_a_bare_matrix():
+    spec = AttentionSpec(x=[[1, 2]], weights={"w_q": [[1, 0], [0, 2]], "w_k": "symbolic"})
+    assert spec.weights["w_q"] == (sp.Matrix([[1, 0], [0, 2]]),)
+    assert spec.weights["w_k"][0][1, 0] == sp.Symbol("W_{K1,21}")
