@@ -458,11 +458,11 @@ class _Weights:
                     f"{name} is omitted, but the identity needs {source}'s width "
                     f"{size} to equal d_model {width}; give {name}"
                 )
-        if name == "w_k" and self._eff(self.out["w_q"][0])[1] != size:
+        query_widths = {self._eff(m)[1] for m in self.out["w_q"]} if name == "w_k" else set()
+        if query_widths - {size}:
             raise SpecError(
                 f"w_k is omitted, but the identity gives keys of width {size} "
-                f"and w_q gives queries of width {self._eff(self.out['w_q'][0])[1]}; "
-                "give w_k"
+                f"and w_q gives queries of width {max(query_widths - {size})}; give w_k"
             )
         return sp.ImmutableMatrix(sp.eye(size))
 

@@ -80,6 +80,9 @@ CASES = [
     (dict(x=[[1]], weights={"w_q": "symbolc"}),
      "w_q is the text 'symbolc'; give numbers or \"symbolic\""),
     (dict(x=[[1]], heads=0), "heads must be a positive integer, got 0"),
+    (dict(x=[[1, 0]], heads=2, weights={"w_q": [I2, [[1], [0]]]}),
+     "w_k is omitted, but the identity gives keys of width 2 and w_q gives queries of width 1; "
+     "give w_k"),
 ]  # fmt: skip
 
 
