@@ -1,0 +1,312 @@
+"""Claims: the numbers a document prints for a step, read exactly with their printed precision."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic import exact
+from mha_symbolic.errors import SpecError
+
+_KEY = re.compile(r"([A-Za-z][\w.]*)\s*(?:\[\s*(\d+)\s*(?:,\s*(\d+)\s*)?\])?")
+# LaTeX that only spaces or sizes: dropped before reading ("\left[" reads as "[").
+_NOISE = re.compile(r"\\left|\\right|\\displaystyle|\\q?quad|(?<!\\)\\[,;:! ]|\$")
+# A name heading a chain ("A_1 = ...", "\text{Head1 Output} = ..."): what is named, not a
+# value. Euler's e is a value ("e^{1} \approx 2.718"), never a name.
+_NAME = re.compile(
+    r"(\\(?:mathrm|text|operatorname|mathbf)\{[^{}]*\}|(?!e\b|e[_^'])[A-Za-z]+)'*"
+    r"(_\{[^{}]*\}|_\w)?(\^\{[^{}]*\}|\^\w)?'*"
+)
+_RELATION = re.compile(r"(\\approx|\\simeq|≈|=)")
+_SHOWN = {"\\approx": "≈", "\\simeq": "≈", "≈": "≈", "=": "="}
+_MATRIX = re.compile(r"\\begin\{([bpBvV]?matrix)\}(.*)\\end\{\1\}", re.DOTALL)
+_ROW_BREAK = re.compile(r"\\\\")
+_PLAIN = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
+_TIMES_TEN = re.compile(r"([+-]?(?:\d+\.\d*|\.\d+|\d+))\s*\\(?:times|cdot)\s*10\^\{?([+-]?\d+)\}?")
+_MINUS_INFINITY = ("-\\infty", "-inf", "-∞")
+_CLOSING = {"[": "]", "(": ")"}
+_PARSED: dict[str, sp.Expr] = {}  # LaTeX entry -> value: latex2sympy2 takes 30-160 ms a parse
+_PARSED_LIMIT = 4096
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One printed number: its text, its exact value, and the unit of its last printed digit.
+
+    ``exponent`` is -n for a decimal printed with n decimals ("0.50": -2), shifted by any
+    power of ten ("7.3e-1": -2); it is None for numbers printed exactly (integers, fractions,
+    LaTeX expressions), which hold only when they are equal.
+    """
+
+    text: str
+    value: sp.Expr
+    exponent: int | None
+
+    @property
+    def unit(self) -> sp.Rational | None:
+        """The value of one unit in the last printed digit."""
+        return None if self.exponent is None else sp.Rational(10) ** self.exponent
+
+    @property
+    def decimals(self) -> int:
+        """Decimal places the printed digits resolve (0 for exact numbers)."""
+        return max(0, -self.exponent) if self.exponent is not None else 0
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a claimed chain (``A \\approx B``): a grid of printed numbers."""
+
+    text: str
+    rows: tuple[tuple[Printed, ...], ...]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self.rows), len(self.rows[0]))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claimed value for a step, one of its rows (``[i]``) or one entry (``[i,j]``), 1-based."""
+
+    key: str
+    step: str
+    row: int | None
+    col: int | None
+    text: str  # as given
+    display: str  # the printed numbers as one-line lists: "[[0.73, 0.27], [0.27, 0.73]]"
+    sides: tuple[Side, ...]
+
+    def target(self, value: sp.MatrixBase) -> sp.ImmutableMatrix:
+        """The part of a step's value this claim is about."""
+        if self.row is None:
+            return sp.ImmutableMatrix(value)
+        if self.col is None:
+            return sp.ImmutableMatrix(value.row(self.row - 1))
+        return sp.ImmutableMatrix([[value[self.row - 1, self.col - 1]]])
+
+    def position(self, i: int, j: int) -> tuple[int, int]:
+        """1-based (row, column) in the step of entry (i, j) (0-based) of the target."""
+        return (self.row or i + 1, self.col or j + 1)
+
+
+def read_claims(
+    claims: Mapping[str, Any], shapes: Mapping[str, tuple[int, int]], unknown: Callable[[str], str]
+) -> list[Claim]:
+    """Claims checked against the step shapes; ``unknown(key)`` names an unknown step key."""
+    return [read_claim(key, value, shapes, unknown) for key, value in claims.items()]
+
+
+def read_claim(
+    key: str, value: Any, shapes: Mapping[str, tuple[int, int]], unknown: Callable[[str], str]
+) -> Claim:
+    if not isinstance(key, str):
+        raise SpecError(f"claims: keys must be text, got {key!r}")
+    match = _KEY.fullmatch(key.strip())
+    if not match:
+        raise SpecError(
+            f"claim {key!r}: a key is a step key, optionally with [row] or [row,column]"
+        )
+    step = match.group(1)
+    if step not in shapes:
+        raise SpecError(f"claim {key!r}: {unknown(step)}")
+    row, col = (int(g) if g is not None else None for g in match.group(2, 3))
+    _check_index(key, step, shapes[step], row, col)
+    where = f"claim {key!r}"
+    text, display, sides = _read_value(value, where)
+    return Claim(key, step, row, col, text, display, sides)
+
+
+def _check_index(
+    key: str, step: str, shape: tuple[int, int], row: int | None, col: int | None
+) -> None:
+    if row is not None and not 1 <= row <= shape[0]:
+        raise SpecError(f"claim {key!r}: {step} has {shape[0]} rows (shape {shape}), no row {row}")
+    if col is not None and not 1 <= col <= shape[1]:
+        raise SpecError(
+            f"claim {key!r}: {step} has {shape[1]} columns (shape {shape}), no column {col}"
+        )
+
+
+# ------------------------------------------------------------------ values
+def _read_value(value: Any, where: str) -> tuple[str, str, tuple[Side, ...]]:
+    """(text as given, text as a grid of printed numbers, sides)."""
+    if isinstance(value, str):
+        text = _NOISE.sub(" ", value.replace("−", "-")).strip()
+        pieces = [piece.strip() for piece in _RELATION.split(text)]
+        parts, relations = pieces[::2], [_SHOWN[r] for r in pieces[1::2]]
+        if len(parts) > 1 and _NAME.fullmatch(parts[0]):
+            parts, relations = parts[1:], relations[1:]
+        if any(not part for part in parts):
+            raise SpecError(f"{where}: cannot read {_quote(value)}: empty side in the chain")
+        sides = tuple(_read_side(part, where) for part in parts)
+        shown = [_list_text(side.rows) for side in sides]
+        display = shown[0] + "".join(f" {r} {s}" for r, s in zip(relations, shown[1:]))
+        return value, display, sides
+    rows = _rows(value, where)
+    side = Side(_list_text(rows), rows)
+    return side.text, side.text, (side,)
+
+
+def _read_side(text: str, where: str) -> Side:
+    matrix = _MATRIX.fullmatch(text)
+    if matrix:
+        lines = [line for line in _ROW_BREAK.split(matrix.group(2)) if line.strip()]
+        if not lines:
+            raise SpecError(f"{where}: the matrix {_quote(text)} is empty")
+        grid = [[_number(entry, where) for entry in _split(line, "&")] for line in lines]
+        return Side(text, _rectangular(grid, text, where))
+    if _is_list(text):
+        return Side(text, _rows(_nested(text, where), where))
+    return Side(text, ((_number(text, where),),))
+
+
+def _rows(value: Any, where: str) -> tuple[tuple[Printed, ...], ...]:
+    """A TOML/Python value as a grid: a scalar is 1x1, a flat list one row."""
+    if hasattr(value, "tolist") and hasattr(value, "shape"):  # SymPy matrices, NumPy arrays
+        value = value.tolist()
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        return ((_scalar(value, where),),)
+    if not value:
+        raise SpecError(f"{where}: the claimed list is empty")
+    nested = [_is_sequence(item) for item in value]
+    if not any(nested):
+        return (tuple(_scalar(item, where) for item in value),)
+    if not all(nested) or any(_is_sequence(e) for row in value for e in row):
+        raise SpecError(f"{where}: a claim is a number, a list of numbers or a list of rows")
+    grid = [[_scalar(entry, where) for entry in row] for row in value]
+    return _rectangular(grid, _list_text(tuple(map(tuple, grid))), where)
+
+
+def _rectangular(
+    grid: list[list[Printed]], text: str, where: str
+) -> tuple[tuple[Printed, ...], ...]:
+    width = len(grid[0])
+    for i, row in enumerate(grid[1:], start=2):
+        if len(row) != width:
+            raise SpecError(
+                f"{where}: row {i} of {_quote(text)} has {len(row)} entries but row 1 has {width}"
+            )
+    if width == 0:
+        raise SpecError(f"{where}: {_quote(text)} has an empty row")
+    return tuple(tuple(row) for row in grid)
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (Sequence, sp.MatrixBase)) and not isinstance(value, (str, bytes))
+
+
+def _scalar(value: Any, where: str) -> Printed:
+    if isinstance(value, str):
+        return _number(_NOISE.sub(" ", value.replace("−", "-")), where)
+    if isinstance(value, bool):
+        raise SpecError(f"{where}: {value!r} is a boolean, not a number")
+    if isinstance(value, (Decimal, float)) and value == value and abs(value) != float("inf"):
+        # Decimal (TOML floats) keeps the digits as written; repr(float) is what was typed.
+        return _number(str(value) if isinstance(value, Decimal) else repr(value), where)
+    number = exact.to_number(value, where)
+    return Printed(_plain_text(number), number, None)
+
+
+def _plain_text(number: sp.Expr) -> str:
+    return str(number) if number.is_Rational else sp.sstr(number)
+
+
+def _list_text(rows: tuple[tuple[Printed, ...], ...]) -> str:
+    def line(row: tuple[Printed, ...]) -> str:
+        return "[" + ", ".join(entry.text for entry in row) + "]"
+
+    if len(rows) == 1:
+        return rows[0][0].text if len(rows[0]) == 1 else line(rows[0])
+    return "[" + ", ".join(map(line, rows)) + "]"
+
+
+def _number(text: str, where: str) -> Printed:
+    text = _strip_braces(text.strip())
+    scientific = _TIMES_TEN.fullmatch(text)
+    plain = f"{scientific.group(1)}e{scientific.group(2)}" if scientific else text
+    if _PLAIN.fullmatch(plain):
+        digits = Decimal(plain)
+        exact_form = "." not in plain and "e" not in plain.lower()
+        exponent = None if exact_form else _decimal_exponent(digits)
+        return Printed(text, sp.Rational(Fraction(digits)), exponent)
+    if text.replace(" ", "") in _MINUS_INFINITY:
+        return Printed(text, -sp.oo, None)
+    return Printed(text, _parsed(text, where), None)
+
+
+def _decimal_exponent(digits: Decimal) -> int:
+    exponent = digits.as_tuple().exponent
+    assert isinstance(exponent, int)  # finite: the text matched _PLAIN
+    return exponent
+
+
+def _parsed(text: str, where: str) -> sp.Expr:
+    value = _PARSED.get(text)
+    if value is None:
+        value = exact.from_text(text, where)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[text] = value
+    return value
+
+
+def _strip_braces(text: str) -> str:
+    while text.startswith("{") and _closing_index(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    return text
+
+
+# ------------------------------------------------------------------ bracketed lists
+def _closing_index(text: str, start: int) -> int | None:
+    """Index of the bracket closing the one at ``start`` (any of ([{), or None."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] in "([{":
+            depth += 1
+        elif text[index] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+def _is_list(text: str) -> bool:
+    return (
+        text[:1] in _CLOSING
+        and text.endswith(_CLOSING[text[0]])
+        and _closing_index(text, 0) == len(text) - 1
+    )
+
+
+def _split(text: str, separator: str) -> list[str]:
+    """Split at ``separator`` outside any brackets or braces."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts]
+
+
+def _nested(text: str, where: str) -> list[Any]:
+    """ "[a, [b, c]]" -> ["a", ["b", "c"]] (entries stay text, to keep their digits)."""
+    items = _split(text[1:-1], ",")
+    if any(not item for item in items):
+        raise SpecError(f"{where}: cannot read {_quote(text)}: empty entry in the list")
+    return [_nested(item, where) if _is_list(item) else item for item in items]
+
+
+def _quote(text: str) -> str:
+    return '"' + text + '"'
