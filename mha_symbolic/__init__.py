@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from mha_symbolic.check import Report, check
 from mha_symbolic.derivation import Derivation, Step, derive
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import AttentionSpec, examples
 
-__all__ = ["AttentionSpec", "Derivation", "SpecError", "Step", "derive", "examples"]
+__all__ = [
+    "AttentionSpec",
+    "Derivation",
+    "Report",
+    "SpecError",
+    "Step",
+    "check",
+    "derive",
+    "examples",
+]
 __version__ = "0.1.0"

@@ -37,6 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     derive.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     derive.add_argument("--templates", metavar="DIR", help="use these templates instead")
 
+    check = commands.add_parser("check", help="check the numbers a document prints (claims)")
+    _add_spec_source(check)
+    check.add_argument(
+        "--format", choices=("text", "md", "json"), default="text", help="report format"
+    )
+
     bench = commands.add_parser("bench", help="time the exact derivation (and more)")
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     return parser
@@ -81,6 +87,16 @@ def _derive(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check(args: argparse.Namespace) -> int:
+    from mha_symbolic.check import check
+
+    report = check(load_spec(args))
+    formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
+    text = formats[args.format]()
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
+
+
 def _bench(args: argparse.Namespace) -> int:
     from mha_symbolic import bench
 
@@ -94,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {
         "examples": lambda: _examples(),
         "derive": lambda: _derive(args),
+        "check": lambda: _check(args),
         "bench": lambda: _bench(args),
     }
     try:
