@@ -1,0 +1,370 @@
+"""compile(spec): a fast batched attention function generated from the symbolic form."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic import codegen
+from mha_symbolic.spec import AttentionSpec
+
+
+def compile(spec: AttentionSpec, backend: str = "numpy") -> AttentionFunction:
+    """The spec's attention as a batched ``numpy``, ``torch`` or ``jax`` function.
+
+    The code is printed from the structural expression of :func:`codegen.program` (see
+    ``f.source`` and ``f.expr``); :class:`AttentionFunction` documents the call.
+    """
+    if backend not in codegen.BACKENDS:
+        raise ValueError(
+            f"unknown backend {backend!r}; choose one of {', '.join(codegen.BACKENDS)}"
+        )
+    return AttentionFunction(codegen.program(spec), backend)
+
+
+class AttentionFunction:
+    """``f(query, key=None, value=None, *, mask=None, **weights)``: multi-head attention.
+
+    - Inputs have shape ``(..., L, E)``: any leading batch axes (broadcast between query,
+      key and value), any sequence length. ``key`` defaults to ``query``, ``value`` to ``key``.
+      The result has the query's floating dtype (float32 in, float32 out; integers give
+      float64); weights and masks are cast to it.
+    - Weights are keyword arguments named as in the spec (``w_q``, ``w_k``, ``w_v``, ``w_o``,
+      ``b_q``, ...), in the spec's own form and convention: one matrix for ``fused``, a list of
+      one matrix per head (or an array ``(h, rows, cols)``) for ``per_head`` and ``split``;
+      a bias is a vector. They default to the spec's values; a weight the spec gives as
+      ``"symbolic"`` must be passed (see :attr:`required`).
+    - ``mask``: ``None`` uses the spec's mask (none, causal, or its 0/1 matrix); ``"none"``
+      disables it; ``"causal"`` lets query i attend keys j <= i (top-left aligned, like
+      torch's ``is_causal``); a boolean (or 0/1 integer) array marks with True/1 the keys a
+      query may attend (like ``scaled_dot_product_attention``, the opposite of
+      ``nn.MultiheadAttention``'s ``attn_mask``); a floating array is added to the scaled
+      scores (0 attends, ``-inf`` blocks). Its shape is ``(..., L_q, L_k)`` or broadcasts to
+      it, one mask for all heads: ``(B, 1, L_k)`` is a key-padding mask.
+    - A mask that blocks every key of some query row raises ``ValueError`` naming the row:
+      softmax over no keys is undefined, so the function never returns NaN for it.
+    - The row max is subtracted before ``exp``: logits of +-1e4 give finite, exact results.
+
+    Bad arguments raise ``ValueError`` with one line naming the argument and the shapes.
+    """
+
+    def __init__(self, program: codegen.Program, backend: str) -> None:
+        self.program = program
+        self.spec = program.spec
+        self.backend = backend
+        self.source = codegen.source(program, backend)
+        namespace: dict[str, Any] = {}
+        exec(compile_source(self.source, backend), namespace)
+        self._function: Callable[..., Any] = namespace["attention"]
+        self._arrays = _ARRAYS[backend]()
+        self._defaults: dict[Any, dict[str, Any]] = {}
+
+    @property
+    def expr(self) -> sp.Basic:
+        """The output as one structural SymPy expression (``f.program`` has the steps)."""
+        return self.program.expr
+
+    @property
+    def weight_names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(a.name for a in self.program.arguments))
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """Weights without numeric defaults: given as "symbolic" (or with symbols) in the spec."""
+        return tuple(name for name in self.weight_names if _has_symbols(self.spec.weights[name]))
+
+    def __repr__(self) -> str:
+        return f"<AttentionFunction {self.spec.title!r} backend={self.backend}>"
+
+    def __call__(
+        self, query: Any, key: Any = None, value: Any = None, *, mask: Any = None, **weights: Any
+    ) -> Any:
+        arrays = self._arrays
+        query = arrays.asarray(query, "query")
+        dtype = arrays.float_dtype(query)
+        query = arrays.cast(query, dtype)
+        key = query if key is None else arrays.cast(arrays.asarray(key, "key"), dtype)
+        value = key if value is None else arrays.cast(arrays.asarray(value, "value"), dtype)
+        lq, lk = self._check_inputs(query, key, value)
+        additive = self._mask(mask, lq, lk, dtype, query)
+        args = self._weights(weights, dtype, query)
+        return self._function(query, key, value, additive, *args)
+
+    # ------------------------------------------------------------------ checks
+    def _check_inputs(self, query: Any, key: Any, value: Any) -> tuple[int, int]:
+        for name, array in (("query", query), ("key", key), ("value", value)):
+            width = getattr(self.spec, name).cols
+            shape = tuple(array.shape)
+            if len(shape) < 2 or shape[-1] != width:
+                raise ValueError(
+                    f"{name} has shape {shape} but the spec needs (..., L, {width}): "
+                    f"rows of {width} features"
+                )
+        if key.shape[-2] != value.shape[-2]:
+            raise ValueError(
+                f"key has {key.shape[-2]} rows (shape {tuple(key.shape)}) but value has "
+                f"{value.shape[-2]} (shape {tuple(value.shape)}); each key needs one value"
+            )
+        _broadcast("query, key and value", [tuple(a.shape[:-2]) for a in (query, key, value)])
+        return int(query.shape[-2]), int(key.shape[-2])
+
+    def _mask(self, mask: Any, lq: int, lk: int, dtype: Any, like: Any) -> Any:
+        """The additive mask (0 attends, -inf blocks) for the generated code, or None."""
+        arrays = self.spec_mask(lq, lk) if mask is None else mask
+        if arrays is None or (isinstance(arrays, str) and arrays == "none"):
+            return None
+        if isinstance(arrays, str):
+            if arrays != "causal":
+                raise ValueError(f"mask {arrays!r} is unknown; give 'causal', 'none' or an array")
+            additive = self._arrays.causal(lq, lk, dtype, like)
+        else:
+            additive = self._arrays.additive(arrays, dtype, like)
+        shape = tuple(additive.shape)
+        if len(shape) < 2 or any(n not in (1, m) for n, m in zip(shape[-2:], (lq, lk))):
+            raise ValueError(
+                f"mask has shape {shape} but the scores have shape (..., {lq}, {lk}) "
+                "(queries x keys)"
+            )
+        blocked = self._arrays.blocked_row(additive)
+        if blocked is not None:
+            where = f" (batch index {blocked[:-1]})" if len(blocked) > 1 else ""
+            raise ValueError(
+                f"mask blocks every key in query row {blocked[-1] + 1}{where}; softmax over "
+                "no keys is undefined (allow at least one key per row)"
+            )
+        if self.program.head_axis and len(shape) > 2:
+            additive = additive[..., None, :, :]
+        return additive
+
+    def spec_mask(self, lq: int, lk: int) -> Any:
+        """The spec's own mask for these lengths: None, "causal" or its 0/1 matrix."""
+        spec = self.spec
+        if spec.mask_kind == "none":
+            return None
+        if spec.mask_kind == "causal":
+            return "causal"
+        assert spec.mask is not None
+        if (spec.mask.rows, spec.mask.cols) != (lq, lk):
+            raise ValueError(
+                f"the spec's mask has shape {(spec.mask.rows, spec.mask.cols)} but the scores "
+                f"have shape (..., {lq}, {lk}); pass mask= for other lengths"
+            )
+        return self._arrays.from_exact(spec.mask, None) != 0
+
+    def _weights(self, given: Mapping[str, Any], dtype: Any, like: Any) -> list[Any]:
+        unknown = sorted(set(given) - set(self.weight_names))
+        if unknown:
+            raise ValueError(
+                f"unknown weight {unknown[0]!r}; this spec takes {', '.join(self.weight_names)}"
+            )
+        missing = [name for name in self.required if name not in given]
+        if missing:
+            raise ValueError(
+                f"{missing[0]} is symbolic in the spec; pass {missing[0]}= "
+                f"{self._expected(missing[0])}"
+            )
+        defaults = self._default_arrays(dtype, like)
+        out = []
+        for argument in self.program.arguments:
+            if argument.name in given:
+                out.append(self._given(argument, given[argument.name], dtype, like))
+            else:
+                out.append(defaults[argument.code])
+        return out
+
+    def _expected(self, name: str) -> str:
+        shapes = [(m.rows, m.cols) for m in self.spec.weights[name]]
+        if self.program.arguments[0].head is None and len(shapes) == 1:
+            return f"an array of shape {shapes[0]}"
+        return f"{len(shapes)} arrays of shapes {', '.join(map(str, shapes))} (one per head)"
+
+    def _given(self, argument: codegen.Argument, value: Any, dtype: Any, like: Any) -> Any:
+        arrays = self._arrays
+        if argument.head is not None:
+            heads = len(self.spec.weights[argument.name])
+            if len(value) != heads:
+                raise ValueError(
+                    f"{argument.name} has {len(value)} matrices but the spec has {heads} heads"
+                )
+            value = value[argument.head]
+        array = arrays.cast(arrays.asarray(value, argument.label), dtype, like)
+        need = tuple(argument.symbol.shape)
+        shape = tuple(array.shape)
+        if argument.name.startswith("b_") and shape == need[1:]:
+            return array[None, :]
+        if shape != need:
+            raise ValueError(f"{argument.label} has shape {shape} but the spec's is {need}")
+        return array
+
+    def _default_arrays(self, dtype: Any, like: Any) -> dict[str, Any]:
+        key = self._arrays.cache_key(dtype, like)
+        if key not in self._defaults:
+            self._defaults[key] = {
+                a.code: self._arrays.cast(
+                    self._arrays.from_exact(self.spec.weights[a.name][a.head or 0], None),
+                    dtype,
+                    like,
+                )
+                for a in self.program.arguments
+                if not _has_symbols(self.spec.weights[a.name])
+            }
+        return self._defaults[key]
+
+
+def compile_source(source: str, backend: str) -> Any:
+    """The generated source as a code object (named after the backend, for tracebacks)."""
+    import builtins
+
+    return builtins.compile(source, f"<mha_symbolic {backend}>", "exec")
+
+
+def _has_symbols(matrices: Sequence[sp.MatrixBase]) -> bool:
+    return any(m.free_symbols for m in matrices)
+
+
+def _broadcast(what: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """The broadcast of batch shapes, or one ValueError line naming them."""
+    size = max(map(len, shapes))
+    out = []
+    for axis in range(-size, 0):
+        sizes = {s[axis] for s in shapes if len(s) >= -axis} - {1}
+        if len(sizes) > 1:
+            listed = ", ".join(map(str, shapes))
+            raise ValueError(f"the batch shapes of {what} do not broadcast: {listed}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- array backends
+class _NumpyArrays:
+    """What the call needs from an array library: conversion, dtypes, masks."""
+
+    def __init__(self) -> None:
+        import numpy
+
+        self.xp: Any = numpy
+
+    def asarray(self, value: Any, name: str) -> Any:
+        try:
+            return self.xp.asarray(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} is not an array of numbers: {exc}") from None
+
+    def float_dtype(self, array: Any) -> Any:
+        floating = self.xp.issubdtype(array.dtype, self.xp.floating)
+        return array.dtype if floating else self.xp.dtype("float64")
+
+    def cast(self, array: Any, dtype: Any, like: Any = None) -> Any:
+        return array if array.dtype == dtype else array.astype(dtype)
+
+    def cache_key(self, dtype: Any, like: Any) -> Any:
+        return dtype
+
+    def from_exact(self, matrix: sp.MatrixBase, like: Any) -> Any:
+        return self.xp.array([[float(entry) for entry in row] for row in matrix.tolist()])
+
+    def causal(self, lq: int, lk: int, dtype: Any, like: Any) -> Any:
+        return _causal_numpy(lq, lk, self.xp.dtype(dtype).str)
+
+    def additive(self, mask: Any, dtype: Any, like: Any) -> Any:
+        mask = self.asarray(mask, "mask")
+        if mask.dtype == bool or self.xp.issubdtype(mask.dtype, self.xp.integer):
+            return self.xp.where(self._allowed(mask), 0.0, -self.xp.inf).astype(dtype)
+        return self.cast(mask, dtype)
+
+    def _allowed(self, mask: Any) -> Any:
+        if mask.dtype != bool and not ((mask == 0) | (mask == 1)).all():
+            raise ValueError("an integer mask holds 0 (blocked) or 1 (may attend) only")
+        return mask != 0
+
+    def blocked_row(self, additive: Any) -> tuple[int, ...] | None:
+        blocked = self.xp.isneginf(additive).all(axis=-1)
+        if not blocked.any():
+            return None
+        return tuple(int(i) for i in self.xp.argwhere(blocked)[0])
+
+
+@functools.lru_cache(maxsize=16)
+def _causal_numpy(lq: int, lk: int, dtype: str) -> Any:
+    import numpy
+
+    allowed = numpy.tri(lq, lk, dtype=bool)
+    mask = numpy.where(allowed, 0.0, -numpy.inf).astype(dtype)
+    mask.flags.writeable = False
+    return mask
+
+
+class _JaxArrays(_NumpyArrays):
+    def __init__(self) -> None:
+        try:
+            import jax.numpy
+        except ImportError:
+            raise ImportError("backend='jax' needs JAX: pip install 'mha-symbolic[jax]'") from None
+        self.xp = jax.numpy
+
+    def causal(self, lq: int, lk: int, dtype: Any, like: Any) -> Any:
+        return self.xp.asarray(_causal_numpy(lq, lk, "<f8"), dtype=dtype)
+
+    def from_exact(self, matrix: sp.MatrixBase, like: Any) -> Any:
+        import numpy
+
+        return numpy.array([[float(entry) for entry in row] for row in matrix.tolist()])
+
+
+class _TorchArrays(_NumpyArrays):
+    def __init__(self) -> None:
+        try:
+            import torch
+        except ImportError:
+            raise ImportError(
+                "backend='torch' needs torch: pip install 'mha-symbolic[torch]'"
+            ) from None
+        self.xp = torch
+
+    def asarray(self, value: Any, name: str) -> Any:
+        try:
+            return self.xp.as_tensor(value)
+        except (TypeError, ValueError, RuntimeError) as exc:
+            raise ValueError(f"{name} is not an array of numbers: {exc}") from None
+
+    def float_dtype(self, array: Any) -> Any:
+        return array.dtype if array.is_floating_point() else self.xp.float64
+
+    def cast(self, array: Any, dtype: Any, like: Any = None) -> Any:
+        device = array.device if like is None else like.device
+        return array.to(dtype=dtype, device=device)
+
+    def cache_key(self, dtype: Any, like: Any) -> Any:
+        return (dtype, like.device)
+
+    def from_exact(self, matrix: sp.MatrixBase, like: Any) -> Any:
+        rows = [[float(entry) for entry in row] for row in matrix.tolist()]
+        return self.xp.tensor(rows, dtype=self.xp.float64)
+
+    def causal(self, lq: int, lk: int, dtype: Any, like: Any) -> Any:
+        allowed = self.xp.ones(lq, lk, dtype=self.xp.bool, device=like.device).tril()
+        return self.additive(allowed, dtype, like)
+
+    def additive(self, mask: Any, dtype: Any, like: Any) -> Any:
+        mask = self.asarray(mask, "mask").to(device=like.device)
+        if mask.dtype == self.xp.bool or not mask.is_floating_point():
+            zero = self.xp.zeros((), dtype=dtype, device=like.device)
+            blocked = self.xp.full((), -float("inf"), dtype=dtype, device=like.device)
+            return self.xp.where(self._allowed(mask), zero, blocked)
+        return mask.to(dtype=dtype)
+
+    def blocked_row(self, additive: Any) -> tuple[int, ...] | None:
+        blocked = self.xp.isneginf(additive).all(dim=-1)
+        if not bool(blocked.any()):
+            return None
+        return tuple(int(i) for i in self.xp.argwhere(blocked)[0])
+
+
+_ARRAYS: dict[str, type[_NumpyArrays]] = {
+    "numpy": _NumpyArrays,
+    "torch": _TorchArrays,
+    "jax": _JaxArrays,
+}
