@@ -26,6 +26,7 @@ INCONSISTENT = "inconsistent with the given inputs and weights"
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
 _MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
 _MIN_PLACES = 4  # decimal places shown for a value claimed exactly
+_SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does not have
 _HEAD_KEY = re.compile(r"head(\d+)\.(.+)")
 
 
@@ -223,6 +224,9 @@ def _judge_claim(claim: Claim, d: Derivation, mistakes: _Mistakes) -> ClaimVerdi
     verdict = "shape" if misfits else worst(e.verdict for e in entries)
     if verdict not in ("wrong", "shape"):
         return ClaimVerdict(claim, target, verdict, entries, None, ())
+    strangers = _unknown_symbols(claim, d)
+    if strangers:
+        return ClaimVerdict(claim, target, verdict, entries, strangers, ())
     found = mistakes.matching(claim)
     notes = [_shape_note(claim, misfits[0], target)] if misfits else []
     if found:
@@ -230,6 +234,28 @@ def _judge_claim(claim: Claim, d: Derivation, mistakes: _Mistakes) -> ClaimVerdi
     elif not misfits:
         notes.append(INCONSISTENT)
     return ClaimVerdict(claim, target, verdict, entries, "; ".join(notes), found)
+
+
+def _unknown_symbols(claim: Claim, d: Derivation) -> str | None:
+    """A note naming claimed symbols that the derivation does not have, if any."""
+    claimed = {
+        symbol
+        for side in claim.sides
+        for row in side.rows
+        for printed in row
+        for symbol in printed.value.free_symbols
+    }
+    if not claimed:
+        return None
+    known = d.free_symbols
+    strangers = sorted(map(str, claimed - known))
+    if not strangers:
+        return None
+    names = sorted(map(str, known))
+    listed = ", ".join(names[:_SYMBOLS_LISTED]) + (", ..." if len(names) > _SYMBOLS_LISTED else "")
+    verb = "does" if len(strangers) == 1 else "do"
+    where = f"its symbols are {listed}" if names else "it has no symbols"
+    return f"{', '.join(strangers)} {verb} not occur in the derivation ({where})"
 
 
 def _shape_note(claim: Claim, side: Side, target: Matrix) -> str:
@@ -316,15 +342,19 @@ def _scaled_again(d: Derivation) -> tuple[str, Variant] | None:
 
 
 def _transposed(d: Derivation) -> tuple[str, Variant] | None:
+    """Square weights read the other way round; others fit only one way, so they stay."""
     spec = d.spec
-    matrices = [m for name, ms in spec.weights.items() if name.startswith("w_") for m in ms]
-    if not all(m.is_square for m in matrices):
+    if not any(m.is_square for name, ms in spec.weights.items() if name[0] == "w" for m in ms):
         return None
+    kept = {
+        name: tuple(m.T if name[0] == "w" and not m.is_square else m for m in ms)
+        for name, ms in spec.weights.items()
+    }
     if spec.convention == "xW":
         label, other = "weights transposed (X W^T instead of X W)", "xWT"
     else:
         label, other = "weights transposed (X W instead of X W^T)", "xW"
-    return label, lambda: derive(spec.evolve(convention=other))
+    return label, lambda: derive(spec.evolve(convention=other, weights=kept))
 
 
 def _column_softmax(d: Derivation) -> tuple[str, Variant] | None:

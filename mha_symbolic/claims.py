@@ -160,11 +160,11 @@ def _read_side(text: str, where: str) -> Side:
         lines = [line for line in _ROW_BREAK.split(matrix.group(2)) if line.strip()]
         if not lines:
             raise SpecError(f"{where}: the matrix {_quote(text)} is empty")
-        grid = [[_number(entry, where) for entry in _split(line, "&")] for line in lines]
+        grid = [[read_number(entry, where) for entry in _split(line, "&")] for line in lines]
         return Side(text, _rectangular(grid, text, where))
     if _is_list(text):
         return Side(text, _rows(_nested(text, where), where))
-    return Side(text, ((_number(text, where),),))
+    return Side(text, ((read_number(text, where),),))
 
 
 def _rows(value: Any, where: str) -> tuple[tuple[Printed, ...], ...]:
@@ -204,12 +204,12 @@ def _is_sequence(value: Any) -> bool:
 
 def _scalar(value: Any, where: str) -> Printed:
     if isinstance(value, str):
-        return _number(_NOISE.sub(" ", value.replace("−", "-")), where)
+        return read_number(value, where)
     if isinstance(value, bool):
         raise SpecError(f"{where}: {value!r} is a boolean, not a number")
     if isinstance(value, (Decimal, float)) and value == value and abs(value) != float("inf"):
         # Decimal (TOML floats) keeps the digits as written; repr(float) is what was typed.
-        return _number(str(value) if isinstance(value, Decimal) else repr(value), where)
+        return read_number(str(value) if isinstance(value, Decimal) else repr(value), where)
     number = exact.to_number(value, where)
     return Printed(_plain_text(number), number, None)
 
@@ -227,8 +227,10 @@ def _list_text(rows: tuple[tuple[Printed, ...], ...]) -> str:
     return "[" + ", ".join(map(line, rows)) + "]"
 
 
-def _number(text: str, where: str) -> Printed:
-    text = _strip_braces(text.strip())
+def read_number(text: str, where: str = "claim") -> Printed:
+    """One printed number: a decimal (whose digits give its precision), an integer, a
+    fraction, minus infinity (a masked score) or LaTeX."""
+    text = _strip_braces(_NOISE.sub(" ", text.replace("−", "-")).strip())
     scientific = _TIMES_TEN.fullmatch(text)
     plain = f"{scientific.group(1)}e{scientific.group(2)}" if scientific else text
     if _PLAIN.fullmatch(plain):
