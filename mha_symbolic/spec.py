@@ -129,6 +129,15 @@ class AttentionSpec:
         )
         return cls.from_dict(_parse_toml(text, f"example {name}"), source=f"example {name}")
 
+    @classmethod
+    def from_torch(
+        cls, module: Any, query: Any, key: Any = None, value: Any = None, **masks: Any
+    ) -> AttentionSpec:
+        """An ``nn.MultiheadAttention`` and its inputs as a fused ``xWT`` spec (see torch_io)."""
+        from mha_symbolic.torch_io import from_torch
+
+        return from_torch(module, query, key, value, **masks)
+
     def evolve(self, **changes: Any) -> AttentionSpec:
         """A copy with normalized fields replaced (used to re-derive under other assumptions)."""
         unknown = set(changes) - set(self.__dataclass_fields__)
