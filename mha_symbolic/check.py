@@ -26,6 +26,9 @@ INCONSISTENT = "inconsistent with the given inputs and weights"
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
 _MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
 _MIN_PLACES = 4  # decimal places shown for a value claimed exactly
+_TEXT_WIDTH = 80  # characters of an exact value shown in the text table
+SYMBOLIC = "(symbolic)"  # the decimal column of a value with free symbols
+SYMBOLIC_NOTE = "the exact value depends on symbolic weights; no number holds for all of them"
 _SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does not have
 _HEAD_KEY = re.compile(r"head(\d+)\.(.+)")
 
@@ -173,9 +176,12 @@ class ClaimVerdict:
         return self.verdict in HOLDS
 
     @property
-    def decimal(self) -> str:
+    def decimal(self) -> str | None:
+        """The exact value in decimals, or None when it has free symbols."""
+        if self.exact.free_symbols:
+            return None
         places = max((_places(e.claimed) for e in self.entries), default=_MIN_PLACES)
-        return _grid(self.exact, lambda v: decimal_text(v, places) or _plain(v))
+        return _grid(self.exact, lambda v: decimal_text(v, places) or "")
 
     @property
     def exact_latex(self) -> str:
@@ -233,6 +239,8 @@ def _judge_claim(claim: Claim, d: Derivation, mistakes: _Mistakes) -> ClaimVerdi
         notes.append(_likely(found))
     elif not misfits:
         notes.append(INCONSISTENT)
+        if target.free_symbols and not any(e.claimed.value.free_symbols for e in entries):
+            notes.append(SYMBOLIC_NOTE)
     return ClaimVerdict(claim, target, verdict, entries, "; ".join(notes), found)
 
 
@@ -458,6 +466,11 @@ def _plain(value: sp.Expr) -> str:
     return _Plain().doprint(value)
 
 
+def _clip(text: str) -> str:
+    """Long symbolic values cut short in the text table (JSON and Markdown keep them whole)."""
+    return text if len(text) <= _TEXT_WIDTH else text[: _TEXT_WIDTH - 1] + "…"
+
+
 def _grid(matrix: Matrix, show: Callable[[sp.Expr], str]) -> str:
     """A value as a scalar, a row ``[a, b]`` or rows ``[[a, b], [c, d]]``."""
     rows = ["[" + ", ".join(show(v) for v in matrix.row(i)) + "]" for i in range(matrix.rows)]
@@ -509,8 +522,8 @@ class Report:
             (
                 c.key,
                 c.claim.display,
-                _grid(c.exact, _plain),
-                c.decimal,
+                _clip(_grid(c.exact, _plain)),
+                c.decimal or SYMBOLIC,
                 c.verdict,
                 c.diagnosis or "",
             )
@@ -535,7 +548,7 @@ class Report:
                 f"`{c.key}`",
                 f"`{' '.join(c.claim.text.split())}`",
                 f"${c.exact_latex}$",
-                c.decimal,
+                c.decimal or SYMBOLIC,
                 f"**{c.verdict}**" if not c.holds else c.verdict,
                 c.diagnosis or "",
             )
@@ -550,10 +563,12 @@ def _entry_lines(claim: ClaimVerdict) -> list[str]:
     lines = []
     for entry in claim.entries:
         if not entry.holds:
-            i, j = entry.index
+            (i, j), exact = entry.index, _clip(_plain(entry.exact))
+            decimal = entry.decimal
+            shown = exact if decimal in (None, exact) else f"{exact} = {decimal}"
             lines.append(
-                f"  {claim.key} [{i},{j}]: claimed {entry.claimed.text}, exact "
-                f"{_plain(entry.exact)} = {entry.decimal or '(symbolic)'}: {entry.verdict}"
+                f"  {claim.key} [{i},{j}]: claimed {entry.claimed.text}, exact {shown}: "
+                f"{entry.verdict}"
             )
     return lines
 

@@ -431,7 +431,12 @@ def test_symbolic_entries_are_exact_or_wrong():
         "W_{Q1,21}, W_{Q1,22})"
     )
     assert report.claims[2].entries[0].decimal is None
-    assert json.loads(report.to_json())["claims"][2]["entries"][0]["decimal"] is None
+    assert report.claims[2].diagnosis == (
+        "inconsistent with the given inputs and weights; "
+        "the exact value depends on symbolic weights; no number holds for all of them"
+    )
+    data = json.loads(report.to_json())["claims"][2]
+    assert data["decimal"] is None and data["entries"][0]["decimal"] is None
 
 
 # ---------------------------------------------------------------- the documents
@@ -460,6 +465,7 @@ def test_one_token_head_outputs_are_wrong():
     assert by_key["head2.output[1]"].exact == sp.Matrix([[6, 9]])
     assert by_key["concat[1]"].exact == sp.Matrix([[4, 11, 6, 9]])
     assert all(c.verdict == "wrong" and c.diagnosis == INCONSISTENT for c in report.claims)
+    assert by_key["concat[1]"].claim.display == "[0.5, 1.2, -0.4, 2.3]"  # the document's "−"
 
 
 def test_split_scaled_head2_is_head1():
