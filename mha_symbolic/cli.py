@@ -25,6 +25,13 @@ def _add_spec_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--example", metavar="NAME", help="a built-in example (see `examples`)")
 
 
+def _count(text: str) -> int:
+    """A whole number from 0 to 50 (decimal places, matrix sizes)."""
+    if not text.isdigit() or int(text) > 50:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 50, got {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mha-symbolic", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -33,8 +40,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     derive = commands.add_parser("derive", help="derive every step exactly and render it")
     _add_spec_source(derive)
-    derive.add_argument("--format", choices=("md",), help="output format (default: md)")
+    derive.add_argument(
+        "--format",
+        choices=("md", "tex", "html", "pdf", "json"),
+        help="output format (default: from -o's suffix, else md)",
+    )
     derive.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    derive.add_argument(
+        "--decimals", type=_count, default=2, metavar="N", help="decimal places (default 2)"
+    )
+    derive.add_argument(
+        "--detail", choices=("matrix", "token"), default="matrix", help="token: per-token sums"
+    )
+    derive.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
+    derive.add_argument(
+        "--max-size",
+        type=_count,
+        default=8,
+        metavar="N",
+        help="elide matrices with more than N rows or columns (default 8)",
+    )
     derive.add_argument("--templates", metavar="DIR", help="use these templates instead")
 
     check = commands.add_parser("check", help="check the numbers a document prints (claims)")
@@ -80,10 +105,27 @@ def _examples() -> int:
 
 def _derive(args: argparse.Namespace) -> int:
     from mha_symbolic.derivation import derive
-    from mha_symbolic.render import render
+    from mha_symbolic.document import Options
+    from mha_symbolic.render import infer_format, render, write
 
+    if args.max_size < 2:
+        raise SpecError("--max-size must be at least 2")
     spec = load_spec(args)
-    _write(render(derive(spec), args.format or "md", args.templates), args.output)
+    options = Options(
+        decimals=args.decimals,
+        detail=args.detail,
+        lang=args.lang,
+        max_size=args.max_size,
+        templates=args.templates,
+    )
+    fmt = args.format or (infer_format(args.output) if args.output else "md")
+    if args.output is None:
+        if fmt == "pdf":
+            raise SpecError("--format pdf writes a file: give -o FILE.pdf")
+        _write(render(derive(spec), fmt, options), None)
+        return EXIT_OK
+    for path in write(derive(spec), args.output, fmt, options):
+        print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
 
 

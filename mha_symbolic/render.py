@@ -1,68 +1,284 @@
-"""Jinja2 rendering of a Derivation (templates/ ships as mha_symbolic.templates)."""
+"""Formats of a worked solution: Jinja2 environments (LaTeX-safe for .tex), escaping, files."""
 
 from __future__ import annotations
 
+import base64
+import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import sympy as sp
+from markupsafe import Markup, escape
 
+from mha_symbolic import latex
 from mha_symbolic.derivation import Derivation
+from mha_symbolic.document import Options, build
 from mha_symbolic.errors import SpecError
+from mha_symbolic.locale import step_title, template_dir
 
-FORMATS = ("md",)
+FORMATS = ("md", "tex", "html", "pdf", "json")
+TEXT_FORMATS = ("md", "tex", "html", "json")
 
-
-def template_dir(override: str | Path | None = None) -> Path:
-    if override is not None:
-        path = Path(override)
-        if not path.is_dir():
-            raise SpecError("--templates: no such directory", source=str(path))
-        return path
-    # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
-    # editable install) it is the top-level folder beside the package.
-    packaged = Path(__file__).resolve().parent / "templates"
-    return packaged if packaged.is_dir() else packaged.parent.parent / "templates"
-
-
-def environment(templates: str | Path | None = None) -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(template_dir(templates))),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
+_TEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "%": r"\%",
+    "&": r"\&",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+}
+_TEX_RE = re.compile("|".join(re.escape(c) for c in _TEX_SPECIAL))
+# CommonMark lets a backslash escape any ASCII punctuation; letters, digits and spaces stay.
+_MD_RE = re.compile(r"([\\`*_\[\]<>#|$&~])")
 
 
-def _latex(obj: Any) -> str:
-    return sp.latex(obj, mat_str="bmatrix", mat_delim="")
+def tex_escape(text: str) -> str:
+    """Plain text for LaTeX: ``\\input{x}`` prints as those characters and does nothing."""
+    return _TEX_RE.sub(lambda m: _TEX_SPECIAL[m.group()], str(text))
 
 
-def context(derivation: Derivation) -> dict[str, Any]:
-    spec = derivation.spec
-    return {
-        "title": spec.title,
-        "description": spec.description.strip(),
-        "steps": [
+def md_escape(text: str) -> str:
+    return _MD_RE.sub(r"\\\1", str(text))
+
+
+def _split_math(text: str) -> list[tuple[bool, str]]:
+    """``"a $x$ b"`` -> [(False, "a "), (True, "x"), (False, " b")]."""
+    return [(i % 2 == 1, part) for i, part in enumerate(str(text).split("$"))]
+
+
+def _mathml(tex: str, display: bool = False) -> str:
+    from latex2mathml.converter import convert
+
+    return convert(tex, display="block" if display else "inline")
+
+
+def _tex_prose(text: str) -> str:
+    return "".join(f"${p}$" if m else tex_escape(p) for m, p in _split_math(text))
+
+
+def _html_prose(text: str) -> Markup:
+    return Markup("".join(_mathml(p) if m else str(escape(p)) for m, p in _split_math(text)))
+
+
+def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
+    """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``."""
+    common: dict[str, Any] = {
+        "loader": jinja2.FileSystemLoader(str(template_dir(templates))),
+        "undefined": jinja2.StrictUndefined,
+        "keep_trailing_newline": True,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+    }
+    if fmt == "tex":
+        env = jinja2.Environment(
+            block_start_string=r"\BLOCK{",
+            block_end_string="}",
+            variable_start_string=r"\VAR{",
+            variable_end_string="}",
+            comment_start_string=r"\#{",
+            comment_end_string="}",
+            line_comment_prefix="%#",
+            autoescape=False,
+            **common,
+        )
+        env.filters.update(text=tex_escape, prose=_tex_prose)
+    elif fmt == "html":
+        env = jinja2.Environment(autoescape=True, **common)
+        env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
+        env.filters["display"] = lambda t: Markup(_mathml(t, display=True))
+    else:
+        env = jinja2.Environment(autoescape=False, **common)
+        env.filters.update(text=md_escape, prose=str)
+    return env
+
+
+def _options(options: Options | None, **overrides: Any) -> Options:
+    base = options or Options()
+    values = {**base.__dict__, **{k: v for k, v in overrides.items() if v is not None}}
+    return Options(**values)
+
+
+def render(
+    derivation: Derivation,
+    fmt: str = "md",
+    options: Options | None = None,
+    images: dict[int, str] | None = None,
+    font: str | None = None,
+) -> str:
+    """The worked solution as text in ``fmt`` (md, tex, html or json).
+
+    ``images`` maps a head to its heatmap's file name or data URI; ``font`` (tex only) makes
+    the document a XeLaTeX one in that font (Bengali).
+    """
+    options = options or Options()
+    if fmt not in TEXT_FORMATS:
+        raise SpecError(f"unknown text format {fmt!r}; choose one of {', '.join(TEXT_FORMATS)}")
+    if fmt == "json":
+        return to_json(derivation, options)
+    if fmt == "html" and images is None:
+        images = {h: _data_uri(png) for h, png in heatmaps(derivation, options).items()}
+    context = build(derivation, options, images)
+    context["font"] = font
+    return environment(fmt, options.templates).get_template(f"derivation.{fmt}.j2").render(context)
+
+
+# ---------------------------------------------------------------------- json
+def _json_number(value: sp.Expr, places: int) -> str | None:
+    text = latex.decimal(value, places)
+    return "-inf" if text == r"-\infty" else text
+
+
+def to_json(derivation: Derivation, options: Options) -> str:
+    """Every step by key: title, shape, exact LaTeX (nothing elided) and decimals."""
+    steps = []
+    for step in derivation.steps:
+        steps.append(
             {
                 "key": step.key,
+                "title": step_title(step.key, step.head, options.lang, options.templates),
                 "kind": step.kind,
-                "title": step.title,
-                "shape": step.shape,
-                "symbol": _latex(step.symbol),
-                "formula": _latex(step.formula),
-                "value": _latex(step.value),
+                "head": step.head,
+                "shape": list(step.shape),
+                "symbol": step.symbol.name,
+                "formula": latex.formula(step.formula),
+                "latex": latex.exact(step.value),
+                "decimals": [
+                    [_json_number(step.value[i, j], options.decimals) for j in range(step.shape[1])]
+                    for i in range(step.shape[0])
+                ],
             }
-            for step in derivation.steps
-        ],
+        )
+    spec = derivation.spec
+    document = {
+        "title": spec.title,
+        "lang": options.lang,
+        "decimals": options.decimals,
+        "layout": spec.layout,
+        "heads": spec.heads,
+        "tokens": list(spec.tokens),
+        "key_tokens": list(spec.key_tokens),
+        "steps": steps,
     }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-def render(derivation: Derivation, fmt: str = "md", templates: str | Path | None = None) -> str:
+# ---------------------------------------------------------------------- heatmaps
+def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
+    """PNG heatmaps of each head's weights (heads with symbolic weights have none)."""
+    from mha_symbolic.heatmap import png
+
+    words = build_words(options)
+    out = {}
+    for step in derivation.steps:
+        if step.kind == "softmax" and step.head is not None and not step.value.free_symbols:
+            title = words("text", "heatmap_title", head=step.head)
+            out[step.head] = png(
+                step.value,
+                derivation.spec.tokens,
+                derivation.spec.key_tokens,
+                title=title,
+                xlabel=words("text", "heatmap_key"),
+                ylabel=words("text", "heatmap_query"),
+                decimals=options.decimals,
+            )
+    return out
+
+
+def build_words(options: Options) -> Callable[..., str]:
+    from mha_symbolic.document import Words
+
+    return Words(options.lang, options.templates)
+
+
+def _data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+# ---------------------------------------------------------------------- files
+SUFFIXES = {
+    ".md": "md",
+    ".markdown": "md",
+    ".tex": "tex",
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+    ".json": "json",
+}
+
+
+def infer_format(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise SpecError(
+            f"cannot tell the format from the suffix {suffix or '(none)'!r}; give --format",
+            source=str(path),
+        )
+    return SUFFIXES[suffix]
+
+
+def _images(derivation: Derivation, options: Options, stem: str) -> dict[str, bytes]:
+    return {f"{stem}-head{h}.png": png for h, png in heatmaps(derivation, options).items()}
+
+
+def _heads(images: dict[str, bytes]) -> dict[int, str]:
+    return {int(name.rsplit("-head", 1)[1][: -len(".png")]): name for name in images}
+
+
+def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
+    """The solution as a PDF (pdflatex; xelatex with a Bengali font for ``lang="bn"``)."""
+    from mha_symbolic import pdf
+
+    engine, font = "pdflatex", None
+    if options.lang == "bn":
+        engine = "xelatex"
+        pdf.require(engine)
+        font = pdf.bengali_font()
+        if font is None:
+            raise SpecError(pdf.FONT_INSTALL)
+    else:
+        pdf.require(engine)
+    images = _images(derivation, options, "solution")
+    tex = render(derivation, "tex", options, images=_heads(images), font=font)
+    return pdf.compile_tex(tex, images, engine)
+
+
+def write(
+    derivation: Derivation, path: str | Path, fmt: str | None = None, options: Options | None = None
+) -> list[Path]:
+    """Write the solution to ``path`` (format from ``fmt`` or the suffix); md and tex get their
+    heatmap PNGs beside them. Returns every file written."""
+    path = Path(path)
+    fmt = fmt or infer_format(path)
+    options = options or Options()
     if fmt not in FORMATS:
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    template = environment(templates).get_template(f"derivation.{fmt}.j2")
-    return template.render(**context(derivation))
+    files: dict[Path, bytes] = {}
+    if fmt == "pdf":
+        files[path] = pdf_bytes(derivation, options)
+    elif fmt in ("md", "tex"):
+        images = _images(derivation, options, path.stem)
+        font = _bengali_tex_font() if fmt == "tex" and options.lang == "bn" else None
+        text = render(derivation, fmt, options, images=_heads(images), font=font)
+        files.update({path.with_name(name): data for name, data in images.items()})
+        files[path] = text.encode("utf-8")
+    else:
+        files[path] = render(derivation, fmt, options).encode("utf-8")
+    for target, data in files.items():
+        try:
+            target.write_bytes(data)
+        except OSError as exc:
+            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
+    return list(files)
+
+
+def _bengali_tex_font() -> str:
+    from mha_symbolic import pdf
+
+    return pdf.bengali_font() or pdf.DEFAULT_BENGALI_FONT

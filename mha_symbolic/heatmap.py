@@ -1,0 +1,57 @@
+"""Heatmap PNGs of attention weights (matplotlib, Agg backend; imported only when drawn)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import sympy as sp
+
+from mha_symbolic import latex
+
+
+def _label(text: str) -> str:
+    # matplotlib reads $...$ as maths; a token label is plain text.
+    return str(text).replace("$", r"\$")
+
+
+def png(
+    weights: sp.MatrixBase,
+    queries: Sequence[str],
+    keys: Sequence[str],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    decimals: int,
+) -> bytes:
+    """One head's weights: tokens on both axes, each cell's rounded value written in it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    rows, cols = weights.shape
+    values = [[float(weights[i, j]) for j in range(cols)] for i in range(rows)]
+    size = max(2.6, 0.55 * max(rows, cols) + 1.4)
+    figure, axes = plt.subplots(figsize=(size, size * 0.9), dpi=110)
+    try:
+        image = axes.imshow(values, cmap="Blues", vmin=0.0, vmax=1.0)
+        axes.set_xticks(range(cols), [_label(k) for k in keys[:cols]], rotation=45, ha="right")
+        axes.set_yticks(range(rows), [_label(q) for q in queries[:rows]])
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel(ylabel)
+        axes.set_title(title)
+        if max(rows, cols) <= 12:
+            for i in range(rows):
+                for j in range(cols):
+                    text = str(latex.decimal(weights[i, j], decimals))
+                    colour = "white" if values[i][j] > 0.6 else "black"
+                    axes.text(j, i, text, ha="center", va="center", color=colour, fontsize=8)
+        figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", metadata={"Software": None})
+        return buffer.getvalue()
+    finally:
+        plt.close(figure)

@@ -1,0 +1,259 @@
+"""LaTeX printing: bmatrix values, paper-notation formulas, decimals and elided large matrices."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+ELLIPSIS = None  # an elided row or column in a Layout
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How values are shown: ``decimals`` after the point, at most ``max_size`` rows and columns
+    (more are elided), and entries at most ``max_width`` symbols wide (see :func:`width`; wider
+    ones are written by name)."""
+
+    decimals: int = 2
+    max_size: int = 8
+    max_width: float = 16
+
+
+class Printer(LatexPrinter):
+    """SymPy's LaTeX printer in the documents' notation.
+
+    ``substitute`` maps leaf symbols (matrix or scalar) to the LaTeX that replaces them, which
+    is how a formula is printed "with the numbers substituted".
+    """
+
+    def __init__(self, substitute: Mapping[sp.Basic, str] | None = None) -> None:
+        super().__init__({"mat_str": "bmatrix", "mat_delim": ""})
+        self.substitute = dict(substitute or {})
+
+    def _print_MatrixSymbol(self, expr: sp.MatrixSymbol) -> str:
+        return self.substitute.get(expr) or expr.name
+
+    def _print_Symbol(self, expr: sp.Symbol, style: str = "plain") -> str:
+        if expr in self.substitute:
+            return self.substitute[expr]
+        return super()._print_Symbol(expr, style=style)
+
+    def _print_Transpose(self, expr: Any) -> str:
+        text = self._print(expr.arg)
+        return rf"{{{text}}}^{{\top}}" if "^" in text else rf"{text}^{{\top}}"
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        # A value the user wrote as 0.2 reads back as 0.2 (latex2sympy2 parses it exactly).
+        text = terminating_decimal(expr)
+        return text if text is not None else super()._print_Rational(expr)
+
+    def _print_OneMatrix(self, expr: Any) -> str:
+        return r"\mathbf{1}"
+
+    def _print_MatrixSlice(self, expr: Any) -> str:
+        rows, cols = expr.rowslice, expr.colslice
+        parent = self._print(expr.parent)
+        row_text = (
+            ":" if (rows[0], rows[1]) == (0, expr.parent.rows) else f"{rows[0]}{{:}}{rows[1]}"
+        )
+        return rf"{parent}[{row_text},\, {cols[0]}{{:}}{cols[1]}]"
+
+    def _print_BlockMatrix(self, expr: Any) -> str:
+        blocks = expr.blocks
+        if blocks.rows == 1:
+            inner = ", ".join(self._print(b) for b in blocks)
+            return rf"\operatorname{{Concat}}\left({inner}\right)"
+        return super()._print_BlockMatrix(expr)
+
+    def _print_MatMul(self, expr: Any) -> str:
+        """Scalar factors as the papers write them: ``\\frac{Q K^\\top}{\\sqrt{d_k}}``."""
+        scalars = [a for a in expr.args if not getattr(a, "is_Matrix", False)]
+        matrices = [a for a in expr.args if getattr(a, "is_Matrix", False)]
+        product = " ".join(self._factor(m) for m in matrices)
+        factor = scalars[0] if len(scalars) == 1 else sp.Mul(*scalars)
+        if factor == 1:
+            return product
+        divisor = _divisor(factor)
+        if divisor is not None:
+            return rf"\frac{{{product}}}{{{self._print(divisor)}}}"
+        return rf"{self.parenthesize(factor, 1000)} {product}"
+
+    def _factor(self, m: Any) -> str:
+        text = self._print(m)
+        return rf"\left({text}\right)" if isinstance(m, sp.MatAdd) else text
+
+
+def _divisor(factor: sp.Expr) -> sp.Expr | None:
+    """``x`` when ``factor`` is ``1/x`` written as a power (``1/sqrt(d_k)``) or a unit fraction."""
+    if isinstance(factor, sp.Pow) and factor.exp.is_negative:
+        return sp.Pow(factor.base, -factor.exp, evaluate=False)
+    if isinstance(factor, sp.Rational) and factor.p == 1:
+        return sp.Integer(factor.q)
+    return None
+
+
+def terminating_decimal(value: sp.Rational, max_digits: int = 6) -> str | None:
+    """``1/5`` -> ``"0.2"``: the exact decimal of a rational with a short terminating expansion."""
+    if value.is_Integer:
+        return str(value)
+    q, places = value.q, 0
+    for prime in (2, 5):
+        count = 0
+        while q % prime == 0:
+            q, count = q // prime, count + 1
+        places = max(places, count)
+    if q != 1 or places > max_digits:
+        return None
+    return format(Decimal(value.p) / Decimal(value.q), "f")
+
+
+def size(expr: sp.Basic, limit: int) -> int:
+    """Number of expression nodes in ``expr``, counting no further than ``limit + 1``."""
+    count = 0
+    for _ in sp.preorder_traversal(expr):
+        count += 1
+        if count > limit:
+            break
+    return count
+
+
+def width(expr: sp.Basic) -> float:
+    """A rough printed width in symbols: fractions count their wider part, exponents half."""
+    if expr.is_Atom:
+        return 1.0
+    if isinstance(expr, sp.Add):
+        return sum(width(a) for a in expr.args) + 0.5 * (len(expr.args) - 1)
+    if isinstance(expr, sp.Mul):
+        top, bottom = sp.fraction(expr)
+        if bottom != 1:
+            return max(width(top), width(bottom))
+        return sum(width(a) for a in expr.args if a != -1)
+    if isinstance(expr, sp.Pow):
+        if expr.exp == sp.S.Half:
+            return width(expr.base) + 1
+        return width(expr.base) + 0.5 * width(expr.exp)
+    if isinstance(expr, sp.exp):
+        return 1 + 0.5 * width(expr.args[0])
+    return 2 + sum(width(a) for a in expr.args)
+
+
+def too_long(expr: sp.Basic, max_width: float) -> bool:
+    """Whether an entry is too wide to print in a matrix (it is then written by name)."""
+    return size(expr, 200) > 200 or width(expr) > max_width
+
+
+def is_literal(expr: sp.Basic) -> bool:
+    """Whether the exact form already reads as a number with no rounding (``3``, ``0.25``)."""
+    return bool(expr.is_Integer) or (
+        isinstance(expr, sp.Rational) and terminating_decimal(expr) is not None
+    )
+
+
+def decimal(expr: sp.Expr, places: int) -> str | None:
+    """``expr`` rounded to ``places`` after the point; None when it has free symbols."""
+    if expr.free_symbols:
+        return None
+    if expr == -sp.oo:
+        return r"-\infty"
+    if expr.is_Integer:
+        return str(expr)
+    rounded = Decimal(str(sp.N(expr, places + 20))).quantize(Decimal(1).scaleb(-places))
+    text = format(rounded, "f")
+    return text.lstrip("-") if rounded == 0 else text
+
+
+# ------------------------------------------------------------------ matrices
+@dataclass(frozen=True)
+class Layout:
+    """Which rows and columns of a matrix are shown; ELLIPSIS marks where some are elided."""
+
+    rows: tuple[int | None, ...]
+    cols: tuple[int | None, ...]
+
+    @property
+    def elided(self) -> bool:
+        return ELLIPSIS in self.rows or ELLIPSIS in self.cols
+
+
+def _indices(n: int, max_size: int) -> tuple[int | None, ...]:
+    if n <= max_size:
+        return tuple(range(n))
+    keep = max(max_size - 2, 1)
+    return (*range(keep), ELLIPSIS, n - 1)
+
+
+def layout(matrix: sp.MatrixBase, max_size: int) -> Layout:
+    return Layout(_indices(matrix.rows, max_size), _indices(matrix.cols, max_size))
+
+
+def bmatrix(
+    matrix: sp.MatrixBase, entry: Callable[[int, int], str], shown: Layout | None = None
+) -> str:
+    """A bmatrix of ``entry(i, j)`` over ``shown`` rows and columns, with dots where elided."""
+    shown = shown or Layout(tuple(range(matrix.rows)), tuple(range(matrix.cols)))
+    lines = []
+    for i in shown.rows:
+        cells = []
+        for j in shown.cols:
+            if i is ELLIPSIS and j is ELLIPSIS:
+                cells.append(r"\ddots")
+            elif i is ELLIPSIS:
+                cells.append(r"\vdots")
+            elif j is ELLIPSIS:
+                cells.append(r"\cdots")
+            else:
+                cells.append(entry(i, j))
+        lines.append(" & ".join(cells))
+    return r"\begin{bmatrix} " + r" \\ ".join(lines) + r" \end{bmatrix}"
+
+
+_PRINTER = Printer()
+
+
+def exact(expr: sp.Basic) -> str:
+    """LaTeX of one exact value (scalar or matrix), nothing elided."""
+    if isinstance(expr, sp.MatrixBase):
+        return bmatrix(expr, lambda i, j: _scalar(expr[i, j]))
+    return _scalar(expr)
+
+
+@lru_cache(maxsize=4096)
+def _scalar(expr: sp.Basic) -> str:
+    return _PRINTER.doprint(expr)
+
+
+def formula(expr: sp.Basic, substitute: Mapping[sp.Basic, str] | None = None) -> str:
+    """A step's formula in paper notation, optionally with leaf symbols replaced."""
+    return Printer(substitute).doprint(expr)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A matrix as a document shows it: exact entries (or names), decimals, and what was cut."""
+
+    exact: str
+    approx: str | None  # None when the exact form needs no decimals, or has symbols
+    elided: bool
+    named: bool  # some entries are too long and are written by name
+
+
+def show(matrix: sp.MatrixBase, name: str, settings: Settings) -> Shown:
+    shown = layout(matrix, settings.max_size)
+    cells = [(i, j) for i in shown.rows for j in shown.cols if i is not None and j is not None]
+    named = any(too_long(matrix[i, j], settings.max_width) for i, j in cells)
+    if named:
+        text = bmatrix(matrix, lambda i, j: rf"\left({name}\right)_{{{i + 1},{j + 1}}}", shown)
+    else:
+        text = bmatrix(matrix, lambda i, j: _scalar(matrix[i, j]), shown)
+    approx = None
+    if not named and not all(is_literal(matrix[i, j]) for i, j in cells):
+        places = {(i, j): decimal(matrix[i, j], settings.decimals) for i, j in cells}
+        if None not in places.values():
+            approx = bmatrix(matrix, lambda i, j: str(places[i, j]), shown)
+    return Shown(text, approx, shown.elided, named)

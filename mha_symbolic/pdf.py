@@ -1,0 +1,67 @@
+"""PDF: a rendered .tex compiled by pdflatex (xelatex for Bengali) in a temporary folder."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from mha_symbolic.errors import SpecError
+
+INSTALL = {
+    "pdflatex": "pdflatex is not installed: apt-get install texlive-latex-base "
+    "texlive-latex-recommended",
+    "xelatex": "a Bengali PDF needs xelatex: apt-get install texlive-xetex",
+}
+DEFAULT_BENGALI_FONT = "Lohit Bengali"
+FONT_INSTALL = "a Bengali PDF needs a Bengali font: apt-get install fonts-lohit-beng-bengali"
+
+
+def bengali_font() -> str | None:
+    """The family name of an installed font with Bengali glyphs, if fontconfig knows one."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return None
+    found = subprocess.run(
+        [fc_list, ":lang=bn", "family"], capture_output=True, text=True, check=False
+    ).stdout
+    families = sorted({line.split(",")[0].strip() for line in found.splitlines() if line.strip()})
+    return families[0] if families else None
+
+
+def require(engine: str) -> str:
+    path = shutil.which(engine)
+    if path is None:
+        raise SpecError(INSTALL[engine])
+    return path
+
+
+def compile_tex(tex: str, files: Mapping[str, bytes], engine: str = "pdflatex") -> bytes:
+    """The PDF of ``tex``; ``files`` (heatmap PNGs) are written beside it first."""
+    program = require(engine)
+    with tempfile.TemporaryDirectory(prefix="mha-symbolic-") as folder:
+        work = Path(folder)
+        (work / "solution.tex").write_text(tex, encoding="utf-8")
+        for name, data in files.items():
+            (work / name).write_bytes(data)
+        command = [program, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error"]
+        try:
+            subprocess.run(
+                [*command, "solution.tex"], cwd=work, capture_output=True, timeout=300, check=False
+            )
+        except subprocess.TimeoutExpired:
+            raise SpecError(f"{engine} took longer than 300 s") from None
+        pdf = work / "solution.pdf"
+        if not pdf.is_file():
+            raise SpecError(f"{engine} failed: {_first_error(work / 'solution.log')}")
+        return pdf.read_bytes()
+
+
+def _first_error(log: Path) -> str:
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return "no log written"
+    return next((line[1:].strip() for line in lines if line.startswith("!")), "see its log")
