@@ -12,6 +12,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import ops
+from mha_symbolic.locale import step_title
 from mha_symbolic.matexpr import RowSoftmax
 from mha_symbolic.spec import AttentionSpec
 
@@ -94,36 +95,54 @@ class Derivation(Mapping[str, Matrix]):
         """Scalar symbols left in the exact values (from "symbolic" weights or LaTeX inputs)."""
         return set().union(*(step.value.free_symbols for step in self.steps))
 
+    def lambdify(self, key: str = "output") -> Any:
+        """A vectorised NumPy function of the free symbols computing step ``key`` stably."""
+        from mha_symbolic.lambdify import lambdify
+
+        return lambdify(self, key)
+
+    # Rendering lives in mha_symbolic.render; imported on use so the core never loads jinja2.
+    def latex(self, key: str) -> str:
+        """The exact value of step ``key`` as a bmatrix that latex2sympy2 reads back."""
+        from mha_symbolic.latex import exact
+
+        return exact(self[key])
+
+    def to_markdown(self, **options: Any) -> str:
+        """The worked solution in Markdown (options: decimals, detail, lang, max_size, ...)."""
+        return self._render("md", options)
+
+    def to_latex(self, **options: Any) -> str:
+        return self._render("tex", options)
+
+    def to_html(self, **options: Any) -> str:
+        return self._render("html", options)
+
+    def write(self, path: str, fmt: str | None = None, **options: Any) -> list[Any]:
+        """Write the solution (format from ``fmt`` or the suffix); returns the files written."""
+        from mha_symbolic.document import Options
+        from mha_symbolic.render import write
+
+        return write(self, path, fmt, Options(**options))
+
+    def _render(self, fmt: str, options: dict[str, Any]) -> str:
+        from mha_symbolic.document import Options
+        from mha_symbolic.render import render
+
+        return render(self, fmt, Options(**options))
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_latex_(self) -> str:
+        """Jupyter's LaTeX view: the final output's exact value."""
+        return f"$${self.step('output').symbol.name} = {self.latex('output')}$$"
+
 
 def unknown_key_message(key: str, keys: list[str]) -> str:
     close = difflib.get_close_matches(key, keys, n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(k) for k in close)}?" if close else ""
     return f"unknown step key {key!r}{hint}"
-
-
-TITLES = {
-    "x": "Input",
-    "query": "Query input",
-    "key": "Key input",
-    "value": "Value input",
-    "q": "Query projection",
-    "k": "Key projection",
-    "v": "Value projection",
-    "head.x": "Input slice",
-    "head.query": "Query input slice",
-    "head.key": "Key input slice",
-    "head.value": "Value input slice",
-    "head.q": "Queries",
-    "head.k": "Keys",
-    "head.v": "Values",
-    "head.scores": "Attention scores",
-    "head.scaled": "Scaled scores",
-    "head.masked": "Masked scores",
-    "head.weights": "Attention weights",
-    "head.output": "Head output",
-    "concat": "Concatenated heads",
-    "output": "Output",
-}
 
 
 class _Builder:
@@ -146,8 +165,7 @@ class _Builder:
         head: int | None = None,
     ) -> sp.MatrixSymbol:
         symbol = sp.MatrixSymbol(name, value.rows, value.cols)
-        title_key = key if head is None else "head." + key.split(".", 1)[1]
-        title = TITLES[title_key] + (f", head {head}" if head is not None else "")
+        title = step_title(key, head)
         self.steps.append(Step(key, title, kind, symbol, formula, Matrix(value), head))
         self.symbols[key] = symbol
         return symbol
