@@ -106,8 +106,8 @@ def decimal_text(value: sp.Expr, places: int) -> str | None:
         digits = _terminating_digits(int(value.q))
         if digits is not None and digits <= places:
             return str(Decimal(int(value.p) * 10**digits // int(value.q)).scaleb(-digits))
-    number = Decimal(str(value.evalf(places + 20)))
-    return str(number.quantize(Decimal(1).scaleb(-places)))
+    number = Decimal(str(value.evalf(places + 20))).quantize(Decimal(1).scaleb(-places))
+    return str(abs(number) if number == 0 else number)  # no "-0.0000"
 
 
 def _terminating_digits(denominator: int) -> int | None:
@@ -460,6 +460,9 @@ class _Plain(StrPrinter):
 
     def _print_Exp1(self, expr: Any) -> str:
         return "e"
+
+    def _print_exp(self, expr: Any) -> str:
+        return f"e^({self._print(expr.args[0])})"
 
 
 def _plain(value: sp.Expr) -> str:

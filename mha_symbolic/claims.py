@@ -139,6 +139,8 @@ def _read_value(value: Any, where: str) -> tuple[str, str, tuple[Side, ...]]:
     """(text as given, text as a grid of printed numbers, sides)."""
     if isinstance(value, str):
         text = _NOISE.sub(" ", value.replace("−", "-")).strip()
+        if not text:
+            raise SpecError(f"{where}: the claimed value is empty")
         pieces = [piece.strip() for piece in _RELATION.split(text)]
         parts, relations = pieces[::2], [_SHOWN[r] for r in pieces[1::2]]
         if len(parts) > 1 and _NAME.fullmatch(parts[0]):

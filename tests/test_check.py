@@ -145,6 +145,7 @@ def test_decimal_text():
     assert decimal_text(sp.Integer(11), 4) == "11"
     assert decimal_text(-sp.oo, 4) == "-inf"
     assert decimal_text(sp.Symbol("w"), 4) is None
+    assert decimal_text(-sp.exp(-20), 4) == "0.0000"
 
 
 # ---------------------------------------------------------------- claims: chains, rows, entries
@@ -250,6 +251,7 @@ def test_shape_verdict_says_both_shapes_and_the_transpose(two_tokens):
         ({"x": r"\approx 1"}, "claim 'x': cannot read \"\\approx 1\": empty side in the chain"),
         ({"x": True}, "claim 'x': True is a boolean, not a number"),
         ({"x": []}, "claim 'x': the claimed list is empty"),
+        ({"x": " $ $ "}, "claim 'x': the claimed value is empty"),
         ({1: "1"}, "claims: keys must be text, got 1"),
     ],
 )
