@@ -17,11 +17,11 @@ from mha_symbolic.errors import SpecError
 _KEY = re.compile(r"([A-Za-z][\w.]*)\s*(?:\[\s*(\d+)\s*(?:,\s*(\d+)\s*)?\])?")
 # LaTeX that only spaces or sizes: dropped before reading ("\left[" reads as "[").
 _NOISE = re.compile(r"\\left|\\right|\\displaystyle|\\q?quad|(?<!\\)\\[,;:! ]|\$")
-# A name heading a chain ("A_1 = ...", "\text{Head1 Output} = ..."): what is named, not a
-# value. Euler's e is a value ("e^{1} \approx 2.718"), never a name.
+# A name heading a chain ("A_1 = ...", "\text{Head1 Output} = ...", "\mathrm{softmax}(0.7, 0)
+# \approx ..."): what is named or computed, not a value. Euler's e is a value, never a name.
 _NAME = re.compile(
     r"(\\(?:mathrm|text|operatorname|mathbf)\{[^{}]*\}|(?!e\b|e[_^'])[A-Za-z]+)'*"
-    r"(_\{[^{}]*\}|_\w)?(\^\{[^{}]*\}|\^\w)?'*"
+    r"(_\{[^{}]*\}|_\w)?(\^\{[^{}]*\}|\^\w)?'*(\s*\([^()]*\))?"
 )
 _RELATION = re.compile(r"(\\approx|\\simeq|≈|=)")
 _SHOWN = {"\\approx": "≈", "\\simeq": "≈", "≈": "≈", "=": "="}

@@ -161,9 +161,10 @@ def test_approx_chain_checks_every_side(two_tokens):
             "head1.weights[1,1]": r"\frac{e}{1+e} \approx 0.73",
             "head1.weights[1,2]": r"\frac{1}{1+e} \approx 0.73",
             "head1.weights[2,2]": r"A_{22} = \frac{e}{1 + e} = 0.7311",
+            "head1.weights[2]": r"\operatorname{softmax}\left(0, 1\right) \approx (0.27,\;0.73)",
         },
     )
-    first, second, third = report.claims
+    first, second, third, fourth = report.claims
     assert first.verdict == "rounded"
     assert [e.verdict for e in first.entries] == ["exact", "rounded"]
     assert [e.claimed.text for e in first.entries] == [r"\frac{e}{1+e}", "0.73"]
@@ -171,6 +172,7 @@ def test_approx_chain_checks_every_side(two_tokens):
     assert second.verdict == "wrong"
     assert [e.verdict for e in second.entries] == ["exact", "wrong"]
     assert third.verdict == "rounded" and len(third.entries) == 2  # the name A_{22} is skipped
+    assert fourth.verdict == "rounded" and fourth.claim.display == "[0.27, 0.73]"
 
 
 def test_rows_and_entries_are_one_based(two_tokens):
@@ -478,15 +480,18 @@ def test_split_scaled_head2_is_head1():
         "head2.x": "exact",
         "head1.scores": "exact",
         "head1.scaled": "rounded",
+        "head1.weights[1]": "rounded",
+        "head1.weights[2]": "rounded",
         "head1.weights": "rounded",
-        "head1.output": "rounded",
+        "head1.output[1]": "rounded",
+        "head1.output[2]": "rounded",
         "head2.output": "wrong",
-        "concat": "wrong",
+        "concat[1]": "wrong",
+        "concat[2]": "wrong",
     }
-    concat = report.by_step()["concat"][0]
-    assert [e.verdict for e in concat.entries] == ["rounded"] * 2 + ["wrong"] * 2 + [
-        "rounded"
-    ] * 2 + ["wrong"] * 2
+    for row in report.by_step()["concat"]:  # head 1's half holds, head 2's does not
+        assert [e.verdict for e in row.entries] == ["rounded"] * 2 + ["wrong"] * 2
+        assert row.diagnosis == INCONSISTENT
 
 
 def test_eight_tokens_input_holds():
