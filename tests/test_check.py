@@ -42,10 +42,12 @@ def rounded(matrix, places=3):
     unit = Decimal(1).scaleb(-places)
 
     def text(value):
+        if value == -sp.oo:
+            return r"-\infty"
         return str(Decimal(str(sp.N(value, 40))).quantize(unit, rounding=ROUND_HALF_EVEN))
 
     rows = [[text(v) for v in matrix.row(i)] for i in range(matrix.rows)]
-    return [[Decimal(t) for t in row] for row in rows]
+    return [[t if t.startswith("-\\") else Decimal(t) for t in row] for row in rows]
 
 
 # ---------------------------------------------------------------- precision semantics
@@ -384,6 +386,46 @@ def test_diagnosis_inconsistent_when_nothing_matches():
     (claim,) = check(d, {"head1.output": "[[1.5, 2], [1, 3]]"}).claims
     assert claim.verdict == "wrong" and claim.mistakes == ()
     assert claim.diagnosis == INCONSISTENT == "inconsistent with the given inputs and weights"
+
+
+CROSS = {  # cross-attention with biases, a mask and W_O: every mistake applies
+    "query": [[1, 0], [1, 1]],
+    "key": [[1, 2], [0, 1]],
+    "value": [[3, 1], [1, 0]],
+    "heads": 1,
+    "mask": [[1, 0], [1, 1]],
+    "weights": {
+        "w_q": [[[1, 1], [0, 1]]],
+        "w_k": [[[1, 0], [1, 1]]],
+        "w_v": [[[1, 2], [0, 1]]],
+        "b_q": [1, 0],
+        "b_k": [0, 1],
+        "w_o": [[1, 0], [0, 2]],
+        "b_o": [1, 1],
+    },
+}
+
+
+@pytest.mark.parametrize("raw", [BASE, CROSS], ids=["per-head", "cross-masked"])
+def test_every_mistake_is_recognised_from_its_own_values(raw):
+    check_module = importlib.import_module("mha_symbolic.check")
+    d = derive(AttentionSpec(**raw))
+    labels = []
+    for rule in check_module.MISTAKES:
+        found = rule(d)
+        if found is None:
+            continue
+        label, variant = found
+        labels.append(label)
+        values = variant()
+        changed = {
+            key: rounded(value, 4) for key, value in values.items() if key in d and value != d[key]
+        }
+        failing = [c for c in check(d, changed).claims if not c.holds]
+        assert failing, label
+        for claim in failing:
+            assert label in claim.mistakes, (label, claim.key, claim.diagnosis)
+    assert len(labels) == (8 if raw is CROSS else 7)
 
 
 def test_masked_scores_print_minus_infinity():
