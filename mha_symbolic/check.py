@@ -16,7 +16,7 @@ from sympy.printing.str import StrPrinter
 
 from mha_symbolic import ops
 from mha_symbolic.claims import Claim, Printed, Side, read_claims
-from mha_symbolic.derivation import Derivation, derive, unknown_key_message
+from mha_symbolic.derivation import KINDS, Derivation, derive, unknown_key_message
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import AttentionSpec
 
@@ -286,13 +286,17 @@ class _Mistakes:
 
     def __init__(self, d: Derivation) -> None:
         self.d = d
-        self._candidates: list[tuple[str, Variant]] | None = None
+        self._candidates: list[tuple[str, Variant, str]] | None = None
         self._values: dict[str, Mapping[str, Matrix]] = {}
 
-    def candidates(self) -> list[tuple[str, Variant]]:
+    def candidates(self) -> list[tuple[str, Variant, str]]:
+        """(label, lazy values, first kind of step changed) of every mistake that applies."""
         if self._candidates is None:
-            found = (rule(self.d) for rule in MISTAKES)
-            self._candidates = [candidate for candidate in found if candidate is not None]
+            self._candidates = []
+            for rule, first in MISTAKES:
+                found = rule(self.d)
+                if found is not None:
+                    self._candidates.append((*found, first))
         return self._candidates
 
     def values(self, label: str, variant: Variant) -> Mapping[str, Matrix]:
@@ -302,8 +306,11 @@ class _Mistakes:
 
     def matching(self, claim: Claim) -> tuple[str, ...]:
         """Labels of the mistakes whose value for the claim's step matches the claim."""
+        stage = KINDS.index(self.d.step(claim.step).kind)
         found = []
-        for label, variant in self.candidates():
+        for label, variant, first in self.candidates():
+            if stage < KINDS.index(first):
+                continue
             values = self.values(label, variant)
             if claim.step in values and _holds_for(claim, values[claim.step]):
                 found.append(label)
@@ -441,16 +448,19 @@ def _mask_ignored(d: Derivation) -> tuple[str, Variant] | None:
     return "mask ignored", lambda: derive(spec.evolve(mask_kind="none", mask=None))
 
 
-# Each rule: (label, lazy values) of one mistake, or None when it does not apply to the spec.
-MISTAKES: tuple[Callable[[Derivation], tuple[str, Variant] | None], ...] = (
-    _unscaled,
-    _scaled_again,
-    _transposed,
-    _column_softmax,
-    _k_for_v,
-    _q_for_k,
-    _no_output_projection,
-    _mask_ignored,
+Rule = Callable[[Derivation], tuple[str, Variant] | None]
+
+# Each rule gives (label, lazy values) of one mistake, or None when it does not apply to the
+# spec; beside it, the first kind of step the mistake can change (earlier steps skip it).
+MISTAKES: tuple[tuple[Rule, str], ...] = (
+    (_unscaled, "scale"),
+    (_scaled_again, "scale"),
+    (_transposed, "project"),
+    (_column_softmax, "softmax"),
+    (_k_for_v, "input"),  # cross-attention: the value input becomes the key input
+    (_q_for_k, "input"),
+    (_no_output_projection, "output"),
+    (_mask_ignored, "softmax"),
 )
 
 
