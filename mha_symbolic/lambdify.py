@@ -1,0 +1,169 @@
+"""Derivation.lambdify(): a vectorised NumPy function of a derivation's free symbols."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+if TYPE_CHECKING:
+    from mha_symbolic.derivation import Derivation
+
+
+class RowMax(sp.Function):
+    """The largest of its arguments, as an elementwise ``numpy.maximum`` chain in code.
+
+    (``Max`` prints as ``numpy.amax`` of a tuple, which fails when a constant meets an array.)
+    """
+
+    def _numpycode(self, printer: Any) -> str:
+        text = printer._print(self.args[-1])
+        for arg in reversed(self.args[:-1]):
+            text = f"{printer._module_format('numpy.maximum')}({printer._print(arg)}, {text})"
+        return text
+
+
+class _Stages:
+    """Every step's value as entries over named temporaries, the softmax made stable.
+
+    The exact values keep exps such as e^{a}/(e^{a} + e^{b}); evaluated as written they
+    overflow for large logits. Here each softmax row is e^{a_j - m}/sum_k e^{a_k - m} with m
+    the row's largest logit, and each stage's entries are named, so the printed code
+    computes every logit, exp and weight once (whole expressions would repeat them).
+    """
+
+    def __init__(self, d: Derivation) -> None:
+        self.d = d
+        self.assignments: list[tuple[sp.Symbol, sp.Expr]] = []
+        self.values: dict[str, Matrix] = {}
+        heads = []
+        for step in d.steps:
+            if step.kind == "softmax":
+                logits = self.named(d[_logits_key(d, step.head)], "a")
+                self.values[step.key] = self.softmax(logits)
+            elif step.kind == "attend":
+                weights = self.values[f"head{step.head}.weights"]
+                self.values[step.key] = self.named(weights * d[f"head{step.head}.v"], "h")
+                heads.append(self.values[step.key])
+            elif step.kind == "concat":
+                self.values[step.key] = Matrix(sp.Matrix.hstack(*heads))
+            elif step.kind == "output":
+                self.values[step.key] = self.output()
+            else:
+                self.values[step.key] = step.value
+
+    def named(self, matrix: sp.MatrixBase, prefix: str) -> Matrix:
+        """The matrix with every non-trivial entry replaced by a new temporary."""
+        return Matrix(matrix.rows, matrix.cols, lambda i, j: self.name(matrix[i, j], prefix))
+
+    def name(self, expr: sp.Expr, prefix: str) -> sp.Expr:
+        if expr.is_Atom or expr.is_number:
+            return expr
+        symbol = sp.Symbol(f"{prefix}_{len(self.assignments)}")
+        self.assignments.append((symbol, expr))
+        return symbol
+
+    def softmax(self, logits: Matrix) -> Matrix:
+        rows = []
+        for i in range(logits.rows):
+            row = list(logits.row(i))
+            finite = [a for a in row if a != -sp.oo]
+            top = self.name(_row_max(finite), "m")
+            exps = [sp.Integer(0) if a == -sp.oo else self.name(sp.exp(a - top), "e") for a in row]
+            total = self.name(sp.Add(*exps), "z")
+            rows.append([self.name(e / total, "w") for e in exps])
+        return Matrix(rows)
+
+    def output(self) -> Matrix:
+        spec, concat = self.d.spec, self.values["concat"]
+        if not spec.has_output_projection:
+            return concat
+        product = concat * spec.effective("w_o")
+        if "b_o" in spec.weights:
+            product += sp.ones(product.rows, 1) * spec.weights["b_o"][0]
+        return Matrix(product)
+
+    def cse(self, exprs: list[sp.Expr]) -> tuple[list[tuple[sp.Symbol, sp.Expr]], list[sp.Expr]]:
+        """lambdify's cse hook: the named stages, with common parts of their entries shared."""
+        shared, reduced = sp.cse([e for _, e in self.assignments] + list(exprs))
+        count = len(self.assignments)
+        named = [(symbol, e) for (symbol, _), e in zip(self.assignments, reduced[:count])]
+        return _in_order(shared + named), reduced[count:]
+
+
+def _in_order(pairs: list[tuple[sp.Symbol, sp.Expr]]) -> list[tuple[sp.Symbol, sp.Expr]]:
+    """The assignments ordered so that each comes after those it uses (cse's shared parts
+    may use the named stages and the other way round)."""
+    defined = {symbol for symbol, _ in pairs}
+    done: set[sp.Symbol] = set()
+    ordered: list[tuple[sp.Symbol, sp.Expr]] = []
+    pending = pairs
+    while pending:
+        waiting = []
+        for symbol, expr in pending:
+            if expr.free_symbols & defined <= done:
+                ordered.append((symbol, expr))
+                done.add(symbol)
+            else:
+                waiting.append((symbol, expr))
+        pending = waiting
+    return ordered
+
+
+def _row_max(entries: list[sp.Expr]) -> sp.Expr:
+    if len(entries) == 1:
+        return entries[0]
+    if all(a.is_comparable for a in entries):
+        return max(entries, key=lambda a: sp.N(a, 30))
+    return RowMax(*entries)
+
+
+def _logits_key(d: Derivation, head: int | None) -> str:
+    masked = f"head{head}.masked"
+    return masked if masked in d else f"head{head}.scaled"
+
+
+class NumericFunction:
+    """``g(**values)``: a step's value for numeric values of the derivation's free symbols.
+
+    Keyword arguments are the symbols' names (``g(**{"W_{Q1,12}": 0.5, ...})``); each value
+    may be an array, and the result has shape ``broadcast(values) + (rows, cols)``.
+    """
+
+    def __init__(self, d: Derivation, key: str) -> None:
+        stages = _Stages(d)
+        matrix = stages.values[key]
+        self.key = key
+        self.shape = (matrix.rows, matrix.cols)
+        self.symbols = tuple(sorted(d.free_symbols, key=lambda s: s.name))
+        self.names = tuple(s.name for s in self.symbols)
+        self._function: Callable[..., Any] = sp.lambdify(
+            self.symbols, list(matrix), modules="numpy", cse=stages.cse, dummify=True
+        )
+
+    def __call__(self, **values: Any) -> Any:
+        import numpy
+
+        unknown = sorted(set(values) - set(self.names))
+        if unknown:
+            raise ValueError(f"unknown symbol {unknown[0]!r}; the derivation has {self._listed()}")
+        missing = [name for name in self.names if name not in values]
+        if missing:
+            raise ValueError(
+                f"give a value for {missing[0]!r}; the derivation has {self._listed()}"
+            )
+        entries = self._function(*(numpy.asarray(values[n], dtype=float) for n in self.names))
+        stacked = numpy.stack(numpy.broadcast_arrays(*entries), axis=-1)
+        return stacked.reshape(*stacked.shape[:-1], *self.shape)
+
+    def _listed(self) -> str:
+        shown = ", ".join(self.names[:6]) + (", ..." if len(self.names) > 6 else "")
+        return f"{len(self.names)} symbols ({shown})" if self.names else "no symbols"
+
+
+def lambdify(d: Derivation, key: str = "output") -> NumericFunction:
+    """A vectorised NumPy function computing step ``key`` from the free symbols."""
+    d.step(key)  # a clear KeyError for an unknown key
+    return NumericFunction(d, key)
