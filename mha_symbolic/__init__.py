@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from mha_symbolic.check import Report, check
+from mha_symbolic.compile import AttentionFunction, compile
 from mha_symbolic.derivation import Derivation, Step, derive
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import AttentionSpec, examples
 
 __all__ = [
+    "AttentionFunction",
     "AttentionSpec",
     "Derivation",
     "Report",
     "SpecError",
     "Step",
     "check",
+    "compile",
     "derive",
     "examples",
 ]

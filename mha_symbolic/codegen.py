@@ -369,7 +369,8 @@ def stack_heads(*matrices):
 
 
 def concat_columns(*matrices):
-    return numpy.concatenate(numpy.broadcast_arrays(*matrices), axis=-1)
+    rows = numpy.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return numpy.concatenate([numpy.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
 '''
 
 TORCH_PRELUDE = '''\
@@ -401,7 +402,8 @@ def stack_heads(*matrices):
 
 
 def concat_columns(*matrices):
-    return torch.cat(torch.broadcast_tensors(*matrices), dim=-1)
+    rows = torch.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return torch.cat([m.expand(*rows, m.shape[-1]) for m in matrices], dim=-1)
 '''
 
 JAX_PRELUDE = '''\
@@ -434,7 +436,8 @@ def stack_heads(*matrices):
 
 
 def concat_columns(*matrices):
-    return jnp.concatenate(jnp.broadcast_arrays(*matrices), axis=-1)
+    rows = jnp.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return jnp.concatenate([jnp.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
 '''
 
 BACKENDS: dict[str, tuple[type[ArrayPrinter], str]] = {
