@@ -131,6 +131,15 @@ def from_torch(
     appends ``bias_k``/``bias_v`` (and a zero row) to the projected keys and values; the spec
     holds them as extra key tokens, each on its own extra input feature.
     """
+    try:
+        return _read(module, query, key, value, attn_mask, key_padding_mask)
+    except SpecError as error:
+        raise error.located("from_torch") from None
+
+
+def _read(
+    module: Any, query: Any, key: Any, value: Any, attn_mask: Any, key_padding_mask: Any
+) -> AttentionSpec:
     import torch
 
     if not isinstance(module, torch.nn.MultiheadAttention):
