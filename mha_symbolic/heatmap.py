@@ -10,9 +10,10 @@ import sympy as sp
 from mha_symbolic import latex
 
 
-def _label(text: str) -> str:
-    # matplotlib reads $...$ as maths; a token label is plain text.
-    return str(text).replace("$", r"\$")
+def _label(text: str, limit: int = 12) -> str:
+    # matplotlib reads $...$ as maths; a token label is plain text, cut short to fit an axis.
+    text = str(text) if len(str(text)) <= limit else str(text)[: limit - 1] + "…"
+    return text.replace("$", r"\$")
 
 
 def png(
