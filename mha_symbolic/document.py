@@ -70,7 +70,7 @@ class Builder:
         self.blocks: list[dict[str, Any]] = []
         self.shown: dict[str, latex.Shown] = {}
         self.substitutes: dict[sp.Basic, str] = {}
-        self._dk = next((v for k, v in derivation.bindings.items() if str(k) == "d_k"), None)
+        self.said: set[tuple[str, str]] = set()
 
     # ----------------------------------------------------------------- values
     def show(self, step: Step) -> latex.Shown:
@@ -127,7 +127,8 @@ class Builder:
             "head": step.head,
             "title": step_title(step.key, step.head, self.options.lang, self.options.templates),
             "caption": self.caption(step),
-            "insight": self.words.get("insights", _title_key(step), **self.numbers(step)),
+            "insight": self.once("insights", _title_key(step), self.numbers(step)),
+            "without": self.once("without", _title_key(step), self.numbers(step)),
             "shape": rf"{step.shape[0]} \times {step.shape[1]}",
             "symbol": step.symbol.name,
             "lines": lines,
@@ -138,6 +139,13 @@ class Builder:
         self.blocks.append(block)
         if not shown.named:
             self.substitutes[step.symbol] = shown.exact
+
+    def once(self, section: str, key: str, numbers: dict[str, Any]) -> str | None:
+        """An insight is said at its first step only (not again for every head)."""
+        if (section, key) in self.said:
+            return None
+        self.said.add((section, key))
+        return self.words.get(section, key, **numbers)
 
     def numbers(self, step: Step) -> dict[str, Any]:
         first = self._first_column(step)
@@ -261,6 +269,7 @@ class Builder:
                     "title": self.words("fused", part),
                     "caption": self.words("fused", f"{part}_caption", **numbers),
                     "insight": self.words("fused", f"{part}_insight"),
+                    "without": self.words("fused", f"{part}_without"),
                     "rows_title": self.words("fused", "chunks") if part == "reshape" else None,
                     "tokens": rows if part == "reshape" else [],
                 }
@@ -277,6 +286,29 @@ class Builder:
             self.blocks.append(
                 {"type": "heatmap", "head": head, "src": self.images[head], "caption": text}
             )
+
+    def given(self, head: int | None, letters: str) -> None:
+        """The weights the spec gives (or fills in) for ``head``: seed 001 lists them first."""
+        suffix = "" if head is None else f"^{{{head}}}"
+        lines, notes = [], []
+        for letter in letters:
+            for kind in ("W", "b"):
+                name = f"{kind}_{{{letter}}}{suffix}"
+                symbol = next((k for k in self.d.bindings if str(k) == name), None)
+                if symbol is None:
+                    continue
+                value = self.d.bindings[symbol]
+                shown = latex.show(value, name, self.settings)
+                approx = "" if shown.approx is None else rf" \approx {shown.approx}"
+                lines.append(rf"{name} = {shown.exact}{approx}")
+                label = f"{kind.lower()}_{letter.lower()}"
+                if label in self.spec.omitted:
+                    notes.append(self.words("text", "omitted", name=name))
+                elif label in self.spec.symbolic:
+                    notes.append(self.words("text", "symbolic", name=name, letter=letter))
+        if lines:
+            title = self.words("text", "weights" if head is None else "head_weights", head=head)
+            self.blocks.append({"type": "given", "title": title, "lines": lines, "notes": notes})
 
     # ----------------------------------------------------------------- token by token
     def tokens(self, head: int) -> None:
@@ -472,6 +504,7 @@ class Builder:
         for step in self.d.steps:
             if step.kind == "project" and step.head is None and step.key == "q":
                 self.heading(self.words("text", "projection"))
+                self.given(None, "QKV")
             if _is_split_slice(step) and not split_started:
                 split_started = True
                 self.heading(self.words("text", "split"))
@@ -480,6 +513,10 @@ class Builder:
             ):
                 seen_heads.add(step.head)
                 self.heading(self.words("text", "head", head=step.head))
+                if self.spec.layout != "fused":
+                    self.given(step.head, "QKV")
+            if step.kind == "output":
+                self.given(None, "O")
             if step.kind == "scores" and self.options.detail == "token":
                 self.tokens(step.head or 1)
             self.step(step)

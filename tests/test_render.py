@@ -190,6 +190,16 @@ def test_closed_form_of_each_head(derivations):
     ) in md
 
 
+def test_given_weights_are_listed_per_head_like_seed_001(derivations):
+    md = derivations["one-token"].to_markdown()
+    head1 = md[md.index("## Head 1") : md.index("(`head1.q`)")]
+    assert "**Weights of head 1**" in head1
+    assert r"&W_{Q}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 0 & 0 \\ 1 & 0 \end{bmatrix}" in head1
+    assert r"&W_{V}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 2 \\ 1 & 1 \\ 0 & 1 \end{bmatrix}" in head1
+    split = derivations["split-scaled"].to_markdown()
+    assert "$W_{Q}^{1}$ is not given, so it is the identity" in split
+
+
 # ------------------------------------------------------------------ token detail
 def test_token_detail_like_seed_000(two):
     md = two.to_markdown(detail="token")
@@ -361,6 +371,6 @@ def test_missing_pdflatex_names_the_package(monkeypatch, tmp_path, capsys):
 
 
 def test_user_templates_replace_the_shipped_ones(tmp_path, capsys):
-    (tmp_path / "derivation.md.j2").write_text("{{ title }}: {{ blocks|length }} blocks\n")
+    (tmp_path / "derivation.md.j2").write_text("{{ title|upper }}: {{ setup[2] }}\n")
     assert main(["derive", "--example", "one-token", "--templates", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == "One token, two heads: 19 blocks\n"
+    assert capsys.readouterr().out == "ONE TOKEN, TWO HEADS: Number of heads $h = 2$.\n"
