@@ -27,8 +27,10 @@ def bengali_font() -> str | None:
     found = subprocess.run(
         [fc_list, ":lang=bn", "family"], capture_output=True, text=True, check=False
     ).stdout
-    families = sorted({line.split(",")[0].strip() for line in found.splitlines() if line.strip()})
-    return families[0] if families else None
+    families = {line.split(",")[0].strip() for line in found.splitlines() if line.strip()}
+    # Fonts named for Bengali first (Assamese fonts share the script but not the name).
+    ranked = sorted(families, key=lambda family: ("Bengali" not in family, family))
+    return ranked[0] if ranked else None
 
 
 def require(engine: str) -> str:

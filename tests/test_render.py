@@ -311,6 +311,39 @@ def test_hostile_labels_compile_and_print_literally(tmp_path):
         assert "<script>alert(1)</script>" in text
 
 
+@pytest.mark.skipif(
+    shutil.which("xelatex") is None or shutil.which("fc-list") is None,
+    reason="a Bengali PDF needs xelatex and fontconfig (apt-get install texlive-xetex)",
+)
+def test_bengali_pdf_with_xelatex(two, tmp_path):
+    from mha_symbolic.pdf import bengali_font
+
+    if bengali_font() is None:
+        pytest.skip("no Bengali font (apt-get install fonts-lohit-beng-bengali)")
+    pdf = pdf_bytes(two, Options(lang="bn"))
+    assert pdf.startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        (tmp_path / "bn.pdf").write_bytes(pdf)
+        text = subprocess.run(
+            ["pdftotext", str(tmp_path / "bn.pdf"), "-"], capture_output=True, text=True
+        ).stdout
+        # pdftotext stores Bengali vowel signs in visual order, so check a phrase without any.
+        assert "Weight-এর shape" in text
+
+
+def test_bengali_pdf_without_a_font_says_what_to_install(two, monkeypatch, tmp_path, capsys):
+    import mha_symbolic.pdf
+
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(mha_symbolic.pdf, "bengali_font", lambda: None)
+    target = str(tmp_path / "bn.pdf")
+    assert main(["derive", "--example", "two-tokens", "--lang", "bn", "-o", target]) == 2
+    assert capsys.readouterr().err == (
+        "mha-symbolic: a Bengali PDF needs a Bengali font: "
+        "apt-get install fonts-lohit-beng-bengali\n"
+    )
+
+
 # ------------------------------------------------------------------ pdf, files, heatmaps
 @needs_pdflatex
 @pytest.mark.parametrize("name", example_names())
