@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.compile import compile
 from mha_symbolic.derivation import derive
 from mha_symbolic.spec import AttentionSpec
 
 DERIVE_SHAPES = ((2, 4, 2), (8, 8, 2), (16, 16, 4))  # (L, E, h)
+COMPILE_SHAPES = ((1, 2, 2, 2), (1, 8, 4, 2), (32, 128, 64, 8), (8, 512, 512, 8))  # (B, L, E, h)
+SECTIONS = ("derive", "compile")
 
 
 def random_spec(length: int, width: int, heads: int, seed: int = 0) -> AttentionSpec:
@@ -45,15 +50,29 @@ def plain_sympy(spec: AttentionSpec) -> sp.Matrix:
 
 
 def _median_interleaved(
-    contenders: Mapping[str, Callable[[], object]], repeats: int
+    contenders: Mapping[str, Callable[[], object]],
+    repeats: int,
+    numbers: Mapping[str, int] | None = None,
 ) -> dict[str, float]:
+    """Median seconds per call; each repeat runs every contender (``numbers[name]`` times)."""
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, run in contenders.items():
+            number = numbers[name] if numbers else 1
             start = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - start)
+            for _ in range(number):
+                run()
+            times[name].append((time.perf_counter() - start) / number)
     return {name: statistics.median(values) for name, values in times.items()}
+
+
+def _calls_per_sample(run: Callable[[], object], target: float = 0.01) -> tuple[int, float]:
+    """How many calls make a sample of about ``target`` seconds, and one call's time."""
+    run()  # warm-up: caches, thread pools, lazily converted weights
+    start = time.perf_counter()
+    run()
+    once = time.perf_counter() - start
+    return max(1, min(1000, int(target / max(once, 1e-9)))), once
 
 
 def bench_derive(quick: bool = False) -> Iterator[str]:
@@ -76,5 +95,156 @@ def bench_derive(quick: bool = False) -> Iterator[str]:
         )
 
 
-def run(quick: bool = False) -> Iterator[str]:
-    yield from bench_derive(quick)
+def numpy_mha(x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, heads: int) -> Any:
+    """Multi-head self-attention written directly in NumPy: the baseline of the compile
+    benchmark. Batched heads, stable softmax, PyTorch's (out x in) weights, dtype kept."""
+    import numpy as np
+
+    *batch, length, width = x.shape
+    d = width // heads
+
+    def split(t: Any) -> Any:  # (..., L, E) -> (..., h, L, d)
+        return t.reshape(*batch, length, heads, d).swapaxes(-2, -3)
+
+    q, k, v = (split(x @ w.T) for w in (w_q, w_k, w_v))
+    scores = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(d))  # (..., h, L, L)
+    exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = exps / exps.sum(axis=-1, keepdims=True)
+    merged = (weights @ v).swapaxes(-2, -3).reshape(*batch, length, width)
+    return merged @ w_o.T
+
+
+def torch_sdpa_mha(x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, heads: int) -> Any:
+    """The same attention in torch, through ``F.scaled_dot_product_attention``."""
+    from torch.nn.functional import scaled_dot_product_attention
+
+    def split(t: Any) -> Any:
+        return t.unflatten(-1, (heads, -1)).transpose(-2, -3)
+
+    q, k, v = (split(x @ w.T) for w in (w_q, w_k, w_v))
+    merged = scaled_dot_product_attention(q, k, v).transpose(-2, -3).flatten(-2)
+    return merged @ w_o.T
+
+
+def _unordered_printer() -> Any:
+    from sympy.printing.numpy import NumPyPrinter
+
+    class Unordered(NumPyPrinter):
+        """NumPyPrinter that prints terms as stored: sorting them dominates lambdify here."""
+
+        def __init__(self, settings: dict | None = None) -> None:
+            super().__init__({**(settings or {}), "order": "none"})
+
+    return Unordered
+
+
+def plain_lambdify(length: int, width: int, heads: int, weights: Mapping[str, Any]) -> Callable:
+    """SymPy's plain ``lambdify`` of the attention expanded entry by entry in the inputs."""
+    import numpy as np
+
+    x = sp.Matrix(length, width, lambda i, j: sp.Symbol(f"x{i}_{j}"))
+    exact = {
+        n: sp.Matrix(np.asarray(w, dtype=float)).applyfunc(sp.nsimplify) for n, w in weights.items()
+    }
+    q, k, v = (x * exact[n].T for n in ("w_q", "w_k", "w_v"))
+    d = width // heads
+    outputs = []
+    for i in range(heads):
+        cols = slice(i * d, (i + 1) * d)
+        exps = (q[:, cols] * k[:, cols].T / sp.sqrt(d)).applyfunc(sp.exp)
+        rows = [[e / sum(exps.row(r)) for e in exps.row(r)] for r in range(length)]
+        outputs.append(sp.Matrix(rows) * v[:, cols])
+    expr = sp.Matrix.hstack(*outputs) * exact["w_o"].T
+    function = sp.lambdify(list(x), list(expr), "numpy", printer=_unordered_printer())
+
+    def call(batch: Any) -> Any:
+        flat = batch.reshape(-1, length * width)
+        entries = function(*flat.T)
+        return np.stack(entries, axis=-1).reshape(*batch.shape[:-1], width)
+
+    return call
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def bench_compile(quick: bool = False) -> Iterator[str]:
+    """compile(spec) against a hand-written NumPy MHA, plain lambdify and torch SDPA."""
+    import numpy as np
+
+    torch = _torch()
+    yield (
+        "compiled attention, fused self-attention with W_O "
+        "(median ms per call; in brackets: time / hand-written NumPy)"
+    )
+    if torch is None:
+        yield "  (torch is not installed: no torch columns)"
+    names = ["hand NumPy", "numpy backend", "plain lambdify"]
+    names += ["torch SDPA", "torch backend"] if torch is not None else []
+    yield f"{'(B, L, E, h)':>18} {'dtype':>8} " + " ".join(f"{n:>17}" for n in names)
+    shapes = COMPILE_SHAPES[:2] if quick else COMPILE_SHAPES
+    for batch, length, width, heads in shapes:
+        spec = AttentionSpec(
+            x=[[0] * width],
+            heads=heads,
+            layout="fused",
+            convention="xWT",
+            weights={"w_o": np.zeros((width, width), dtype=int)},
+        )
+        numpy_f = compile(spec)
+        torch_f = compile(spec, backend="torch") if torch is not None else None
+        rng = np.random.default_rng(0)
+        weights64 = {
+            n: rng.integers(-4, 5, (width, width)) / 4 for n in ("w_q", "w_k", "w_v", "w_o")
+        }
+        lambdified = plain_lambdify(length, width, heads, weights64) if length <= 8 else None
+        for dtype in ("float32", "float64"):
+            x = rng.normal(size=(batch, length, width)).astype(dtype)
+            w = {n: a.astype(dtype) for n, a in weights64.items()}
+            args = (w["w_q"], w["w_k"], w["w_v"], w["w_o"], heads)
+            contenders: dict[str, Callable[[], object]] = {
+                "hand NumPy": partial(numpy_mha, x, *args),
+                "numpy backend": partial(numpy_f, x, **w),
+            }
+            if lambdified is not None:
+                contenders["plain lambdify"] = partial(lambdified, x)
+            if torch is not None and torch_f is not None:
+                tx = torch.from_numpy(x)
+                tw = {n: torch.from_numpy(a) for n, a in w.items()}
+                targs = (tw["w_q"], tw["w_k"], tw["w_v"], tw["w_o"], heads)
+                contenders["torch SDPA"] = partial(torch_sdpa_mha, tx, *targs)
+                contenders["torch backend"] = partial(torch_f, tx, **tw)
+            yield _compile_row((batch, length, width, heads), dtype, names, contenders)
+
+
+def _compile_row(
+    shape: tuple[int, ...], dtype: str, names: list[str], contenders: dict[str, Callable]
+) -> str:
+    calibrated = {name: _calls_per_sample(run) for name, run in contenders.items()}
+    slowest = max(once for _, once in calibrated.values())
+    repeats = 3 if slowest > 0.1 else 7
+    numbers = {name: number for name, (number, _) in calibrated.items()}
+    medians = _median_interleaved(contenders, repeats, numbers)
+    base = medians["hand NumPy"]
+    cells = []
+    for name in names:
+        if name not in medians:
+            cells.append(f"{'-':>17}")
+            continue
+        seconds = medians[name]
+        cells.append(f"{seconds * 1e3:9.3f} ({seconds / base:4.2f}x)")
+    return f"{shape!s:>18} {dtype:>8} " + " ".join(cells)
+
+
+def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
+    """The benchmark sections (``derive``, ``compile``), or only the one named."""
+    sections = {"derive": bench_derive, "compile": bench_compile}
+    for name, section in sections.items():
+        if only in (None, name):
+            yield from section(quick)
+            yield ""

@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="time the exact derivation (and more)")
     bench.add_argument("--quick", action="store_true", help="small shapes only")
+    bench.add_argument(
+        "--only", choices=("derive", "compile"), help="run one section (default: both)"
+    )
     return parser
 
 
@@ -142,7 +145,7 @@ def _check(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from mha_symbolic import bench
 
-    for line in bench.run(quick=args.quick):
+    for line in bench.run(quick=args.quick, only=args.only):
         print(line, flush=True)
     return EXIT_OK
 

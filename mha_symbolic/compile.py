@@ -60,21 +60,18 @@ class AttentionFunction:
         exec(compile_source(self.source, backend), namespace)
         self._function: Callable[..., Any] = namespace["attention"]
         self._arrays = _ARRAYS[backend]()
-        self._defaults: dict[Any, dict[str, Any]] = {}
+        self._defaults: dict[tuple[str, Any], Any] = {}
+        names = dict.fromkeys(a.name for a in program.arguments)
+        self.weight_names: tuple[str, ...] = tuple(names)
+        # Weights without numeric defaults: given as "symbolic" (or with symbols) in the spec.
+        self.required: tuple[str, ...] = tuple(
+            name for name in names if _has_symbols(self.spec.weights[name])
+        )
 
     @property
     def expr(self) -> sp.Basic:
         """The output as one structural SymPy expression (``f.program`` has the steps)."""
         return self.program.expr
-
-    @property
-    def weight_names(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(a.name for a in self.program.arguments))
-
-    @property
-    def required(self) -> tuple[str, ...]:
-        """Weights without numeric defaults: given as "symbolic" (or with symbols) in the spec."""
-        return tuple(name for name in self.weight_names if _has_symbols(self.spec.weights[name]))
 
     def __repr__(self) -> str:
         return f"<AttentionFunction {self.spec.title!r} backend={self.backend}>"
@@ -166,18 +163,16 @@ class AttentionFunction:
                 f"{missing[0]} is symbolic in the spec; pass {missing[0]}= "
                 f"{self._expected(missing[0])}"
             )
-        defaults = self._default_arrays(dtype, like)
-        out = []
-        for argument in self.program.arguments:
-            if argument.name in given:
-                out.append(self._given(argument, given[argument.name], dtype, like))
-            else:
-                out.append(defaults[argument.code])
-        return out
+        return [
+            self._given(argument, given[argument.name], dtype, like)
+            if argument.name in given
+            else self._default(argument, dtype, like)
+            for argument in self.program.arguments
+        ]
 
     def _expected(self, name: str) -> str:
         shapes = [(m.rows, m.cols) for m in self.spec.weights[name]]
-        if self.program.arguments[0].head is None and len(shapes) == 1:
+        if all(a.head is None for a in self.program.arguments if a.name == name):
             return f"an array of shape {shapes[0]}"
         return f"{len(shapes)} arrays of shapes {', '.join(map(str, shapes))} (one per head)"
 
@@ -199,18 +194,13 @@ class AttentionFunction:
             raise ValueError(f"{argument.label} has shape {shape} but the spec's is {need}")
         return array
 
-    def _default_arrays(self, dtype: Any, like: Any) -> dict[str, Any]:
-        key = self._arrays.cache_key(dtype, like)
+    def _default(self, argument: codegen.Argument, dtype: Any, like: Any) -> Any:
+        """The spec's value of the argument as an array of this dtype (and device), cached."""
+        key = (argument.code, self._arrays.cache_key(dtype, like))
         if key not in self._defaults:
-            self._defaults[key] = {
-                a.code: self._arrays.cast(
-                    self._arrays.from_exact(self.spec.weights[a.name][a.head or 0], None),
-                    dtype,
-                    like,
-                )
-                for a in self.program.arguments
-                if not _has_symbols(self.spec.weights[a.name])
-            }
+            exact = self.spec.weights[argument.name][argument.head or 0]
+            array = self._arrays.from_exact(exact, like)
+            self._defaults[key] = self._arrays.cast(array, dtype, like)
         return self._defaults[key]
 
 
