@@ -55,6 +55,26 @@ def _is_split_slice(step: Step) -> bool:
     return step.kind == "slice" and step.key.endswith((".x", ".query", ".key", ".value"))
 
 
+def _shape(matrix: Any) -> str:
+    return f"({matrix.shape[0]}, {matrix.shape[1]})"
+
+
+def shape_text(step: Step) -> str:
+    """Seed 002's shape arithmetic: ``(8, 2) \times (2, 2) = (8, 2)``."""
+    formula = step.formula
+    if isinstance(formula, sp.MatAdd):
+        formula = formula.args[0] if isinstance(formula.args[0], sp.MatMul) else formula
+    result = _shape(step.value)
+    if isinstance(formula, sp.MatMul):
+        factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]
+        if len(factors) > 1:
+            return r" \times ".join(_shape(f) for f in factors) + f" = {result}"
+    if isinstance(formula, sp.BlockMatrix):
+        parts = ", ".join(_shape(b) for b in formula.blocks)
+        return rf"\operatorname{{Concat}}[{parts}] = {result}"
+    return result
+
+
 class Builder:
     """Walks the steps once and appends the blocks a template renders in order."""
 
@@ -129,7 +149,8 @@ class Builder:
             "caption": self.caption(step),
             "insight": self.once("insights", _title_key(step), self.numbers(step)),
             "without": self.once("without", _title_key(step), self.numbers(step)),
-            "shape": rf"{step.shape[0]} \times {step.shape[1]}",
+            "shape": shape_text(step),
+            "entry": self.first_entry(step, shown),
             "symbol": step.symbol.name,
             "lines": lines,
             "approx": shown.approx,
@@ -139,6 +160,13 @@ class Builder:
         self.blocks.append(block)
         if not shown.named:
             self.substitutes[step.symbol] = shown.exact
+
+    def first_entry(self, step: Step, shown: latex.Shown) -> str | None:
+        """When entries are written by name, the first one in full if it is not too long."""
+        entry = step.value[0, 0]
+        if not shown.named or latex.too_long(entry, 4 * self.settings.max_width):
+            return None
+        return rf"\left({step.symbol.name}\right)_{{1,1}} = {latex.exact(entry)}"
 
     def once(self, section: str, key: str, numbers: dict[str, Any]) -> str | None:
         """An insight is said at its first step only (not again for every head)."""

@@ -179,7 +179,13 @@ def test_every_step_states_its_shape(derivations):
     md = d.to_markdown()
     for step in d.steps:
         section = md[md.index(f"(`{step.key}`)") :]
-        assert f"Shape: ${step.shape[0]} \\times {step.shape[1]}$" in section.split("\n## ")[0]
+        shape_line = next(line for line in section.splitlines() if line.startswith("Shape: $"))
+        assert shape_line.endswith(f"({step.shape[0]}, {step.shape[1]})$"), step.key
+    # seed 002's shape arithmetic
+    assert "Shape: $(8, 2) \\times (2, 2) = (8, 2)$" in md
+    assert "Shape: $(8, 8) \\times (8, 2) = (8, 2)$" in md
+    assert "Shape: $\\operatorname{Concat}[(8, 2), (8, 2)] = (8, 4)$" in md
+    assert "Shape: $(8, 4) \\times (4, 4) = (8, 4)$" in md
 
 
 def test_closed_form_of_each_head(derivations):
@@ -247,6 +253,11 @@ def test_long_symbolic_entries_are_named_with_a_note(derivations):
     weights = md[md.index("(`head1.weights`)") :]
     assert r"\left(A_{1}\right)_{1,1} & \left(A_{1}\right)_{1,2}" in weights
     assert "too long to print, so each is written by name" in weights
+    scores = md[md.index("(`head1.scores`)") :]
+    assert (
+        r"\left(S_{1}\right)_{1,1} = \frac{W_{K1,11} W_{Q1,11}}{25} + "
+        r"\frac{W_{K1,11} W_{Q1,21}}{10}"
+    ) in scores  # the first entry in full
     q = md[md.index("(`head1.q`)") :]
     assert r"\frac{W_{Q1,11}}{5} + \frac{W_{Q1,21}}{2}" in q
 
