@@ -111,9 +111,6 @@ def _derive(args: argparse.Namespace) -> int:
     from mha_symbolic.document import Options
     from mha_symbolic.render import infer_format, render, write
 
-    if args.max_size < 2:
-        raise SpecError("--max-size must be at least 2")
-    spec = load_spec(args)
     options = Options(
         decimals=args.decimals,
         detail=args.detail,
@@ -121,6 +118,7 @@ def _derive(args: argparse.Namespace) -> int:
         max_size=args.max_size,
         templates=args.templates,
     )
+    spec = load_spec(args)
     fmt = args.format or (infer_format(args.output) if args.output else "md")
     if args.output is None:
         if fmt == "pdf":

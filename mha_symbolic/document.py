@@ -10,6 +10,7 @@ import sympy as sp
 
 from mha_symbolic import latex
 from mha_symbolic.derivation import Derivation, Step
+from mha_symbolic.errors import SpecError
 from mha_symbolic.locale import load, step_title
 
 DETAILS = ("matrix", "token")
@@ -27,6 +28,12 @@ class Options:
     max_size: int = 8
     max_width: float = 16
     templates: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.detail not in DETAILS:
+            raise SpecError(f"unknown detail {self.detail!r}; choose one of {', '.join(DETAILS)}")
+        if self.max_size < 2:
+            raise SpecError("--max-size must be at least 2")
 
     @property
     def settings(self) -> latex.Settings:

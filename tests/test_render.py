@@ -11,7 +11,7 @@ import subprocess
 import pytest
 import sympy as sp
 
-from mha_symbolic import AttentionSpec, derive
+from mha_symbolic import AttentionSpec, SpecError, derive
 from mha_symbolic.cli import main
 from mha_symbolic.document import Options
 from mha_symbolic.latex import exact
@@ -282,6 +282,13 @@ def test_bengali_prose_in_md_and_json(two):
     assert WEIGHTS_1 in md
     data = json.loads(render(two, "json", Options(lang="bn")))
     assert data["steps"][0]["title"] == "ইনপুট"
+
+
+def test_python_api_rejects_unknown_options(two):
+    with pytest.raises(SpecError, match=r"^unknown detail 'tokens'; choose one of matrix, token$"):
+        two.to_markdown(detail="tokens")
+    with pytest.raises(SpecError, match=r"^unknown language 'fr'; choose one of en, bn$"):
+        two.to_html(lang="fr")
 
 
 def test_step_titles_default_to_english(two):
