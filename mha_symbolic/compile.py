@@ -36,7 +36,9 @@ class AttentionFunction:
       ``b_q``, ...), in the spec's own form and convention: one matrix for ``fused``, a list of
       one matrix per head (or an array ``(h, rows, cols)``) for ``per_head`` and ``split``;
       a bias is a vector. They default to the spec's values; a weight the spec gives as
-      ``"symbolic"`` must be passed (see :attr:`required`).
+      ``"symbolic"`` must be passed (see :attr:`required`). With ``kv_heads < heads``
+      (grouped-query attention) ``w_k``/``w_v`` are given as the spec stores them: each key/value
+      head's weights repeated for every query head of its group.
     - ``mask``: ``None`` uses the spec's mask (none, causal, or its 0/1 matrix); ``"none"``
       disables it; ``"causal"`` lets query i attend keys j <= i (top-left aligned, like
       torch's ``is_causal``); a boolean (or 0/1 integer) array marks with True/1 the keys a

@@ -15,7 +15,7 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic import exact
+from mha_symbolic import exact, gqa
 from mha_symbolic.errors import SpecError
 
 if sys.version_info >= (3, 11):
@@ -33,6 +33,7 @@ TOP_KEYS = (
     "tokens",
     "key_tokens",
     "heads",
+    "kv_heads",
     "layout",
     "convention",
     "scale",
@@ -74,6 +75,7 @@ class AttentionSpec:
     title: str
     description: str
     heads: int
+    kv_heads: int  # key/value heads (grouped-query attention); weights repeated per query head
     layout: str
     convention: str
     scale: str | sp.Expr  # "sqrt_dk", "none" or the exact factor s in softmax(s Q K^T)
@@ -212,7 +214,15 @@ def _normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     values.update(_inputs(raw))
     values.update(_labels(raw, values["query"].rows, values["key"].rows, values["self_attention"]))
     values.update(_mask(raw.get("mask", "none"), values["query"].rows, values["key"].rows))
-    values.update(_Weights(values).normalize(raw.get("weights", {})))
+    values["kv_heads"] = gqa.kv_heads(raw.get("kv_heads"), values["heads"], values["layout"])
+    table = gqa.expand(
+        raw.get("weights", {}),
+        values["heads"],
+        values["kv_heads"],
+        values["layout"],
+        values["convention"],
+    )
+    values.update(_Weights(values).normalize(table))
     return values
 
 

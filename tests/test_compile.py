@@ -317,3 +317,58 @@ def test_lambdify_without_symbols_and_bad_names() -> None:
     np.testing.assert_allclose(d.lambdify()(), 0.5, rtol=1e-15)
     with pytest.raises(ValueError, match=r"^unknown symbol 'x'; the derivation has no symbols"):
         d.lambdify()(x=1)
+
+
+# ------------------------------------------------------------------ grouped-query attention
+def gqa_spec(layout: str) -> AttentionSpec:
+    rng = np.random.default_rng(5)
+    if layout == "fused":
+        w = {n: rng.integers(-2, 3, (8, 8 if n == "w_q" else 4)) for n in ("w_q", "w_k", "w_v")}
+        w["b_k"] = [1, 0, -1, 2]
+    else:
+        w = {
+            n: [rng.integers(-2, 3, (8, 2)) for _ in range(4 if n == "w_q" else 2)]
+            for n in ("w_q", "w_k", "w_v")
+        }
+        w["b_v"] = [1, 2, 3, 4]
+    x = rng.integers(-2, 3, (3, 8))
+    return AttentionSpec(x=x, heads=4, kv_heads=2, layout=layout, weights=w)
+
+
+@pytest.mark.parametrize("layout", ["per_head", "fused"])
+def test_grouped_query_heads_share_keys_and_values(layout: str) -> None:
+    spec = gqa_spec(layout)
+    d = derive(spec)
+    assert d["head1.k"] == d["head2.k"] and d["head3.v"] == d["head4.v"]
+    assert d["head2.k"] != d["head3.k"]
+    got = compile(spec)(floats(spec.query))
+    np.testing.assert_allclose(got, floats(d["output"]), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"kv_heads": 3}, "kv_heads = 3 does not divide heads = 4"),
+        ({"kv_heads": 0}, "kv_heads must be a positive integer, got 0"),
+        ({"layout": "split"}, "kv_heads needs layout per_head or fused"),
+        ({"weights": {}}, "kv_heads = 2 < heads = 4 needs w_k given as numbers"),
+        (
+            {
+                "layout": "per_head",
+                "weights": {"w_k": [np.eye(8, 2)] * 4, "w_v": [np.eye(8, 2)] * 2},
+            },
+            "w_k has 4 matrices but kv_heads = 2; give one per key/value head",
+        ),
+    ],
+)
+def test_grouped_query_errors(changes: dict, message: str) -> None:
+    fields = {
+        "x": np.eye(3, 8),
+        "heads": 4,
+        "kv_heads": 2,
+        "layout": "fused",
+        "weights": {"w_k": np.eye(8, 4), "w_v": np.eye(8, 4)},
+        **changes,
+    }
+    with pytest.raises(ValueError, match="^<arguments>: " + message.replace("(", r"\(")):
+        AttentionSpec(**fields)

@@ -130,3 +130,26 @@ def test_from_torch_errors() -> None:
     training = torch.nn.MultiheadAttention(4, 2, dropout=0.5)
     with pytest.raises(SpecError, match=r"call module.eval\(\) first"):
         AttentionSpec.from_torch(training, torch.randn(3, 4))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_grouped_query_attention_matches_sdpa_enable_gqa(backend: str) -> None:
+    from torch.nn.functional import scaled_dot_product_attention
+
+    rng = np.random.default_rng(7)
+    w = {n: rng.integers(-2, 3, (8, 8 if n == "w_q" else 4)) for n in ("w_q", "w_k", "w_v")}
+    spec = AttentionSpec(x=np.eye(1, 8), heads=4, kv_heads=2, layout="fused", weights=w)
+    x = torch.randn(2, 5, 8, dtype=torch.float64)
+
+    def heads(t: torch.Tensor, n: int) -> torch.Tensor:
+        return t.unflatten(-1, (n, -1)).transpose(-2, -3)
+
+    q, k, v = (
+        heads(x @ torch.tensor(w[n], dtype=torch.float64), c)
+        for n, c in (("w_q", 4), ("w_k", 2), ("w_v", 2))
+    )
+    expected = scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+    got = compile(spec, backend=backend)(x if backend == "torch" else x.numpy(), mask="causal")
+    np.testing.assert_allclose(
+        np.asarray(got), expected.transpose(-2, -3).flatten(-2).numpy(), rtol=1e-10, atol=1e-10
+    )
