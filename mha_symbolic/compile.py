@@ -112,15 +112,15 @@ class AttentionFunction:
 
     def _mask(self, mask: Any, lq: int, lk: int, dtype: Any, like: Any) -> Any:
         """The additive mask (0 attends, -inf blocks) for the generated code, or None."""
-        arrays = self.spec_mask(lq, lk) if mask is None else mask
-        if arrays is None or (isinstance(arrays, str) and arrays == "none"):
+        given = self.spec_mask(lq, lk) if mask is None else mask
+        if given is None or (isinstance(given, str) and given == "none"):
             return None
-        if isinstance(arrays, str):
-            if arrays != "causal":
-                raise ValueError(f"mask {arrays!r} is unknown; give 'causal', 'none' or an array")
+        if isinstance(given, str):
+            if given != "causal":
+                raise ValueError(f"mask {given!r} is unknown; give 'causal', 'none' or an array")
             additive = self._arrays.causal(lq, lk, dtype, like)
         else:
-            additive = self._arrays.additive(arrays, dtype, like)
+            additive = self._arrays.additive(given, dtype, like)
         shape = tuple(additive.shape)
         if len(shape) < 2 or any(n not in (1, m) for n, m in zip(shape[-2:], (lq, lk))):
             raise ValueError(
@@ -299,11 +299,6 @@ class _JaxArrays(_NumpyArrays):
 
     def causal(self, lq: int, lk: int, dtype: Any, like: Any) -> Any:
         return self.xp.asarray(_causal_numpy(lq, lk, "<f8"), dtype=dtype)
-
-    def from_exact(self, matrix: sp.MatrixBase, like: Any) -> Any:
-        import numpy
-
-        return numpy.array([[float(entry) for entry in row] for row in matrix.tolist()])
 
 
 class _TorchArrays(_NumpyArrays):
