@@ -511,6 +511,27 @@ class Report:
             out[claim.step] = (*out.get(claim.step, ()), claim)
         return out
 
+    def marks(self) -> dict[str, tuple[dict[str, Any], ...]]:
+        """Step key -> the claims about it that do not hold, as plain data for a renderer.
+
+        Each mark: ``key`` (the claim's key), ``claimed`` (the printed numbers, plain text),
+        ``verdict``, ``exact`` (the exact value of what was claimed, a SymPy matrix) and
+        ``diagnosis`` (text or None). Renderers take these without importing the checker.
+        """
+        out: dict[str, tuple[dict[str, Any], ...]] = {}
+        for claim in self.claims:
+            if claim.holds:
+                continue
+            mark = {
+                "key": claim.key,
+                "claimed": claim.claim.display,
+                "verdict": claim.verdict,
+                "exact": claim.exact,
+                "diagnosis": claim.diagnosis,
+            }
+            out[claim.step] = (*out.get(claim.step, ()), mark)
+        return out
+
     def summary(self) -> str:
         if not self.claims:
             return f"{self.source}: no claims to check"

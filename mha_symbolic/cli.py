@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -119,13 +120,18 @@ def _derive(args: argparse.Namespace) -> int:
         templates=args.templates,
     )
     spec = load_spec(args)
+    d = derive(spec)
+    if spec.claims:  # mark, in place, each printed number that does not hold
+        from mha_symbolic.check import check
+
+        options = replace(options, marks=check(d).marks())
     fmt = args.format or (infer_format(args.output) if args.output else "md")
     if args.output is None:
         if fmt == "pdf":
             raise SpecError("--format pdf writes a file: give -o FILE.pdf")
-        _write(render(derive(spec), fmt, options), None)
+        _write(render(d, fmt, options), None)
         return EXIT_OK
-    for path in write(derive(spec), args.output, fmt, options):
+    for path in write(d, args.output, fmt, options):
         print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
 

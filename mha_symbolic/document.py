@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
@@ -28,6 +28,8 @@ class Options:
     max_size: int = 8
     max_width: float = 16
     templates: str | None = None
+    # Step key -> printed numbers that do not hold (from check's Report.marks()), shown in place.
+    marks: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.detail not in DETAILS:
@@ -162,11 +164,24 @@ class Builder:
             "lines": lines,
             "approx": shown.approx,
             "notes": self.notes(step, shown),
+            "marks": [self.mark(step, m) for m in self.options.marks.get(step.key, ())],
             "tokens": self.token_rows(step) if step.kind == "input" else [],
         }
         self.blocks.append(block)
         if not shown.named:
             self.substitutes[step.symbol] = shown.exact
+
+    def mark(self, step: Step, mark: Mapping[str, Any]) -> dict[str, Any]:
+        """A printed number that does not hold: what was printed, and the exact value."""
+        shown = latex.show(mark["exact"], step.symbol.name, self.settings)
+        return {
+            "key": mark["key"],
+            "claimed": mark["claimed"],
+            "verdict": mark["verdict"],
+            "exact": shown.exact,
+            "approx": shown.approx,
+            "diagnosis": mark["diagnosis"],
+        }
 
     def first_entry(self, step: Step, shown: latex.Shown) -> str | None:
         """When entries are written by name, the first one in full if it is not too long."""
