@@ -328,6 +328,28 @@ class JaxPrinter(ArrayPrinter):
 
 
 # --------------------------------------------------------------------------- preludes
+# Head reshaping for the array libraries that share NumPy's API ({xp}: numpy or jnp).
+_ARRAY_HEADS = '''\
+def split_heads(x, heads):
+    """(..., L, h d) -> (..., h, L, d)"""
+    return x.reshape(*x.shape[:-1], heads, x.shape[-1] // heads).swapaxes(-2, -3)
+
+
+def merge_heads(x):
+    """(..., h, L, d) -> (..., L, h d)"""
+    x = x.swapaxes(-2, -3)
+    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+
+
+def stack_heads(*matrices):
+    return {xp}.stack(matrices, axis=-3)
+
+
+def concat_columns(*matrices):
+    rows = {xp}.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return {xp}.concatenate([{xp}.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
+'''
+
 NUMPY_PRELUDE = '''\
 import numpy
 
@@ -353,25 +375,7 @@ def softmax(*terms, right=None):
     return out
 
 
-def split_heads(x, heads):
-    """(..., L, h d) -> (..., h, L, d)"""
-    return x.reshape(*x.shape[:-1], heads, x.shape[-1] // heads).swapaxes(-2, -3)
-
-
-def merge_heads(x):
-    """(..., h, L, d) -> (..., L, h d)"""
-    x = x.swapaxes(-2, -3)
-    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
-
-
-def stack_heads(*matrices):
-    return numpy.stack(matrices, axis=-3)
-
-
-def concat_columns(*matrices):
-    rows = numpy.broadcast_shapes(*(m.shape[:-1] for m in matrices))
-    return numpy.concatenate([numpy.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
-'''
+''' + _ARRAY_HEADS.format(xp="numpy")
 
 TORCH_PRELUDE = '''\
 import torch
@@ -420,25 +424,7 @@ def softmax(*terms, right=None):
     return weights if right is None else weights @ right
 
 
-def split_heads(x, heads):
-    """(..., L, h d) -> (..., h, L, d)"""
-    return x.reshape(*x.shape[:-1], heads, x.shape[-1] // heads).swapaxes(-2, -3)
-
-
-def merge_heads(x):
-    """(..., h, L, d) -> (..., L, h d)"""
-    x = x.swapaxes(-2, -3)
-    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
-
-
-def stack_heads(*matrices):
-    return jnp.stack(matrices, axis=-3)
-
-
-def concat_columns(*matrices):
-    rows = jnp.broadcast_shapes(*(m.shape[:-1] for m in matrices))
-    return jnp.concatenate([jnp.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
-'''
+''' + _ARRAY_HEADS.format(xp="jnp")
 
 BACKENDS: dict[str, tuple[type[ArrayPrinter], str]] = {
     "numpy": (ArrayPrinter, NUMPY_PRELUDE),

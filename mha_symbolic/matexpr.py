@@ -57,15 +57,10 @@ class RowSoftmax(MatrixExpr):
     _jaxcode = _torchcode
 
 
-class SplitHeads(MatrixExpr):
-    """The (L x h d) matrix cut into h column blocks of width d, one per head.
+class _HeadsOp(MatrixExpr):
+    """A reshaping of the heads: ``arg`` and the number of ``heads``."""
 
-    Its shape is one head's (L x d); generated code stacks the heads on a new axis before
-    the rows, (..., L, h d) -> (..., h, L, d), so the rest of the pipeline runs for all heads
-    in one call.
-    """
-
-    def __new__(cls, arg: Any, heads: int) -> SplitHeads:
+    def __new__(cls, arg: Any, heads: int) -> _HeadsOp:
         return MatrixExpr.__new__(cls, sp.sympify(arg), sp.Integer(heads))
 
     @property
@@ -75,6 +70,15 @@ class SplitHeads(MatrixExpr):
     @property
     def heads(self) -> int:
         return int(self.args[1])
+
+
+class SplitHeads(_HeadsOp):
+    """The (L x h d) matrix cut into h column blocks of width d, one per head.
+
+    Its shape is one head's (L x d); generated code stacks the heads on a new axis before
+    the rows, (..., L, h d) -> (..., h, L, d), so the rest of the pipeline runs for all heads
+    in one call.
+    """
 
     @property
     def shape(self) -> tuple[Any, Any]:
@@ -90,19 +94,8 @@ class SplitHeads(MatrixExpr):
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class MergeHeads(MatrixExpr):
+class MergeHeads(_HeadsOp):
     """The inverse of :class:`SplitHeads`: the heads side by side, [head_1 | ... | head_h]."""
-
-    def __new__(cls, arg: Any, heads: int) -> MergeHeads:
-        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.Integer(heads))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def heads(self) -> int:
-        return int(self.args[1])
 
     @property
     def shape(self) -> tuple[Any, Any]:
