@@ -1,0 +1,39 @@
+"""The exact operations' fast paths give exactly SymPy's canonical results."""
+
+from __future__ import annotations
+
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mha_symbolic import ops
+from mha_symbolic.exact import symbolic_matrix, symbolic_vector
+
+rationals = st.fractions(min_value=-3, max_value=3, max_denominator=4).map(sp.Rational)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(rationals, min_size=6, max_size=6), st.booleans(), st.booleans())
+def test_expanded_product_is_expand_of_the_product(numbers, bias, irrational):
+    x = sp.ImmutableMatrix(3, 2, numbers)
+    a = x * symbolic_matrix("W", "A", 2, 2)
+    if bias:
+        a = a + sp.ones(3, 1) * symbolic_vector("b", "A", 2)
+    if irrational:
+        a = a * sp.sqrt(2)
+    a = sp.ImmutableMatrix(a)
+    b = symbolic_matrix("W", "B", 2, 3)
+    fast, slow = ops.expanded_product(a, b), sp.ImmutableMatrix((a * b).applyfunc(sp.expand))
+    assert fast == slow
+    assert [e.args for e in fast] == [e.args for e in slow]
+
+
+def test_numbers_stay_numbers():
+    a = sp.ImmutableMatrix([[1, sp.Rational(1, 2)]])
+    assert ops.expanded_product(a, a.T) == sp.ImmutableMatrix([[sp.Rational(5, 4)]])
+
+
+def test_softmax_row_is_shifted_by_its_minimum():
+    softmax = ops.row_softmax(sp.ImmutableMatrix([[2, 1, -sp.oo]]))
+    e = sp.E
+    assert softmax.weights == sp.ImmutableMatrix([[e / (1 + e), 1 / (1 + e), 0]])
