@@ -1,0 +1,606 @@
+"""Exercise banks: randomized variants of a spec with nice numbers, student sheets, answer keys."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from itertools import pairwise, repeat
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import sympy as sp
+
+from mha_symbolic import exact, latex
+from mha_symbolic.derivation import Derivation, Step, derive
+from mha_symbolic.document import Options, build
+from mha_symbolic.errors import SpecError
+from mha_symbolic.render import environment
+from mha_symbolic.spec import AttentionSpec, example_names
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+FORMATS = ("md", "tex", "pdf")
+MAX_COUNT = 100_000
+# The niceness rule. Entries the example writes as 0 stay 0 (its sparsity pattern is part of
+# its structure, and is what keeps products short); every other entry is drawn from INTEGERS,
+# or from HALVES when the example's matrix has a non-integer entry; after WIDE_DRAWS rejected
+# draws (larger examples, whose sums of products grow fast), from UNITS. A draw is kept when, over
+# every step's entries without symbols: no entry is wider than the example's widest or
+# MIN_WIDTH, whichever is more, and never wider than MAX_WIDTH (latex.width, the renderer's
+# measure: wider entries are written by name); no row of logits spans more than MAX_SPAN
+# (largest minus smallest unmasked logit, so softmax needs at most e^MAX_SPAN); and, when some
+# row has two or more unmasked keys, some such row has two different logits (else every
+# weight is a uniform 1/L). Otherwise it is drawn again, at most MAX_DRAWS times.
+INTEGERS: tuple[Fraction, ...] = tuple(Fraction(n) for n in (-1, 1, 2))
+HALVES: tuple[Fraction, ...] = tuple(Fraction(n, 2) for n in (-2, -1, 1, 2))
+UNITS: tuple[Fraction, ...] = (Fraction(-1), Fraction(1))
+WIDE_DRAWS = 10
+MIN_WIDTH = 8.0
+MAX_WIDTH = latex.Settings().max_width
+MAX_SPAN = 4
+MAX_DRAWS = 200
+DEFAULT_ASKED = ("scores", "weights", "output")  # per head, then the final output
+# Each blank cell of a student sheet: a line to write on, in Markdown maths and in LaTeX.
+BLANK = r"\rule{0pt}{1.6em}\underline{\hspace{2.5em}}"
+_INPUTS = ("x", "query", "key", "value")
+# An answer key's decimals line: `key = [[...]]` (md) or \texttt{key = [[...]]} (tex).
+_PRINTED = re.compile(
+    r"(?:^`|\\texttt\{)(?P<key>[A-Za-z0-9_.]+) = (?P<value>\[[^`}\n]*\])(?:`$|\})", re.M
+)
+
+
+@dataclass(frozen=True)
+class ExerciseOptions:
+    """How each variant is written (picklable: it travels to worker processes)."""
+
+    fmt: str = "md"  # md, or tex (also for pdf: the combined PDF is compiled from tex)
+    lang: str = "en"
+    decimals: int = 2
+    templates: str | None = None
+    font: str | None = None  # tex in Bengali: the XeLaTeX font
+    verify: bool = False  # check every answer key's printed decimals against its derivation
+
+    def __post_init__(self) -> None:
+        if self.fmt not in ("md", "tex"):
+            raise SpecError(f"unknown variant format {self.fmt!r}; choose md or tex")
+
+    @property
+    def render(self) -> Options:
+        return Options(decimals=self.decimals, lang=self.lang, templates=self.templates)
+
+
+@dataclass(frozen=True)
+class Niceness:
+    """What the niceness rule measures on one derivation."""
+
+    widest: float  # latex.width of the widest entry without symbols
+    span: float  # widest row of unmasked logits (largest minus smallest)
+    varied: bool  # some row with two or more unmasked keys has two different logits
+
+    def nice(self, width_limit: float) -> bool:
+        return self.widest <= width_limit and self.span <= MAX_SPAN and self.varied
+
+
+# ------------------------------------------------------------------ reading specs
+def load(path: str | None = None, example: str | None = None) -> dict[str, Any]:
+    """The raw table of a spec file or a built-in example, validated by building its spec."""
+    if example is not None:
+        if example not in example_names():
+            AttentionSpec.example(example)  # raises the usual unknown-example message
+        folder = resources.files("mha_symbolic").joinpath("examples")
+        text = folder.joinpath(f"{example}.toml").read_text(encoding="utf-8")
+        source = f"example {example}"
+    else:
+        assert path is not None
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SpecError("no such file", source=path) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError(f"cannot read: {exc}", source=path) from None
+        source = path
+    try:
+        raw = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"invalid TOML: {exc}", source=source) from None
+    AttentionSpec.from_dict(raw, source=source)
+    return raw
+
+
+# ------------------------------------------------------------------ drawing numbers
+def stream(seed: int, index: int) -> random.Random:
+    """Variant ``index``'s random numbers: they depend on (seed, index) only."""
+    digest = hashlib.sha256(f"mha-symbolic exercises {seed} {index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (int, Decimal, Fraction, float)) or (
+        isinstance(value, str) and "\\begin" not in value and value != "symbolic"
+    )
+
+
+def _grid(value: Any, where: str) -> list[list[sp.Expr]] | None:
+    """The entries of a matrix (rows of numbers, or LaTeX), a vector as one row; else None."""
+    if isinstance(value, str) and "\\begin" in value:
+        matrix = exact.to_matrix(value, where)
+        return [list(matrix.row(i)) for i in range(matrix.rows)]
+    if not isinstance(value, list) or not value:
+        return None
+    if all(_is_scalar(entry) for entry in value):
+        return [[exact.to_number(entry, where) for entry in value]]
+    if all(isinstance(row, list) and row and all(_is_scalar(e) for e in row) for row in value):
+        return [[exact.to_number(entry, where) for entry in row] for row in value]
+    return None
+
+
+def _plain(number: Fraction) -> int | str:
+    return number.numerator if number.denominator == 1 else str(number)
+
+
+def _redraw(value: Any, rng: random.Random, wide: bool, where: str) -> Any:
+    """``value`` with every nonzero number drawn again (nested lists of matrices kept)."""
+    if value == "symbolic":
+        return value
+    grid = _grid(value, where)
+    if grid is None:
+        return [_redraw(part, rng, wide, f"{where}[{i}]") for i, part in enumerate(value, start=1)]
+    whole = all(entry.is_Integer for row in grid for entry in row)
+    pool = (INTEGERS if wide else UNITS) if whole else HALVES
+    rows = [[_plain(rng.choice(pool)) if entry != 0 else 0 for entry in row] for row in grid]
+    flat = isinstance(value, list) and all(_is_scalar(entry) for entry in value)
+    return rows[0] if flat else rows
+
+
+def draw(raw: Mapping[str, Any], rng: random.Random, wide: bool = True) -> dict[str, Any]:
+    """One variant of the spec table ``raw``: same structure, new numbers, no claims."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("description", "claims"):
+            continue
+        if key in _INPUTS:
+            out[key] = _redraw(value, rng, wide, key)
+        elif key == "weights":
+            out[key] = {name: _redraw(v, rng, wide, f"weights.{name}") for name, v in value.items()}
+        else:
+            out[key] = _portable(value)
+    return out
+
+
+def _portable(value: Any) -> Any:
+    """TOML/JSON-ready: decimals written as text, so they read back exactly."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, list):
+        return [_portable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _portable(v) for k, v in value.items()}
+    return value
+
+
+# ------------------------------------------------------------------ niceness
+def _logits(d: Derivation) -> Iterator[Step]:
+    """Each head's last step before its softmax (scaled, or masked when there is a mask)."""
+    for before, step in pairwise(d.steps):
+        if step.kind == "softmax":
+            yield before
+
+
+def niceness(d: Derivation) -> Niceness:
+    widest = max(
+        (
+            latex.width(entry)
+            for step in d.steps
+            for entry in step.value
+            if not entry.free_symbols and entry != -sp.oo
+        ),
+        default=0.0,
+    )
+    span, rows, varied = 0.0, 0, False
+    for step in _logits(d):
+        for i in range(step.value.rows):
+            row = [e for e in step.value.row(i) if e != -sp.oo]
+            if len(row) < 2 or any(e.free_symbols for e in row):
+                continue
+            values = [float(e) for e in row]
+            span = max(span, max(values) - min(values))
+            rows += 1
+            varied = varied or len(set(row)) > 1
+    return Niceness(widest, span, varied or rows == 0)
+
+
+def width_limit(example: Derivation) -> float:
+    """The widest entry a variant of ``example`` may have."""
+    return min(MAX_WIDTH, max(MIN_WIDTH, niceness(example).widest))
+
+
+def nice_variant(raw: Mapping[str, Any], seed: int, index: int) -> tuple[dict, Derivation, int]:
+    """(spec table, derivation, draws) of variant ``index``: the first nice draw."""
+    limit = _width_limit(json.dumps(_portable(raw), sort_keys=True))
+    rng = stream(seed, index)
+    source = f"variant {index}"
+    for draws in range(1, MAX_DRAWS + 1):
+        table = draw(raw, rng, wide=draws <= WIDE_DRAWS)
+        d = derive(AttentionSpec.from_dict(table, source=source))
+        if niceness(d).nice(limit):
+            return table, d, draws
+    raise SpecError(
+        f"no nice variant in {MAX_DRAWS} draws (seed {seed}, variant {index}); "
+        "the example's numbers give long exact forms"
+    )
+
+
+@lru_cache(maxsize=8)
+def _width_limit(raw_json: str) -> float:
+    """Per process, the example is derived once (its table travels as JSON text)."""
+    return width_limit(derive(AttentionSpec.from_dict(json.loads(raw_json))))
+
+
+# ------------------------------------------------------------------ questions
+def asked(raw: Mapping[str, Any], d: Derivation) -> list[Step]:
+    """The steps a sheet asks for: those the spec's claims are about (inputs are given), in
+    pipeline order; without such claims, each head's scores, weights and output, and the
+    output."""
+    keys = {str(key).split("[", 1)[0] for key in raw.get("claims", {})}
+    chosen = [s for s in d.steps if s.key in keys and s.kind != "input"]
+    if chosen:
+        return chosen
+    default = {f"head{h}.{k}" for h in range(1, d.spec.heads + 1) for k in DEFAULT_ASKED}
+    return [s for s in d.steps if s.key in default | {"output"}]
+
+
+# Variants share many entries (e/(1+e), 1/2, ...): each is rounded once per process.
+_decimal = lru_cache(maxsize=65536)(latex.decimal)
+
+
+def decimals_text(matrix: sp.MatrixBase, places: int) -> str | None:
+    """``[[0.73, 0.27], [0.27, 0.73]]``: a claim as the checker reads it; None with symbols."""
+    rows = []
+    for i in range(matrix.rows):
+        cells = [_decimal(matrix[i, j], places) for j in range(matrix.cols)]
+        if None in cells:
+            return None
+        rows.append("[" + ", ".join("-inf" if c == r"-\infty" else str(c) for c in cells) + "]")
+    return "[" + ", ".join(rows) + "]"
+
+
+def printed_claims(text: str) -> dict[str, str]:
+    """The decimals an answer key prints (md or tex), as claims for :func:`check`."""
+    return {m.group("key"): m.group("value") for m in _PRINTED.finditer(text)}
+
+
+def _blank(step: Step) -> str:
+    rows, cols = step.shape
+    line = " & ".join([BLANK] * cols)
+    return r"\begin{bmatrix} " + r" \\ ".join([line] * rows) + r" \end{bmatrix}"
+
+
+def _questions(
+    steps: Sequence[Step], context: Mapping[str, Any], options: ExerciseOptions
+) -> list[dict[str, Any]]:
+    """Each asked step: its title and formula, a blank, and (from the worked solution's own
+    blocks, so nothing is computed twice) its exact value and decimals."""
+    shown = {b["key"]: b for b in context["blocks"] if b["type"] == "step"}
+    out = []
+    for number, step in enumerate(steps, start=1):
+        block = shown[step.key]
+        out.append(
+            {
+                "number": number,
+                "key": step.key,
+                "title": block["title"],
+                "symbol": step.symbol.name,
+                "formula": latex.formula(step.formula),
+                "shape": f"({step.shape[0]}, {step.shape[1]})",
+                "blank": _blank(step),
+                "exact": block["lines"][-1],
+                "approx": block["approx"],
+                "decimals": decimals_text(step.value, options.decimals),
+            }
+        )
+    return out
+
+
+def _given(context: Mapping[str, Any], spec: AttentionSpec) -> list[dict[str, Any]]:
+    """What a sheet gives: the inputs with their tokens, the weights, and a mask matrix."""
+    given = []
+    for block in context["blocks"]:
+        if block["type"] == "given" or (block["type"] == "step" and block["kind"] == "input"):
+            given.append(block)
+    if spec.mask_kind == "matrix":
+        assert spec.mask is not None
+        given.append({"type": "mask", "lines": [rf"M_{{0/1}} = {latex.exact(spec.mask)}"]})
+    return given
+
+
+# ------------------------------------------------------------------ one variant
+@lru_cache(maxsize=8)
+def _environment(fmt: str, templates: str | None) -> jinja2.Environment:
+    """One Jinja2 environment per process and format: templates are compiled once."""
+    return environment(fmt, templates)
+
+
+def split_document(tex: str) -> tuple[str, str]:
+    """(preamble, body) of a standalone LaTeX document."""
+    preamble, rest = tex.split("\\begin{document}\n", 1)
+    return preamble, rest.rsplit("\\end{document}", 1)[0]
+
+
+def variant_dir(index: int) -> str:
+    return f"variant-{index:03d}"
+
+
+def make_variant(
+    spec: Mapping[str, Any], seed: int, index: int, options: ExerciseOptions
+) -> dict[str, bytes]:
+    """Variant ``index`` of the spec table ``spec``: its files by path relative to the bank.
+
+    A pure function of its (picklable) arguments, so it runs the same in a worker process
+    or on a cluster node: ``variant-001/spec.toml``, ``sheet.md`` and ``answers.md``
+    (``.tex`` for options.fmt "tex").
+    """
+    table, d, _ = nice_variant(spec, seed, index)
+    render_options = options.render
+    context = build(d, render_options)
+    context["font"] = options.font
+    questions = _questions(asked(spec, d), context, options)
+    env = _environment(options.fmt, options.templates)
+    solution = env.get_template(f"derivation.{options.fmt}.j2").render(context)
+    common = {
+        "index": index,
+        "seed": seed,
+        "title": context["title"],
+        "lang": options.lang,
+        "decimals": options.decimals,
+        "text": context["text"],
+        "words": _words(options),
+        "setup": context["setup"],
+        "questions": questions,
+        "font": options.font,
+    }
+    sheet_context = {**common, "given": _given(context, d.spec)}
+    answers_context = {**common, "solution": solution}
+    if options.fmt == "tex":
+        preamble, body = split_document(solution)
+        answers_context.update(preamble=preamble, solution=body.replace("\\maketitle\n", "", 1))
+        sheet_context["preamble"] = preamble
+    sheet = env.get_template(f"sheet.{options.fmt}.j2").render(sheet_context)
+    answers = env.get_template(f"answers.{options.fmt}.j2").render(answers_context)
+    if options.verify:
+        verify(d, answers, index)
+    folder = variant_dir(index)
+    return {
+        f"{folder}/spec.toml": to_toml(table).encode("utf-8"),
+        f"{folder}/sheet.{options.fmt}": sheet.encode("utf-8"),
+        f"{folder}/answers.{options.fmt}": answers.encode("utf-8"),
+    }
+
+
+def _words(options: ExerciseOptions) -> dict[str, str]:
+    from mha_symbolic.locale import load as load_locale
+
+    return dict(load_locale(options.lang, options.templates)["exercises"])
+
+
+def verify(d: Derivation, answers: str, index: int) -> None:
+    """Every decimal the answer key prints holds for its own derivation."""
+    from mha_symbolic.check import check
+
+    report = check(d, printed_claims(answers))
+    wrong = [claim.key for claim in report.claims if not claim.holds]
+    if wrong:
+        raise SpecError(f"variant {index}: the answer key's {wrong[0]} does not hold")
+
+
+# ------------------------------------------------------------------ TOML of a variant
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML for {type(value).__name__}")
+
+
+def to_toml(table: Mapping[str, Any]) -> str:
+    """A variant's spec table as TOML that ``mha-symbolic derive`` reads back."""
+    lines = [f"{key} = {_toml_value(v)}" for key, v in table.items() if key != "weights"]
+    if "weights" in table:
+        lines += ["", "[weights]"]
+        lines += [f"{name} = {_toml_value(v)}" for name, v in table["weights"].items()]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ the bank
+class Progress:
+    """``exercises: 120/1000`` on stderr, redrawn in place (only when ``enabled``)."""
+
+    def __init__(self, total: int, enabled: bool = True) -> None:
+        self.total, self.enabled, self.shown = total, enabled, False
+
+    def __call__(self, done: int) -> None:
+        if self.enabled:
+            sys.stderr.write(f"\rexercises: {done}/{self.total}")
+            sys.stderr.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+
+
+def generate(
+    spec: Mapping[str, Any],
+    count: int,
+    seed: int,
+    options: ExerciseOptions,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[dict[str, bytes]]:
+    """Variants 1..count in order, spread over ``workers`` processes."""
+    indices = range(1, count + 1)
+    if workers <= 1 or count == 1:
+        for index in indices:
+            yield make_variant(spec, seed, index, options)
+            if progress:
+                progress(index)
+        return
+    chunk = max(1, min(16, count // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = pool.map(
+            make_variant, repeat(spec), repeat(seed), indices, repeat(options), chunksize=chunk
+        )
+        for done, files in enumerate(results, start=1):
+            yield files
+            if progress:
+                progress(done)
+
+
+def bank_index(
+    source: str, seed: int, options: ExerciseOptions, variants: Sequence[Mapping[str, bytes]]
+) -> str:
+    """bank.json: the rule, and per variant its seed, index, files and spec to re-derive it."""
+    entries = []
+    for index, files in enumerate(variants, start=1):
+        folder = variant_dir(index)
+        spec = tomllib.loads(files[f"{folder}/spec.toml"].decode("utf-8"))
+        entries.append(
+            {"index": index, "seed": seed, "dir": folder, "files": sorted(files), "spec": spec}
+        )
+    document = {
+        "source": source,
+        "seed": seed,
+        "count": len(variants),
+        "format": options.fmt,
+        "lang": options.lang,
+        "decimals": options.decimals,
+        "niceness": {
+            "integers": [_plain(n) for n in INTEGERS],
+            "halves": [_plain(n) for n in HALVES],
+            "units": [_plain(n) for n in UNITS],
+            "wide_draws": WIDE_DRAWS,
+            "min_width": MIN_WIDTH,
+            "max_width": MAX_WIDTH,
+            "max_span": MAX_SPAN,
+            "max_draws": MAX_DRAWS,
+        },
+        "variants": entries,
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def bank_tex(
+    source: str, seed: int, options: ExerciseOptions, variants: Sequence[Mapping[str, bytes]]
+) -> str:
+    """One LaTeX document: every student sheet, then every answer key, each on new pages."""
+    sheets, answers = [], []
+    preamble = ""
+    for index, files in enumerate(variants, start=1):
+        folder = variant_dir(index)
+        preamble, body = split_document(files[f"{folder}/sheet.tex"].decode("utf-8"))
+        sheets.append(body)
+        answers.append(split_document(files[f"{folder}/answers.tex"].decode("utf-8"))[1])
+    env = _environment("tex", options.templates)
+    return env.get_template("bank.tex.j2").render(
+        preamble=preamble,
+        sheets=sheets,
+        answers=answers,
+        count=len(variants),
+        seed=seed,
+        source=source,
+        words=_words(options),
+    )
+
+
+def engine(options: ExerciseOptions) -> str:
+    return "xelatex" if options.lang == "bn" else "pdflatex"
+
+
+def write_bank(
+    folder: str | Path,
+    spec: Mapping[str, Any],
+    count: int,
+    seed: int,
+    fmt: str = "md",
+    *,
+    source: str = "<spec>",
+    lang: str = "en",
+    decimals: int = 2,
+    templates: str | None = None,
+    verify: bool = False,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Path]:
+    """Write ``count`` variants of ``spec`` into ``folder``; returns the files written."""
+    from mha_symbolic import pdf
+
+    if fmt not in FORMATS:
+        raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if not 1 <= count <= MAX_COUNT:
+        raise SpecError(f"--count must be from 1 to {MAX_COUNT}, got {count}")
+    folder = _prepare(Path(folder))
+    font = None
+    if fmt != "md" and lang == "bn":
+        font = pdf.bengali_font()
+        if font is None and fmt == "pdf":
+            raise SpecError(pdf.FONT_INSTALL)
+        font = font or pdf.DEFAULT_BENGALI_FONT
+    options = ExerciseOptions(
+        "md" if fmt == "md" else "tex", lang, decimals, templates, font, verify
+    )
+    if fmt == "pdf":
+        pdf.require(engine(options))
+    variants = list(generate(spec, count, seed, options, workers or os.cpu_count() or 1, progress))
+    files: dict[str, bytes] = {}
+    for variant in variants:
+        files.update(variant)
+    files["bank.json"] = bank_index(source, seed, options, variants).encode("utf-8")
+    if fmt != "md":
+        tex = bank_tex(source, seed, options, variants)
+        files["bank.tex"] = tex.encode("utf-8")
+        if fmt == "pdf":
+            files["bank.pdf"] = pdf.compile_tex(tex, {}, engine(options))
+    return _write_all(folder, files)
+
+
+def _prepare(folder: Path) -> Path:
+    if folder.exists() and not folder.is_dir():
+        raise SpecError("is a file, not a folder", source=str(folder))
+    if not folder.parent.is_dir():
+        raise SpecError("its parent folder does not exist", source=str(folder))
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise SpecError(f"cannot create: {exc.strerror}", source=str(folder)) from None
+    return folder
+
+
+def _write_all(folder: Path, files: Mapping[str, bytes]) -> list[Path]:
+    written = []
+    for name, data in files.items():
+        target = folder / name
+        try:
+            target.parent.mkdir(exist_ok=True)
+            target.write_bytes(data)
+        except OSError as exc:
+            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
+        written.append(target)
+    return written
