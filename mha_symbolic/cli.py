@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from mha_symbolic.errors import SpecError
 
@@ -62,6 +63,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="elide matrices with more than N rows or columns (default 8)",
     )
     derive.add_argument("--templates", metavar="DIR", help="use these templates instead")
+    derive.add_argument(
+        "--limit",
+        metavar="NAME=POINT",
+        help="every step's exact limit as a declared parameter goes to POINT (tau=0+, tau=oo)",
+    )
+    derive.add_argument(
+        "--plot",
+        metavar="NAME=START:STOP",
+        help="plot step entries against a parameter (tau=0.1:10); PNG beside -o, in html/pdf",
+    )
+    derive.add_argument(
+        "--plot-keys",
+        nargs="+",
+        metavar="KEY",
+        help="entries to plot: head1.weights (all), head1.weights[2] (a row), head1.output[1,2]"
+        " (default: every head's weights)",
+    )
+    derive.add_argument("--plot-file", metavar="FILE", help="write the plot here (a .png)")
 
     check = commands.add_parser("check", help="check the numbers a document prints (claims)")
     _add_spec_source(check)
@@ -121,7 +140,13 @@ def _derive(args: argparse.Namespace) -> int:
     )
     spec = load_spec(args)
     d = derive(spec)
-    if spec.claims:  # mark, in place, each printed number that does not hold
+    if args.plot:
+        options = replace(options, plots=(_plot(args, d),))
+    if args.limit:  # the claims are about the values, not their limits: no marks
+        from mha_symbolic.limits import parse_limit
+
+        d = d.limit(*parse_limit(args.limit))
+    elif spec.claims:  # mark, in place, each printed number that does not hold
         from mha_symbolic.check import check
 
         options = replace(options, marks=check(d).marks())
@@ -134,6 +159,29 @@ def _derive(args: argparse.Namespace) -> int:
     for path in write(d, args.output, fmt, options):
         print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
+
+
+def _plot(args: argparse.Namespace, d: Any) -> Any:
+    """The --plot figure; its PNG goes to --plot-file or beside -o as STEM-NAME.png."""
+    from mha_symbolic.plot import figure, parse_range
+
+    if args.plot_file is None and args.output is None:
+        raise SpecError("--plot writes a PNG: give -o FILE or --plot-file FILE.png")
+    name = parse_range(args.plot)[0]
+    if args.plot_file is None:
+        target = Path(args.output).with_name(f"{Path(args.output).stem}-{name}.png")
+    else:
+        target = Path(args.plot_file)
+    base = Path(args.output).parent if args.output else Path.cwd()
+    src = os.path.relpath(target.resolve(), base.resolve())
+    result = figure(d, args.plot, src, args.plot_keys, args.lang)
+    if args.output is None:  # no document file to write it beside
+        try:
+            target.write_bytes(result.png)
+        except OSError as exc:
+            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
+        print(f"wrote {target}", file=sys.stderr)
+    return result
 
 
 def _check(args: argparse.Namespace) -> int:

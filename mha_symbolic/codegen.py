@@ -251,6 +251,8 @@ class ArrayPrinter(NumPyPrinter):
 
     def _number(self, value: sp.Expr) -> str:
         # A Python float keeps the arrays' dtype (a NumPy float64 scalar would upcast float32).
+        if value.free_symbols:  # declared parameters, passed as Python floats (math functions)
+            return f"({sp.pycode(value.xreplace(parameter_names(value.free_symbols)))})"
         return repr(float(value))
 
     def _print_MatMul(self, expr: sp.MatMul) -> str:
@@ -440,11 +442,17 @@ def _shape_comment(program: Program, symbol: sp.MatrixSymbol) -> str:
     return f"  # (..., {heads}{rows}, {cols})"
 
 
+def parameter_names(symbols: Any) -> dict[sp.Symbol, sp.Symbol]:
+    """A declared parameter ``tau`` is the argument ``param_tau`` (no clash with ``mask``...)."""
+    return {s: sp.Symbol(f"param_{s.name}") for s in symbols}
+
+
 def source(program: Program, backend: str) -> str:
     """Python source of the backend's prelude and an ``attention`` function."""
     printer_class, prelude = BACKENDS[backend]
     printer = printer_class(program.names)
-    parameters = [*INPUTS, "mask", *(a.code for a in program.arguments)]
+    declared = parameter_names(program.spec.parameters.values()).values()
+    parameters = [*INPUTS, "mask", *(a.code for a in program.arguments), *map(str, declared)]
     lines = [f"def attention({', '.join(parameters)}):"]
     for symbol, formula in program.assignments:
         code = program.names[symbol]

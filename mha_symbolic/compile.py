@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -58,7 +59,7 @@ class AttentionFunction:
         self.spec = program.spec
         self.backend = backend
         self.source = codegen.source(program, backend)
-        namespace: dict[str, Any] = {}
+        namespace: dict[str, Any] = {"math": math}  # a parametric scale may call math.sqrt
         exec(compile_source(self.source, backend), namespace)
         self._function: Callable[..., Any] = namespace["attention"]
         self._arrays = _ARRAYS[backend]()
@@ -89,8 +90,18 @@ class AttentionFunction:
         value = key if value is None else arrays.cast(arrays.asarray(value, "value"), dtype)
         lq, lk = self._check_inputs(query, key, value)
         additive = self._mask(mask, lq, lk, dtype, query)
+        numbers = self._parameters(weights)
         args = self._weights(weights, dtype, query)
-        return self._function(query, key, value, additive, *args)
+        return self._function(query, key, value, additive, *args, *numbers)
+
+    def _parameters(self, given: dict[str, Any]) -> list[float]:
+        """The spec's declared parameters (``tau=0.5``), taken out of the keyword arguments."""
+        numbers = []
+        for name in self.spec.parameters:
+            if name not in given:
+                raise ValueError(f"{name} is a parameter of the spec; pass {name}= a number")
+            numbers.append(float(given.pop(name)))
+        return numbers
 
     # ------------------------------------------------------------------ checks
     def _check_inputs(self, query: Any, key: Any, value: Any) -> tuple[int, int]:

@@ -101,6 +101,13 @@ class Derivation(Mapping[str, Matrix]):
 
         return lambdify(self, key)
 
+    def limit(self, name: str, point: Any = 0) -> Any:
+        """Every step's exact limit as parameter ``name`` goes to ``point`` (``0``, ``"0+"``,
+        ``"0-"``, ``"oo"``); a positive parameter goes to 0 from the right. See limits.py."""
+        from mha_symbolic.limits import limit
+
+        return limit(self, name, point)
+
     # Rendering lives in mha_symbolic.render; imported on use so the core never loads jinja2.
     def latex(self, key: str) -> str:
         """The exact value of step ``key`` as a bmatrix that latex2sympy2 reads back."""

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
-from mha_symbolic import latex
+from mha_symbolic import latex, parameters
 from mha_symbolic.derivation import Derivation, Step
 from mha_symbolic.errors import SpecError
+from mha_symbolic.limits import LimitDerivation
 from mha_symbolic.locale import load, step_title
+
+if TYPE_CHECKING:
+    from mha_symbolic.plot import Plot
 
 DETAILS = ("matrix", "token")
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).
@@ -30,6 +34,8 @@ class Options:
     templates: str | None = None
     # Step key -> printed numbers that do not hold (from check's Report.marks()), shown in place.
     marks: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
+    # Step entries drawn against a parameter (plot.figure), shown after the steps.
+    plots: Sequence[Plot] = ()
 
     def __post_init__(self) -> None:
         if self.detail not in DETAILS:
@@ -287,7 +293,28 @@ class Builder:
             lines.append(w("setup", f"mask_{spec.mask_kind}"))
         if not spec.has_output_projection:
             lines.append(w("setup", "no_output"))
+        for symbol in spec.parameters.values():
+            kind = w("parameter_kinds", parameters.kind_of(symbol))
+            lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))
         return lines
+
+    def limit(self) -> dict[str, str] | None:
+        """The heading of a derivation whose values are limits (Derivation.limit)."""
+        if not isinstance(self.d, LimitDerivation):
+            return None
+        limit = self.d.taken.latex
+        return {
+            "heading": self.words("limit", "heading", limit=limit),
+            "note": self.words("limit", "note", limit=limit),
+        }
+
+    def plots(self) -> None:
+        for plot in self.options.plots:
+            symbol = sp.latex(self.spec.parameters[plot.name])
+            caption = self.words(
+                "plot", "caption", name=symbol, start=f"{plot.start:g}", stop=f"{plot.stop:g}"
+            )
+            self.blocks.append({"type": "plot", "src": plot.src, "caption": caption})
 
     def fused(self) -> None:
         """Reshape (L, E) -> (L, h, d) and transpose to (h, L, d), shown on Q's rows."""
@@ -574,11 +601,13 @@ class Builder:
                 self.fused()
             if step.kind == "softmax" and self.images is not None:
                 self.heatmap(step)
+        self.plots()
         return {
             "lang": self.options.lang,
             "title": self.spec.title,
             "description": self.spec.description.strip(),
             "setup": self.setup(),
+            "limit": self.limit(),
             "blocks": self.blocks,
             "summary": self.summary(),
             "text": self.words.table["text"],

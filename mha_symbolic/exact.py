@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import sympy as sp
@@ -23,6 +27,62 @@ _LETTER_RUN = re.compile(r"[A-Za-z]{2,}")
 _DIGIT_RUN = re.compile(r"[\d.]+")
 _NUMBER_TOKEN = re.compile(r"\d+(\.\d*)?|\.\d+")
 _SPACED_DIGITS = re.compile(r"[\d.]\s+[\d.]|\d[A-Za-z]")
+# The spec's declared parameters (name -> Symbol) while its values are read; see ``declared``.
+_DECLARED: ContextVar[Mapping[str, sp.Symbol]] = ContextVar(
+    "declared", default=MappingProxyType({})
+)
+
+
+@contextmanager
+def declared(symbols: Mapping[str, sp.Symbol]) -> Iterator[None]:
+    """Read values with these parameter names (``tau`` or ``\\tau``) as their symbols."""
+    token = _DECLARED.set(symbols)
+    try:
+        yield
+    finally:
+        _DECLARED.reset(token)
+
+
+def declared_symbols() -> tuple[sp.Symbol, ...]:
+    """The symbols of the parameters being read (empty outside a spec)."""
+    return tuple(_DECLARED.get().values())
+
+
+def _bare(name: str) -> re.Pattern[str]:
+    """``name`` as a word of its own: not a LaTeX command (``\\tau``), not inside a longer word."""
+    return re.compile(rf"(?<![\\A-Za-z]){name}(?![A-Za-z])")
+
+
+def _with_names(text: str, names: Mapping[str, sp.Symbol], replacement: str) -> str:
+    for name in names:
+        text = _bare(name).sub(replacement.format(name=name).replace("\\", "\\\\"), text)
+    return text
+
+
+def _unknown_name_hint(text: str, names: Mapping[str, sp.Symbol]) -> str:
+    """With parameters declared, say which name was not one of them."""
+    if not names:
+        return ""
+    plain = _COMMAND_OR_SUBSCRIPT.sub(" ", _with_names(text, names, " "))
+    words = _LETTER_RUN.findall(plain)
+    if not words:
+        return ""
+    close = difflib.get_close_matches(words[0], list(names), n=1, cutoff=0.5)
+    if close:
+        return f" ('{words[0]}' is not declared; did you mean '{close[0]}'?)"
+    return f" ('{words[0]}' is not declared; the parameters are {', '.join(names)})"
+
+
+def _as_declared(value: sp.Basic, names: Mapping[str, sp.Symbol]) -> sp.Basic:
+    """Symbols named like a parameter (``tau``, from ``\\tau`` or a placeholder) become it."""
+    if not names:
+        return value
+    replace: dict[sp.Basic, sp.Basic] = {}
+    for symbol in value.free_symbols:
+        name = str(symbol).removeprefix("\\mathit{").removesuffix("}")
+        if name in names and symbol != names[name]:
+            replace[symbol] = names[name]
+    return value.xreplace(replace) if replace else value
 
 
 def _suspicious(text: str) -> bool:
@@ -53,15 +113,18 @@ def from_text(text: str, where: str) -> sp.Expr:
         if denominator == 0:
             raise SpecError(f"{where}: {_quote(text)} divides by zero")
         return sp.Rational(numerator, denominator)
-    if _suspicious(stripped):
-        raise SpecError(f"{where}: cannot read {_quote(text)} as a number")
+    names = _DECLARED.get()
+    # A declared name reads as one symbol: checked as a single letter, parsed as \\mathit{tau}.
+    if _suspicious(_with_names(stripped, names, "p")):
+        hint = _unknown_name_hint(stripped, names)
+        raise SpecError(f"{where}: cannot read {_quote(text)} as a number{hint}")
     try:
-        value = parse_latex(stripped)
+        value = parse_latex(_with_names(stripped, names, "\\mathit{{{name}}}"))
     except LatexParseError:
         raise SpecError(f"{where}: cannot read {_quote(text)} as a number") from None
     if not isinstance(value, sp.Expr) or isinstance(value, sp.MatrixBase):
         raise SpecError(f"{where}: {_quote(text)} is not a single number")
-    return _finite(value, text, where)
+    return _finite(_as_declared(value, names), text, where)
 
 
 def _finite(value: sp.Expr, text: str, where: str) -> sp.Expr:
@@ -92,7 +155,7 @@ def to_number(value: Any, where: str) -> sp.Expr:
     if isinstance(value, str):
         return from_text(value, where)
     if isinstance(value, sp.Expr) and not isinstance(value, sp.MatrixBase):
-        return _finite(value, str(value), where)
+        return _finite(_as_declared(value, _DECLARED.get()), str(value), where)
     if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
         # A NumPy scalar: str() is the shortest decimal at its own precision (float32 0.1: "0.1").
         kind = value.dtype.kind

@@ -91,6 +91,8 @@ class Printer(LatexPrinter):
 
 def _divisor(factor: sp.Expr) -> sp.Expr | None:
     """``x`` when ``factor`` is ``1/x`` written as a power (``1/sqrt(d_k)``) or a unit fraction."""
+    if isinstance(factor, sp.Pow) and factor.exp == -1:  # 1/tau: tau, not tau^1
+        return factor.base
     if isinstance(factor, sp.Pow) and factor.exp.is_negative:
         return sp.Pow(factor.base, -factor.exp, evaluate=False)
     if isinstance(factor, sp.Rational) and factor.p == 1:
@@ -150,8 +152,10 @@ def too_long(expr: sp.Basic, max_width: float) -> bool:
 
 def is_literal(expr: sp.Basic) -> bool:
     """Whether the exact form already reads as a number with no rounding (``3``, ``0.25``)."""
-    return bool(expr.is_Integer) or (
-        isinstance(expr, sp.Rational) and terminating_decimal(expr) is not None
+    return (
+        bool(expr.is_Integer)
+        or expr in (sp.oo, -sp.oo)
+        or (isinstance(expr, sp.Rational) and terminating_decimal(expr) is not None)
     )
 
 
@@ -159,8 +163,8 @@ def decimal(expr: sp.Expr, places: int) -> str | None:
     """``expr`` rounded to ``places`` after the point; None when it has free symbols."""
     if expr.free_symbols:
         return None
-    if expr == -sp.oo:
-        return r"-\infty"
+    if expr in (sp.oo, -sp.oo):  # masked logits, and logits in the limit of a temperature
+        return sp.latex(expr)
     if expr.is_Integer:
         return str(expr)
     rounded = Decimal(str(sp.N(expr, places + 20))).quantize(Decimal(1).scaleb(-places))

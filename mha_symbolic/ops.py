@@ -167,13 +167,20 @@ def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
     """The smallest logit when all are comparable numbers, else 0.
 
     Softmax is unchanged by a shift; shifting by the minimum writes e/(1+e) rather than
-    e^2/(e+e^2): every exponent is >= 0, and the smallest is exactly 0.
+    e^2/(e+e^2): every exponent is >= 0, and the smallest is exactly 0. Logits that are
+    rational multiples of one symbolic factor (``2/tau``, ``1/tau``) shift by the smallest
+    multiple, so they read e^{1/tau}/(1 + e^{1/tau}) as well.
     """
     finite = [a for a in row if a != -sp.oo]
     if all(a.is_Rational for a in finite):
         return min(finite)
     if all(a.is_comparable for a in finite):
         return min(finite, key=lambda a: (sp.N(a, 30), sp.default_sort_key(a)))
+    multiples = [a.as_coeff_Mul() for a in finite if a != 0]
+    factors = {factor for _, factor in multiples}
+    if len(factors) == 1 and all(c.is_Rational for c, _ in multiples):
+        smallest = min([c for c, _ in multiples] + ([0] if len(multiples) < len(finite) else []))
+        return smallest * factors.pop()
     return sp.Integer(0)
 
 

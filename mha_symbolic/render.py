@@ -6,6 +6,7 @@ import base64
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +14,11 @@ import jinja2
 import sympy as sp
 from markupsafe import Markup, escape
 
-from mha_symbolic import latex
+from mha_symbolic import latex, parameters
 from mha_symbolic.derivation import Derivation
 from mha_symbolic.document import Options, build
 from mha_symbolic.errors import SpecError
+from mha_symbolic.limits import LimitDerivation
 from mha_symbolic.locale import step_title, template_dir
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
@@ -124,6 +126,9 @@ def render(
         return to_json(derivation, options)
     if fmt == "html" and images is None:
         images = {h: _data_uri(png) for h, png in heatmaps(derivation, options).items()}
+    if fmt == "html":  # one self-contained file: plots inline as well
+        inline = tuple(replace(p, src=_data_uri(p.png)) for p in options.plots)
+        options = replace(options, plots=inline)
     context = build(derivation, options, images)
     context["font"] = font
     return environment(fmt, options.templates).get_template(f"derivation.{fmt}.j2").render(context)
@@ -132,7 +137,7 @@ def render(
 # ---------------------------------------------------------------------- json
 def _json_number(value: sp.Expr, places: int) -> str | None:
     text = latex.decimal(value, places)
-    return "-inf" if text == r"-\infty" else text
+    return {r"-\infty": "-inf", r"\infty": "inf"}.get(text or "", text)
 
 
 def to_json(derivation: Derivation, options: Options) -> str:
@@ -164,8 +169,12 @@ def to_json(derivation: Derivation, options: Options) -> str:
         "heads": spec.heads,
         "tokens": list(spec.tokens),
         "key_tokens": list(spec.key_tokens),
+        "parameters": {name: parameters.kind_of(s) for name, s in spec.parameters.items()},
         "steps": steps,
     }
+    if isinstance(derivation, LimitDerivation):
+        document["limit"] = derivation.taken.text
+        document["limit_latex"] = derivation.taken.latex
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -245,8 +254,11 @@ def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
     else:
         pdf.require(engine)
     images = _images(derivation, options, "solution")
+    figures = {f"solution-plot{i}.png": p.png for i, p in enumerate(options.plots, start=1)}
+    named = tuple(replace(p, src=n) for p, n in zip(options.plots, figures))
+    options = replace(options, plots=named)
     tex = render(derivation, "tex", options, images=_heads(images), font=font)
-    return pdf.compile_tex(tex, images, engine)
+    return pdf.compile_tex(tex, {**images, **figures}, engine)
 
 
 def write(
@@ -259,7 +271,8 @@ def write(
     options = options or Options()
     if fmt not in FORMATS:
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    files: dict[Path, bytes] = {}
+    # A plot's src is its file relative to the document (html and pdf also carry it inside).
+    files: dict[Path, bytes] = {path.parent / p.src: p.png for p in options.plots}
     if fmt == "pdf":
         files[path] = pdf_bytes(derivation, options)
     elif fmt in ("md", "tex"):

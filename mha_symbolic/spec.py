@@ -15,7 +15,7 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic import exact, gqa
+from mha_symbolic import exact, gqa, parameters
 from mha_symbolic.errors import SpecError
 
 if sys.version_info >= (3, 11):
@@ -43,6 +43,7 @@ TOP_KEYS = (
     "key",
     "value",
     "weights",
+    "parameters",
     "claims",
 )
 PROJECTIONS = ("w_q", "w_k", "w_v")
@@ -90,6 +91,8 @@ class AttentionSpec:
     weights: Mapping[str, tuple[Matrix, ...]]  # w_q, w_k, w_v always; w_o and biases if given
     omitted: frozenset[str]  # projections filled in as the identity
     symbolic: frozenset[str]  # weights given as "symbolic"
+    # Declared parameters (name -> Symbol with its assumptions), usable wherever a number goes.
+    parameters: Mapping[str, sp.Symbol] = field(default_factory=dict)
     claims: Mapping[str, Any] = field(default_factory=dict)
     source: str = "<arguments>"
 
@@ -202,6 +205,14 @@ def _normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     for key in raw:
         if key not in TOP_KEYS:
             raise SpecError(f"unknown key '{key}'{_closest(key, TOP_KEYS)}")
+    declared = parameters.declare(raw.get("parameters", {}))
+    with exact.declared(declared):
+        values = _read(raw)
+    values["parameters"] = declared
+    return values
+
+
+def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {
         "title": _text(raw.get("title", "Multi-head attention"), "title"),
         "description": _text(raw.get("description", ""), "description"),
@@ -248,14 +259,31 @@ def _choice(value: Any, name: str, options: Sequence[str]) -> str:
 def _scale(value: Any) -> str | sp.Expr:
     if isinstance(value, str) and value in SCALES:
         return value
-    if isinstance(value, str) and value.replace("_", "").isalpha():
+    names = {symbol.name for symbol in exact.declared_symbols()}
+    if isinstance(value, str) and value.replace("_", "").isalpha() and value not in names:
         raise SpecError(
             f"unknown scale {value!r}{_closest(value, SCALES)}; "
             "choose sqrt_dk, none or an exact number"
         )
     number = exact.to_number(value, "scale")
-    if number.free_symbols or not number.is_positive:
+    if number.free_symbols:
+        return _parametric_scale(number, value)
+    if not number.is_positive:
         raise SpecError(f"scale must be a positive number, got {value!r}")
+    return number
+
+
+def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
+    """A scale in declared parameters (``1/tau``): it may not be provably zero or negative."""
+    declared = set(exact.declared_symbols())
+    unknown = sorted((s for s in number.free_symbols if s not in declared), key=str)
+    if unknown:
+        raise SpecError(
+            f"scale {value!r} uses {unknown[0]}, which is not a declared parameter "
+            f'(declare it: [parameters] {unknown[0]} = "positive")'
+        )
+    if number.is_positive is False:
+        raise SpecError(f"scale {value!r} is never positive for the declared parameters")
     return number
 
 

@@ -38,7 +38,9 @@ def test_compiled_equals_exact_for_every_example(name: str) -> None:
     f = compile(spec)
     values = random_values(d.free_symbols)
     exact = floats(d["output"].xreplace(values))
-    got = f(floats(spec.query), floats(spec.key), floats(spec.value), **as_arrays(spec, values))
+    numbers = {name: float(values[symbol]) for name, symbol in spec.parameters.items()}
+    arrays = as_arrays(spec, values)
+    got = f(floats(spec.query), floats(spec.key), floats(spec.value), **arrays, **numbers)
     np.testing.assert_allclose(got, exact, rtol=1e-12, atol=1e-12)
 
 
