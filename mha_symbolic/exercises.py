@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -464,7 +465,11 @@ def generate(
                 progress(index)
         return
     chunk = max(1, min(16, count // (workers * 4)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # forkserver (spawn where there is none): forking a process that runs threads (torch,
+    # JAX) can deadlock the child.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         results = pool.map(
             make_variant, repeat(spec), repeat(seed), indices, repeat(options), chunksize=chunk
         )
@@ -556,7 +561,6 @@ def write_bank(
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if not 1 <= count <= MAX_COUNT:
         raise SpecError(f"--count must be from 1 to {MAX_COUNT}, got {count}")
-    folder = _prepare(Path(folder))
     font = None
     if fmt != "md" and lang == "bn":
         font = pdf.bengali_font()
@@ -568,6 +572,7 @@ def write_bank(
     )
     if fmt == "pdf":
         pdf.require(engine(options))
+    folder = _prepare(Path(folder))
     variants = list(generate(spec, count, seed, options, workers or os.cpu_count() or 1, progress))
     files: dict[str, bytes] = {}
     for variant in variants:
