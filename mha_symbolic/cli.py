@@ -88,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "md", "json"), default="text", help="report format"
     )
 
+    _add_exercises(commands)
+
     bench = commands.add_parser("bench", help="time the exact derivation (and more)")
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     bench.add_argument(
@@ -96,15 +98,67 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _whole(low: int, high: int) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def read(text: str) -> int:
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number from {low} to {high}, got {text!r}"
+            )
+        return int(text)
+
+    return read
+
+
+def _add_exercises(commands: Any) -> None:
+    exercises = commands.add_parser(
+        "exercises", help="randomized variants with nice numbers: student sheets and answer keys"
+    )
+    _add_spec_source(exercises)
+    exercises.add_argument(
+        "--count", type=_whole(1, 100_000), required=True, metavar="N", help="variants"
+    )
+    exercises.add_argument(
+        "--seed", type=_whole(0, 2**63), default=0, metavar="S", help="random seed (default 0)"
+    )
+    exercises.add_argument("-o", "--output", required=True, metavar="DIR", help="write here")
+    exercises.add_argument(
+        "--format",
+        choices=("md", "tex", "pdf"),
+        default="md",
+        help="md (default), tex, or pdf (bank.pdf)",
+    )
+    exercises.add_argument(
+        "--workers",
+        type=_whole(1, 1024),
+        metavar="K",
+        help="worker processes (default: the number of CPUs)",
+    )
+    exercises.add_argument(
+        "--decimals", type=_count, default=2, metavar="N", help="decimal places (default 2)"
+    )
+    exercises.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
+    exercises.add_argument("--templates", metavar="DIR", help="use these templates instead")
+    exercises.add_argument(
+        "--verify", action="store_true", help="check every answer key's decimals (slower)"
+    )
+    exercises.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def _one_source(args: argparse.Namespace) -> None:
+    if args.spec and args.example:
+        raise SpecError("give a spec file or --example NAME, not both")
+    if not args.spec and not args.example:
+        raise SpecError("give a spec file or --example NAME (see `mha-symbolic examples`)")
+
+
 def load_spec(args: argparse.Namespace):
     from mha_symbolic.spec import AttentionSpec
 
-    if args.spec and args.example:
-        raise SpecError("give a spec file or --example NAME, not both")
+    _one_source(args)
     if args.example:
         return AttentionSpec.example(args.example)
-    if not args.spec:
-        raise SpecError("give a spec file or --example NAME (see `mha-symbolic examples`)")
     return AttentionSpec.from_toml(args.spec)
 
 
@@ -194,6 +248,32 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
 
 
+def _exercises(args: argparse.Namespace) -> int:
+    from mha_symbolic.exercises import Progress, load, write_bank
+
+    _one_source(args)
+    spec = load(args.spec, args.example)
+    progress = Progress(args.count, enabled=not args.quiet and sys.stderr.isatty())
+    files = write_bank(
+        args.output,
+        spec,
+        args.count,
+        args.seed,
+        args.format,
+        source=args.spec or f"example {args.example}",
+        lang=args.lang,
+        decimals=args.decimals,
+        templates=args.templates,
+        verify=args.verify,
+        workers=args.workers,
+        progress=progress,
+    )
+    progress.close()
+    if not args.quiet:
+        print(f"wrote {args.count} variants ({len(files)} files) to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
 def _bench(args: argparse.Namespace) -> int:
     from mha_symbolic import bench
 
@@ -208,6 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "examples": lambda: _examples(),
         "derive": lambda: _derive(args),
         "check": lambda: _check(args),
+        "exercises": lambda: _exercises(args),
         "bench": lambda: _bench(args),
     }
     try:
