@@ -19,7 +19,7 @@ from mha_symbolic.spec import AttentionSpec
 
 DERIVE_SHAPES = ((2, 4, 2), (8, 8, 2), (16, 16, 4))  # (L, E, h)
 COMPILE_SHAPES = ((1, 2, 2, 2), (1, 8, 4, 2), (32, 128, 64, 8), (8, 512, 512, 8))  # (B, L, E, h)
-SECTIONS = ("derive", "compile")
+SECTIONS = ("derive", "compile", "exercises")
 
 
 def random_spec(length: int, width: int, heads: int, seed: int = 0) -> AttentionSpec:
@@ -244,9 +244,24 @@ def _compile_row(
     return f"{shape!s:>18} {dtype:>8} " + " ".join(cells)
 
 
+def bench_exercises(quick: bool = False) -> Iterator[str]:
+    """Exercise-bank variants of two-tokens to md, one process (what each worker does)."""
+    from mha_symbolic.exercises import ExerciseOptions, load, make_variant
+
+    spec, options = load(example="two-tokens"), ExerciseOptions()
+    make_variant(spec, 0, 1, options)  # templates compiled, caches warm, as in a worker
+    count = 50 if quick else 300
+    start = time.perf_counter()
+    for index in range(1, count + 1):
+        make_variant(spec, 0, index, options)
+    seconds = (time.perf_counter() - start) / count
+    yield "exercise bank, two-tokens to md, one process"
+    yield f"{count} variants: {seconds * 1e3:.1f} ms per variant, {seconds * 1e3:.1f} s per 1000"
+
+
 def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
-    """The benchmark sections (``derive``, ``compile``), or only the one named."""
-    sections = {"derive": bench_derive, "compile": bench_compile}
+    """The benchmark sections (``derive``, ``compile``, ``exercises``), or only the one named."""
+    sections = {"derive": bench_derive, "compile": bench_compile, "exercises": bench_exercises}
     for name, section in sections.items():
         if only in (None, name):
             yield from section(quick)
