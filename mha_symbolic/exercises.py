@@ -325,7 +325,8 @@ def _given(context: Mapping[str, Any], spec: AttentionSpec) -> list[dict[str, An
             given.append(block)
     if spec.mask_kind == "matrix":
         assert spec.mask is not None
-        given.append({"type": "mask", "lines": [rf"M_{{0/1}} = {latex.exact(spec.mask)}"]})
+        mask = rf"M_{{0/1}} = {latex.exact(spec.mask)}"
+        given.append({"type": "mask", "lines": [mask], "notes": []})
     return given
 
 

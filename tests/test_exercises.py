@@ -203,6 +203,32 @@ def test_asked_steps_without_claims_are_scores_weights_outputs(raws):
     ]  # fmt: skip
 
 
+MASKED_CROSS = {
+    "title": "Cross, masked",
+    "tokens": ["a", "b"],
+    "key_tokens": ["k1", "k2", "k3"],
+    "heads": 1,
+    "scale": "1/2",
+    "mask": [[1, 1, 0], [0, 1, 1]],
+    "query": [[1, 0], [0, 1]],
+    "key": [[1, 1], [0, 1], [1, 0]],
+    "value": [[1, 0], [0, 1], [1, 1]],
+    "weights": {"w_q": [[1, 0], [0, 1]], "b_v": ["0.5", 0]},
+    "claims": {"head1.masked": "[[0, 0, -inf], [-inf, 0, 0]]", "head1.weights[1]": "[0.5, 0.5, 0]"},
+}
+
+
+def test_masked_cross_attention_sheet_gives_the_mask_and_keys_check():
+    files = ex.make_variant(MASKED_CROSS, 2, 1, ex.ExerciseOptions(verify=True))
+    sheet = files["variant-001/sheet.md"].decode()
+    assert "&M_{0/1} = \\begin{bmatrix} 1 & 1 & 0 \\\\ 0 & 1 & 1 \\end{bmatrix}" in sheet
+    assert "- Token 3 “k3” → $\\left[1,\\; 0\\right]$" in sheet
+    assert ex.printed_claims(files["variant-001/answers.md"].decode()) == {
+        "head1.masked": "[[-1, 0, -inf], [-inf, 1, 0]]",
+        "head1.weights": "[[0.27, 0.73, 0], [0, 0.73, 0.27]]",
+    }
+
+
 def test_variant_spec_toml_reads_back(tmp_path, raws):
     files = ex.make_variant(raws["two-tokens"], 1, 1, ex.ExerciseOptions())
     path = tmp_path / "spec.toml"
