@@ -410,6 +410,13 @@ def verify(d: Derivation, answers: str, index: int) -> None:
 
 
 # ------------------------------------------------------------------ TOML of a variant
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -419,15 +426,19 @@ def _toml_value(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"no TOML for {type(value).__name__}")
 
 
 def to_toml(table: Mapping[str, Any]) -> str:
-    """A variant's spec table as TOML that ``mha-symbolic derive`` reads back."""
-    lines = [f"{key} = {_toml_value(v)}" for key, v in table.items() if key != "weights"]
-    if "weights" in table:
-        lines += ["", "[weights]"]
-        lines += [f"{name} = {_toml_value(v)}" for name, v in table["weights"].items()]
+    """A variant's spec table as TOML that ``mha-symbolic derive`` reads back: its tables
+    ([weights], [parameters], ...) after the top-level keys."""
+    tables = {k: v for k, v in table.items() if isinstance(v, dict)}
+    lines = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items() if k not in tables]
+    for name, entries in tables.items():
+        lines += ["", f"[{_toml_key(name)}]"]
+        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in entries.items()]
     return "\n".join(lines) + "\n"
 
 

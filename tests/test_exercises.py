@@ -236,6 +236,30 @@ def test_variant_spec_toml_reads_back(tmp_path, raws):
     assert derive(AttentionSpec.from_toml(path))["head1.scores"].tolist() == [[2, 0], [0, 2]]
 
 
+def test_to_toml_writes_tables_after_the_top_level_keys():
+    table = {
+        "title": 'A "b"',
+        "x": [[1, "1/2"]],
+        "weights": {"w_q": "symbolic"},
+        "parameters": {"tau": "positive"},
+        "loss": {"kind": "mse", "t": {"a b": 1}},
+    }
+    assert ex.to_toml(table) == (
+        'title = "A \\"b\\""\nx = [[1, "1/2"]]\n\n[weights]\nw_q = "symbolic"\n\n'
+        '[parameters]\ntau = "positive"\n\n[loss]\nkind = "mse"\nt = {"a b" = 1}\n'
+    )
+
+
+def test_symbolic_parameters_stay_and_their_answers_have_no_decimals():
+    files = ex.make_variant(ex.load(example="temperature"), 1, 1, ex.ExerciseOptions())
+    spec = files["variant-001/spec.toml"].decode()
+    assert spec.endswith('scale = "1/tau"\nx = [[-1, 0], [0, 1], [1, 1]]\n\n[parameters]\n'
+                         'tau = "positive"\n')  # fmt: skip
+    answers = files["variant-001/answers.md"].decode()
+    assert ex.printed_claims(answers) == {"head1.scores": "[[1, 0, -1], [0, 1, 1], [-1, 1, 2]]"}
+    assert answers.count("*This answer contains symbols, so it has no decimals.*") == 3
+
+
 def test_bengali_sheet_uses_the_bengali_words(raws):
     files = ex.make_variant(raws["two-tokens"], 1, 1, ex.ExerciseOptions(lang="bn"))
     sheet = files["variant-001/sheet.md"].decode()
