@@ -28,6 +28,8 @@ KINDS = (
     "attend",
     "concat",
     "output",
+    "loss",  # the backward pass (mha_symbolic.gradients): the scalar loss, then grad.* steps
+    "grad",
 )
 
 
@@ -362,10 +364,19 @@ class _Builder:
         return next(step.value for step in self.steps if step.key == key)
 
 
-def derive(spec: AttentionSpec) -> Derivation:
-    """Every step of multi-head attention for ``spec``, exactly."""
+def derive(spec: AttentionSpec, gradients: bool | None = None) -> Derivation:
+    """Every step of multi-head attention for ``spec``, exactly.
+
+    ``gradients``: also backpropagate the spec's loss (the ``loss`` and ``grad.*`` steps, see
+    mha_symbolic.gradients); by default only when the spec has a ``[loss]`` table.
+    """
     builder = _Builder(spec)
     heads = builder.head_inputs(builder.inputs())
     results = [builder.head(i, parts) for i, parts in enumerate(heads)]
     builder.finish(results)
-    return Derivation(spec, tuple(builder.steps), dict(builder.bindings))
+    d = Derivation(spec, tuple(builder.steps), dict(builder.bindings))
+    if gradients if gradients is not None else spec.loss is not None:
+        from mha_symbolic.gradients import backward
+
+        return backward(d)
+    return d

@@ -12,7 +12,7 @@ from mha_symbolic import latex, parameters
 from mha_symbolic.derivation import Derivation, Step
 from mha_symbolic.errors import SpecError
 from mha_symbolic.limits import LimitDerivation
-from mha_symbolic.locale import load, step_title
+from mha_symbolic.locale import generic_key, load, step_title
 
 if TYPE_CHECKING:
     from mha_symbolic.plot import Plot
@@ -63,7 +63,7 @@ class Words:
 
 
 def _title_key(step: Step) -> str:
-    return step.key if step.head is None else "head." + step.key.split(".", 1)[1]
+    return step.key if step.head is None else generic_key(step.key)
 
 
 def _is_split_slice(step: Step) -> bool:
@@ -122,6 +122,10 @@ class Builder:
     def substituted(self, step: Step) -> str | None:
         """The formula with every operand replaced by its value, or None when unreadable."""
         if step.kind in _NO_SUBSTITUTION or step.formula == step.symbol:
+            return None
+        if isinstance(step.formula, (sp.MatrixSlice, sp.BlockMatrix, sp.MatrixSymbol)):
+            return None  # a gradient cut out, put side by side or passed on: nothing to compute
+        if not step.formula.free_symbols:
             return None
         if step.kind == "output" and not self.spec.has_output_projection:
             return None
@@ -223,11 +227,26 @@ class Builder:
             key += "_none" if self.spec.scale == "none" else "_value"
         if step.kind == "output" and not self.spec.has_output_projection:
             key = "output_none"
+        if step.kind in ("loss", "grad"):
+            key = self._grad_caption(key)
         if self.spec.layout == "fused":
             fused = self.words.get("captions_fused", key, **numbers)
             if fused is not None:
                 return fused
         return self.words("captions", key, **numbers)
+
+    def _grad_caption(self, key: str) -> str:
+        """Which caption a backward step takes: by loss, mask, scaling and W_O."""
+        spec = self.spec
+        if key in ("loss", "grad.output"):
+            return f"{key}_{spec.loss.kind if spec.loss is not None else 'sum'}"
+        if key == "grad.concat" and not spec.has_output_projection:
+            return "grad.concat_none"
+        if key == "grad.head.scaled" and spec.mask is not None:
+            return "grad.head.scaled_mask"
+        if key == "grad.head.scores" and spec.scale == "none":
+            return "grad.head.scores_none"
+        return key
 
     def notes(self, step: Step, shown: latex.Shown) -> list[str]:
         rows, cols = step.shape
@@ -571,14 +590,27 @@ class Builder:
         return lines
 
     # ----------------------------------------------------------------- order
+    def backward_heading(self, step: Step, seen: set[int]) -> None:
+        """"Backpropagation" before the loss, and a heading where each head's gradients start."""
+        if step.kind == "loss":
+            self.heading(self.words("text", "backprop"))
+        elif step.head is not None and step.head not in seen:
+            seen.add(step.head)
+            self.heading(self.words("text", "backprop_head", head=step.head))
+
     def build(self) -> dict[str, Any]:
         for symbol, value in self.d.bindings.items():
             text = self.leaf(symbol, value)
             if text is not None:
                 self.substitutes[symbol] = text
         seen_heads: set[int] = set()
+        backward_heads: set[int] = set()
         split_started = False
         for step in self.d.steps:
+            if step.kind in ("loss", "grad"):
+                self.backward_heading(step, backward_heads)
+                self.step(step)
+                continue
             if step.kind == "project" and step.head is None and step.key == "q":
                 self.heading(self.words("text", "projection"))
                 self.given(None, "QKV")

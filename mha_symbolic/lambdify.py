@@ -51,6 +51,8 @@ class _Stages:
                 self.values[step.key] = Matrix(sp.Matrix.hstack(*heads))
             elif step.kind == "output":
                 self.values[step.key] = self.output()
+            elif step.kind in ("loss", "grad"):
+                self.values[step.key] = self.named(self.backward(step.formula), "g")
             else:
                 self.values[step.key] = step.value
 
@@ -75,6 +77,16 @@ class _Stages:
             total = self.name(sp.Add(*exps), "z")
             rows.append([self.name(e / total, "w") for e in exps])
         return Matrix(rows)
+
+    def backward(self, formula: sp.Basic) -> Matrix:
+        """A loss or gradient step from the stable stages: its formula on their values."""
+        from mha_symbolic.gradients import evaluate
+
+        values: dict[sp.Basic, Any] = dict(self.d.bindings)
+        values.update(
+            {step.symbol: self.values[step.key] for step in self.d.steps if step.key in self.values}
+        )
+        return Matrix(evaluate(formula, values))
 
     def output(self) -> Matrix:
         spec, concat = self.d.spec, self.values["concat"]

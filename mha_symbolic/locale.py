@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +16,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 LANGUAGES = ("en", "bn")
+_HEAD_NUMBER = re.compile(r"\bhead\d+\.")
 
 
 def template_dir(override: str | Path | None = None) -> Path:
@@ -51,5 +53,11 @@ def step_title(key: str, head: int | None, lang: str = "en", templates: str | No
     titles = load(lang, templates)["titles"]
     if head is None:
         return str(titles[key])
-    title = titles["head." + key.split(".", 1)[1]]
+    title = titles[generic_key(key)]
     return str(titles["with_head"]).format(title=title, head=head)
+
+
+def generic_key(key: str) -> str:
+    """The key without its head number, as the locale tables hold it (``grad.head2.q`` ->
+    ``grad.head.q``)."""
+    return _HEAD_NUMBER.sub("head.", key, count=1)

@@ -44,12 +44,23 @@ TOP_KEYS = (
     "value",
     "weights",
     "parameters",
+    "loss",
     "claims",
 )
 PROJECTIONS = ("w_q", "w_k", "w_v")
 WEIGHT_KEYS = ("w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o")
 _LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
 _INPUT_OF = {"w_q": "query", "w_k": "key", "w_v": "value"}
+LOSSES = ("sum", "mse")
+LOSS_KEYS = ("kind", "target")
+
+
+@dataclass(frozen=True)
+class Loss:
+    """The scalar loss of the gradients: ``sum`` of the output, or ``mse``: 1/2 ||O - T||^2."""
+
+    kind: str = "sum"
+    target: Matrix | None = None  # T, the output's shape; only with kind mse
 
 
 def _closest(word: str, options: Sequence[str]) -> str:
@@ -93,6 +104,7 @@ class AttentionSpec:
     symbolic: frozenset[str]  # weights given as "symbolic"
     # Declared parameters (name -> Symbol with its assumptions), usable wherever a number goes.
     parameters: Mapping[str, sp.Symbol] = field(default_factory=dict)
+    loss: Loss | None = None  # the [loss] table; None when not given (gradients use the sum)
     claims: Mapping[str, Any] = field(default_factory=dict)
     source: str = "<arguments>"
 
@@ -234,7 +246,39 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         values["convention"],
     )
     values.update(_Weights(values).normalize(table))
+    values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
     return values
+
+
+def _output_shape(values: Mapping[str, Any]) -> tuple[int, int]:
+    weights, transposed = values["weights"], values["convention"] == "xWT"
+    if "w_o" in weights:
+        cols = weights["w_o"][0].rows if transposed else weights["w_o"][0].cols
+    else:
+        cols = sum(m.rows if transposed else m.cols for m in weights["w_v"])
+    return (values["query"].rows, cols)
+
+
+def _loss(table: Any, values: Mapping[str, Any]) -> Loss:
+    if not isinstance(table, Mapping):
+        raise SpecError(f'loss must be a table (kind = "sum" or "mse", target), got {table!r}')
+    for key in table:
+        if key not in LOSS_KEYS:
+            raise SpecError(f"unknown key 'loss.{key}'{_closest(str(key), LOSS_KEYS)}")
+    kind = _choice(table.get("kind", "sum"), "loss.kind", LOSSES)
+    shape = _output_shape(values)
+    if kind == "sum":
+        if "target" in table:
+            raise SpecError(
+                'loss.target is given but loss.kind is sum; a target needs kind = "mse"'
+            )
+        return Loss()
+    if "target" not in table:
+        raise SpecError(f"loss.kind mse needs loss.target, a matrix of the output's shape {shape}")
+    target = exact.to_matrix(table["target"], "loss.target")
+    if _shape(target) != shape:
+        raise SpecError(f"loss.target has shape {_shape(target)} but the output has shape {shape}")
+    return Loss("mse", target)
 
 
 def _text(value: Any, name: str) -> str:
