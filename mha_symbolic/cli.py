@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     derive.add_argument("--templates", metavar="DIR", help="use these templates instead")
     derive.add_argument(
+        "--gradients",
+        action="store_true",
+        help="also backpropagate the loss ([loss] table, else the sum of the output): grad.* steps",
+    )
+    derive.add_argument(
         "--limit",
         metavar="NAME=POINT",
         help="every step's exact limit as a declared parameter goes to POINT (tau=0+, tau=oo)",
@@ -193,7 +198,7 @@ def _derive(args: argparse.Namespace) -> int:
         templates=args.templates,
     )
     spec = load_spec(args)
-    d = derive(spec)
+    d = derive(spec, gradients=True if args.gradients else None)
     if args.plot:
         options = replace(options, plots=(_plot(args, d),))
     if args.limit:  # the claims are about the values, not their limits: no marks
