@@ -436,8 +436,9 @@ def _no_output_projection(d: Derivation) -> tuple[str, Variant] | None:
     if not spec.has_output_projection:
         return None
     weights = {k: v for k, v in spec.weights.items() if k not in ("w_o", "b_o")}
+    # A [loss] target has the output's shape, which the concat need not have: no gradients.
     return "W_O missing (the concat taken as the output)", lambda: derive(
-        spec.evolve(weights=weights)
+        spec.evolve(weights=weights, loss=None)
     )
 
 

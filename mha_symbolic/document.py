@@ -591,7 +591,7 @@ class Builder:
 
     # ----------------------------------------------------------------- order
     def backward_heading(self, step: Step, seen: set[int]) -> None:
-        """"Backpropagation" before the loss, and a heading where each head's gradients start."""
+        """The "Backpropagation" heading before the loss, one where each head's gradients start."""
         if step.kind == "loss":
             self.heading(self.words("text", "backprop"))
         elif step.head is not None and step.head not in seen:

@@ -141,7 +141,13 @@ def _numerator(expr: sp.Expr) -> dict[sp.Expr, sp.Expr]:
 
 
 def _tidy(c: sp.Expr) -> sp.Expr:
-    return sp.expand(c) if c.free_symbols else c
+    """A coefficient with symbols multiplied out (through Poly: much faster than expand)."""
+    if not c.free_symbols:
+        return c
+    try:
+        return sp.Poly(c, *sorted(c.free_symbols, key=str)).as_expr()
+    except sp.PolynomialError:  # not a polynomial in its symbols (1/tau, say)
+        return sp.expand(c)
 
 
 def constants(matrix: sp.MatrixBase) -> Forms:

@@ -12,7 +12,7 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mha_symbolic import AttentionSpec, SpecError, derive
+from mha_symbolic import AttentionSpec, SpecError, check, derive
 from mha_symbolic.cli import main
 from mha_symbolic.gradients import evaluate
 
@@ -179,6 +179,12 @@ def test_cli_gradients_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["derive", "--example", "two-tokens", "--gradients"]) == 0
     out = capsys.readouterr().out
     assert "(`grad.x`)" in out and "(`grad.head2.w_v`)" in out
+
+
+def test_claims_on_gradients_are_checked() -> None:
+    d = derive(two_tokens_mse())
+    report = check(d, {"grad.head1.scaled[1,1]": "-0.098", "grad.output": [[-0.5, 0.5], [0.5, 0]]})
+    assert [c.verdict for c in report.claims] == ["rounded", "wrong"]
 
 
 # ------------------------------------------------------------------ lambdify
