@@ -8,7 +8,8 @@ structural matrix expression over the forward symbols and its value is exact.
 
 Values are kept compact the way :mod:`mha_symbolic.ops` keeps the forward pass: an entry is a
 sum over denominators (products of softmax row sums) of exps with collected coefficients, so a
-softmax gradient reads ``e (1 - e)... / (1 + e)^2`` rather than a nest of quotients.
+softmax gradient reads ``-e / (2 (1 + e)^2)`` rather than a nest of quotients, and terms that
+cancel give an exact 0.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from mha_symbolic import ops
 from mha_symbolic.derivation import Derivation, Step
 from mha_symbolic.locale import step_title
 from mha_symbolic.spec import AttentionSpec, Loss
-
-GRAD_KINDS = ("loss", "grad")
 
 # ------------------------------------------------------------------ exact arithmetic
 # A Form is one exact entry: {denominator: {exponent: coefficient}}, meaning
@@ -175,7 +174,7 @@ def combine(left: Forms, right: Forms, factor: sp.Expr = _ONE) -> Forms:
     ]
 
 
-def scaled(forms: Forms, factor: sp.Expr) -> Forms:
+def times(forms: Forms, factor: sp.Expr) -> Forms:
     return [[add(f, factors=(factor,)) for f in row] for row in forms]
 
 
@@ -470,7 +469,7 @@ class _Backward:
             f"grad.head{n}.scores",
             rf"\bar{{S}}_{{{n}}}",
             sp.MatMul(factor_formula, scaled) if factor != 1 else scaled,
-            scaled_forms(logits_bar, factor),
+            logits_bar if factor == 1 else times(logits_bar, factor),
             n,
         )
         q_sym, k_sym = self.sym(f"head{n}.q"), self.sym(f"head{n}.k")
@@ -606,10 +605,6 @@ class _Backward:
             self.projection("grad.", x_sym, x, f"grad.{name}", y_bar, f"w_{name}", None)
             shares[source].append(self.back_through(f"w_{name}", None, f"grad.{name}", y_bar))
         self.input_gradients(shares)
-
-
-def scaled_forms(forms: Forms, factor: sp.Expr) -> Forms:
-    return forms if factor == 1 else scaled(forms, factor)
 
 
 def _input_bar(source: str) -> str:
