@@ -19,7 +19,8 @@ from mha_symbolic.spec import AttentionSpec
 
 DERIVE_SHAPES = ((2, 4, 2), (8, 8, 2), (16, 16, 4))  # (L, E, h)
 COMPILE_SHAPES = ((1, 2, 2, 2), (1, 8, 4, 2), (32, 128, 64, 8), (8, 512, 512, 8))  # (B, L, E, h)
-SECTIONS = ("derive", "compile", "exercises")
+GRAD_SHAPES = ((32, 128, 64, 8),)  # (B, L, E, h)
+SECTIONS = ("derive", "compile", "grad", "exercises")
 
 
 def random_spec(length: int, width: int, heads: int, seed: int = 0) -> AttentionSpec:
@@ -226,14 +227,18 @@ def bench_compile(quick: bool = False) -> Iterator[str]:
 
 
 def _compile_row(
-    shape: tuple[int, ...], dtype: str, names: list[str], contenders: dict[str, Callable]
+    shape: tuple[int, ...],
+    dtype: str,
+    names: list[str],
+    contenders: dict[str, Callable],
+    base_name: str = "hand NumPy",
 ) -> str:
     calibrated = {name: _calls_per_sample(run) for name, run in contenders.items()}
     slowest = max(once for _, once in calibrated.values())
     repeats = 3 if slowest > 0.1 else 7
     numbers = {name: number for name, (number, _) in calibrated.items()}
     medians = _median_interleaved(contenders, repeats, numbers)
-    base = medians["hand NumPy"]
+    base = medians[base_name]
     cells = []
     for name in names:
         if name not in medians:
@@ -242,6 +247,62 @@ def _compile_row(
         seconds = medians[name]
         cells.append(f"{seconds * 1e3:9.3f} ({seconds / base:4.2f}x)")
     return f"{shape!s:>18} {dtype:>8} " + " ".join(cells)
+
+
+def torch_autograd_mha(x: Any, weights: Mapping[str, Any], heads: int) -> Any:
+    """The loss (sum of the output) of :func:`torch_sdpa_mha` and its gradients by autograd."""
+    import torch
+
+    leaves = {n: w.detach().requires_grad_(True) for n, w in weights.items()}
+    xs = x.detach().requires_grad_(True)
+    args = (leaves["w_q"], leaves["w_k"], leaves["w_v"], leaves["w_o"], heads)
+    loss = torch_sdpa_mha(xs, *args).sum()
+    grads = torch.autograd.grad(loss, [xs, *leaves.values()])
+    return loss, grads
+
+
+def bench_grad(quick: bool = False) -> Iterator[str]:
+    """compile(spec, gradients=True) (NumPy, torch) against torch autograd through SDPA."""
+    import numpy as np
+
+    torch = _torch()
+    yield (
+        "compiled backward pass (loss = sum of the output; gradients of x, W_Q, W_K, W_V, W_O), "
+        "fused self-attention with W_O (median ms per call; in brackets: time / torch autograd)"
+    )
+    if torch is None:
+        yield "  (torch is not installed: no torch columns)"
+    names = ["numpy backward"] + (["torch backward", "torch autograd"] if torch else [])
+    yield f"{'(B, L, E, h)':>18} {'dtype':>8} " + " ".join(f"{n:>17}" for n in names)
+    shapes = ((2, 16, 8, 2),) if quick else GRAD_SHAPES
+    for batch, length, width, heads in shapes:
+        spec = AttentionSpec(
+            x=[[0] * width],
+            heads=heads,
+            layout="fused",
+            convention="xWT",
+            weights={"w_o": np.zeros((width, width), dtype=int)},
+        )
+        numpy_g = compile(spec, gradients=True)
+        torch_g = compile(spec, backend="torch", gradients=True) if torch is not None else None
+        rng = np.random.default_rng(0)
+        scale = 4 * round(math.sqrt(width))  # as in the compile section
+        weights64 = {
+            n: rng.integers(-4, 5, (width, width)) / scale for n in ("w_q", "w_k", "w_v", "w_o")
+        }
+        for dtype in ("float32", "float64"):
+            x = rng.normal(size=(batch, length, width)).astype(dtype)
+            w = {n: a.astype(dtype) for n, a in weights64.items()}
+            contenders: dict[str, Callable[[], object]] = {
+                "numpy backward": partial(numpy_g, x, **w)
+            }
+            if torch is not None and torch_g is not None:
+                tx = torch.from_numpy(x)
+                tw = {n: torch.from_numpy(a) for n, a in w.items()}
+                contenders["torch backward"] = partial(torch_g, tx, **tw)
+                contenders["torch autograd"] = partial(torch_autograd_mha, tx, tw, heads)
+            base = "torch autograd" if torch is not None else "numpy backward"
+            yield _compile_row((batch, length, width, heads), dtype, names, contenders, base)
 
 
 def bench_exercises(quick: bool = False) -> Iterator[str]:
@@ -260,8 +321,14 @@ def bench_exercises(quick: bool = False) -> Iterator[str]:
 
 
 def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
-    """The benchmark sections (``derive``, ``compile``, ``exercises``), or only the one named."""
-    sections = {"derive": bench_derive, "compile": bench_compile, "exercises": bench_exercises}
+    """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``), or only the
+    one named."""
+    sections = {
+        "derive": bench_derive,
+        "compile": bench_compile,
+        "grad": bench_grad,
+        "exercises": bench_exercises,
+    }
     for name, section in sections.items():
         if only in (None, name):
             yield from section(quick)

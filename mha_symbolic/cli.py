@@ -98,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="time the exact derivation (and more)")
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     bench.add_argument(
-        "--only", choices=("derive", "compile", "exercises"), help="run one section (default: all)"
+        "--only",
+        choices=("derive", "compile", "grad", "exercises"),
+        help="run one section (default: all)",
     )
     return parser
 

@@ -14,7 +14,17 @@ from typing import Any
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from mha_symbolic.matexpr import MergeHeads, RowSoftmax, SplitHeads, StackHeads
+from mha_symbolic.matexpr import (
+    BatchSum,
+    HeadOf,
+    MergeHeads,
+    OnesLike,
+    PadColumns,
+    RowSoftmax,
+    SoftmaxBackward,
+    SplitHeads,
+    StackHeads,
+)
 from mha_symbolic.spec import AttentionSpec
 
 # Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
@@ -27,6 +37,11 @@ _ATOMIC = (
     SplitHeads,
     MergeHeads,
     StackHeads,
+    SoftmaxBackward,
+    HeadOf,
+    BatchSum,
+    PadColumns,
+    OnesLike,
 )
 
 INPUTS = ("query", "key", "value")
@@ -67,8 +82,9 @@ class Program:
 
 
 class _Builder:
-    def __init__(self, spec: AttentionSpec) -> None:
+    def __init__(self, spec: AttentionSpec, explicit_weights: bool) -> None:
         self.spec = spec
+        self.explicit_weights = explicit_weights
         self.lq, self.lk = sp.Symbol("L_q", positive=True), sp.Symbol("L_k", positive=True)
         self.names: dict[sp.Basic, str] = {}
         self.arguments: list[Argument] = []
@@ -120,13 +136,16 @@ class _Builder:
         assert isinstance(scale, sp.Expr)
         return scale
 
-    def attend(self, q: sp.Basic, k: sp.Basic, v: sp.Basic, d_k: int) -> sp.Basic:
-        """softmax(s Q K^T + M) V."""
+    def attend(self, q: sp.Basic, k: sp.Basic, v: sp.Basic, d_k: int, head: str) -> sp.Basic:
+        """softmax(s Q K^T + M) V; with explicit weights A = softmax(...) is its own step."""
         scale = self.scale(d_k)
         factors = (q, k.T) if scale == 1 else (scale, q, k.T)
         scores = sp.MatMul(*factors, evaluate=False)
-        logits = sp.MatAdd(scores, self.mask, evaluate=False)
-        return sp.MatMul(RowSoftmax(logits), v, evaluate=False)
+        weights: sp.Basic = RowSoftmax(sp.MatAdd(scores, self.mask, evaluate=False))
+        if self.explicit_weights:
+            label = f"A_{{{head}}}" if head else "A"
+            weights = self.assign(label, f"A{head}", weights)
+        return sp.MatMul(weights, v, evaluate=False)
 
     def output(self, concat: sp.Basic) -> None:
         if not self.spec.has_output_projection:
@@ -141,8 +160,10 @@ class _Builder:
             self.batched()
         else:
             self.per_head()
+        # One head is never stacked: no head axis, and a batched mask needs none.
+        head_axis = batched and self.spec.heads > 1
         return Program(
-            self.spec, tuple(self.assignments), self.names, tuple(self.arguments), batched
+            self.spec, tuple(self.assignments), self.names, tuple(self.arguments), head_axis
         )
 
     def widths(self, name: str) -> list[int]:
@@ -171,7 +192,7 @@ class _Builder:
                 letter.upper(), letter.upper(), self.stacked(letter, source)
             )
         d_k = self.widths("w_q")[0]
-        attended = self.assign("H", "H", self.attend(heads["q"], heads["k"], heads["v"], d_k))
+        attended = self.assign("H", "H", self.attend(heads["q"], heads["k"], heads["v"], d_k, ""))
         self.output(MergeHeads(attended, h) if h > 1 else attended)
 
     def stacked(self, letter: str, source: str) -> sp.Basic:
@@ -221,15 +242,19 @@ class _Builder:
                 self.assign(
                     f"H_{{{i + 1}}}",
                     f"H{i + 1}",
-                    self.attend(parts["q"], parts["k"], parts["v"], d_k),
+                    self.attend(parts["q"], parts["k"], parts["v"], d_k, str(i + 1)),
                 )
             )
         self.output(sp.BlockMatrix([outputs]))
 
 
-def program(spec: AttentionSpec) -> Program:
-    """The spec's attention as assignments of structural matrix expressions."""
-    return _Builder(spec).program()
+def program(spec: AttentionSpec, explicit_weights: bool = False) -> Program:
+    """The spec's attention as assignments of structural matrix expressions.
+
+    ``explicit_weights``: each softmax ``A`` is an assignment of its own (the backward pass
+    needs it); otherwise ``softmax(S) V`` is one expression, printed as one helper call.
+    """
+    return _Builder(spec, explicit_weights).program()
 
 
 # --------------------------------------------------------------------------- printers
@@ -261,16 +286,26 @@ class ArrayPrinter(NumPyPrinter):
             # softmax(S) V in one helper call: it divides by the row sums after the product.
             method = getattr(matrices[0], self.printmethod)
             return str(method(self, right=self._print(matrices[1])))
+        if isinstance(matrices[0], sp.OneMatrix) and matrices[0].shape[0] == 1:
+            # a row of ones times a matrix: its column sums (a bias's gradient)
+            rest = sp.MatMul(coefficient, *matrices[1:], evaluate=False)
+            return f"column_sums({self._print(rest)})"
         if isinstance(matrices[0], sp.OneMatrix) and matrices[0].shape[1] == 1:
             matrices = matrices[1:]  # a column of ones times a row: the row, broadcast
         parts = [self._operand(m) for m in matrices]
         if coefficient != 1:
-            # Scaling the first factor (L x d) is cheaper than scaling the product (L x L).
-            parts[0] = f"({self._number(coefficient)} * {parts[0]})"
+            # Scaling a factor (L x d) is cheaper than scaling the product (L x L): the first
+            # factor with the fewest lengths (symbolic dimensions).
+            target = min(range(len(matrices)), key=lambda i: _lengths(matrices[i]))
+            parts[target] = f"({self._number(coefficient)} * {parts[target]})"
         return " @ ".join(parts)
 
     def _print_MatAdd(self, expr: sp.MatAdd) -> str:
-        return " + ".join(self._print(term) for term in expr.args)
+        text = ""
+        for term in expr.args:
+            negated = _negated(term)
+            text += f" + {self._print(term)}" if negated is None else f" - {self._operand(negated)}"
+        return text[3:] if text.startswith(" + ") else "-" + text[3:]
 
     def _print_Transpose(self, expr: sp.Transpose) -> str:
         return f"{self._operand(expr.arg)}.swapaxes(-1, -2)"
@@ -289,6 +324,20 @@ class ArrayPrinter(NumPyPrinter):
     def _print_BlockMatrix(self, expr: sp.BlockMatrix) -> str:
         """A row of blocks (the only kind a program has): the blocks side by side."""
         return f"concat_columns({', '.join(self._print(b) for b in expr.blocks)})"
+
+
+def _negated(term: sp.Basic) -> sp.Basic | None:
+    """M when the term is -M (printed as a subtraction), else None."""
+    if not isinstance(term, sp.MatMul):
+        return None
+    coefficient, matrices = term.as_coeff_matrices()
+    if coefficient != -1:
+        return None
+    return matrices[0] if len(matrices) == 1 else sp.MatMul(*matrices, evaluate=False)
+
+
+def _lengths(matrix: sp.Basic) -> int:
+    return len(sp.Tuple(*matrix.shape).free_symbols)
 
 
 def attention_parts(expr: sp.Basic) -> tuple[sp.Expr, sp.Basic, sp.Basic, sp.Basic, list] | None:
@@ -427,6 +476,84 @@ def softmax(*terms, right=None):
 
 
 ''' + _ARRAY_HEADS.format(xp="jnp")
+
+# The backward pass's helpers, after the forward prelude ({xp}: numpy, torch or jnp).
+_GRADIENT_HELPERS = '''
+
+ones_like = {xp}.ones_like
+
+
+def column_sums(x):
+    """1^T X: (..., L, n) -> (..., 1, n)"""
+    return x.sum(-2, keepdims=True)
+
+
+def batch_sum(x):
+    """The sum over the leading (batch) axes: (..., r, c) -> (r, c)"""
+    return x.reshape(-1, *x.shape[-2:]).sum(0)
+
+
+def entry_sum(x):
+    """1^T X 1 per example: (..., L, n) -> (...)"""
+    return x.sum((-2, -1))
+
+
+def half_squared_norm(x):
+    """||X||^2 / 2 per example: (..., L, n) -> (...)"""
+    return 0.5 * (x * x).sum((-2, -1))
+'''
+
+_SOFTMAX_BACKWARD = '''
+
+def softmax_backward(a, g):
+    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
+    return a * (g - (a * g).sum(-1, keepdims=True))
+'''
+
+NUMPY_GRADIENT_PRELUDE = (
+    _GRADIENT_HELPERS.format(xp="numpy")
+    + '''
+
+def softmax_backward(a, g):
+    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
+    out = a * g
+    out -= a * out.sum(-1, keepdims=True)
+    return out
+
+
+def pad_columns(x, before, after):
+    """[0 | X | 0]: zero columns before and after."""
+    return numpy.pad(x, [(0, 0)] * (x.ndim - 1) + [(before, after)])
+'''
+)
+
+TORCH_GRADIENT_PRELUDE = (
+    _GRADIENT_HELPERS.format(xp="torch")
+    + _SOFTMAX_BACKWARD
+    + '''
+
+def pad_columns(x, before, after):
+    """[0 | X | 0]: zero columns before and after."""
+    return torch.nn.functional.pad(x, (before, after))
+'''
+)
+
+JAX_GRADIENT_PRELUDE = (
+    _GRADIENT_HELPERS.format(xp="jnp")
+    + _SOFTMAX_BACKWARD
+    + '''
+
+def pad_columns(x, before, after):
+    """[0 | X | 0]: zero columns before and after."""
+    return jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(before, after)])
+'''
+)
+
+GRADIENT_PRELUDES = {
+    "numpy": NUMPY_GRADIENT_PRELUDE,
+    "torch": TORCH_GRADIENT_PRELUDE,
+    "jax": JAX_GRADIENT_PRELUDE,
+}
 
 BACKENDS: dict[str, tuple[type[ArrayPrinter], str]] = {
     "numpy": (ArrayPrinter, NUMPY_PRELUDE),

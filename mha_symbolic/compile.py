@@ -5,24 +5,46 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import sympy as sp
 
-from mha_symbolic import codegen
+from mha_symbolic import backprop, codegen
 from mha_symbolic.spec import AttentionSpec
 
 
-def compile(spec: AttentionSpec, backend: str = "numpy") -> AttentionFunction:
+@overload
+def compile(
+    spec: AttentionSpec, backend: str = ..., gradients: Literal[False] = ...
+) -> AttentionFunction: ...
+
+
+@overload
+def compile(spec: AttentionSpec, backend: str, gradients: Literal[True]) -> GradientFunction: ...
+
+
+@overload
+def compile(
+    spec: AttentionSpec, backend: str = ..., *, gradients: Literal[True]
+) -> GradientFunction: ...
+
+
+def compile(
+    spec: AttentionSpec, backend: str = "numpy", gradients: bool = False
+) -> AttentionFunction:
     """The spec's attention as a batched ``numpy``, ``torch`` or ``jax`` function.
 
     The code is printed from the structural expression of :func:`codegen.program` (see
-    ``f.source`` and ``f.expr``); :class:`AttentionFunction` documents the call.
+    ``f.source`` and ``f.expr``); :class:`AttentionFunction` documents the call. With
+    ``gradients=True`` the function is the backward pass (:class:`GradientFunction`): the
+    loss and its gradients, printed from :func:`backprop.program`.
     """
     if backend not in codegen.BACKENDS:
         raise ValueError(
             f"unknown backend {backend!r}; choose one of {', '.join(codegen.BACKENDS)}"
         )
+    if gradients:
+        return GradientFunction(backprop.program(spec), backend)
     return AttentionFunction(codegen.program(spec), backend)
 
 
@@ -58,10 +80,10 @@ class AttentionFunction:
         self.program = program
         self.spec = program.spec
         self.backend = backend
-        self.source = codegen.source(program, backend)
+        self.source = self._generate()
         namespace: dict[str, Any] = {"math": math}  # a parametric scale may call math.sqrt
         exec(compile_source(self.source, backend), namespace)
-        self._function: Callable[..., Any] = namespace["attention"]
+        self._function: Callable[..., Any] = namespace[self._entry]
         self._arrays = _ARRAYS[backend]()
         self._defaults: dict[tuple[str, Any], Any] = {}
         names = dict.fromkeys(a.name for a in program.arguments)
@@ -71,17 +93,29 @@ class AttentionFunction:
             name for name in names if _has_symbols(self.spec.weights[name])
         )
 
+    _entry = "attention"  # the generated function
+
+    def _generate(self) -> str:
+        return codegen.source(self.program, self.backend)
+
     @property
     def expr(self) -> sp.Basic:
         """The output as one structural SymPy expression (``f.program`` has the steps)."""
         return self.program.expr
 
     def __repr__(self) -> str:
-        return f"<AttentionFunction {self.spec.title!r} backend={self.backend}>"
+        return f"<{type(self).__name__} {self.spec.title!r} backend={self.backend}>"
 
     def __call__(
         self, query: Any, key: Any = None, value: Any = None, *, mask: Any = None, **weights: Any
     ) -> Any:
+        inputs, additive, args, numbers = self._arguments(query, key, value, mask, weights)
+        return self._function(*inputs, additive, *args, *numbers)
+
+    def _arguments(
+        self, query: Any, key: Any, value: Any, mask: Any, weights: dict[str, Any]
+    ) -> tuple[tuple[Any, Any, Any], Any, list[Any], list[float]]:
+        """(query, key, value), the additive mask, the weights and the parameters, checked."""
         arrays = self._arrays
         query = arrays.asarray(query, "query")
         dtype = arrays.float_dtype(query)
@@ -92,7 +126,7 @@ class AttentionFunction:
         additive = self._mask(mask, lq, lk, dtype, query)
         numbers = self._parameters(weights)
         args = self._weights(weights, dtype, query)
-        return self._function(query, key, value, additive, *args, *numbers)
+        return (query, key, value), additive, args, numbers
 
     def _parameters(self, given: dict[str, Any]) -> list[float]:
         """The spec's declared parameters (``tau=0.5``), taken out of the keyword arguments."""
@@ -217,6 +251,111 @@ class AttentionFunction:
         return self._defaults[key]
 
 
+class GradientFunction(AttentionFunction):
+    """``g(query, key=None, value=None, *, mask=None, target=None, **weights)``: the loss and
+    its gradients, from a backward pass generated and printed like the forward one.
+
+    The arguments are those of :class:`AttentionFunction` (batch axes, dtype, weights,
+    masks, parameters), plus ``target`` when the spec's [loss] is ``mse``: the target T, shape
+    ``(..., L_q, n)`` (default: the spec's). It returns a dict:
+
+    - ``"loss"``: each example's loss, the sum of the output's entries or 1/2 ||O - T||^2, in
+      the batch shape (a scalar without batch axes);
+    - the inputs' gradients, per example, each in its input's shape: ``"x"`` for ``g(x)``
+      (the shares of query, key and value added up), else ``"query"``, ``"key"`` (with the
+      value's share when ``value`` is omitted) and ``"value"``;
+    - every weight's gradient under its keyword (``"w_q"``, ``"b_o"``, ...), summed over the
+      batch (the gradient of the summed loss), in the form the weight is given: a matrix as
+      given (its convention kept), a bias as a vector, and a list with one per head for
+      ``per_head`` and ``split`` weights. Weights the spec omits (identity) get none, as in
+      ``derive(spec, gradients=True)``.
+
+    Blocked positions of the mask get exactly 0 gradient; a fully blocked row raises
+    ``ValueError``, as in the forward pass.
+    """
+
+    _entry = "attention_gradients"
+
+    def __init__(self, program: backprop.GradientProgram, backend: str) -> None:
+        self.gradient_program = program
+        super().__init__(program.forward, backend)
+
+    def _generate(self) -> str:
+        return backprop.source(self.gradient_program, self.backend)
+
+    def __call__(
+        self,
+        query: Any,
+        key: Any = None,
+        value: Any = None,
+        *,
+        mask: Any = None,
+        target: Any = None,
+        **weights: Any,
+    ) -> dict[str, Any]:
+        inputs, additive, args, numbers = self._arguments(query, key, value, mask, weights)
+        targets = self._target(target, inputs)
+        loss, *grads = self._function(*inputs, additive, *args, *targets, *numbers)
+        out = {"loss": loss}
+        shares = dict(zip(codegen.INPUTS, grads))
+        for name, array in zip(codegen.INPUTS, inputs):
+            shares[name] = self._arrays.reduce_to(shares[name], tuple(array.shape))
+        if value is None:
+            shares["key"] = shares["key"] + shares.pop("value")
+        if key is None:
+            shares["query"] = shares["query"] + shares.pop("key")
+        out.update({"x": shares["query"]} if key is None and value is None else shares)
+        for gradient, array in zip(self.gradient_program.gradients[3:], grads[3:]):
+            array = array[0] if gradient.name.startswith("b_") else array
+            if gradient.head is None:
+                out[gradient.name] = array
+            else:
+                out.setdefault(gradient.name, []).append(array)
+        return out
+
+    def _target(self, target: Any, inputs: tuple[Any, Any, Any]) -> list[Any]:
+        """[T] for the mse loss (given or the spec's), [] for the sum."""
+        symbol = self.gradient_program.target
+        if symbol is None:
+            if target is not None:
+                raise ValueError("target is only for the mse loss; the spec's loss is the sum")
+            return []
+        arrays, query = self._arrays, inputs[0]
+        dtype = query.dtype
+        lq, cols = int(query.shape[-2]), int(symbol.shape[1])
+        if target is None:
+            loss = self.spec.loss
+            assert loss is not None and loss.target is not None
+            if loss.target.rows != lq:
+                raise ValueError(
+                    f"the spec's target has shape {(loss.target.rows, cols)} but the output has "
+                    f"shape (..., {lq}, {cols}); pass target= for other lengths"
+                )
+            return [self._default_target(dtype, query)]
+        array = arrays.cast(arrays.asarray(target, "target"), dtype, query)
+        shape = tuple(array.shape)
+        if len(shape) < 2 or shape[-2:] != (lq, cols):
+            raise ValueError(
+                f"target has shape {shape} but the output has shape (..., {lq}, {cols})"
+            )
+        batch = _broadcast("query, key and value", [tuple(a.shape[:-2]) for a in inputs])
+        if _broadcast("the inputs and target", [batch, shape[:-2]]) != batch:
+            raise ValueError(
+                f"target has batch shape {shape[:-2]} but the inputs have {batch}; "
+                "give one target per example or one for all"
+            )
+        return [array]
+
+    def _default_target(self, dtype: Any, like: Any) -> Any:
+        key = ("target", self._arrays.cache_key(dtype, like))
+        if key not in self._defaults:
+            loss = self.spec.loss
+            assert loss is not None and loss.target is not None
+            array = self._arrays.from_exact(loss.target, like)
+            self._defaults[key] = self._arrays.cast(array, dtype, like)
+        return self._defaults[key]
+
+
 def compile_source(source: str, backend: str) -> Any:
     """The generated source as a code object (named after the backend, for tracebacks)."""
     import builtins
@@ -282,6 +421,14 @@ class _NumpyArrays:
         if mask.dtype != bool and not ((mask == 0) | (mask == 1)).all():
             raise ValueError("an integer mask holds 0 (blocked) or 1 (may attend) only")
         return mask != 0
+
+    def reduce_to(self, array: Any, shape: tuple[int, ...]) -> Any:
+        """A gradient summed over the axes its input was broadcast along."""
+        extra = len(array.shape) - len(shape)
+        axes = tuple(range(extra)) + tuple(
+            extra + i for i, n in enumerate(shape) if n == 1 and array.shape[extra + i] != 1
+        )
+        return array.sum(axes, keepdims=True).reshape(shape) if axes else array
 
     def blocked_row(self, additive: Any) -> tuple[int, ...] | None:
         blocked = self.xp.isneginf(additive).all(axis=-1)

@@ -1,4 +1,4 @@
-"""Structural matrix-expression nodes: a row-wise softmax and the heads' split and merge.
+"""Structural matrix-expression nodes of the forward and backward passes (softmax, heads, sums).
 
 Each node prints itself as LaTeX, as text, and as a call of a helper that every backend's
 generated code defines (``softmax``, ``split_heads``, ``merge_heads``, ``stack_heads``), so
@@ -127,5 +127,153 @@ class StackHeads(MatrixExpr):
 
     def _sympystr(self, printer: Any) -> str:
         return f"stack_heads({', '.join(printer._print(m) for m in self.args)})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+# --------------------------------------------------------------------------- backward pass
+class SoftmaxBackward(MatrixExpr):
+    """The row softmax's backward rule: ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``.
+
+    ``A`` is the softmax's output and ``\\bar{A}`` the gradient of the loss with respect to it;
+    each row is ``(diag(a) - a^T a) \\bar{a}``. A blocked position has a = 0, so its gradient
+    is exactly 0.
+    """
+
+    def __new__(cls, weights: Any, grad: Any) -> SoftmaxBackward:
+        return MatrixExpr.__new__(cls, sp.sympify(weights), sp.sympify(grad))
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.args[0].shape
+
+    def _latex(self, printer: Any) -> str:
+        a, g = (printer._print(m) for m in self.args)
+        ones = r"\mathbf{1}\mathbf{1}^{\top}"
+        return rf"{a} \circ \left({g} - \left({a} \circ {g}\right) {ones}\right)"
+
+    def _sympystr(self, printer: Any) -> str:
+        a, g = (printer._print(m) for m in self.args)
+        return f"softmax_backward({a}, {g})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+class HeadOf(MatrixExpr):
+    """Head ``index`` (0-based) of a head-stacked matrix: ``M[..., index, :, :]`` in code."""
+
+    def __new__(cls, arg: Any, index: int) -> HeadOf:
+        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.Integer(index))
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def index(self) -> int:
+        return int(self.args[1])
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\left[{printer._print(self.arg)}\right]_{{{self.index + 1}}}"
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{printer._print(self.arg)}[..., {self.index}, :, :]"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+class BatchSum(MatrixExpr):
+    """The sum over the batch: a weight's gradient is the sum of every example's."""
+
+    def __new__(cls, arg: Any) -> BatchSum:
+        return MatrixExpr.__new__(cls, sp.sympify(arg))
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\sum_{{b}} {printer._print(self.arg)}"
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"batch_sum({printer._print(self.arg)})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+class PadColumns(MatrixExpr):
+    """``[0 | M | 0]``: ``before`` zero columns, M, ``after`` zero columns (a slice's gradient)."""
+
+    def __new__(cls, arg: Any, before: Any, after: Any) -> PadColumns:
+        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.sympify(before), sp.sympify(after))
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        rows, cols = self.args[0].shape
+        return (rows, self.args[1] + cols + self.args[2])
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\left[0 \mid {printer._print(self.args[0])} \mid 0\right]"
+
+    def _sympystr(self, printer: Any) -> str:
+        arg, before, after = (printer._print(a) for a in self.args)
+        return f"pad_columns({arg}, {before}, {after})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+class OnesLike(MatrixExpr):
+    """A matrix of ones of M's shape: the gradient of the sum of M's entries."""
+
+    def __new__(cls, arg: Any) -> OnesLike:
+        return MatrixExpr.__new__(cls, sp.sympify(arg))
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.args[0].shape
+
+    def _latex(self, printer: Any) -> str:
+        return r"\mathbf{1}"
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"ones_like({printer._print(self.args[0])})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+class EntrySum(sp.Expr):
+    """``1^T M 1``, the sum of M's entries (one number per example in code)."""
+
+    def __new__(cls, arg: Any) -> EntrySum:
+        return sp.Expr.__new__(cls, arg)
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\mathbf{{1}}^{{\top}} {printer._print(self.args[0])} \mathbf{{1}}"
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"entry_sum({printer._print(self.args[0])})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+class HalfSquaredNorm(sp.Expr):
+    """``\\frac{1}{2} \\lVert M \\rVert^2``, the sum of the squared entries halved."""
+
+    def __new__(cls, arg: Any) -> HalfSquaredNorm:
+        return sp.Expr.__new__(cls, arg)
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\frac{{1}}{{2}} \left\lVert {printer._print(self.args[0])} \right\rVert^{{2}}"
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"half_squared_norm({printer._print(self.args[0])})"
 
     _numpycode = _torchcode = _jaxcode = _sympystr
