@@ -14,12 +14,17 @@ cancel give an exact 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
+from sympy.core.add import _addsort
+from sympy.core.mul import _mulsort
 from sympy.matrices.expressions.matexpr import MatrixExpr
+from sympy.polys.constructor import construct_domain
+from sympy.polys.polyerrors import CoercionFailed, PolynomialError
+from sympy.polys.rings import PolyElement, PolyRing, sring
 
 from mha_symbolic import ops
 from mha_symbolic.derivation import Derivation, Step
@@ -27,155 +32,383 @@ from mha_symbolic.locale import step_title
 from mha_symbolic.spec import AttentionSpec, Loss
 
 # ------------------------------------------------------------------ exact arithmetic
-# A Form is one exact entry: {denominator: {exponent: coefficient}}, meaning
-# sum over denominators D of (sum over exponents a of coefficient * e^a) / D.
-Form = dict[sp.Expr, dict[sp.Expr, sp.Expr]]
+# A Form is one exact entry: {denominator: {exponent: coefficient}}, meaning the sum over
+# denominators D of (sum over exponents a of coefficient * e^a) / D. Exponents and softmax row
+# sums are interned as ints (their sums and products are SymPy work done once per pair, not
+# once per term), a denominator is a sorted tuple of (row sum, power) pairs, () being 1, and a
+# coefficient is an element of one sparse polynomial ring over the weight symbols.
+Denominator = tuple[tuple[int, int], ...]
+Terms = dict[int, PolyElement]
+Form = dict[Denominator, Terms]
 Forms = list[list[Form]]
 
 _ONE, _ZERO = sp.Integer(1), sp.Integer(0)
 
 
-def constant(value: sp.Expr) -> Form:
-    return {_ONE: {_ZERO: sp.sympify(value)}} if value != 0 else {}
+def coefficient_ring(
+    leaves: Iterable[sp.Expr], factors: Iterable[sp.Expr] = ()
+) -> tuple[PolyRing, dict[sp.Expr, sp.Symbol]]:
+    """The ring holding every coefficient: polynomials in the leaves' symbols over the smallest
+    field that holds their numbers (QQ; QQ<sqrt(3)> for an input sqrt(3); SymPy expressions if
+    nothing else fits), and the irrational or symbolic ``factors`` (the score scales 1/sqrt(2),
+    1/tau) as generators of their own, so that multiplying by them stays arithmetic over QQ.
+
+    Returns the ring and {factor: its generator}.
+    """
+    leaves = list(dict.fromkeys(sp.sympify(e) for e in leaves))
+    symbols = set().union(*(e.free_symbols for e in leaves))
+    own = {f: sp.Dummy(f"s{i}") for i, f in enumerate(dict.fromkeys(factors))}
+    own = {f: s for f, s in own.items() if not f.is_Rational and not f.free_symbols & symbols}
+    leaves += [f for f in factors if f not in own]
+    names = sorted(set().union(*(e.free_symbols for e in leaves)), key=sp.default_sort_key)
+    gens = [s for s in names if all(e.is_polynomial(s) for e in leaves)]
+    try:
+        if gens:
+            domain = sring(leaves, *gens, field=True, extension=True)[0].domain
+        else:
+            domain = construct_domain(leaves, field=True, extension=True)[0]
+    except (PolynomialError, CoercionFailed, NotImplementedError):
+        domain = sp.EX
+    return PolyRing([*gens, *own.values()], domain), own
 
 
-def _add_into(total: Form, form: Form, factor: sp.Expr = _ONE) -> None:
-    for denominator, terms in form.items():
-        group = total.setdefault(denominator, {})
-        for exponent, c in terms.items():
-            group[exponent] = group.get(exponent, _ZERO) + factor * c
+class Algebra:
+    """Exact arithmetic on Forms for one backward pass (one coefficient ring, one set of exps
+    and row sums)."""
+
+    def __init__(self, leaves: Iterable[sp.Expr], factors: Iterable[sp.Expr] = ()) -> None:
+        self.ring, own = coefficient_ring(leaves, factors)
+        self.one, self.zero = self.ring.one, self.ring.zero
+        self._coefficients: dict[sp.Expr, PolyElement] = {f: self.ring(s) for f, s in own.items()}
+        # the factors' generators are the last ones; a monomial's tail says which powers of the
+        # factors to multiply back in
+        self._own = len(own)
+        self._factors = list(own)
+        self._factor_powers: dict[tuple[int, ...], tuple[sp.Expr, tuple[sp.Expr, ...]]] = {}
+        self.exponents: list[sp.Expr] = [_ZERO]
+        self._exponent_ids: dict[sp.Expr, int] = {_ZERO: 0}
+        self._exponent_sums: dict[tuple[int, int], int] = {}
+        self._exps: dict[int, sp.Expr] = {0: _ONE}
+        self.row_sums: list[sp.Expr] = []
+        self._row_sum_ids: dict[sp.Expr, int] = {}
+        self.numerators: list[Terms] = []  # each row sum as a sum of exps
+        self._products: dict[tuple[Denominator, Denominator], Denominator] = {}
+        self._denominators: dict[Denominator, sp.Expr] = {(): _ONE}
+        self._expanded: dict[Denominator, Terms] = {(): {0: self.one}}
+        self._monomials: dict[tuple[tuple[int, ...], tuple[sp.Expr, ...]], tuple[sp.Expr, ...]] = {}
+
+    # ---------------------------------------------------------------- interning
+    def coefficient(self, expr: sp.Expr) -> PolyElement:
+        c = self._coefficients.get(expr)
+        if c is None:
+            c = self._coefficients[expr] = self.ring.from_expr(expr)
+        return c
+
+    def exponent(self, a: sp.Expr) -> int:
+        i = self._exponent_ids.get(a)
+        if i is None:
+            i = self._exponent_ids[a] = len(self.exponents)
+            self.exponents.append(a)
+        return i
+
+    def exponent_sum(self, i: int, j: int) -> int:
+        if not i or not j:
+            return i or j
+        key = (i, j) if i < j else (j, i)
+        k = self._exponent_sums.get(key)
+        if k is None:
+            k = self._exponent_sums[key] = self.exponent(self.exponents[i] + self.exponents[j])
+        return k
+
+    def exp(self, i: int) -> sp.Expr:
+        e = self._exps.get(i)
+        if e is None:
+            e = self._exps[i] = sp.exp(self.exponents[i])
+        return e
+
+    def atom(self, e: sp.Expr) -> Terms:
+        """An exp of the forward softmax (or a number) as {exponent: coefficient}."""
+        if e == 1:
+            return {0: self.one}
+        if e == sp.E:
+            return {self.exponent(_ONE): self.one}
+        if isinstance(e, sp.exp):
+            return {self.exponent(e.args[0]): self.one}
+        return {0: self.coefficient(e)}
+
+    def numerator(self, expr: sp.Expr) -> Terms:
+        """A sum of (multiples of) exps as {exponent: coefficient}."""
+        out: Terms = {}
+        for term in sp.Add.make_args(expr):
+            c, atom = term.as_coeff_Mul()
+            for a, extra in self.atom(atom).items():
+                out[a] = out.get(a, self.zero) + self.coefficient(c) * extra
+        return out
+
+    def reciprocal(self, z: sp.Expr, power: int) -> Form:
+        """1 / z^power for a softmax row sum z (a number divides the coefficient instead)."""
+        if z.is_Number:
+            return {(): {0: self.coefficient(z**-power)}}
+        i = self._row_sum_ids.get(z)
+        if i is None:
+            i = self._row_sum_ids[z] = len(self.row_sums)
+            self.row_sums.append(z)
+            self.numerators.append(self.numerator(z))
+        return {((i, power),): {0: self.one}}
+
+    # ---------------------------------------------------------------- denominators
+    def product(self, d1: Denominator, d2: Denominator) -> Denominator:
+        if not d1 or not d2:
+            return d1 or d2
+        key = (d1, d2)
+        d = self._products.get(key)
+        if d is None:
+            powers = dict(d1)
+            for z, k in d2:
+                powers[z] = powers.get(z, 0) + k
+            d = self._products[key] = tuple(sorted(powers.items()))
+        return d
+
+    def denominator(self, d: Denominator) -> sp.Expr:
+        expr = self._denominators.get(d)
+        if expr is None:
+            expr = self._denominators[d] = sp.Mul(*(self.row_sums[z] ** k for z, k in d))
+        return expr
+
+    def expanded(self, d: Denominator) -> Terms:
+        """The denominator multiplied out as a sum of exps."""
+        terms = self._expanded.get(d)
+        if terms is None:
+            z, k = d[-1]
+            rest = d[:-1] + (((z, k - 1),) if k > 1 else ())
+            product = self._terms_product(self.expanded(rest), self.numerators[z])
+            terms = self._expanded[d] = {a: c for a, c in product.items() if c}
+        return terms
+
+    # ---------------------------------------------------------------- forms
+    def constant(self, value: sp.Expr) -> Form:
+        return {(): {0: self.coefficient(value)}} if value != 0 else {}
+
+    def constants(self, matrix: sp.MatrixBase) -> Forms:
+        return [
+            [self.constant(matrix[i, j]) for j in range(matrix.cols)] for i in range(matrix.rows)
+        ]
+
+    def _terms_product(self, t1: Terms, t2: Terms, group: Terms | None = None) -> Terms:
+        group = {} if group is None else group
+        for a1, c1 in t1.items():
+            for a2, c2 in t2.items():
+                a = self.exponent_sum(a1, a2)
+                c = group.get(a)
+                group[a] = c1 * c2 if c is None else c + c1 * c2
+        return group
+
+    def multiply(self, left: Form, right: Form) -> Form:
+        total: Form = {}
+        for d1, terms1 in left.items():
+            for d2, terms2 in right.items():
+                self._terms_product(terms1, terms2, total.setdefault(self.product(d1, d2), {}))
+        return _pruned(total)
+
+    def add(self, *forms: Form, factors: tuple[PolyElement, ...] | None = None) -> Form:
+        total: Form = {}
+        for form, factor in zip(forms, factors or (self.one,) * len(forms)):
+            for denominator, terms in form.items():
+                group = total.setdefault(denominator, {})
+                for a, c in terms.items():
+                    c = c if factor is self.one else factor * c
+                    group[a] = group[a] + c if a in group else c
+        return _pruned(total)
+
+    def matmul(self, left: Forms, right: Forms) -> Forms:
+        inner = len(right)
+        cols = len(right[0]) if right else 0
+        return [
+            [
+                self.add(*(self.multiply(row[k], right[k][j]) for k in range(inner)))
+                for j in range(cols)
+            ]
+            for row in left
+        ]
+
+    def combine(self, left: Forms, right: Forms, factor: sp.Expr = _ONE) -> Forms:
+        """left + factor * right, entrywise."""
+        f = (self.one, self.coefficient(factor))
+        return [
+            [self.add(a, b, factors=f) for a, b in zip(row_a, row_b)]
+            for row_a, row_b in zip(left, right)
+        ]
+
+    def times(self, forms: Forms, factor: sp.Expr) -> Forms:
+        f = (self.coefficient(factor),)
+        return [[self.add(form, factors=f) for form in row] for row in forms]
+
+    def column_sums(self, forms: Forms) -> Forms:
+        """1^T Y: one row of column sums (the gradient of a bias added to every row)."""
+        return [[self.add(*col) for col in zip(*forms)]]
+
+    def squares(self, forms: Forms) -> Form:
+        """The sum of the squared entries."""
+        return self.add(*(self.multiply(f, f) for row in forms for f in row))
+
+    # ---------------------------------------------------------------- softmax
+    def softmax_forms(self, softmax: ops.Softmax) -> Forms:
+        """The weights a_rj = e_rj / Z_r, each row over its own row sum Z_r."""
+        return [
+            [self.multiply(self.reciprocal(total.value, 1), {(): self.atom(e)}) if e != 0 else {}
+             for e in exps]
+            for exps, total in zip(softmax.exps, softmax.sums)
+        ]  # fmt: skip
+
+    def softmax_backward(self, weights: ops.Softmax, grad: Forms) -> Forms:
+        """Row r: (diag(a_r) - a_r^T a_r) abar_r, i.e. a_j (abar_j - sum_k a_k abar_k), written
+        as e_j (Z abar_j - sum_k e_k abar_k) / Z^2 so that equal terms cancel exactly.
+
+        A blocked position has e_j = 0, so its gradient is exactly 0.
+        """
+        out = []
+        for exps, total, g_row in zip(weights.exps, weights.sums, grad):
+            z = total.value
+            atoms: list[Form] = [{(): self.atom(e)} if e != 0 else {} for e in exps]
+            dot = self.add(*(self.multiply(e, g) for e, g in zip(atoms, g_row)))
+            z_form: Form = {(): self.numerator(z)}
+            over = self.reciprocal(z, 2)
+            row = []
+            for e, g in zip(atoms, g_row):
+                inner = self.add(self.multiply(g, z_form), dot, factors=(self.one, -self.one))
+                row.append(self.multiply(self.multiply(over, e), inner) if e else {})
+            out.append(row)
+        return out
+
+    # ---------------------------------------------------------------- exact values
+    def matrix(self, forms: Forms) -> Matrix:
+        return Matrix([[self.value(f) for f in row] for row in forms])
+
+    def value(self, form: Form) -> sp.Expr:
+        """The exact entry: per denominator, the exps summed with their contents factored out."""
+        parts = []
+        for denominator, terms in self._common(form).items():
+            ratio = self._ratio(terms, denominator)
+            if ratio is not None:
+                parts.append(ratio)
+                continue
+            total = ops.linear_sum((self.exp(a), self.expr(c)) for a, c in terms.items())
+            if total.primitive == 0:  # the factors put back can cancel
+                continue
+            if not denominator:
+                parts.append(total.value)
+            else:
+                over = sp.Pow(self.denominator(denominator), -1)
+                parts.append(sp.Mul(total.content, total.primitive, over))
+        return sp.Add(*parts) if parts else _ZERO
+
+    def expr(self, c: PolyElement) -> sp.Expr:
+        """``c.as_expr()`` with the factors put back, built in SymPy's canonical form directly:
+        the terms are distinct monomials, so Add's and Mul's general flattening (most of the
+        time otherwise) has nothing to merge."""
+        to_sympy = self.ring.domain.to_sympy
+        if c.is_ground:
+            return to_sympy(c.LC)
+        own = self._own
+        grouped: dict[tuple[int, ...], list[tuple[sp.Expr, tuple[sp.Expr, ...]]]] = {}
+        for monom, coeff in c.items():
+            number, rest = to_sympy(coeff).as_coeff_Mul()
+            factors = sp.Mul.make_args(rest) if rest != 1 else ()
+            if own and any(monom[-own:]):
+                f_number, f_factors = self._factor_power(monom[-own:])
+                number, factors = number * f_number, factors + f_factors
+            grouped.setdefault(monom[: len(monom) - own], []).append((number, factors))
+        terms: list[sp.Expr] = []
+        for monom, parts in grouped.items():
+            if len(parts) > 1 and not any(s.free_symbols for _, f in parts for s in f):
+                # a monomial times powers of numeric factors: one number, as Poly writes it
+                number, rest = sp.Add(*(sp.Mul(n, *f) for n, f in parts)).as_coeff_Mul()
+                parts = [(number, sp.Mul.make_args(rest) if rest != 1 else ())]
+            for number, factors in parts:
+                if number != 0:
+                    terms.extend(sp.Add.make_args(self._term(number, factors, monom)))
+        return _canonical_add(terms)
+
+    def _factor_power(self, powers: tuple[int, ...]) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+        """The factors' product for these powers, as (number, other factors)."""
+        f = self._factor_powers.get(powers)
+        if f is None:
+            number, rest = sp.Mul(*(s**k for s, k in zip(self._factors, powers))).as_coeff_Mul()
+            f = self._factor_powers[powers] = (number, sp.Mul.make_args(rest) if rest != 1 else ())
+        return f
+
+    def _term(self, number: sp.Expr, rest: tuple[sp.Expr, ...], monom: tuple[int, ...]) -> sp.Expr:
+        """number * rest * the monomial, for a rest free of the monomial's symbols, built
+        directly; rest is an Add or the factors of a Mul."""
+        key = (monom, rest)
+        factors = self._monomials.get(key)
+        if factors is None:
+            product = [g**m for g, m in zip(self.ring.symbols, monom) if m] + list(rest)
+            _mulsort(product)
+            factors = self._monomials[key] = tuple(product)
+        if not factors:
+            return number
+        if number != 1:
+            return sp.Mul._from_args((number, *factors))
+        return factors[0] if len(factors) == 1 else sp.Mul._from_args(factors)
+
+    def _ratio(self, terms: Terms, denominator: Denominator) -> sp.Expr | None:
+        """q when the numerator is q times the denominator multiplied out (q a number)."""
+        if not denominator or not all(c.is_ground for c in terms.values()):
+            return None
+        expanded = self.expanded(denominator)
+        if terms.keys() != expanded.keys():
+            return None
+        a = next(iter(terms))
+        q = self.ring.domain.quo(terms[a].LC, expanded[a].LC)
+        if any(q * expanded[b].LC != c.LC for b, c in terms.items()):
+            return None
+        return self.ring.domain.to_sympy(q)
+
+    def _common(self, form: Form) -> Form:
+        """One fraction when one denominator holds every row sum of the others
+        (``a/Z + b/Z^2 + c`` is written over ``Z^2``); otherwise a fraction per denominator."""
+        if len(form) < 2:
+            return form
+        bases = {z for z, _ in max(form, key=len)}
+        if not all({z for z, _ in d} <= bases for d in form):
+            return form
+        lcm = {z: max(dict(d).get(z, 0) for d in form) for z in bases}
+        common = tuple(sorted(lcm.items()))
+        total: Form = {}
+        for denominator, terms in form.items():
+            lifted: Form = {(): terms}
+            powers = dict(denominator)
+            for z, k in lcm.items():
+                for _ in range(k - powers.get(z, 0)):
+                    lifted = self.multiply(lifted, {(): self.numerators[z]})
+            if lifted:
+                total = self.add(total, {common: lifted[()]})
+        return total
+
+
+def _canonical_add(terms: list[sp.Expr]) -> sp.Expr:
+    """Add(*terms) for canonical terms that are not Adds, at most one a number, no two alike
+    (distinct monomials), in SymPy's canonical order without Add's general flatten."""
+    if len(terms) < 2:
+        return terms[0] if terms else _ZERO
+    numbers = [t for t in terms if t.is_Number]
+    rest = [t for t in terms if not t.is_Number]
+    _addsort(rest)
+    return sp.Add._from_args(numbers + rest)
 
 
 def _pruned(form: Form) -> Form:
     out = {}
     for denominator, terms in form.items():
-        kept = {a: c for a, c in terms.items() if c != 0}
+        kept = {a: c for a, c in terms.items() if c}
         if kept:
             out[denominator] = kept
     return out
 
 
-def add(*forms: Form, factors: tuple[sp.Expr, ...] | None = None) -> Form:
-    total: Form = {}
-    for form, factor in zip(forms, factors or (_ONE,) * len(forms)):
-        _add_into(total, form, factor)
-    return _pruned(total)
-
-
-def multiply(left: Form, right: Form) -> Form:
-    total: Form = {}
-    for d1, terms1 in left.items():
-        for d2, terms2 in right.items():
-            group = total.setdefault(d1 * d2, {})
-            for a1, c1 in terms1.items():
-                for a2, c2 in terms2.items():
-                    exponent = a1 + a2
-                    group[exponent] = group.get(exponent, _ZERO) + c1 * c2
-    return _pruned(total)
-
-
-def value(form: Form) -> sp.Expr:
-    """The exact entry: per denominator, the exps summed with their contents factored out."""
-    parts = []
-    for denominator, terms in _common(form).items():
-        pairs = [(sp.exp(a), _tidy(c)) for a, c in terms.items()]
-        total = ops.linear_sum(pairs)
-        if total.primitive == 0:
-            continue
-        whole = _ratio(total.primitive, denominator)
-        if whole is not None:
-            parts.append(total.content * whole)
-        elif denominator == 1:
-            parts.append(total.value)
-        else:
-            parts.append(sp.Mul(total.content, total.primitive, sp.Pow(denominator, -1)))
-    return sp.Add(*parts) if parts else _ZERO
-
-
-def _ratio(numerator: sp.Expr, denominator: sp.Expr) -> sp.Expr | None:
-    """+-1 when the numerator is the denominator or its negative (multiplied out), else None."""
-    if numerator == denominator:
-        return _ONE
-    expanded = sp.expand(denominator) if denominator.is_Pow or denominator.is_Mul else denominator
-    if numerator == expanded:
-        return _ONE
-    if numerator == -expanded:
-        return -_ONE
-    return None
-
-
-def _powers(denominator: sp.Expr) -> dict[sp.Expr, int]:
-    return {} if denominator == 1 else dict(denominator.as_powers_dict())
-
-
-def _common(form: Form) -> Form:
-    """One fraction when one denominator holds every row sum of the others
-    (``a/Z + b/Z^2 + c`` is written over ``Z^2``); otherwise a fraction per denominator."""
-    if len(form) < 2:
-        return form
-    powers = {d: _powers(d) for d in form}
-    widest = max(powers.values(), key=len)
-    if not all(set(p) <= set(widest) for p in powers.values()):
-        return form
-    lcm = {base: max(p.get(base, 0) for p in powers.values()) for base in widest}
-    common = sp.Mul(*(sp.Pow(base, k) for base, k in lcm.items()))
-    total: Form = {}
-    for denominator, terms in form.items():
-        lifted: Form = {_ONE: terms}
-        for base, k in lcm.items():
-            for _ in range(k - powers[denominator].get(base, 0)):
-                lifted = multiply(lifted, {_ONE: _numerator(base)})
-        _add_into(total, {common: lifted.get(_ONE, {})})
-    return _pruned(total)
-
-
-def _numerator(expr: sp.Expr) -> dict[sp.Expr, sp.Expr]:
-    """A sum of (rational multiples of) exps as {exponent: coefficient}."""
-    out: dict[sp.Expr, sp.Expr] = {}
-    for term in sp.Add.make_args(expr):
-        c, atom = term.as_coeff_Mul()
-        a, extra = _exponent(atom)
-        out[a] = out.get(a, _ZERO) + c * extra
-    return out
-
-
-def _tidy(c: sp.Expr) -> sp.Expr:
-    """A coefficient with symbols multiplied out (through Poly: much faster than expand)."""
-    if not c.free_symbols:
-        return c
-    try:
-        return sp.Poly(c, *sorted(c.free_symbols, key=str)).as_expr()
-    except sp.PolynomialError:  # not a polynomial in its symbols (1/tau, say)
-        return sp.expand(c)
-
-
-def constants(matrix: sp.MatrixBase) -> Forms:
-    return [[constant(matrix[i, j]) for j in range(matrix.cols)] for i in range(matrix.rows)]
-
-
-def matmul(left: Forms, right: Forms) -> Forms:
-    inner = len(right)
-    cols = len(right[0]) if right else 0
-    return [
-        [add(*(multiply(row[k], right[k][j]) for k in range(inner))) for j in range(cols)]
-        for row in left
-    ]
-
-
 def transpose(forms: Forms) -> Forms:
     return [list(col) for col in zip(*forms)]
-
-
-def combine(left: Forms, right: Forms, factor: sp.Expr = _ONE) -> Forms:
-    """left + factor * right, entrywise."""
-    return [
-        [add(a, b, factors=(_ONE, factor)) for a, b in zip(row_a, row_b)]
-        for row_a, row_b in zip(left, right)
-    ]
-
-
-def times(forms: Forms, factor: sp.Expr) -> Forms:
-    return [[add(f, factors=(factor,)) for f in row] for row in forms]
 
 
 def hstack(blocks: list[Forms]) -> Forms:
@@ -184,64 +417,6 @@ def hstack(blocks: list[Forms]) -> Forms:
 
 def columns(forms: Forms, start: int, stop: int) -> Forms:
     return [row[start:stop] for row in forms]
-
-
-def column_sums(forms: Forms) -> Forms:
-    """1^T Y: one row of column sums (the gradient of a bias added to every row)."""
-    return [[add(*col) for col in zip(*forms)]]
-
-
-def matrix(forms: Forms) -> Matrix:
-    return Matrix([[value(f) for f in row] for row in forms])
-
-
-def _exponent(e: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    """(a, c) with e = c * e^a, for an exp of the forward softmax."""
-    if e == 1:
-        return _ZERO, _ONE
-    if e == sp.E:
-        return _ONE, _ONE
-    if isinstance(e, sp.exp):
-        return e.args[0], _ONE
-    return _ZERO, e
-
-
-def softmax_forms(softmax: ops.Softmax) -> Forms:
-    """The weights a_rj = e_rj / Z_r, each row over its own row sum Z_r."""
-    rows = []
-    for exps, total in zip(softmax.exps, softmax.sums):
-        z = total.value
-        row = []
-        for e in exps:
-            a, c = _exponent(e)
-            row.append({z: {a: c}} if e != 0 else {})
-        rows.append(row)
-    return rows
-
-
-def softmax_backward(weights: ops.Softmax, grad: Forms) -> Forms:
-    """Row r: (diag(a_r) - a_r^T a_r) abar_r, i.e. a_j (abar_j - sum_k a_k abar_k), written as
-    e_j (Z abar_j - sum_k e_k abar_k) / Z^2 so that equal terms cancel exactly.
-
-    A blocked position has e_j = 0, so its gradient is exactly 0.
-    """
-    out = []
-    for exps, total, g_row in zip(weights.exps, weights.sums, grad):
-        z = total.value
-        atoms = [{_ONE: dict([_exponent(e)])} if e != 0 else {} for e in exps]
-        dot = add(*(multiply(e, g) for e, g in zip(atoms, g_row)))
-        z_form = {_ONE: _numerator(z)}
-        row = []
-        for e, g in zip(atoms, g_row):
-            inner = add(multiply(g, z_form), dot, factors=(_ONE, -_ONE))
-            row.append(multiply({z**2: e[_ONE]} if e else {}, inner))
-        out.append(row)
-    return out
-
-
-def squares(forms: Forms) -> Form:
-    """The sum of the squared entries."""
-    return add(*(multiply(f, f) for row in forms for f in row))
 
 
 # ------------------------------------------------------------------ structural nodes
@@ -335,9 +510,21 @@ class _Backward:
         self.leaves = {str(symbol): symbol for symbol in d.bindings}
         self.heads = self.spec.heads
         self.softmaxes = [self.softmax(n) for n in self._numbers()]
-        self.weights = [softmax_forms(softmax) for softmax in self.softmaxes]
-        self.values = [constants(d[f"head{n}.v"]) for n in self._numbers()]
+        scales = [self.scale(n)[1] for n in self._numbers()]
+        self.alg = Algebra(self.coefficient_leaves(), scales)
+        self.weights = [self.alg.softmax_forms(softmax) for softmax in self.softmaxes]
+        self.values = [self.alg.constants(d[f"head{n}.v"]) for n in self._numbers()]
         self.own: dict[str, tuple[sp.MatrixSymbol, Forms]] = {}
+
+    def coefficient_leaves(self) -> list[sp.Expr]:
+        """Every number and symbol a coefficient is built from (so one ring holds them all)."""
+        matrices = [s.value for s in self.d.steps if s.kind in ("input", "slice", "project")]
+        matrices += [m for ms in self.spec.weights.values() for m in ms]
+        loss = loss_of(self.spec)
+        matrices += [loss.target] if loss.target is not None else []
+        extras = [e for s in self.softmaxes for row in s.exps for e in row]
+        extras += [z.value for s in self.softmaxes for z in s.sums]
+        return [e for m in matrices for e in m] + _coefficients_of(extras)
 
     def _numbers(self) -> range:
         return range(1, self.heads + 1)
@@ -352,7 +539,7 @@ class _Backward:
     def add(
         self, key: str, name: str, formula: sp.Basic, forms: Forms, head: int | None = None
     ) -> tuple[sp.MatrixSymbol, Forms]:
-        value = matrix(forms)
+        value = self.alg.matrix(forms)
         symbol = sp.MatrixSymbol(name, value.rows, value.cols)
         kind = "loss" if key == "loss" else "grad"
         self.steps.append(Step(key, step_title(key, head), kind, symbol, formula, value, head))
@@ -361,7 +548,7 @@ class _Backward:
 
     # ---------------------------------------------------------------- output side
     def run(self) -> Derivation:
-        heads = [matmul(a, v) for a, v in zip(self.weights, self.values)]
+        heads = [self.alg.matmul(a, v) for a, v in zip(self.weights, self.values)]
         concat = hstack(heads)
         output = self.output_forms(concat)
         o_bar = self.loss(output)
@@ -380,10 +567,10 @@ class _Backward:
     def output_forms(self, concat: Forms) -> Forms:
         if not self.spec.has_output_projection:
             return concat
-        out = matmul(concat, constants(self.spec.effective("w_o")))
+        out = self.alg.matmul(concat, self.alg.constants(self.spec.effective("w_o")))
         if "b_o" in self.spec.weights:
-            bias = constants(sp.ones(len(out), 1) * self.spec.weights["b_o"][0])
-            out = combine(out, bias)
+            bias = self.alg.constants(sp.ones(len(out), 1) * self.spec.weights["b_o"][0])
+            out = self.alg.combine(out, bias)
         return out
 
     def loss(self, output: Forms) -> Forms:
@@ -391,17 +578,17 @@ class _Backward:
         o = self.sym("output")
         rows, cols = o.shape
         if loss.kind == "sum":
-            total = [[add(*(f for row in output for f in row))]]
+            total = [[self.alg.add(*(f for row in output for f in row))]]
             formula = sp.MatMul(_ones_t(rows), o, sp.OneMatrix(cols, 1))
             self.add("loss", "L", formula, total)
-            ones = constants(sp.ones(rows, cols))
+            ones = self.alg.constants(sp.ones(rows, cols))
             return self.add("grad.output", r"\bar{O}", sp.OneMatrix(rows, cols), ones)[1]
         assert loss.target is not None
         t = sp.MatrixSymbol("T", rows, cols)
         self.bindings[t] = loss.target
-        residual = combine(output, constants(loss.target), -_ONE)
+        residual = self.alg.combine(output, self.alg.constants(loss.target), -_ONE)
         difference = sp.MatAdd(o, sp.MatMul(-1, t))
-        half = add(squares(residual), factors=(sp.Rational(1, 2),))
+        half = self.alg.times([[self.alg.squares(residual)]], sp.Rational(1, 2))[0][0]
         self.add("loss", "L", HalfSquaredNorm(difference), [[half]])
         return self.add("grad.output", r"\bar{O}", difference, residual)[1]
 
@@ -411,7 +598,7 @@ class _Backward:
             return self.add("grad.concat", r"\bar{C}", o_sym, o_bar)[1]
         w = self.leaves["W_{O}"]
         xwt = self.spec.convention == "xWT"
-        w_bar = matmul(transpose(concat), o_bar)
+        w_bar = self.alg.matmul(transpose(concat), o_bar)
         if "w_o" not in self.spec.omitted:
             formula = sp.MatMul(o_sym.T, c_sym) if xwt else sp.MatMul(c_sym.T, o_sym)
             self.add("grad.w_o", r"\bar{W}_{O}", formula, transpose(w_bar) if xwt else w_bar)
@@ -420,11 +607,11 @@ class _Backward:
                 "grad.b_o",
                 r"\bar{b}_{O}",
                 sp.MatMul(_ones_t(len(o_bar)), o_sym),
-                column_sums(o_bar),
+                self.alg.column_sums(o_bar),
             )
-        effective = constants(self.spec.effective("w_o").T)
+        effective = self.alg.constants(self.spec.effective("w_o").T)
         formula = sp.MatMul(o_sym, w) if xwt else sp.MatMul(o_sym, w.T)
-        return self.add("grad.concat", r"\bar{C}", formula, matmul(o_bar, effective))[1]
+        return self.add("grad.concat", r"\bar{C}", formula, self.alg.matmul(o_bar, effective))[1]
 
     # ---------------------------------------------------------------- one head
     def head(self, n: int, c_bar: Forms) -> dict[str, Forms]:
@@ -442,16 +629,16 @@ class _Backward:
         )
         a_sym, v_sym = self.sym(f"head{n}.weights"), self.sym(f"head{n}.v")
         a, v = self.weights[i], self.values[i]
-        v_bar = matmul(transpose(a), h_bar)
+        v_bar = self.alg.matmul(transpose(a), h_bar)
         self.add(f"grad.head{n}.v", rf"\bar{{V}}_{{{n}}}", sp.MatMul(a_sym.T, h_sym), v_bar, n)
         a_bar_sym, a_bar = self.add(
             f"grad.head{n}.weights",
             rf"\bar{{A}}_{{{n}}}",
             sp.MatMul(h_sym, v_sym.T),
-            matmul(h_bar, transpose(v)),
+            self.alg.matmul(h_bar, transpose(v)),
             n,
         )
-        logits_bar = softmax_backward(self.softmaxes[i], a_bar)
+        logits_bar = self.alg.softmax_backward(self.softmaxes[i], a_bar)
         jacobian = SoftmaxBackward(a_sym, a_bar_sym)
         if self.spec.mask is not None:
             masked, _ = self.add(
@@ -469,19 +656,23 @@ class _Backward:
             f"grad.head{n}.scores",
             rf"\bar{{S}}_{{{n}}}",
             sp.MatMul(factor_formula, scaled) if factor != 1 else scaled,
-            logits_bar if factor == 1 else times(logits_bar, factor),
+            logits_bar if factor == 1 else self.alg.times(logits_bar, factor),
             n,
         )
         q_sym, k_sym = self.sym(f"head{n}.q"), self.sym(f"head{n}.k")
-        q, k = constants(self.d[f"head{n}.q"]), constants(self.d[f"head{n}.k"])
+        q, k = self.alg.constants(self.d[f"head{n}.q"]), self.alg.constants(self.d[f"head{n}.k"])
         q_bar = self.add(
-            f"grad.head{n}.q", rf"\bar{{Q}}_{{{n}}}", sp.MatMul(s_sym, k_sym), matmul(s_bar, k), n
+            f"grad.head{n}.q",
+            rf"\bar{{Q}}_{{{n}}}",
+            sp.MatMul(s_sym, k_sym),
+            self.alg.matmul(s_bar, k),
+            n,
         )[1]
         k_bar = self.add(
             f"grad.head{n}.k",
             rf"\bar{{K}}_{{{n}}}",
             sp.MatMul(s_sym.T, q_sym),
-            matmul(transpose(s_bar), q),
+            self.alg.matmul(transpose(s_bar), q),
             n,
         )[1]
         return {"q": q_bar, "k": k_bar, "v": v_bar}
@@ -510,7 +701,7 @@ class _Backward:
         suffix = "" if head is None else f"^{{{head}}}"
         y_sym = self.sym(y_key)
         if weight not in self.spec.omitted:
-            w_bar = matmul(transpose(constants(x)), y_bar)
+            w_bar = self.alg.matmul(transpose(self.alg.constants(x)), y_bar)
             if self.spec.convention == "xWT":
                 formula = sp.MatMul(y_sym.T, source)
                 w_bar = transpose(w_bar)
@@ -524,7 +715,7 @@ class _Backward:
                 f"{key}b_{letter.lower()}",
                 rf"\bar{{b}}_{{{letter}}}{suffix}",
                 sp.MatMul(_ones_t(len(y_bar)), y_sym),
-                column_sums(y_bar),
+                self.alg.column_sums(y_bar),
                 head,
             )
 
@@ -535,7 +726,7 @@ class _Backward:
         w = self.leaves[name]
         effective = self.spec.effective(weight, 0 if head is None else head - 1)
         formula = sp.MatMul(self.sym(y_key), w if self.spec.convention == "xWT" else w.T)
-        return formula, matmul(y_bar, constants(effective.T))
+        return formula, self.alg.matmul(y_bar, self.alg.constants(effective.T))
 
     def input_of(self, source: str, head: int | None) -> tuple[sp.MatrixSymbol, Matrix]:
         """The symbol and value that the projection of ``source`` multiplies."""
@@ -591,7 +782,7 @@ class _Backward:
         formula = parts[0][0] if len(parts) == 1 else sp.MatAdd(*(p[0] for p in parts))
         total = parts[0][1]
         for part in parts[1:]:
-            total = combine(total, part[1])
+            total = self.alg.combine(total, part[1])
         self.add(key, name, formula, total, head)
 
     def fused(self, grads: list[dict[str, Forms]]) -> None:
@@ -605,6 +796,18 @@ class _Backward:
             self.projection("grad.", x_sym, x, f"grad.{name}", y_bar, f"w_{name}", None)
             shares[source].append(self.back_through(f"w_{name}", None, f"grad.{name}", y_bar))
         self.input_gradients(shares)
+
+
+def _coefficients_of(exps: list[sp.Expr]) -> list[sp.Expr]:
+    """The numbers multiplying the exps in softmax entries and row sums."""
+    out = []
+    for expr in exps:
+        for term in sp.Add.make_args(expr):
+            c, atom = term.as_coeff_Mul()
+            out.append(c)
+            if not (atom == 1 or atom == sp.E or isinstance(atom, sp.exp)):
+                out.append(atom)
+    return out
 
 
 def _input_bar(source: str) -> str:
