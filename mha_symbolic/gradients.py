@@ -21,7 +21,6 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.add import _addsort
 from sympy.core.mul import _mulsort
-from sympy.matrices.expressions.matexpr import MatrixExpr
 from sympy.polys.constructor import construct_domain
 from sympy.polys.polyerrors import CoercionFailed, PolynomialError
 from sympy.polys.rings import PolyElement, PolyRing, sring
@@ -29,6 +28,7 @@ from sympy.polys.rings import PolyElement, PolyRing, sring
 from mha_symbolic import ops
 from mha_symbolic.derivation import Derivation, Step
 from mha_symbolic.locale import step_title
+from mha_symbolic.matexpr import HalfSquaredNorm, SoftmaxBackward
 from mha_symbolic.spec import AttentionSpec, Loss
 
 # ------------------------------------------------------------------ exact arithmetic
@@ -420,39 +420,6 @@ def columns(forms: Forms, start: int, stop: int) -> Forms:
 
 
 # ------------------------------------------------------------------ structural nodes
-class SoftmaxBackward(MatrixExpr):
-    """The row softmax's backward rule: ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``."""
-
-    def __new__(cls, weights: Any, grad: Any) -> SoftmaxBackward:
-        return MatrixExpr.__new__(cls, weights, grad)
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.args[0].shape
-
-    def _latex(self, printer: Any) -> str:
-        a, g = (printer._print(m) for m in self.args)
-        ones = r"\mathbf{1}\mathbf{1}^{\top}"
-        return rf"{a} \circ \left({g} - \left({a} \circ {g}\right) {ones}\right)"
-
-    def _sympystr(self, printer: Any) -> str:
-        a, g = (printer._print(m) for m in self.args)
-        return f"softmax_backward({a}, {g})"
-
-
-class HalfSquaredNorm(sp.Expr):
-    """``\\frac{1}{2} \\lVert M \\rVert^2``, the sum of the squared entries halved."""
-
-    def __new__(cls, arg: Any) -> HalfSquaredNorm:
-        return sp.Expr.__new__(cls, arg)
-
-    def _latex(self, printer: Any) -> str:
-        return rf"\frac{{1}}{{2}} \left\lVert {printer._print(self.args[0])} \right\rVert^{{2}}"
-
-    def _sympystr(self, printer: Any) -> str:
-        return f"half_squared_norm({printer._print(self.args[0])})"
-
-
 def _ones_t(rows: int) -> sp.Basic:
     """1^T, the row of ``rows`` ones that sums a matrix's columns."""
     return sp.Transpose(sp.OneMatrix(rows, 1))
