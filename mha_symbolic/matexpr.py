@@ -249,31 +249,33 @@ class OnesLike(MatrixExpr):
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class EntrySum(sp.Expr):
-    """``1^T M 1``, the sum of M's entries (one number per example in code)."""
+class _Reduction(sp.Expr):
+    """A matrix reduced to one number (per example in code): LaTeX form and code name."""
 
-    def __new__(cls, arg: Any) -> EntrySum:
+    latex_form = ""
+    code_name = ""
+
+    def __new__(cls, arg: Any) -> _Reduction:
         return sp.Expr.__new__(cls, arg)
 
     def _latex(self, printer: Any) -> str:
-        return rf"\mathbf{{1}}^{{\top}} {printer._print(self.args[0])} \mathbf{{1}}"
+        return self.latex_form.replace("ARG", printer._print(self.args[0]))
 
     def _sympystr(self, printer: Any) -> str:
-        return f"entry_sum({printer._print(self.args[0])})"
+        return f"{self.code_name}({printer._print(self.args[0])})"
 
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class HalfSquaredNorm(sp.Expr):
+class EntrySum(_Reduction):
+    """``1^T M 1``, the sum of M's entries."""
+
+    latex_form = r"\mathbf{1}^{\top} ARG \mathbf{1}"
+    code_name = "entry_sum"
+
+
+class HalfSquaredNorm(_Reduction):
     """``\\frac{1}{2} \\lVert M \\rVert^2``, the sum of the squared entries halved."""
 
-    def __new__(cls, arg: Any) -> HalfSquaredNorm:
-        return sp.Expr.__new__(cls, arg)
-
-    def _latex(self, printer: Any) -> str:
-        return rf"\frac{{1}}{{2}} \left\lVert {printer._print(self.args[0])} \right\rVert^{{2}}"
-
-    def _sympystr(self, printer: Any) -> str:
-        return f"half_squared_norm({printer._print(self.args[0])})"
-
-    _numpycode = _torchcode = _jaxcode = _sympystr
+    latex_form = r"\frac{1}{2} \left\lVert ARG \right\rVert^{2}"
+    code_name = "half_squared_norm"
