@@ -4,10 +4,29 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any
 
 import sympy as sp
 
 from mha_symbolic import latex
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend (no display), imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    return plt
+
+
+def to_png(figure: Any) -> bytes:
+    """The laid-out figure as PNG bytes, with no software stamp (equal figures, equal files)."""
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
 
 
 def _label(text: str, limit: int = 12) -> str:
@@ -27,11 +46,7 @@ def png(
     decimals: int,
 ) -> bytes:
     """One head's weights: tokens on both axes, each cell's rounded value written in it."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
+    plt = pyplot()
     rows, cols = weights.shape
     values = [[float(weights[i, j]) for j in range(cols)] for i in range(rows)]
     size = max(2.6, 0.55 * max(rows, cols) + 1.4)
@@ -50,9 +65,6 @@ def png(
                     colour = "white" if values[i][j] > 0.6 else "black"
                     axes.text(j, i, text, ha="center", va="center", color=colour, fontsize=8)
         figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
-        figure.tight_layout()
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", metadata={"Software": None})
-        return buffer.getvalue()
+        return to_png(figure)
     finally:
         plt.close(figure)

@@ -18,10 +18,10 @@ def _terms(expr: sp.Basic) -> tuple[sp.Basic, ...]:
     return expr.args if isinstance(expr, sp.MatAdd) else (expr,)
 
 
-class RowSoftmax(MatrixExpr):
-    """softmax applied to each row of a matrix expression."""
+class _Unary(MatrixExpr):
+    """A matrix function of one matrix ``arg``, of the same shape."""
 
-    def __new__(cls, arg: Any) -> RowSoftmax:
+    def __new__(cls, arg: Any) -> _Unary:
         return MatrixExpr.__new__(cls, sp.sympify(arg))
 
     @property
@@ -31,6 +31,10 @@ class RowSoftmax(MatrixExpr):
     @property
     def shape(self) -> tuple[Any, Any]:
         return self.arg.shape
+
+
+class RowSoftmax(_Unary):
+    """softmax applied to each row of a matrix expression."""
 
     def _latex(self, printer: Any) -> str:
         return rf"\operatorname{{softmax}}\left({printer._print(self.arg)}\right)"
@@ -186,19 +190,8 @@ class HeadOf(MatrixExpr):
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class BatchSum(MatrixExpr):
+class BatchSum(_Unary):
     """The sum over the batch: a weight's gradient is the sum of every example's."""
-
-    def __new__(cls, arg: Any) -> BatchSum:
-        return MatrixExpr.__new__(cls, sp.sympify(arg))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
     def _latex(self, printer: Any) -> str:
         return rf"\sum_{{b}} {printer._print(self.arg)}"
@@ -230,21 +223,14 @@ class PadColumns(MatrixExpr):
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class OnesLike(MatrixExpr):
+class OnesLike(_Unary):
     """A matrix of ones of M's shape: the gradient of the sum of M's entries."""
-
-    def __new__(cls, arg: Any) -> OnesLike:
-        return MatrixExpr.__new__(cls, sp.sympify(arg))
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.args[0].shape
 
     def _latex(self, printer: Any) -> str:
         return r"\mathbf{1}"
 
     def _sympystr(self, printer: Any) -> str:
-        return f"ones_like({printer._print(self.args[0])})"
+        return f"ones_like({printer._print(self.arg)})"
 
     _numpycode = _torchcode = _jaxcode = _sympystr
 

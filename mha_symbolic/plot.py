@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import sympy as sp
 from mha_symbolic import exact
 from mha_symbolic.derivation import Derivation
 from mha_symbolic.errors import SpecError
+from mha_symbolic.heatmap import pyplot, to_png
 from mha_symbolic.limits import parameter
 
 _SELECTOR = re.compile(r"(?P<key>[^\[\]]+)(\[(?P<row>\d+)(,\s*(?P<col>\d+))?\])?")
@@ -120,11 +120,7 @@ def sweep(
 
 def png(result: Sweep, *, title: str, ylabel: str) -> bytes:
     """One line per entry, the parameter on the x axis (logarithmic for wide ranges)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
+    plt = pyplot()
     figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=110)
     try:
         for label, values in result.series:
@@ -137,10 +133,7 @@ def png(result: Sweep, *, title: str, ylabel: str) -> bytes:
         if len(result.series) <= 12:
             axes.legend(fontsize=7, loc="best")
         axes.grid(True, alpha=0.3)
-        figure.tight_layout()
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", metadata={"Software": None})
-        return buffer.getvalue()
+        return to_png(figure)
     finally:
         plt.close(figure)
 
