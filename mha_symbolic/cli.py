@@ -190,6 +190,7 @@ def _examples() -> int:
 def _derive(args: argparse.Namespace) -> int:
     from mha_symbolic.derivation import derive
     from mha_symbolic.document import Options
+    from mha_symbolic.progress import StepLine
     from mha_symbolic.render import infer_format, render, write
 
     options = Options(
@@ -200,7 +201,11 @@ def _derive(args: argparse.Namespace) -> int:
         templates=args.templates,
     )
     spec = load_spec(args)
-    d = derive(spec, gradients=True if args.gradients else None)
+    progress = StepLine()
+    try:
+        d = derive(spec, gradients=True if args.gradients else None, progress=progress)
+    finally:
+        progress.close()
     if args.plot:
         options = replace(options, plots=(_plot(args, d),))
     if args.limit:  # the claims are about the values, not their limits: no marks

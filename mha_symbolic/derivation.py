@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -31,6 +31,9 @@ KINDS = (
     "loss",  # the backward pass (mha_symbolic.gradients): the scalar loss, then grad.* steps
     "grad",
 )
+
+
+Progress = Callable[[str], None]  # told each step's key as the step is done
 
 
 @dataclass(frozen=True)
@@ -157,8 +160,9 @@ def unknown_key_message(key: str, keys: list[str]) -> str:
 class _Builder:
     """Walks the spec once, appending steps; every value comes from a function in ``ops``."""
 
-    def __init__(self, spec: AttentionSpec) -> None:
+    def __init__(self, spec: AttentionSpec, progress: Progress | None = None) -> None:
         self.spec = spec
+        self.progress = progress
         self.steps: list[Step] = []
         self.bindings: dict[sp.Basic, Any] = {}
         self.symbols: dict[str, sp.MatrixSymbol] = {}
@@ -177,6 +181,8 @@ class _Builder:
         title = step_title(key, head)
         self.steps.append(Step(key, title, kind, symbol, formula, Matrix(value), head))
         self.symbols[key] = symbol
+        if self.progress is not None:
+            self.progress(key)
         return symbol
 
     def leaf(self, name: str, value: Matrix) -> sp.MatrixSymbol:
@@ -364,13 +370,16 @@ class _Builder:
         return next(step.value for step in self.steps if step.key == key)
 
 
-def derive(spec: AttentionSpec, gradients: bool | None = None) -> Derivation:
+def derive(
+    spec: AttentionSpec, gradients: bool | None = None, progress: Progress | None = None
+) -> Derivation:
     """Every step of multi-head attention for ``spec``, exactly.
 
     ``gradients``: also backpropagate the spec's loss (the ``loss`` and ``grad.*`` steps, see
     mha_symbolic.gradients); by default only when the spec has a ``[loss]`` table.
+    ``progress`` is called with each step's key once its value is known (for long work).
     """
-    builder = _Builder(spec)
+    builder = _Builder(spec, progress)
     heads = builder.head_inputs(builder.inputs())
     results = [builder.head(i, parts) for i, parts in enumerate(heads)]
     builder.finish(results)
@@ -378,5 +387,5 @@ def derive(spec: AttentionSpec, gradients: bool | None = None) -> Derivation:
     if gradients if gradients is not None else spec.loss is not None:
         from mha_symbolic.gradients import backward
 
-        return backward(d)
+        return backward(d, progress)
     return d

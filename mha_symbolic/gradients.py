@@ -26,7 +26,7 @@ from sympy.polys.polyerrors import CoercionFailed, PolynomialError
 from sympy.polys.rings import PolyElement, PolyRing, sring
 
 from mha_symbolic import ops
-from mha_symbolic.derivation import Derivation, Step
+from mha_symbolic.derivation import Derivation, Progress, Step
 from mha_symbolic.locale import step_title
 from mha_symbolic.matexpr import HalfSquaredNorm, SoftmaxBackward
 from mha_symbolic.spec import AttentionSpec, Loss
@@ -469,8 +469,9 @@ def loss_of(spec: AttentionSpec) -> Loss:
 class _Backward:
     """Walks the forward steps backwards, appending one exact step per chain-rule rule."""
 
-    def __init__(self, d: Derivation) -> None:
+    def __init__(self, d: Derivation, progress: Progress | None = None) -> None:
         self.d = d
+        self.progress = progress
         self.spec = d.spec
         self.steps: list[Step] = []
         self.bindings: dict[sp.Basic, Any] = {}
@@ -511,6 +512,8 @@ class _Backward:
         kind = "loss" if key == "loss" else "grad"
         self.steps.append(Step(key, step_title(key, head), kind, symbol, formula, value, head))
         self.own[key] = (symbol, forms)
+        if self.progress is not None:
+            self.progress(key)
         return symbol, forms
 
     # ---------------------------------------------------------------- output side
@@ -781,6 +784,7 @@ def _input_bar(source: str) -> str:
     return r"\bar{X}" if source == "x" else rf"\bar{{X}}_{{{source[0]}}}"
 
 
-def backward(d: Derivation) -> Derivation:
-    """``d`` with the loss and every ``grad.*`` step appended, exactly."""
-    return _Backward(d).run()
+def backward(d: Derivation, progress: Progress | None = None) -> Derivation:
+    """``d`` with the loss and every ``grad.*`` step appended, exactly (``progress`` is told
+    each step's key as it is done)."""
+    return _Backward(d, progress).run()
