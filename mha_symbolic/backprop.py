@@ -252,7 +252,15 @@ def program(spec: Any) -> GradientProgram:
 
 def source(program: GradientProgram, backend: str) -> str:
     """Python source of the backend's preludes and an ``attention_gradients`` function that
-    returns the loss of each example and the gradients, in ``program.gradients``' order."""
+    returns the loss of each example and the gradients, in ``program.gradients``' order.
+
+    NumPy and JAX print the backward assignments; torch prints the forward pass (one
+    ``scaled_dot_product_attention`` call per attention, as ``compile(spec)`` does) and the
+    loss, then differentiates them with one ``torch.autograd.grad`` call (SDPA's fused
+    backward kernel, several times faster than the printed rules run as separate ops).
+    """
+    if backend == "torch":
+        return _autograd_source(program)
     printer_class, prelude = codegen.BACKENDS[backend]
     printer = printer_class(program.names)
     forward = program.forward
@@ -269,6 +277,61 @@ def source(program: GradientProgram, backend: str) -> str:
     returned = ", ".join(program.names[g.symbol] for g in program.gradients)
     lines.append(f"    return loss, {returned}")
     return prelude + codegen.GRADIENT_PRELUDES[backend] + "\n\n" + "\n".join(lines) + "\n"
+
+
+def _autograd_source(program: GradientProgram) -> str:
+    """torch: the forward program, the loss, and ``torch.autograd.grad`` of the summed loss
+    with respect to the inputs and the differentiated weights (``program.gradients``)."""
+    printer_class, prelude = codegen.BACKENDS["torch"]
+    forward = codegen.program(program.forward.spec)  # softmax(S) V as one SDPA call
+    printer = printer_class({**program.names, **forward.names})
+    declared = codegen.parameter_names(forward.spec.parameters.values()).values()
+    target = ["target"] if program.target is not None else []
+    parameters = [*INPUTS, "mask", *(a.code for a in forward.arguments), *target]
+    parameters += map(str, declared)
+    codes = {(a.name, a.head): a.code for a in forward.arguments}
+    leaves = [*INPUTS, *(codes[g.name, g.head] for g in program.gradients[len(INPUTS) :])]
+    lines = [
+        f"def attention_gradients({', '.join(parameters)}):",
+        "    with torch.enable_grad():  # also under torch.no_grad()",
+        f"        {', '.join(leaves)} = leaves({', '.join(leaves)})",
+    ]
+    for symbol, formula in forward.assignments:
+        code = f"{forward.names[symbol]} = {printer.doprint(formula)}"
+        lines.append(f"        {code}{codegen._shape_comment(forward, symbol)}")
+    loss_args = program.loss.atoms(sp.MatrixSymbol)
+    for symbol, formula in program.backward:
+        if symbol in loss_args:  # the mse residual O - T
+            comment = _shape_comment(program, symbol, formula)
+            lines.append(f"        {program.names[symbol]} = {printer.doprint(formula)}{comment}")
+    lines.append(f"        loss = {printer.doprint(program.loss)}  # (...)")
+    lines.append(f"        grads = gradients(loss, [{', '.join(leaves)}])")
+    lines.append("    return loss.detach(), *grads")
+    return prelude + TORCH_AUTOGRAD_PRELUDE + "\n\n" + "\n".join(lines) + "\n"
+
+
+TORCH_AUTOGRAD_PRELUDE = '''
+
+def entry_sum(x):
+    """1^T X 1 per example: (..., L, n) -> (...)"""
+    return x.sum((-2, -1))
+
+
+def half_squared_norm(x):
+    """||X||^2 / 2 per example: (..., L, n) -> (...)"""
+    return 0.5 * (x * x).sum((-2, -1))
+
+
+def leaves(*tensors):
+    """New leaves of the autograd graph, sharing memory with the arguments."""
+    return [t.detach().requires_grad_() for t in tensors]
+
+
+def gradients(loss, leaves):
+    """The summed loss's gradients: per example for the inputs, summed over the batch for the
+    weights (each example's loss depends only on its own inputs)."""
+    return torch.autograd.grad(loss.sum(), leaves, allow_unused=True, materialize_grads=True)
+'''
 
 
 def _shape_comment(program: GradientProgram, symbol: sp.MatrixSymbol, formula: sp.Basic) -> str:

@@ -37,7 +37,8 @@ def compile(
     The code is printed from the structural expression of :func:`codegen.program` (see
     ``f.source`` and ``f.expr``); :class:`AttentionFunction` documents the call. With
     ``gradients=True`` the function is the backward pass (:class:`GradientFunction`): the
-    loss and its gradients, printed from :func:`backprop.program`.
+    loss and its gradients, printed from :func:`backprop.program` (torch: its forward pass and
+    loss, differentiated by one ``torch.autograd.grad`` call in the generated code).
     """
     if backend not in codegen.BACKENDS:
         raise ValueError(
@@ -271,7 +272,9 @@ class GradientFunction(AttentionFunction):
       ``derive(spec, gradients=True)``.
 
     Blocked positions of the mask get exactly 0 gradient; a fully blocked row raises
-    ``ValueError``, as in the forward pass.
+    ``ValueError``, as in the forward pass. The torch backend's code runs the forward pass on
+    fresh leaves and ``torch.autograd.grad`` (grad enabled inside, so it works under
+    ``torch.no_grad()``; the caller's tensors get no ``.grad`` and the results none).
     """
 
     _entry = "attention_gradients"

@@ -401,3 +401,63 @@ def test_torch_backend_keeps_dtype_and_device() -> None:
     assert out["x"].dtype == torch.float32 and out["w_q"].dtype == torch.float32
     want = compile(spec, gradients=True)(x.double().numpy(), mask="causal")
     np.testing.assert_allclose(out["w_v"].numpy(), want["w_v"], rtol=1e-4, atol=1e-5)
+
+
+def test_torch_backend_differentiates_its_printed_forward_pass() -> None:
+    pytest.importorskip("torch", reason="torch is optional (pip install 'mha-symbolic[torch]')")
+    g = compile(AttentionSpec.example("pytorch-style"), backend="torch", gradients=True)
+    assert g.source.endswith(
+        "def attention_gradients(query, key, value, mask, w_q, w_k, w_v, w_o):\n"
+        "    with torch.enable_grad():  # also under torch.no_grad()\n"
+        "        query, key, value, w_q, w_k, w_v, w_o = "
+        "leaves(query, key, value, w_q, w_k, w_v, w_o)\n"
+        "        Q = split_heads(query @ w_q.swapaxes(-1, -2), 2)  # (..., 2, L_q, 3)\n"
+        "        K = split_heads(key @ w_k.swapaxes(-1, -2), 2)  # (..., 2, L_k, 3)\n"
+        "        V = split_heads(value @ w_v.swapaxes(-1, -2), 2)  # (..., 2, L_k, 3)\n"
+        "        H = scaled_dot_product_attention(Q, K, V, attn_mask=mask, "
+        "scale=0.5773502691896257)  # (..., 2, L_q, 3)\n"
+        "        output = merge_heads(H) @ w_o.swapaxes(-1, -2)  # (..., L_q, 6)\n"
+        "        loss = entry_sum(output)  # (...)\n"
+        "        grads = gradients(loss, [query, key, value, w_q, w_k, w_v, w_o])\n"
+        "    return loss.detach(), *grads\n"
+    )
+    mse = compile(two_tokens_mse(), backend="torch", gradients=True)
+    assert "        output_bar = output - target" in mse.source
+    assert "        loss = half_squared_norm(output_bar)  # (...)" in mse.source
+
+
+def test_torch_backend_under_no_grad_with_grad_requiring_inputs_and_twice() -> None:
+    torch = pytest.importorskip(
+        "torch", reason="torch is optional (pip install 'mha-symbolic[torch]')"
+    )
+    spec = AttentionSpec.example("pytorch-style")
+    g = compile(spec, backend="torch", gradients=True)
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(2, 4, 6))
+    w_q = rng.normal(size=(6, 6))
+    want = compile(spec, gradients=True)(x, mask="causal", w_q=w_q)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w_q, requires_grad=True)
+    first = g(tx, mask="causal", w_q=tw)
+    with torch.no_grad():
+        second = g(tx, mask="causal", w_q=tw)
+    third = g(tx.detach(), mask="causal", w_q=tw.detach())
+    for got in (first, second, third):
+        assert not any(t.requires_grad for t in got.values() if isinstance(t, torch.Tensor))
+        assert_same({k: v.numpy() for k, v in got.items()}, want, 1e-12)
+    assert tx.grad is None and tw.grad is None  # the caller's tensors are left alone
+    assert all(not w.requires_grad for w in g._defaults.values())  # cached defaults too
+
+
+def test_torch_backend_blocked_positions_get_zero_gradient() -> None:
+    torch = pytest.importorskip(
+        "torch", reason="torch is optional (pip install 'mha-symbolic[torch]')"
+    )
+    spec = AttentionSpec(x=[[100, 0], [-100, 0], [0, 100]], heads=1, scale="none", weights={})
+    g = compile(spec, backend="torch", gradients=True)
+    allowed = np.array([[True, False, True], [True, False, True], [True, False, False]])
+    q, x = np.random.default_rng(4).normal(size=(3, 2)), floats(spec.query)
+    out = g(torch.tensor(q), torch.tensor(x), torch.tensor(x), mask=torch.tensor(allowed))
+    assert out["key"][1].tolist() == [0.0, 0.0] and out["value"][1].tolist() == [0.0, 0.0]
+    huge = g(torch.tensor(x))
+    assert all(bool(torch.isfinite(v).all()) for v in huge.values())
+    np.testing.assert_allclose(huge["x"].numpy(), exact_gradients(spec, {})["x"], rtol=1e-12)
