@@ -261,11 +261,12 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from mha_symbolic.exercises import Progress, load, write_bank
+    from mha_symbolic.exercises import load, write_bank
+    from mha_symbolic.progress import CountLine
 
     _one_source(args)
     spec = load(args.spec, args.example)
-    progress = Progress(args.count, enabled=not args.quiet and sys.stderr.isatty())
+    progress = CountLine("exercises", args.count, enabled=not args.quiet)
     files = write_bank(
         args.output,
         spec,

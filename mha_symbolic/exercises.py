@@ -443,23 +443,6 @@ def to_toml(table: Mapping[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ the bank
-class Progress:
-    """``exercises: 120/1000`` on stderr, redrawn in place (only when ``enabled``)."""
-
-    def __init__(self, total: int, enabled: bool = True) -> None:
-        self.total, self.enabled, self.shown = total, enabled, False
-
-    def __call__(self, done: int) -> None:
-        if self.enabled:
-            sys.stderr.write(f"\rexercises: {done}/{self.total}")
-            sys.stderr.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
-
-
 def generate(
     spec: Mapping[str, Any],
     count: int,

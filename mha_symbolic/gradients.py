@@ -68,6 +68,8 @@ def coefficient_ring(
         else:
             domain = construct_domain(leaves, field=True, extension=True)[0]
     except (PolynomialError, CoercionFailed, NotImplementedError):
+        # SymPy cannot build this number field (it raises NotImplementedError for some
+        # algebraic extensions): fall back to its generic expression domain, exact but slower.
         domain = sp.EX
     return PolyRing([*gens, *own.values()], domain), own
 
