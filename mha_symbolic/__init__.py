@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from mha_symbolic.check import Report, check
-from mha_symbolic.compile import AttentionFunction, compile
-from mha_symbolic.derivation import Derivation, Step, derive
+from mha_symbolic.check.judge import Report, check
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import AttentionSpec, examples
+from mha_symbolic.exact.derivation import Derivation, Step, derive
+from mha_symbolic.numeric.function import AttentionFunction, compile
+from mha_symbolic.spec.attention import AttentionSpec, examples
 
 __all__ = [
     "AttentionFunction",

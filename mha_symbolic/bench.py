@@ -13,9 +13,9 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.compile import compile
-from mha_symbolic.derivation import derive
-from mha_symbolic.spec import AttentionSpec
+from mha_symbolic.exact.derivation import derive
+from mha_symbolic.numeric.function import compile
+from mha_symbolic.spec.attention import AttentionSpec
 
 DERIVE_SHAPES = ((2, 4, 2), (8, 8, 2), (16, 16, 4))  # (L, E, h)
 COMPILE_SHAPES = ((1, 2, 2, 2), (1, 8, 4, 2), (32, 128, 64, 8), (8, 512, 512, 8))  # (B, L, E, h)
@@ -307,7 +307,7 @@ def bench_grad(quick: bool = False) -> Iterator[str]:
 
 def bench_exercises(quick: bool = False) -> Iterator[str]:
     """Exercise-bank variants of two-tokens to md, one process (what each worker does)."""
-    from mha_symbolic.exercises import ExerciseOptions, load, make_variant
+    from mha_symbolic.exercises.bank import ExerciseOptions, load, make_variant
 
     spec, options = load(example="two-tokens"), ExerciseOptions()
     make_variant(spec, 0, 1, options)  # templates compiled, caches warm, as in a worker

@@ -161,7 +161,7 @@ def _one_source(args: argparse.Namespace) -> None:
 
 
 def load_spec(args: argparse.Namespace):
-    from mha_symbolic.spec import AttentionSpec
+    from mha_symbolic.spec.attention import AttentionSpec
 
     _one_source(args)
     if args.example:
@@ -180,7 +180,7 @@ def _write(text: str, output: str | None) -> None:
 
 
 def _examples() -> int:
-    from mha_symbolic.spec import examples
+    from mha_symbolic.spec.attention import examples
 
     for name, title, _ in examples():
         print(f"{name:<20} {title}")
@@ -188,10 +188,10 @@ def _examples() -> int:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from mha_symbolic.derivation import derive
-    from mha_symbolic.document import Options
+    from mha_symbolic.exact.derivation import derive
     from mha_symbolic.progress import StepLine
-    from mha_symbolic.render import infer_format, render, write
+    from mha_symbolic.solution.render import infer_format, render, write
+    from mha_symbolic.solution.view import Options
 
     options = Options(
         decimals=args.decimals,
@@ -209,11 +209,11 @@ def _derive(args: argparse.Namespace) -> int:
     if args.plot:
         options = replace(options, plots=(_plot(args, d),))
     if args.limit:  # the claims are about the values, not their limits: no marks
-        from mha_symbolic.limits import parse_limit
+        from mha_symbolic.exact.limits import parse_limit
 
         d = d.limit(*parse_limit(args.limit))
     elif spec.claims:  # mark, in place, each printed number that does not hold
-        from mha_symbolic.check import check
+        from mha_symbolic.check.judge import check
 
         options = replace(options, marks=check(d).marks())
     fmt = args.format or (infer_format(args.output) if args.output else "md")
@@ -229,7 +229,7 @@ def _derive(args: argparse.Namespace) -> int:
 
 def _plot(args: argparse.Namespace, d: Any) -> Any:
     """The --plot figure; its PNG goes to --plot-file or beside -o as STEM-NAME.png."""
-    from mha_symbolic.plot import figure, parse_range
+    from mha_symbolic.solution.plot import figure, parse_range
 
     if args.plot_file is None and args.output is None:
         raise SpecError("--plot writes a PNG: give -o FILE or --plot-file FILE.png")
@@ -251,7 +251,7 @@ def _plot(args: argparse.Namespace, d: Any) -> Any:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from mha_symbolic.check import check
+    from mha_symbolic.check.judge import check
 
     report = check(load_spec(args))
     formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
@@ -261,7 +261,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from mha_symbolic.exercises import load, write_bank
+    from mha_symbolic.exercises.bank import load, write_bank
     from mha_symbolic.progress import CountLine
 
     _one_source(args)

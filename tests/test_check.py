@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, SpecError, check, derive
-from mha_symbolic.check import INCONSISTENT, decimal_text, judge
-from mha_symbolic.claims import read_number
+from mha_symbolic.check.claims import read_number
+from mha_symbolic.check.judge import INCONSISTENT, decimal_text, judge
 from mha_symbolic.cli import main
 
 E = sp.E
@@ -408,7 +408,7 @@ CROSS = {  # cross-attention with biases, a mask and W_O: every mistake applies
 
 @pytest.mark.parametrize("raw", [BASE, CROSS], ids=["per-head", "cross-masked"])
 def test_every_mistake_is_recognised_from_its_own_values(raw):
-    check_module = importlib.import_module("mha_symbolic.check")
+    check_module = importlib.import_module("mha_symbolic.check.judge")
     d = derive(AttentionSpec(**raw))
     labels = []
     for rule, _ in check_module.MISTAKES:
@@ -436,7 +436,9 @@ def test_masked_scores_print_minus_infinity():
 
 
 def test_variants_are_derived_at_most_once(monkeypatch):
-    check_module = importlib.import_module("mha_symbolic.check")  # the package exports check()
+    check_module = importlib.import_module(
+        "mha_symbolic.check.judge"
+    )  # the package exports check()
 
     calls = []
     real = check_module.derive

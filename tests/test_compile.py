@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, compile, derive
-from mha_symbolic.spec import example_names
+from mha_symbolic.spec.attention import example_names
 
 
 def floats(matrix: sp.MatrixBase) -> np.ndarray:

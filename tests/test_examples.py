@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from mha_symbolic import AttentionSpec, derive, examples
-from mha_symbolic.spec import example_names
+from mha_symbolic.spec.attention import example_names
 
 E = sp.E
 

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from mha_symbolic import AttentionSpec, check, derive
-from mha_symbolic import exercises as ex
 from mha_symbolic.cli import main
+from mha_symbolic.exercises import bank as ex
 
 needs_pdflatex = pytest.mark.skipif(
     shutil.which("pdflatex") is None,
@@ -306,7 +306,7 @@ def test_command_writes_the_bank(tmp_path, capsys):
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
-    from mha_symbolic.spec import example_names
+    from mha_symbolic.spec.attention import example_names
 
     (tmp_path / "file.txt").write_text("")
     fill = {"tmp": str(tmp_path), "known": ", ".join(example_names())}
@@ -330,7 +330,7 @@ def test_bad_count_is_a_usage_error(tmp_path, capsys, count):
 
 
 def test_pdf_without_pdflatex_names_the_package(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("mha_symbolic.pdf.shutil.which", lambda name: None)
+    monkeypatch.setattr("mha_symbolic.solution.pdf.shutil.which", lambda name: None)
     argv = ["exercises", "--example", "two-tokens", "--count", "1", "-o", str(tmp_path / "b"),
             "--format", "pdf"]  # fmt: skip
     assert main(argv) == 2

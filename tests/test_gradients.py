@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, SpecError, check, derive
 from mha_symbolic.cli import main
-from mha_symbolic.gradients import Algebra, evaluate
+from mha_symbolic.exact.gradients import Algebra, evaluate
 
 E = sp.E
 

@@ -10,8 +10,8 @@ import pytest
 
 from mha_symbolic import AttentionSpec, check, derive
 from mha_symbolic.cli import main
-from mha_symbolic.document import Options
-from mha_symbolic.render import render
+from mha_symbolic.solution.render import render
+from mha_symbolic.solution.view import Options
 
 
 def marked(name: str, fmt: str = "md") -> str:

@@ -13,11 +13,11 @@ import sympy as sp
 
 from mha_symbolic import AttentionSpec, SpecError, derive
 from mha_symbolic.cli import main
-from mha_symbolic.document import Options
-from mha_symbolic.latex import exact
-from mha_symbolic.latex_parse import parse_latex
-from mha_symbolic.render import pdf_bytes, render, tex_escape
-from mha_symbolic.spec import example_names
+from mha_symbolic.solution.latex import exact
+from mha_symbolic.solution.render import pdf_bytes, render, tex_escape
+from mha_symbolic.solution.view import Options
+from mha_symbolic.spec.attention import example_names
+from mha_symbolic.spec.latex_adapter import parse_latex
 
 HAS_PDFLATEX = shutil.which("pdflatex") is not None
 needs_pdflatex = pytest.mark.skipif(
@@ -334,7 +334,7 @@ def test_hostile_labels_compile_and_print_literally(tmp_path):
     reason="a Bengali PDF needs xelatex and fontconfig (apt-get install texlive-xetex)",
 )
 def test_bengali_pdf_with_xelatex(two, tmp_path):
-    from mha_symbolic.pdf import bengali_font
+    from mha_symbolic.solution.pdf import bengali_font
 
     if bengali_font() is None:
         pytest.skip("no Bengali font (apt-get install fonts-lohit-beng-bengali)")
@@ -350,10 +350,10 @@ def test_bengali_pdf_with_xelatex(two, tmp_path):
 
 
 def test_bengali_pdf_without_a_font_says_what_to_install(two, monkeypatch, tmp_path, capsys):
-    import mha_symbolic.pdf
+    import mha_symbolic.solution.pdf
 
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(mha_symbolic.pdf, "bengali_font", lambda: None)
+    monkeypatch.setattr(mha_symbolic.solution.pdf, "bengali_font", lambda: None)
     target = str(tmp_path / "bn.pdf")
     assert main(["derive", "--example", "two-tokens", "--lang", "bn", "-o", target]) == 2
     assert capsys.readouterr().err == (

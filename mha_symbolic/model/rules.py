@@ -16,9 +16,8 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic import codegen
-from mha_symbolic.codegen import INPUTS, Program
-from mha_symbolic.matexpr import (
+from mha_symbolic.model import program as codegen
+from mha_symbolic.model.nodes import (
     BatchSum,
     EntrySum,
     HalfSquaredNorm,
@@ -31,7 +30,8 @@ from mha_symbolic.matexpr import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.spec import Loss
+from mha_symbolic.model.program import INPUTS, Program
+from mha_symbolic.spec.attention import Loss
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic import ops
-from mha_symbolic.locale import step_title
-from mha_symbolic.matexpr import RowSoftmax
-from mha_symbolic.spec import AttentionSpec
+from mha_symbolic.exact import ops
+from mha_symbolic.model.nodes import RowSoftmax
+from mha_symbolic.solution.locale import step_title
+from mha_symbolic.spec.attention import AttentionSpec
 
 # Step kinds, in pipeline order; renderers and the checker key their behaviour on these.
 KINDS = (
@@ -102,21 +102,21 @@ class Derivation(Mapping[str, Matrix]):
 
     def lambdify(self, key: str = "output") -> Any:
         """A vectorised NumPy function of the free symbols computing step ``key`` stably."""
-        from mha_symbolic.lambdify import lambdify
+        from mha_symbolic.numeric.lambdify import lambdify
 
         return lambdify(self, key)
 
     def limit(self, name: str, point: Any = 0) -> Any:
         """Every step's exact limit as parameter ``name`` goes to ``point`` (``0``, ``"0+"``,
         ``"0-"``, ``"oo"``); a positive parameter goes to 0 from the right. See limits.py."""
-        from mha_symbolic.limits import limit
+        from mha_symbolic.exact.limits import limit
 
         return limit(self, name, point)
 
     # Rendering lives in mha_symbolic.render; imported on use so the core never loads jinja2.
     def latex(self, key: str) -> str:
         """The exact value of step ``key`` as a bmatrix that latex2sympy2 reads back."""
-        from mha_symbolic.latex import exact
+        from mha_symbolic.solution.latex import exact
 
         return exact(self[key])
 
@@ -132,14 +132,14 @@ class Derivation(Mapping[str, Matrix]):
 
     def write(self, path: str, fmt: str | None = None, **options: Any) -> list[Any]:
         """Write the solution (format from ``fmt`` or the suffix); returns the files written."""
-        from mha_symbolic.document import Options
-        from mha_symbolic.render import write
+        from mha_symbolic.solution.render import write
+        from mha_symbolic.solution.view import Options
 
         return write(self, path, fmt, Options(**options))
 
     def _render(self, fmt: str, options: dict[str, Any]) -> str:
-        from mha_symbolic.document import Options
-        from mha_symbolic.render import render
+        from mha_symbolic.solution.render import render
+        from mha_symbolic.solution.view import Options
 
         return render(self, fmt, Options(**options))
 
@@ -385,7 +385,7 @@ def derive(
     builder.finish(results)
     d = Derivation(spec, tuple(builder.steps), dict(builder.bindings))
     if gradients if gradients is not None else spec.loss is not None:
-        from mha_symbolic.gradients import backward
+        from mha_symbolic.exact.gradients import backward
 
         return backward(d, progress)
     return d

@@ -15,7 +15,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.latex_parse import LatexParseError, parse_latex
+from mha_symbolic.spec.latex_adapter import LatexParseError, parse_latex
 
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")

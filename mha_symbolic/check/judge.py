@@ -14,11 +14,11 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
 from sympy.printing.str import StrPrinter
 
-from mha_symbolic import ops
-from mha_symbolic.claims import Claim, Printed, Side, read_claims
-from mha_symbolic.derivation import KINDS, Derivation, derive, unknown_key_message
+from mha_symbolic.check.claims import Claim, Printed, Side, read_claims
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import AttentionSpec
+from mha_symbolic.exact import ops
+from mha_symbolic.exact.derivation import KINDS, Derivation, derive, unknown_key_message
+from mha_symbolic.spec.attention import AttentionSpec
 
 VERDICTS = ("exact", "rounded", "undecided", "wrong", "shape")  # best to worst
 HOLDS = frozenset({"exact", "rounded"})

@@ -15,8 +15,9 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic import exact, gqa, parameters
 from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import gqa, parameters
+from mha_symbolic.spec import numbers as exact
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -151,7 +152,7 @@ class AttentionSpec:
         cls, module: Any, query: Any, key: Any = None, value: Any = None, **masks: Any
     ) -> AttentionSpec:
         """An ``nn.MultiheadAttention`` and its inputs as a fused ``xWT`` spec (see torch_io)."""
-        from mha_symbolic.torch_io import from_torch
+        from mha_symbolic.spec.torch_io import from_torch
 
         return from_torch(module, query, key, value, **masks)
 

@@ -10,9 +10,11 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic import exact, ops, parameters
-from mha_symbolic.derivation import Derivation, Step
 from mha_symbolic.errors import SpecError
+from mha_symbolic.exact import ops
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import parameters
 
 _INFINITY = {"oo": sp.oo, "+oo": sp.oo, "-oo": -sp.oo, "inf": sp.oo, "+inf": sp.oo, "-inf": -sp.oo}
 _SIDED = re.compile(r"(.*?)([+-])")

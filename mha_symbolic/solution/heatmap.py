@@ -8,7 +8,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic import latex
+from mha_symbolic.solution import latex
 
 
 def pyplot() -> Any:

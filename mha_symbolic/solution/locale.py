@@ -28,8 +28,9 @@ def template_dir(override: str | Path | None = None) -> Path:
         return path
     # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
     # editable install) it is the top-level folder beside the package.
-    packaged = Path(__file__).resolve().parent / "templates"
-    return packaged if packaged.is_dir() else packaged.parent.parent / "templates"
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "templates"
+    return packaged if packaged.is_dir() else package.parent / "templates"
 
 
 @lru_cache(maxsize=16)

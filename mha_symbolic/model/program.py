@@ -14,7 +14,7 @@ from typing import Any
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from mha_symbolic.matexpr import (
+from mha_symbolic.model.nodes import (
     BatchSum,
     HeadOf,
     MergeHeads,
@@ -25,7 +25,7 @@ from mha_symbolic.matexpr import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.spec import AttentionSpec
+from mha_symbolic.spec.attention import AttentionSpec
 
 # Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
 _ATOMIC = (

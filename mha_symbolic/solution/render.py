@@ -14,12 +14,13 @@ import jinja2
 import sympy as sp
 from markupsafe import Markup, escape
 
-from mha_symbolic import latex, parameters
-from mha_symbolic.derivation import Derivation
-from mha_symbolic.document import Options, build
 from mha_symbolic.errors import SpecError
-from mha_symbolic.limits import LimitDerivation
-from mha_symbolic.locale import step_title, template_dir
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.locale import step_title, template_dir
+from mha_symbolic.solution.view import Options, build
+from mha_symbolic.spec import parameters
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 TEXT_FORMATS = ("md", "tex", "html", "json")
@@ -181,7 +182,7 @@ def to_json(derivation: Derivation, options: Options) -> str:
 # ---------------------------------------------------------------------- heatmaps
 def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
     """PNG heatmaps of each head's weights (heads with symbolic weights have none)."""
-    from mha_symbolic.heatmap import png
+    from mha_symbolic.solution.heatmap import png
 
     words = build_words(options)
     out = {}
@@ -201,7 +202,7 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
 
 
 def build_words(options: Options) -> Callable[..., str]:
-    from mha_symbolic.document import Words
+    from mha_symbolic.solution.view import Words
 
     return Words(options.lang, options.templates)
 
@@ -242,7 +243,7 @@ def _heads(images: dict[str, bytes]) -> dict[int, str]:
 
 def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
     """The solution as a PDF (pdflatex; xelatex with a Bengali font for ``lang="bn"``)."""
-    from mha_symbolic import pdf
+    from mha_symbolic.solution import pdf
 
     engine, font = "pdflatex", None
     if options.lang == "bn":
@@ -292,6 +293,6 @@ def write(
 
 
 def _bengali_tex_font() -> str:
-    from mha_symbolic import pdf
+    from mha_symbolic.solution import pdf
 
     return pdf.bengali_font() or pdf.DEFAULT_BENGALI_FONT

@@ -25,11 +25,11 @@ from sympy.polys.constructor import construct_domain
 from sympy.polys.polyerrors import CoercionFailed, PolynomialError
 from sympy.polys.rings import PolyElement, PolyRing, sring
 
-from mha_symbolic import ops
-from mha_symbolic.derivation import Derivation, Progress, Step
-from mha_symbolic.locale import step_title
-from mha_symbolic.matexpr import HalfSquaredNorm, SoftmaxBackward
-from mha_symbolic.spec import AttentionSpec, Loss
+from mha_symbolic.exact import ops
+from mha_symbolic.exact.derivation import Derivation, Progress, Step
+from mha_symbolic.model.nodes import HalfSquaredNorm, SoftmaxBackward
+from mha_symbolic.solution.locale import step_title
+from mha_symbolic.spec.attention import AttentionSpec, Loss
 
 # ------------------------------------------------------------------ exact arithmetic
 # A Form is one exact entry: {denominator: {exponent: coefficient}}, meaning the sum over

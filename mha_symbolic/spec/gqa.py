@@ -13,8 +13,8 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic import exact
 from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import numbers as exact
 
 SHARED = ("w_k", "w_v", "b_k", "b_v")
 

@@ -9,7 +9,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 if TYPE_CHECKING:
-    from mha_symbolic.derivation import Derivation
+    from mha_symbolic.exact.derivation import Derivation
 
 
 class RowMax(sp.Function):
@@ -80,7 +80,7 @@ class _Stages:
 
     def backward(self, formula: sp.Basic) -> Matrix:
         """A loss or gradient step from the stable stages: its formula on their values."""
-        from mha_symbolic.gradients import evaluate
+        from mha_symbolic.exact.gradients import evaluate
 
         values: dict[sp.Basic, Any] = dict(self.d.bindings)
         values.update(

@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
-from mha_symbolic import latex, parameters
-from mha_symbolic.derivation import Derivation, Step
 from mha_symbolic.errors import SpecError
-from mha_symbolic.limits import LimitDerivation
-from mha_symbolic.locale import generic_key, load, step_title
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.locale import generic_key, load, step_title
+from mha_symbolic.spec import parameters
 
 if TYPE_CHECKING:
-    from mha_symbolic.plot import Plot
+    from mha_symbolic.solution.plot import Plot
 
 DETAILS = ("matrix", "token")
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import AttentionSpec
+from mha_symbolic.spec.attention import AttentionSpec
 
 
 def _numpy(tensor: Any) -> Any:

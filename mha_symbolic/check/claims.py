@@ -11,8 +11,8 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic import exact
 from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import numbers as exact
 
 _KEY = re.compile(r"([A-Za-z][\w.]*)\s*(?:\[\s*(\d+)\s*(?:,\s*(\d+)\s*)?\])?")
 # LaTeX that only spaces or sizes: dropped before reading ("\left[" reads as "[").

@@ -23,12 +23,13 @@ from typing import Any
 import jinja2
 import sympy as sp
 
-from mha_symbolic import exact, latex
-from mha_symbolic.derivation import Derivation, Step, derive
-from mha_symbolic.document import Options, build
 from mha_symbolic.errors import SpecError
-from mha_symbolic.render import environment
-from mha_symbolic.spec import AttentionSpec, example_names
+from mha_symbolic.exact.derivation import Derivation, Step, derive
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.render import environment
+from mha_symbolic.solution.view import Options, build
+from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec.attention import AttentionSpec, example_names
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -394,14 +395,14 @@ def make_variant(
 
 
 def _words(options: ExerciseOptions) -> dict[str, str]:
-    from mha_symbolic.locale import load as load_locale
+    from mha_symbolic.solution.locale import load as load_locale
 
     return dict(load_locale(options.lang, options.templates)["exercises"])
 
 
 def verify(d: Derivation, answers: str, index: int) -> None:
     """Every decimal the answer key prints holds for its own derivation."""
-    from mha_symbolic.check import check
+    from mha_symbolic.check.judge import check
 
     report = check(d, printed_claims(answers))
     wrong = [claim.key for claim in report.claims if not claim.holds]
@@ -550,7 +551,7 @@ def write_bank(
     progress: Callable[[int], None] | None = None,
 ) -> list[Path]:
     """Write ``count`` variants of ``spec`` into ``folder``; returns the files written."""
-    from mha_symbolic import pdf
+    from mha_symbolic.solution import pdf
 
     if fmt not in FORMATS:
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

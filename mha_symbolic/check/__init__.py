@@ -1,0 +1,1 @@
+"""Claims as documents print them, judged against a derivation."""

@@ -1,0 +1,1 @@
+"""Exact evaluation of the model: Derivation and Steps, gradients, limits."""

@@ -1,0 +1,1 @@
+"""Exercise banks: nice variants of a spec, sheets and answer keys."""

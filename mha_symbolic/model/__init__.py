@@ -1,0 +1,1 @@
+"""The model: attention as one typed program of nodes, their formulas and rules."""

@@ -1,0 +1,1 @@
+"""Numeric evaluation of the model: printed NumPy/torch/JAX code, lambdify."""

@@ -1,0 +1,1 @@
+"""Worked solutions: the view model of a derivation and its renderings."""

@@ -1,0 +1,1 @@
+"""The spec: what to derive, read strictly from TOML, dicts, keywords or torch."""
