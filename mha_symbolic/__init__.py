@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from mha_symbolic.check.judge import Report, check
+from mha_symbolic.api import (
+    AttentionFunction,
+    AttentionSpec,
+    Derivation,
+    Report,
+    Step,
+    check,
+    compile,
+    derive,
+    examples,
+)
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact.derivation import Derivation, Step, derive
-from mha_symbolic.numeric.function import AttentionFunction, compile
-from mha_symbolic.spec.attention import AttentionSpec, examples
 
 __all__ = [
     "AttentionFunction",

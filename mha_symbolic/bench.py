@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.exact.derivation import derive
+from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.numeric.function import compile
 from mha_symbolic.spec.attention import AttentionSpec
 

@@ -188,7 +188,7 @@ def _examples() -> int:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from mha_symbolic.exact.derivation import derive
+    from mha_symbolic.exact.evaluate import derive
     from mha_symbolic.progress import StepLine
     from mha_symbolic.solution.render import infer_format, render, write
     from mha_symbolic.solution.view import Options

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, SpecError, check, derive
 from mha_symbolic.cli import main
-from mha_symbolic.exact.gradients import Algebra, evaluate
+from mha_symbolic.exact.gradients import Algebra
+from mha_symbolic.exact.values import evaluate
 
 E = sp.E
 
@@ -171,7 +172,10 @@ def test_markdown_has_the_backpropagation_section_fast() -> None:
 
 @pytest.mark.parametrize("fmt", ["tex", "html", "json"])
 def test_other_formats_render_the_grad_steps(fmt: str) -> None:
-    text = derive(two_tokens_mse())._render(fmt, {})
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    text = render(derive(two_tokens_mse()), fmt, Options())
     assert "Gradient of the query weights" in text
 
 

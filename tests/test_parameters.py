@@ -238,7 +238,7 @@ def test_limit_documents_say_which_limit(two):
     assert "\\section*{The limit $\\tau \\to 0^{+}$}" in cold.to_latex()
     assert "The limit" in cold.to_html()
     assert "সীমা" in cold.to_markdown(lang="bn")
-    document = json.loads(cold._render("json", {}))
+    document = json.loads(cold.to_json())
     assert document["limit"] == "tau -> 0+"
     assert document["parameters"] == {"tau": "positive"}
     scaled = next(s for s in document["steps"] if s["key"] == "head1.scaled")

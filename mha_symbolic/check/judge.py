@@ -17,7 +17,8 @@ from sympy.printing.str import StrPrinter
 from mha_symbolic.check.claims import Claim, Printed, Side, read_claims
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
-from mha_symbolic.exact.derivation import KINDS, Derivation, derive, unknown_key_message
+from mha_symbolic.exact.derivation import KINDS, Derivation, unknown_key_message
+from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 
 VERDICTS = ("exact", "rounded", "undecided", "wrong", "shape")  # best to worst

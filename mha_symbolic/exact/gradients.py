@@ -14,7 +14,7 @@ cancel give an exact 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
@@ -28,7 +28,6 @@ from sympy.polys.rings import PolyElement, PolyRing, sring
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
 from mha_symbolic.model.nodes import HalfSquaredNorm, SoftmaxBackward
-from mha_symbolic.solution.locale import step_title
 from mha_symbolic.spec.attention import AttentionSpec, Loss
 
 # ------------------------------------------------------------------ exact arithmetic
@@ -427,41 +426,6 @@ def _ones_t(rows: int) -> sp.Basic:
     return sp.Transpose(sp.OneMatrix(rows, 1))
 
 
-def evaluate(expr: sp.Basic, values: Mapping[sp.Basic, Any]) -> Any:
-    """A step formula evaluated with explicit matrices (``values``: symbol -> value).
-
-    Used to compute the gradients numerically from stable forward values (see lambdify).
-    """
-    if isinstance(expr, sp.MatrixSymbol):
-        return Matrix(values[expr])
-    if isinstance(expr, sp.OneMatrix):
-        return Matrix(sp.ones(*expr.shape))
-    if isinstance(expr, sp.Transpose):
-        return evaluate(expr.arg, values).T
-    if isinstance(expr, sp.MatrixSlice):
-        rows, cols = expr.rowslice, expr.colslice
-        return Matrix(evaluate(expr.parent, values)[rows[0] : rows[1], cols[0] : cols[1]])
-    if isinstance(expr, sp.BlockMatrix):
-        return Matrix(sp.Matrix.hstack(*(evaluate(b, values) for b in expr.blocks)))
-    if isinstance(expr, sp.MatMul):
-        product: Any = _ONE
-        for arg in expr.args:
-            factor = evaluate(arg, values)
-            product = product * factor
-        return Matrix(product)
-    if isinstance(expr, sp.MatAdd):
-        parts = [evaluate(arg, values) for arg in expr.args]
-        return Matrix(sum(parts[1:], parts[0]))
-    if isinstance(expr, SoftmaxBackward):
-        a, g = (evaluate(arg, values) for arg in expr.args)
-        dots = [sum(a[r, k] * g[r, k] for k in range(a.cols)) for r in range(a.rows)]
-        return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
-    if isinstance(expr, HalfSquaredNorm):
-        m = evaluate(expr.args[0], values)
-        return Matrix([[sum(e**2 for e in m) / 2]])
-    return expr.xreplace({k: v for k, v in values.items() if not isinstance(v, sp.MatrixBase)})
-
-
 # ------------------------------------------------------------------ the backward pass
 def loss_of(spec: AttentionSpec) -> Loss:
     """The spec's loss; without a [loss] table, the sum of the output's entries."""
@@ -512,7 +476,7 @@ class _Backward:
         value = self.alg.matrix(forms)
         symbol = sp.MatrixSymbol(name, value.rows, value.cols)
         kind = "loss" if key == "loss" else "grad"
-        self.steps.append(Step(key, step_title(key, head), kind, symbol, formula, value, head))
+        self.steps.append(Step(key, kind, symbol, formula, value, head))
         self.own[key] = (symbol, forms)
         if self.progress is not None:
             self.progress(key)
@@ -534,6 +498,7 @@ class _Backward:
             self.spec,
             self.d.steps + tuple(self.steps),
             {**self.d.bindings, **self.bindings},
+            program=self.d.program,
         )
 
     def output_forms(self, concat: Forms) -> Forms:

@@ -236,3 +236,31 @@ def output_projection(
         return total + bias[0, c] if bias is not None else total
 
     return Matrix(rows, w_o.cols, entry)
+
+
+def rope_angle(position: int, pair: int, width: int, base: sp.Expr) -> sp.Expr:
+    """The exact angle of pair ``pair`` at ``position``: p * base^(-2j/d) (1, 1/100, ...)."""
+    return sp.Integer(position) * sp.Pow(base, sp.Rational(-2 * pair, width))
+
+
+def rope_pairs(width: int, pairs: str) -> list[tuple[int, int]]:
+    """The feature pairs that turn together: (j, j + d/2) for halves, (2j, 2j + 1) interleaved."""
+    half = width // 2
+    if pairs == "halves":
+        return [(j, j + half) for j in range(half)]
+    return [(2 * j, 2 * j + 1) for j in range(half)]
+
+
+def rope(matrix: Matrix, base: sp.Expr, pairs: str, sign: int = 1) -> Matrix:
+    """Row p of ``matrix`` with every feature pair (a, b) turned by sign * its angle at p:
+    (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
+    width = matrix.cols
+    out = [list(matrix.row(p)) for p in range(matrix.rows)]
+    for p in range(matrix.rows):
+        for j, (a, b) in enumerate(rope_pairs(width, pairs)):
+            angle = sign * rope_angle(p, j, width, base)
+            cos, sin = sp.cos(angle), sp.sin(angle)
+            x_a, x_b = matrix[p, a], matrix[p, b]
+            out[p][a] = _tidy(x_a * cos - x_b * sin)
+            out[p][b] = _tidy(x_a * sin + x_b * cos)
+    return Matrix(out)

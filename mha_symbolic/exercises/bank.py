@@ -24,7 +24,8 @@ import jinja2
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact.derivation import Derivation, Step, derive
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.render import environment
 from mha_symbolic.solution.view import Options, build

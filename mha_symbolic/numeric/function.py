@@ -9,8 +9,7 @@ from typing import Any, Literal, overload
 
 import sympy as sp
 
-from mha_symbolic.model import program as codegen
-from mha_symbolic.model import rules as backprop
+from mha_symbolic.numeric import backprop, codegen
 from mha_symbolic.spec.attention import AttentionSpec
 
 

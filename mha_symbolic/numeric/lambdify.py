@@ -80,7 +80,7 @@ class _Stages:
 
     def backward(self, formula: sp.Basic) -> Matrix:
         """A loss or gradient step from the stable stages: its formula on their values."""
-        from mha_symbolic.exact.gradients import evaluate
+        from mha_symbolic.exact.values import evaluate
 
         values: dict[sp.Basic, Any] = dict(self.d.bindings)
         values.update(

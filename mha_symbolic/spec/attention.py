@@ -18,6 +18,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import gqa, parameters
 from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,6 +47,7 @@ TOP_KEYS = (
     "weights",
     "parameters",
     "loss",
+    "rope",
     "claims",
 )
 PROJECTIONS = ("w_q", "w_k", "w_v")
@@ -106,6 +108,7 @@ class AttentionSpec:
     # Declared parameters (name -> Symbol with its assumptions), usable wherever a number goes.
     parameters: Mapping[str, sp.Symbol] = field(default_factory=dict)
     loss: Loss | None = None  # the [loss] table; None when not given (gradients use the sum)
+    rope: RopeSpec | None = None  # rotary position embeddings of q and k; None: none
     claims: Mapping[str, Any] = field(default_factory=dict)
     source: str = "<arguments>"
 
@@ -248,7 +251,18 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     )
     values.update(_Weights(values).normalize(table))
     values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
+    values["rope"] = read_rope(raw.get("rope"))
+    check_widths(values["rope"], _query_widths(values))
     return values
+
+
+def _query_widths(values: Mapping[str, Any]) -> list[int]:
+    """Each head's query width d_k."""
+    transposed = values["convention"] == "xWT"
+    widths = [m.rows if transposed else m.cols for m in values["weights"]["w_q"]]
+    if values["layout"] == "fused":
+        return [widths[0] // values["heads"]] * values["heads"]
+    return widths
 
 
 def _output_shape(values: Mapping[str, Any]) -> tuple[int, int]:

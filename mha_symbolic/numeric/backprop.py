@@ -16,7 +16,6 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.model import program as codegen
 from mha_symbolic.model.nodes import (
     BatchSum,
     EntrySum,
@@ -30,7 +29,8 @@ from mha_symbolic.model.nodes import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.model.program import INPUTS, Program
+from mha_symbolic.numeric import codegen
+from mha_symbolic.numeric.codegen import INPUTS, Program
 from mha_symbolic.spec.attention import Loss
 
 

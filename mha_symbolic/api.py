@@ -1,0 +1,53 @@
+"""The public API: derive, check, compile, and the consumers behind Derivation's methods.
+
+This is the one module that knows every layer; it wires the Derivation's convenience methods
+(``d.to_markdown()``, ``d.limit(...)``, ``d.lambdify()``) to the solution, limits and numeric
+layers, so that the exact core imports none of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mha_symbolic.check.judge import Report, check
+from mha_symbolic.exact.derivation import Derivation, Step, register
+from mha_symbolic.exact.evaluate import derive
+from mha_symbolic.exact.limits import limit
+from mha_symbolic.numeric.function import AttentionFunction, compile
+from mha_symbolic.numeric.lambdify import lambdify
+from mha_symbolic.spec.attention import AttentionSpec, examples
+
+__all__ = [
+    "AttentionFunction",
+    "AttentionSpec",
+    "Derivation",
+    "Report",
+    "Step",
+    "check",
+    "compile",
+    "derive",
+    "examples",
+]
+
+
+def _render(d: Derivation, fmt: str, options: dict[str, Any]) -> str:
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    return render(d, fmt, Options(**options))
+
+
+def _write(d: Derivation, path: str, fmt: str | None, options: dict[str, Any]) -> list[Any]:
+    from mha_symbolic.solution.render import write
+    from mha_symbolic.solution.view import Options
+
+    return write(d, path, fmt, Options(**options))
+
+
+def _latex(value: Any) -> str:
+    from mha_symbolic.solution.latex import exact
+
+    return exact(value)
+
+
+register(lambdify=lambdify, limit=limit, render=_render, write=_write, latex=_latex)

@@ -1,0 +1,131 @@
+"""derive(spec): the model's program walked exactly, one Step per node."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+from mha_symbolic.exact import ops
+from mha_symbolic.exact.derivation import Derivation, Progress, Step
+from mha_symbolic.exact.values import evaluate
+from mha_symbolic.model.nodes import RowSoftmax
+from mha_symbolic.model.program import Node, Program, build
+from mha_symbolic.spec.attention import AttentionSpec
+
+
+class Evaluator:
+    """Walks a program's nodes in order, keeping each value exact and compact.
+
+    Most nodes are their expression evaluated on the values before them; the scores, the
+    softmax, the attention and the output projection have rules of their own (``ops``) that
+    keep one denominator per softmax row, so values read ``e/(1+e)`` and cancel to ``1/2``.
+    Subclasses (the limits) override the rules of single kinds.
+    """
+
+    def __init__(self, program: Program, progress: Progress | None = None) -> None:
+        self.program = program
+        self.progress = progress
+        self.values: dict[sp.Basic, Any] = dict(program.bindings)
+        self.softmaxes: dict[sp.Basic, ops.Softmax | None] = {}
+        self.rules: dict[str, Callable[[Node], Matrix]] = {
+            "scores": self.scores,
+            "softmax": self.softmax,
+            "attend": self.attend,
+            "output": self.output,
+        }
+
+    def run(self) -> list[Step]:
+        steps = []
+        for node in self.program.nodes:
+            value = Matrix(self.rules.get(node.kind, self.generic)(node))
+            self.values[node.symbol] = value
+            steps.append(Step(node.key, node.kind, node.symbol, node.formula, value, node.head))
+            if self.progress is not None:
+                self.progress(node.key)
+        return steps
+
+    def generic(self, node: Node) -> Matrix:
+        return Matrix(evaluate(node.expr, self.values))
+
+    def scores(self, node: Node) -> Matrix:
+        """Q K^T with every entry multiplied out."""
+        q, k = node.expr.args if isinstance(node.expr, sp.MatMul) else (None, None)
+        if not isinstance(k, sp.Transpose) or len(node.expr.args) != 2:
+            return self.generic(node)
+        return ops.scores(evaluate(q, self.values), evaluate(k.arg, self.values))
+
+    def row_softmax(self, logits: Matrix) -> ops.Softmax | None:
+        return ops.row_softmax(logits)
+
+    def softmax(self, node: Node) -> Matrix:
+        """softmax(L), each row over one shared denominator (kept for the attention)."""
+        expr = node.expr
+        if not isinstance(expr, RowSoftmax):
+            return self.generic(node)
+        softmax = self.row_softmax(evaluate(expr.arg, self.values))
+        self.softmaxes[node.symbol] = softmax
+        return softmax.weights if softmax is not None else self.generic(node)
+
+    def attend(self, node: Node) -> Matrix:
+        """A V, row i as (sum_j e^{a_ij} v_j) / Z_i."""
+        a, v = node.expr.args
+        softmax = self.softmaxes.get(a)
+        if softmax is None:
+            return self.generic(node)
+        return ops.attend(softmax, evaluate(v, self.values))
+
+    def output(self, node: Node) -> Matrix:
+        """Concat(heads) W_O (+ b_O), formed from each head's V W_O^h (see ops)."""
+        parts = _affine_parts(node.expr)
+        heads = [n for n in self.program.nodes if n.kind == "attend"]
+        softmaxes = [self.softmaxes.get(n.expr.args[0]) for n in heads]
+        if parts is None or any(s is None for s in softmaxes):
+            return self.generic(node)
+        w, bias = parts
+        values = [evaluate(n.expr.args[1], self.values) for n in heads]
+        b = None if bias is None else evaluate(bias, self.values)
+        return self.project_output(softmaxes, values, evaluate(w, self.values), b)  # type: ignore[arg-type]
+
+    def project_output(
+        self, softmaxes: list[ops.Softmax], values: list[Matrix], w: Matrix, b: Matrix | None
+    ) -> Matrix:
+        return ops.output_projection(softmaxes, values, w, b)
+
+
+def _affine_parts(expr: sp.Basic) -> tuple[sp.Basic, sp.Basic | None] | None:
+    """(W or W^T, the bias symbol or None) of ``C W (+ 1 b)``; None for anything else."""
+    bias = None
+    if isinstance(expr, sp.MatAdd) and len(expr.args) == 2:
+        expr, ones_b = expr.args
+        if not (isinstance(ones_b, sp.MatMul) and isinstance(ones_b.args[0], sp.OneMatrix)):
+            return None
+        bias = ones_b.args[1]
+    if not isinstance(expr, sp.MatMul) or len(expr.args) != 2:
+        return None
+    return expr.args[1], bias
+
+
+def walk(program: Program, progress: Progress | None = None) -> Derivation:
+    """The program's forward steps, exactly."""
+    steps = Evaluator(program, progress).run()
+    return Derivation(program.spec, tuple(steps), program.bindings, program=program)
+
+
+def derive(
+    spec: AttentionSpec, gradients: bool | None = None, progress: Progress | None = None
+) -> Derivation:
+    """Every step of multi-head attention for ``spec``, exactly.
+
+    ``gradients``: also backpropagate the spec's loss (the ``loss`` and ``grad.*`` steps);
+    by default only when the spec has a ``[loss]`` table. ``progress`` is called with each
+    step's key once its value is known (for long work).
+    """
+    d = walk(build(spec), progress)
+    if gradients if gradients is not None else spec.loss is not None:
+        from mha_symbolic.exact.gradients import backward
+
+        return backward(d, progress)
+    return d

@@ -1,0 +1,73 @@
+"""Any structural matrix expression of the model evaluated exactly on explicit matrices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+from mha_symbolic.exact import ops
+from mha_symbolic.model.nodes import HalfSquaredNorm, Rope, RowSoftmax, SoftmaxBackward
+
+_ONE = sp.Integer(1)
+
+
+def evaluate(expr: sp.Basic, values: Mapping[sp.Basic, Any]) -> Any:
+    """``expr`` with every symbol replaced by its value (``values``: symbol -> value), exactly.
+
+    Matrix symbols map to matrices, scalar symbols (``d_k``, parameters) to numbers.
+    """
+    if isinstance(expr, sp.MatrixSymbol):
+        return Matrix(values[expr])
+    rule = _RULES.get(type(expr))
+    if rule is not None:
+        return rule(expr, values)
+    return expr.xreplace({k: v for k, v in values.items() if not isinstance(v, sp.MatrixBase)})
+
+
+def _product(expr: sp.MatMul, values: Mapping[sp.Basic, Any]) -> Matrix:
+    product: Any = _ONE
+    for arg in expr.args:
+        product = product * evaluate(arg, values)
+    return Matrix(product)
+
+
+def _sum(expr: sp.MatAdd, values: Mapping[sp.Basic, Any]) -> Matrix:
+    parts = [evaluate(arg, values) for arg in expr.args]
+    return Matrix(sum(parts[1:], parts[0]))
+
+
+def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Any]) -> Matrix:
+    rows, cols = expr.rowslice, expr.colslice
+    return Matrix(evaluate(expr.parent, values)[rows[0] : rows[1], cols[0] : cols[1]])
+
+
+def _softmax_backward(expr: SoftmaxBackward, values: Mapping[sp.Basic, Any]) -> Matrix:
+    a, g = (evaluate(arg, values) for arg in expr.args)
+    dots = [sum(a[r, k] * g[r, k] for k in range(a.cols)) for r in range(a.rows)]
+    return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
+
+
+def _half_squared_norm(expr: HalfSquaredNorm, values: Mapping[sp.Basic, Any]) -> Matrix:
+    m = evaluate(expr.args[0], values)
+    return Matrix([[sum(e**2 for e in m) / 2]])
+
+
+def _rope(expr: Rope, values: Mapping[sp.Basic, Any]) -> Matrix:
+    return ops.rope(evaluate(expr.arg, values), expr.base, expr.pairs, expr.sign)
+
+
+_RULES: dict[type, Any] = {
+    sp.OneMatrix: lambda e, v: Matrix(sp.ones(*e.shape)),
+    sp.Transpose: lambda e, v: evaluate(e.arg, v).T,
+    sp.MatrixSlice: _slice,
+    sp.BlockMatrix: lambda e, v: Matrix(sp.Matrix.hstack(*(evaluate(b, v) for b in e.blocks))),
+    sp.MatMul: _product,
+    sp.MatAdd: _sum,
+    RowSoftmax: lambda e, v: ops.row_softmax(evaluate(e.arg, v)).weights,
+    SoftmaxBackward: _softmax_backward,
+    HalfSquaredNorm: _half_squared_norm,
+    Rope: _rope,
+}

@@ -1,0 +1,588 @@
+"""The structural program of a spec's attention and its code printers, one per backend.
+
+:func:`program` writes attention as a few assignments of SymPy matrix expressions over
+MatrixSymbols (inputs, mask, weights); the printers turn each assignment into one line of
+batched array code: ``@`` products, ``.swapaxes(-1, -2)`` transposes, ``[..., r, c]`` slices,
+and calls of the helpers in each backend's prelude (``softmax`` subtracts the row max first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+from sympy.printing.numpy import NumPyPrinter
+
+from mha_symbolic.model.nodes import (
+    BatchSum,
+    HeadOf,
+    MergeHeads,
+    OnesLike,
+    PadColumns,
+    RowSoftmax,
+    SoftmaxBackward,
+    SplitHeads,
+    StackHeads,
+)
+from mha_symbolic.spec.attention import AttentionSpec
+
+# Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
+_ATOMIC = (
+    sp.MatrixSymbol,
+    sp.Transpose,
+    sp.MatrixSlice,
+    sp.BlockMatrix,
+    RowSoftmax,
+    SplitHeads,
+    MergeHeads,
+    StackHeads,
+    SoftmaxBackward,
+    HeadOf,
+    BatchSum,
+    PadColumns,
+    OnesLike,
+)
+
+INPUTS = ("query", "key", "value")
+_LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One weight argument of the generated function: a matrix, or one head's matrix."""
+
+    name: str  # the user's keyword: w_q, b_o, ...
+    head: int | None  # 0-based head for per-head weights
+    symbol: sp.MatrixSymbol
+    code: str  # its name in the generated code: w_q, w_q_1, ...
+
+    @property
+    def label(self) -> str:
+        return self.name if self.head is None else f"{self.name}[{self.head + 1}]"
+
+
+@dataclass(frozen=True)
+class Program:
+    """Assignments ``symbol = formula`` in order; the last one is the output."""
+
+    spec: AttentionSpec
+    assignments: tuple[tuple[sp.MatrixSymbol, sp.Basic], ...]
+    names: dict[sp.Basic, str]  # MatrixSymbol -> name in code
+    arguments: tuple[Argument, ...]
+    head_axis: bool  # True: heads are stacked on an axis; the mask needs one too
+
+    @property
+    def expr(self) -> sp.Basic:
+        """The output as one expression over the inputs, the mask and the weights."""
+        expr = self.assignments[-1][1]
+        for symbol, formula in reversed(self.assignments[:-1]):
+            expr = expr.xreplace({symbol: formula})
+        return expr
+
+
+class _Builder:
+    def __init__(self, spec: AttentionSpec, explicit_weights: bool) -> None:
+        self.spec = spec
+        self.explicit_weights = explicit_weights
+        self.lq, self.lk = sp.Symbol("L_q", positive=True), sp.Symbol("L_k", positive=True)
+        self.names: dict[sp.Basic, str] = {}
+        self.arguments: list[Argument] = []
+        self.assignments: list[tuple[sp.MatrixSymbol, sp.Basic]] = []
+        rows = {"query": self.lq, "key": self.lk, "value": self.lk}
+        self.inputs = {
+            name: self.symbol(f"X_{{{name[0]}}}", rows[name], getattr(spec, name).cols, name)
+            for name in INPUTS
+        }
+        self.mask = self.symbol("M", self.lq, self.lk, "mask")
+
+    def symbol(self, name: str, rows: Any, cols: Any, code: str) -> sp.MatrixSymbol:
+        symbol = sp.MatrixSymbol(name, rows, cols)
+        self.names[symbol] = code
+        return symbol
+
+    def assign(self, name: str, code: str, formula: sp.Basic) -> sp.MatrixSymbol:
+        rows, cols = formula.shape
+        symbol = self.symbol(name, rows, cols, code)
+        self.assignments.append((symbol, formula))
+        return symbol
+
+    def weight(self, name: str, head: int | None) -> sp.Basic:
+        """The factor that multiplies from the right: W, or W^T in the xWT convention."""
+        value = self.spec.weights[name][head or 0]
+        letter = _LETTER.get(name, name[-1].upper())
+        base = "W" if name.startswith("w_") else "b"
+        label = f"{base}_{{{letter}}}" + ("" if head is None else f"^{{{head + 1}}}")
+        code = name if head is None else f"{name}_{head + 1}"
+        symbol = self.symbol(label, value.rows, value.cols, code)
+        self.arguments.append(Argument(name, head, symbol, code))
+        transposed = self.spec.convention == "xWT" and base == "W"
+        return symbol.T if transposed else symbol
+
+    def affine(self, x: sp.Basic, w: sp.Basic, bias: sp.Basic | None) -> sp.Basic:
+        """x w, plus the bias row on every row of x."""
+        product = sp.MatMul(x, w, evaluate=False)
+        if bias is None:
+            return product
+        ones = sp.OneMatrix(x.shape[0], 1)
+        return sp.MatAdd(product, sp.MatMul(ones, bias, evaluate=False), evaluate=False)
+
+    def scale(self, d_k: int) -> sp.Expr:
+        scale = self.spec.scale
+        if scale == "none":
+            return sp.Integer(1)
+        if scale == "sqrt_dk":
+            return 1 / sp.sqrt(d_k)
+        assert isinstance(scale, sp.Expr)
+        return scale
+
+    def attend(self, q: sp.Basic, k: sp.Basic, v: sp.Basic, d_k: int, head: str) -> sp.Basic:
+        """softmax(s Q K^T + M) V; with explicit weights A = softmax(...) is its own step."""
+        scale = self.scale(d_k)
+        factors = (q, k.T) if scale == 1 else (scale, q, k.T)
+        scores = sp.MatMul(*factors, evaluate=False)
+        weights: sp.Basic = RowSoftmax(sp.MatAdd(scores, self.mask, evaluate=False))
+        if self.explicit_weights:
+            label = f"A_{{{head}}}" if head else "A"
+            weights = self.assign(label, f"A{head}", weights)
+        return sp.MatMul(weights, v, evaluate=False)
+
+    def output(self, concat: sp.Basic) -> None:
+        if not self.spec.has_output_projection:
+            self.assign("O", "output", concat)
+            return
+        bias = self.weight("b_o", None) if "b_o" in self.spec.weights else None
+        self.assign("O", "output", self.affine(concat, self.weight("w_o", None), bias))
+
+    def program(self) -> Program:
+        batched = self.uniform()
+        if batched:
+            self.batched()
+        else:
+            self.per_head()
+        # One head is never stacked: no head axis, and a batched mask needs none.
+        head_axis = batched and self.spec.heads > 1
+        return Program(
+            self.spec, tuple(self.assignments), self.names, tuple(self.arguments), head_axis
+        )
+
+    def widths(self, name: str) -> list[int]:
+        """Output widths of projection ``name``, one per head."""
+        spec = self.spec
+        if spec.layout == "fused":
+            return [spec.effective(name).cols // spec.heads] * spec.heads
+        return [spec.effective(name, i).cols for i in range(spec.heads)]
+
+    def uniform(self) -> bool:
+        """All heads have one width for Q/K and one for V (always so when fused)."""
+        return all(len(set(self.widths(n))) == 1 for n in ("w_q", "w_v"))
+
+    def projected(self, letter: str, source: str, head: int | None) -> sp.Basic:
+        """X W (+ 1 b) of one head (per_head) or of all heads (fused)."""
+        name = "w_" + letter
+        bias = self.weight("b_" + letter, head) if "b_" + letter in self.spec.weights else None
+        return self.affine(self.inputs[source], self.weight(name, head), bias)
+
+    def batched(self) -> None:
+        """Every head at once, heads stacked on an axis: one softmax call for all of them."""
+        h = self.spec.heads
+        heads = {}
+        for letter, source in zip("qkv", INPUTS):
+            heads[letter] = self.assign(
+                letter.upper(), letter.upper(), self.stacked(letter, source)
+            )
+        d_k = self.widths("w_q")[0]
+        attended = self.assign("H", "H", self.attend(heads["q"], heads["k"], heads["v"], d_k, ""))
+        self.output(MergeHeads(attended, h) if h > 1 else attended)
+
+    def stacked(self, letter: str, source: str) -> sp.Basic:
+        """The heads of Q, K or V, stacked."""
+        spec, h = self.spec, self.spec.heads
+        name = "w_" + letter
+        if spec.layout == "fused":
+            full = self.projected(letter, source, None)
+            return SplitHeads(full, h) if h > 1 else full
+        if h == 1:
+            x = self.inputs[source]
+            bias = self.weight("b_" + letter, 0) if "b_" + letter in spec.weights else None
+            return self.affine(x, self.weight(name, 0), bias)
+        biases = (
+            [self.weight("b_" + letter, i) for i in range(h)]
+            if "b_" + letter in spec.weights
+            else None
+        )
+        if spec.layout == "per_head":
+            w = sp.BlockMatrix([[self.weight(name, i) for i in range(h)]])
+            b = sp.BlockMatrix([biases]) if biases else None
+            return SplitHeads(self.affine(self.inputs[source], w, b), h)
+        stack = StackHeads(*(self.weight(name, i) for i in range(h)))
+        bias = StackHeads(*biases) if biases else None
+        return self.affine(SplitHeads(self.inputs[source], h), stack, bias)
+
+    def per_head(self) -> None:
+        """One head at a time (heads of different widths)."""
+        spec, h = self.spec, self.spec.heads
+        outputs = []
+        for i in range(h):
+            parts = {}
+            for letter, source in zip("qkv", INPUTS):
+                x = self.inputs[source]
+                if spec.layout == "split":
+                    width = x.shape[1] // h
+                    x = x[:, i * width : (i + 1) * width]
+                name = "w_" + letter
+                bias = self.weight("b_" + letter, i) if "b_" + letter in spec.weights else None
+                parts[letter] = self.assign(
+                    f"{letter.upper()}_{{{i + 1}}}",
+                    f"{letter.upper()}{i + 1}",
+                    self.affine(x, self.weight(name, i), bias),
+                )
+            d_k = self.widths("w_q")[i]
+            outputs.append(
+                self.assign(
+                    f"H_{{{i + 1}}}",
+                    f"H{i + 1}",
+                    self.attend(parts["q"], parts["k"], parts["v"], d_k, str(i + 1)),
+                )
+            )
+        self.output(sp.BlockMatrix([outputs]))
+
+
+def program(spec: AttentionSpec, explicit_weights: bool = False) -> Program:
+    """The spec's attention as assignments of structural matrix expressions.
+
+    ``explicit_weights``: each softmax ``A`` is an assignment of its own (the backward pass
+    needs it); otherwise ``softmax(S) V`` is one expression, printed as one helper call.
+    """
+    return _Builder(spec, explicit_weights).program()
+
+
+# --------------------------------------------------------------------------- printers
+class ArrayPrinter(NumPyPrinter):
+    """Prints structural matrix expressions as batched array code (NumPy syntax)."""
+
+    printmethod = "_numpycode"
+
+    def __init__(self, names: dict[sp.Basic, str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def _print_MatrixSymbol(self, expr: sp.MatrixSymbol) -> str:
+        return self.names[expr]
+
+    def _operand(self, expr: sp.Basic) -> str:
+        text = self._print(expr)
+        return text if isinstance(expr, _ATOMIC) else f"({text})"
+
+    def _number(self, value: sp.Expr) -> str:
+        # A Python float keeps the arrays' dtype (a NumPy float64 scalar would upcast float32).
+        if value.free_symbols:  # declared parameters, passed as Python floats (math functions)
+            return f"({sp.pycode(value.xreplace(parameter_names(value.free_symbols)))})"
+        return repr(float(value))
+
+    def _print_MatMul(self, expr: sp.MatMul) -> str:
+        coefficient, matrices = expr.as_coeff_matrices()
+        if coefficient == 1 and len(matrices) == 2 and isinstance(matrices[0], RowSoftmax):
+            # softmax(S) V in one helper call: it divides by the row sums after the product.
+            method = getattr(matrices[0], self.printmethod)
+            return str(method(self, right=self._print(matrices[1])))
+        if isinstance(matrices[0], sp.OneMatrix) and matrices[0].shape[0] == 1:
+            # a row of ones times a matrix: its column sums (a bias's gradient)
+            rest = sp.MatMul(coefficient, *matrices[1:], evaluate=False)
+            return f"column_sums({self._print(rest)})"
+        if isinstance(matrices[0], sp.OneMatrix) and matrices[0].shape[1] == 1:
+            matrices = matrices[1:]  # a column of ones times a row: the row, broadcast
+        parts = [self._operand(m) for m in matrices]
+        if coefficient != 1:
+            # Scaling a factor (L x d) is cheaper than scaling the product (L x L): the first
+            # factor with the fewest lengths (symbolic dimensions).
+            target = min(range(len(matrices)), key=lambda i: _lengths(matrices[i]))
+            parts[target] = f"({self._number(coefficient)} * {parts[target]})"
+        return " @ ".join(parts)
+
+    def _print_MatAdd(self, expr: sp.MatAdd) -> str:
+        text = ""
+        for term in expr.args:
+            negated = _negated(term)
+            text += f" + {self._print(term)}" if negated is None else f" - {self._operand(negated)}"
+        return text[3:] if text.startswith(" + ") else "-" + text[3:]
+
+    def _print_Transpose(self, expr: sp.Transpose) -> str:
+        return f"{self._operand(expr.arg)}.swapaxes(-1, -2)"
+
+    def _print_MatrixSlice(self, expr: sp.MatrixSlice) -> str:
+        def part(bounds: tuple[Any, Any, Any], size: Any) -> str:
+            start, stop, step = bounds
+            if start == 0 and stop == size and step == 1:
+                return ":"
+            return f"{start}:{stop}" + ("" if step == 1 else f":{step}")
+
+        rows, cols = expr.parent.shape
+        index = f"{part(expr.rowslice, rows)}, {part(expr.colslice, cols)}"
+        return f"{self._operand(expr.parent)}[..., {index}]"
+
+    def _print_BlockMatrix(self, expr: sp.BlockMatrix) -> str:
+        """A row of blocks (the only kind a program has): the blocks side by side."""
+        return f"concat_columns({', '.join(self._print(b) for b in expr.blocks)})"
+
+
+def _negated(term: sp.Basic) -> sp.Basic | None:
+    """M when the term is -M (printed as a subtraction), else None."""
+    if not isinstance(term, sp.MatMul):
+        return None
+    coefficient, matrices = term.as_coeff_matrices()
+    if coefficient != -1:
+        return None
+    return matrices[0] if len(matrices) == 1 else sp.MatMul(*matrices, evaluate=False)
+
+
+def _lengths(matrix: sp.Basic) -> int:
+    return len(sp.Tuple(*matrix.shape).free_symbols)
+
+
+def attention_parts(expr: sp.Basic) -> tuple[sp.Expr, sp.Basic, sp.Basic, sp.Basic, list] | None:
+    """(scale, Q, K, V, other logit terms) when ``expr`` is softmax(s Q K^T + ...) V."""
+    if not isinstance(expr, sp.MatMul):
+        return None
+    coefficient, factors = expr.as_coeff_matrices()
+    if coefficient != 1 or len(factors) != 2 or not isinstance(factors[0], RowSoftmax):
+        return None
+    terms = list(factors[0].arg.args if isinstance(factors[0].arg, sp.MatAdd) else [factors[0].arg])
+    scores = terms.pop(0)
+    if not isinstance(scores, sp.MatMul):
+        return None
+    scale, matrices = scores.as_coeff_matrices()
+    if len(matrices) != 2 or not isinstance(matrices[1], sp.Transpose):
+        return None
+    return scale, matrices[0], matrices[1].arg, factors[1], terms
+
+
+class TorchPrinter(ArrayPrinter):
+    """torch code: softmax(s Q K^T + M) V becomes ``F.scaled_dot_product_attention``."""
+
+    printmethod = "_torchcode"
+
+    def _print_MatMul(self, expr: sp.MatMul) -> str:
+        parts = attention_parts(expr)
+        if parts is None or len(parts[4]) > 1:
+            return super()._print_MatMul(expr)
+        scale, q, k, v, extra = parts
+        mask = f", attn_mask={self._print(extra[0])}" if extra else ""
+        return (
+            f"scaled_dot_product_attention({self._print(q)}, {self._print(k)}, "
+            f"{self._print(v)}{mask}, scale={self._number(scale)})"
+        )
+
+
+class JaxPrinter(ArrayPrinter):
+    printmethod = "_jaxcode"
+
+
+# --------------------------------------------------------------------------- preludes
+# Head reshaping for the array libraries that share NumPy's API ({xp}: numpy or jnp).
+_ARRAY_HEADS = '''\
+def split_heads(x, heads):
+    """(..., L, h d) -> (..., h, L, d)"""
+    return x.reshape(*x.shape[:-1], heads, x.shape[-1] // heads).swapaxes(-2, -3)
+
+
+def merge_heads(x):
+    """(..., h, L, d) -> (..., L, h d)"""
+    x = x.swapaxes(-2, -3)
+    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+
+
+def stack_heads(*matrices):
+    return {xp}.stack(matrices, axis=-3)
+
+
+def concat_columns(*matrices):
+    rows = {xp}.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return {xp}.concatenate([{xp}.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
+'''
+
+NUMPY_PRELUDE = '''\
+import numpy
+
+
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given.
+
+    The row max is subtracted before exp. With ``right`` the division by the row sums comes
+    after the product (L x d divisions, not L x L). The first term, a temporary, is overwritten.
+    """
+    x, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        grows = numpy.broadcast_shapes(x.shape, term.shape) != x.shape
+        x = x + term if grows else numpy.add(x, term, out=x)
+    x -= x.max(axis=-1, keepdims=True)
+    numpy.exp(x, out=x)
+    total = x.sum(axis=-1, keepdims=True)
+    if right is None:
+        x /= total
+        return x
+    out = x @ right
+    out /= total
+    return out
+
+
+''' + _ARRAY_HEADS.format(xp="numpy")
+
+TORCH_PRELUDE = '''\
+import torch
+from torch.nn.functional import scaled_dot_product_attention
+
+
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
+    logits, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        logits = logits + term
+    weights = torch.softmax(logits, dim=-1)  # subtracts the row max first
+    return weights if right is None else weights @ right
+
+
+def split_heads(x, heads):
+    """(..., L, h d) -> (..., h, L, d)"""
+    return x.unflatten(-1, (heads, -1)).transpose(-2, -3)
+
+
+def merge_heads(x):
+    """(..., h, L, d) -> (..., L, h d)"""
+    return x.transpose(-2, -3).flatten(-2)
+
+
+def stack_heads(*matrices):
+    return torch.stack(matrices, dim=-3)
+
+
+def concat_columns(*matrices):
+    rows = torch.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return torch.cat([m.expand(*rows, m.shape[-1]) for m in matrices], dim=-1)
+'''
+
+JAX_PRELUDE = '''\
+import jax
+import jax.numpy as jnp
+
+
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
+    logits, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        logits = logits + term
+    weights = jax.nn.softmax(logits, axis=-1)  # subtracts the row max first
+    return weights if right is None else weights @ right
+
+
+''' + _ARRAY_HEADS.format(xp="jnp")
+
+# The backward pass's helpers, after the forward prelude ({xp}: numpy, torch or jnp).
+_GRADIENT_HELPERS = '''
+
+ones_like = {xp}.ones_like
+
+
+def column_sums(x):
+    """1^T X: (..., L, n) -> (..., 1, n)"""
+    return x.sum(-2, keepdims=True)
+
+
+def batch_sum(x):
+    """The sum over the leading (batch) axes: (..., r, c) -> (r, c)"""
+    return x.reshape(-1, *x.shape[-2:]).sum(0)
+
+
+def entry_sum(x):
+    """1^T X 1 per example: (..., L, n) -> (...)"""
+    return x.sum((-2, -1))
+
+
+def half_squared_norm(x):
+    """||X||^2 / 2 per example: (..., L, n) -> (...)"""
+    return 0.5 * (x * x).sum((-2, -1))
+'''
+
+_SOFTMAX_BACKWARD = '''
+
+def softmax_backward(a, g):
+    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
+    return a * (g - (a * g).sum(-1, keepdims=True))
+'''
+
+NUMPY_GRADIENT_PRELUDE = (
+    _GRADIENT_HELPERS.format(xp="numpy")
+    + '''
+
+def softmax_backward(a, g):
+    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
+    out = a * g
+    out -= a * out.sum(-1, keepdims=True)
+    return out
+
+
+def pad_columns(x, before, after):
+    """[0 | X | 0]: zero columns before and after."""
+    return numpy.pad(x, [(0, 0)] * (x.ndim - 1) + [(before, after)])
+'''
+)
+
+TORCH_GRADIENT_PRELUDE = (
+    _GRADIENT_HELPERS.format(xp="torch")
+    + _SOFTMAX_BACKWARD
+    + '''
+
+def pad_columns(x, before, after):
+    """[0 | X | 0]: zero columns before and after."""
+    return torch.nn.functional.pad(x, (before, after))
+'''
+)
+
+JAX_GRADIENT_PRELUDE = (
+    _GRADIENT_HELPERS.format(xp="jnp")
+    + _SOFTMAX_BACKWARD
+    + '''
+
+def pad_columns(x, before, after):
+    """[0 | X | 0]: zero columns before and after."""
+    return jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(before, after)])
+'''
+)
+
+GRADIENT_PRELUDES = {
+    "numpy": NUMPY_GRADIENT_PRELUDE,
+    "torch": TORCH_GRADIENT_PRELUDE,
+    "jax": JAX_GRADIENT_PRELUDE,
+}
+
+BACKENDS: dict[str, tuple[type[ArrayPrinter], str]] = {
+    "numpy": (ArrayPrinter, NUMPY_PRELUDE),
+    "torch": (TorchPrinter, TORCH_PRELUDE),
+    "jax": (JaxPrinter, JAX_PRELUDE),
+}
+
+
+def _shape_comment(program: Program, symbol: sp.MatrixSymbol) -> str:
+    rows, cols = symbol.shape
+    stacked = program.head_axis and symbol.name in ("Q", "K", "V", "H")
+    heads = f"{program.spec.heads}, " if stacked else ""
+    return f"  # (..., {heads}{rows}, {cols})"
+
+
+def parameter_names(symbols: Any) -> dict[sp.Symbol, sp.Symbol]:
+    """A declared parameter ``tau`` is the argument ``param_tau`` (no clash with ``mask``...)."""
+    return {s: sp.Symbol(f"param_{s.name}") for s in symbols}
+
+
+def source(program: Program, backend: str) -> str:
+    """Python source of the backend's prelude and an ``attention`` function."""
+    printer_class, prelude = BACKENDS[backend]
+    printer = printer_class(program.names)
+    declared = parameter_names(program.spec.parameters.values()).values()
+    parameters = [*INPUTS, "mask", *(a.code for a in program.arguments), *map(str, declared)]
+    lines = [f"def attention({', '.join(parameters)}):"]
+    for symbol, formula in program.assignments:
+        code = program.names[symbol]
+        lines.append(f"    {code} = {printer.doprint(formula)}{_shape_comment(program, symbol)}")
+    lines.append(f"    return {program.names[program.assignments[-1][0]]}")
+    return prelude + "\n\n" + "\n".join(lines) + "\n"
