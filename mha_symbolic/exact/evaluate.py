@@ -12,7 +12,7 @@ from mha_symbolic.exact import ops
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.nodes import RowSoftmax
-from mha_symbolic.model.program import Node, Program, build
+from mha_symbolic.model.program import Node, Program, affine_parts, build
 from mha_symbolic.spec.attention import AttentionSpec
 
 
@@ -79,12 +79,12 @@ class Evaluator:
 
     def output(self, node: Node) -> Matrix:
         """Concat(heads) W_O (+ b_O), formed from each head's V W_O^h (see ops)."""
-        parts = _affine_parts(node.expr)
+        parts = affine_parts(node.expr)
         heads = [n for n in self.program.nodes if n.kind == "attend"]
         softmaxes = [self.softmaxes.get(n.expr.args[0]) for n in heads]
         if parts is None or any(s is None for s in softmaxes):
             return self.generic(node)
-        w, bias = parts
+        _, w, bias = parts
         values = [evaluate(n.expr.args[1], self.values) for n in heads]
         b = None if bias is None else evaluate(bias, self.values)
         return self.project_output(softmaxes, values, evaluate(w, self.values), b)  # type: ignore[arg-type]
@@ -93,19 +93,6 @@ class Evaluator:
         self, softmaxes: list[ops.Softmax], values: list[Matrix], w: Matrix, b: Matrix | None
     ) -> Matrix:
         return ops.output_projection(softmaxes, values, w, b)
-
-
-def _affine_parts(expr: sp.Basic) -> tuple[sp.Basic, sp.Basic | None] | None:
-    """(W or W^T, the bias symbol or None) of ``C W (+ 1 b)``; None for anything else."""
-    bias = None
-    if isinstance(expr, sp.MatAdd) and len(expr.args) == 2:
-        expr, ones_b = expr.args
-        if not (isinstance(ones_b, sp.MatMul) and isinstance(ones_b.args[0], sp.OneMatrix)):
-            return None
-        bias = ones_b.args[1]
-    if not isinstance(expr, sp.MatMul) or len(expr.args) != 2:
-        return None
-    return expr.args[1], bias
 
 
 def walk(program: Program, progress: Progress | None = None) -> Derivation:

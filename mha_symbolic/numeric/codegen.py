@@ -8,7 +8,6 @@ and calls of the helpers in each backend's prelude (``softmax`` subtracts the ro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -25,6 +24,9 @@ from mha_symbolic.model.nodes import (
     SplitHeads,
     StackHeads,
 )
+from mha_symbolic.model.program import build
+from mha_symbolic.numeric.lower import INPUTS, lower
+from mha_symbolic.numeric.lower import CodeProgram as Program
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
@@ -44,217 +46,12 @@ _ATOMIC = (
     OnesLike,
 )
 
-INPUTS = ("query", "key", "value")
-_LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
-
-
-@dataclass(frozen=True)
-class Argument:
-    """One weight argument of the generated function: a matrix, or one head's matrix."""
-
-    name: str  # the user's keyword: w_q, b_o, ...
-    head: int | None  # 0-based head for per-head weights
-    symbol: sp.MatrixSymbol
-    code: str  # its name in the generated code: w_q, w_q_1, ...
-
-    @property
-    def label(self) -> str:
-        return self.name if self.head is None else f"{self.name}[{self.head + 1}]"
-
-
-@dataclass(frozen=True)
-class Program:
-    """Assignments ``symbol = formula`` in order; the last one is the output."""
-
-    spec: AttentionSpec
-    assignments: tuple[tuple[sp.MatrixSymbol, sp.Basic], ...]
-    names: dict[sp.Basic, str]  # MatrixSymbol -> name in code
-    arguments: tuple[Argument, ...]
-    head_axis: bool  # True: heads are stacked on an axis; the mask needs one too
-
-    @property
-    def expr(self) -> sp.Basic:
-        """The output as one expression over the inputs, the mask and the weights."""
-        expr = self.assignments[-1][1]
-        for symbol, formula in reversed(self.assignments[:-1]):
-            expr = expr.xreplace({symbol: formula})
-        return expr
-
-
-class _Builder:
-    def __init__(self, spec: AttentionSpec, explicit_weights: bool) -> None:
-        self.spec = spec
-        self.explicit_weights = explicit_weights
-        self.lq, self.lk = sp.Symbol("L_q", positive=True), sp.Symbol("L_k", positive=True)
-        self.names: dict[sp.Basic, str] = {}
-        self.arguments: list[Argument] = []
-        self.assignments: list[tuple[sp.MatrixSymbol, sp.Basic]] = []
-        rows = {"query": self.lq, "key": self.lk, "value": self.lk}
-        self.inputs = {
-            name: self.symbol(f"X_{{{name[0]}}}", rows[name], getattr(spec, name).cols, name)
-            for name in INPUTS
-        }
-        self.mask = self.symbol("M", self.lq, self.lk, "mask")
-
-    def symbol(self, name: str, rows: Any, cols: Any, code: str) -> sp.MatrixSymbol:
-        symbol = sp.MatrixSymbol(name, rows, cols)
-        self.names[symbol] = code
-        return symbol
-
-    def assign(self, name: str, code: str, formula: sp.Basic) -> sp.MatrixSymbol:
-        rows, cols = formula.shape
-        symbol = self.symbol(name, rows, cols, code)
-        self.assignments.append((symbol, formula))
-        return symbol
-
-    def weight(self, name: str, head: int | None) -> sp.Basic:
-        """The factor that multiplies from the right: W, or W^T in the xWT convention."""
-        value = self.spec.weights[name][head or 0]
-        letter = _LETTER.get(name, name[-1].upper())
-        base = "W" if name.startswith("w_") else "b"
-        label = f"{base}_{{{letter}}}" + ("" if head is None else f"^{{{head + 1}}}")
-        code = name if head is None else f"{name}_{head + 1}"
-        symbol = self.symbol(label, value.rows, value.cols, code)
-        self.arguments.append(Argument(name, head, symbol, code))
-        transposed = self.spec.convention == "xWT" and base == "W"
-        return symbol.T if transposed else symbol
-
-    def affine(self, x: sp.Basic, w: sp.Basic, bias: sp.Basic | None) -> sp.Basic:
-        """x w, plus the bias row on every row of x."""
-        product = sp.MatMul(x, w, evaluate=False)
-        if bias is None:
-            return product
-        ones = sp.OneMatrix(x.shape[0], 1)
-        return sp.MatAdd(product, sp.MatMul(ones, bias, evaluate=False), evaluate=False)
-
-    def scale(self, d_k: int) -> sp.Expr:
-        scale = self.spec.scale
-        if scale == "none":
-            return sp.Integer(1)
-        if scale == "sqrt_dk":
-            return 1 / sp.sqrt(d_k)
-        assert isinstance(scale, sp.Expr)
-        return scale
-
-    def attend(self, q: sp.Basic, k: sp.Basic, v: sp.Basic, d_k: int, head: str) -> sp.Basic:
-        """softmax(s Q K^T + M) V; with explicit weights A = softmax(...) is its own step."""
-        scale = self.scale(d_k)
-        factors = (q, k.T) if scale == 1 else (scale, q, k.T)
-        scores = sp.MatMul(*factors, evaluate=False)
-        weights: sp.Basic = RowSoftmax(sp.MatAdd(scores, self.mask, evaluate=False))
-        if self.explicit_weights:
-            label = f"A_{{{head}}}" if head else "A"
-            weights = self.assign(label, f"A{head}", weights)
-        return sp.MatMul(weights, v, evaluate=False)
-
-    def output(self, concat: sp.Basic) -> None:
-        if not self.spec.has_output_projection:
-            self.assign("O", "output", concat)
-            return
-        bias = self.weight("b_o", None) if "b_o" in self.spec.weights else None
-        self.assign("O", "output", self.affine(concat, self.weight("w_o", None), bias))
-
-    def program(self) -> Program:
-        batched = self.uniform()
-        if batched:
-            self.batched()
-        else:
-            self.per_head()
-        # One head is never stacked: no head axis, and a batched mask needs none.
-        head_axis = batched and self.spec.heads > 1
-        return Program(
-            self.spec, tuple(self.assignments), self.names, tuple(self.arguments), head_axis
-        )
-
-    def widths(self, name: str) -> list[int]:
-        """Output widths of projection ``name``, one per head."""
-        spec = self.spec
-        if spec.layout == "fused":
-            return [spec.effective(name).cols // spec.heads] * spec.heads
-        return [spec.effective(name, i).cols for i in range(spec.heads)]
-
-    def uniform(self) -> bool:
-        """All heads have one width for Q/K and one for V (always so when fused)."""
-        return all(len(set(self.widths(n))) == 1 for n in ("w_q", "w_v"))
-
-    def projected(self, letter: str, source: str, head: int | None) -> sp.Basic:
-        """X W (+ 1 b) of one head (per_head) or of all heads (fused)."""
-        name = "w_" + letter
-        bias = self.weight("b_" + letter, head) if "b_" + letter in self.spec.weights else None
-        return self.affine(self.inputs[source], self.weight(name, head), bias)
-
-    def batched(self) -> None:
-        """Every head at once, heads stacked on an axis: one softmax call for all of them."""
-        h = self.spec.heads
-        heads = {}
-        for letter, source in zip("qkv", INPUTS):
-            heads[letter] = self.assign(
-                letter.upper(), letter.upper(), self.stacked(letter, source)
-            )
-        d_k = self.widths("w_q")[0]
-        attended = self.assign("H", "H", self.attend(heads["q"], heads["k"], heads["v"], d_k, ""))
-        self.output(MergeHeads(attended, h) if h > 1 else attended)
-
-    def stacked(self, letter: str, source: str) -> sp.Basic:
-        """The heads of Q, K or V, stacked."""
-        spec, h = self.spec, self.spec.heads
-        name = "w_" + letter
-        if spec.layout == "fused":
-            full = self.projected(letter, source, None)
-            return SplitHeads(full, h) if h > 1 else full
-        if h == 1:
-            x = self.inputs[source]
-            bias = self.weight("b_" + letter, 0) if "b_" + letter in spec.weights else None
-            return self.affine(x, self.weight(name, 0), bias)
-        biases = (
-            [self.weight("b_" + letter, i) for i in range(h)]
-            if "b_" + letter in spec.weights
-            else None
-        )
-        if spec.layout == "per_head":
-            w = sp.BlockMatrix([[self.weight(name, i) for i in range(h)]])
-            b = sp.BlockMatrix([biases]) if biases else None
-            return SplitHeads(self.affine(self.inputs[source], w, b), h)
-        stack = StackHeads(*(self.weight(name, i) for i in range(h)))
-        bias = StackHeads(*biases) if biases else None
-        return self.affine(SplitHeads(self.inputs[source], h), stack, bias)
-
-    def per_head(self) -> None:
-        """One head at a time (heads of different widths)."""
-        spec, h = self.spec, self.spec.heads
-        outputs = []
-        for i in range(h):
-            parts = {}
-            for letter, source in zip("qkv", INPUTS):
-                x = self.inputs[source]
-                if spec.layout == "split":
-                    width = x.shape[1] // h
-                    x = x[:, i * width : (i + 1) * width]
-                name = "w_" + letter
-                bias = self.weight("b_" + letter, i) if "b_" + letter in spec.weights else None
-                parts[letter] = self.assign(
-                    f"{letter.upper()}_{{{i + 1}}}",
-                    f"{letter.upper()}{i + 1}",
-                    self.affine(x, self.weight(name, i), bias),
-                )
-            d_k = self.widths("w_q")[i]
-            outputs.append(
-                self.assign(
-                    f"H_{{{i + 1}}}",
-                    f"H{i + 1}",
-                    self.attend(parts["q"], parts["k"], parts["v"], d_k, str(i + 1)),
-                )
-            )
-        self.output(sp.BlockMatrix([outputs]))
-
 
 def program(spec: AttentionSpec, explicit_weights: bool = False) -> Program:
-    """The spec's attention as assignments of structural matrix expressions.
-
-    ``explicit_weights``: each softmax ``A`` is an assignment of its own (the backward pass
-    needs it); otherwise ``softmax(S) V`` is one expression, printed as one helper call.
-    """
-    return _Builder(spec, explicit_weights).program()
+    """The spec's attention as assignments of structural matrix expressions, lowered from the
+    model (``explicit_weights``: each softmax ``A`` is an assignment of its own, as the
+    backward pass needs; otherwise ``softmax(S) V`` is one expression, one helper call)."""
+    return lower(build(spec), explicit_weights)
 
 
 # --------------------------------------------------------------------------- printers
