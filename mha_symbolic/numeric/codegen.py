@@ -26,6 +26,7 @@ from mha_symbolic.model.nodes import (
 )
 from mha_symbolic.model.program import build
 from mha_symbolic.numeric.lower import INPUTS, lower
+from mha_symbolic.numeric.lower import Argument as Argument
 from mha_symbolic.numeric.lower import CodeProgram as Program
 from mha_symbolic.spec.attention import AttentionSpec
 

@@ -103,7 +103,8 @@ class _Lowering:
         return symbol
 
     def assign(self, name: str, code: str, formula: sp.Basic) -> sp.MatrixSymbol:
-        symbol = self.symbol(name, *formula.shape, code)
+        rows, cols = formula.shape
+        symbol = self.symbol(name, rows, cols, code)
         self.assignments.append((symbol, formula))
         return symbol
 
@@ -112,7 +113,8 @@ class _Lowering:
         """The code symbol of a weight or bias leaf (an argument of the function)."""
         if leaf.symbol not in self.by_leaf:
             code = leaf.role if leaf.head is None else f"{leaf.role}_{leaf.head + 1}"
-            symbol = self.symbol(leaf.symbol.name, *leaf.symbol.shape, code)
+            rows, cols = leaf.symbol.shape
+            symbol = self.symbol(leaf.symbol.name, rows, cols, code)
             self.arguments.append(Argument(leaf.role, leaf.head, symbol, code))
             self.by_leaf[leaf.symbol] = symbol
         return self.by_leaf[leaf.symbol]
