@@ -87,10 +87,15 @@ class Evaluator:
         _, w, bias = parts
         values = [evaluate(n.expr.args[1], self.values) for n in heads]
         b = None if bias is None else evaluate(bias, self.values)
-        return self.project_output(softmaxes, values, evaluate(w, self.values), b)  # type: ignore[arg-type]
+        return self.project_output(node, softmaxes, values, evaluate(w, self.values), b)  # type: ignore[arg-type]
 
     def project_output(
-        self, softmaxes: list[ops.Softmax], values: list[Matrix], w: Matrix, b: Matrix | None
+        self,
+        node: Node,
+        softmaxes: list[ops.Softmax],
+        values: list[Matrix],
+        w: Matrix,
+        b: Matrix | None,
     ) -> Matrix:
         return ops.output_projection(softmaxes, values, w, b)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -12,13 +11,16 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
-from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.evaluate import Evaluator
+from mha_symbolic.exact.values import evaluate
+from mha_symbolic.model.program import Node, build
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec import parameters
+from mha_symbolic.text import did_you_mean
 
 _INFINITY = {"oo": sp.oo, "+oo": sp.oo, "-oo": -sp.oo, "inf": sp.oo, "+inf": sp.oo, "-inf": -sp.oo}
 _SIDED = re.compile(r"(.*?)([+-])")
-_SIDES = {"+": "from the right", "-": "from the left"}
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,7 @@ def parameter(d: Derivation, name: str) -> sp.Symbol:
         return declared[name]
     if not declared:
         raise SpecError(f"{name!r} is not a parameter: this spec declares none ([parameters])")
-    close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.5)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    hint = did_you_mean(name, declared)
     raise SpecError(
         f"{name!r} is not a parameter of this spec{hint}; its parameters: {', '.join(declared)}"
     )
@@ -181,50 +182,53 @@ def _finite(matrix: Matrix) -> bool:
     return all(entry.is_finite for entry in matrix)
 
 
-def _logits(d: Derivation, head: int | None) -> Matrix:
-    key = f"head{head}.masked"
-    return d[key] if key in d else d[f"head{head}.scaled"]
-
-
-class _Walk:
-    """The steps in order, each value replaced by its limit (structured where that is exact)."""
+class _Walk(Evaluator):
+    """The program walked again, each value replaced by its limit: the softmax from the
+    limits of its logits' gaps, the attention and output projection kept compact where their
+    parts are finite, anything else entry by entry from the original exact value."""
 
     def __init__(self, d: Derivation, limit: Limit) -> None:
+        super().__init__(d.program or build(d.spec))
         self.d = d
         self.take = _Taker(limit)
-        self.values: dict[str, Matrix] = {}
-        self.softmaxes: dict[int, ops.Softmax | None] = {}
+        self.values = {
+            symbol: self.take.matrix(value) if isinstance(value, sp.MatrixBase) else value
+            for symbol, value in self.program.bindings.items()
+        }
 
-    def step(self, step: Step) -> Matrix:
-        if step.kind == "softmax":
-            assert step.head is not None
-            softmax = self.take.softmax(_logits(self.d, step.head))
-            self.softmaxes[step.head] = softmax
-            return softmax.weights if softmax is not None else self.take.matrix(step.value)
-        if step.kind == "attend":
-            softmax = self.softmaxes[step.head or 0]
-            v = self.values[f"head{step.head}.v"]
-            if softmax is not None and _finite(v):
-                return ops.attend(softmax, v)
-        if step.kind == "concat":
-            heads = [self.values[f"head{h}.output"] for h in sorted(self.softmaxes)]
-            return ops.concat(heads)
-        if step.kind == "output" and self.d.spec.has_output_projection:
-            return self.output(step)
-        if step.kind == "output":
-            return self.values["concat"]
-        return self.take.matrix(step.value)
+    def original(self, node: Node) -> Matrix:
+        return self.take.matrix(self.d[node.key])
 
-    def output(self, step: Step) -> Matrix:
-        spec = self.d.spec
-        softmaxes = [self.softmaxes[h] for h in sorted(self.softmaxes)]
-        values = [self.values[f"head{h}.v"] for h in sorted(self.softmaxes)]
-        w_o = self.take.matrix(spec.effective("w_o"))
-        b_o = self.take.matrix(spec.weights["b_o"][0]) if "b_o" in spec.weights else None
-        parts = [w_o, *values] + ([b_o] if b_o is not None else [])
-        if all(s is not None for s in softmaxes) and all(_finite(m) for m in parts):
-            return ops.output_projection(softmaxes, values, w_o, b_o)  # type: ignore[arg-type]
-        return self.take.matrix(step.value)
+    def generic(self, node: Node) -> Matrix:
+        return super().generic(node) if node.kind == "concat" else self.original(node)
+
+    def scores(self, node: Node) -> Matrix:
+        return self.original(node)
+
+    def softmax(self, node: Node) -> Matrix:
+        logits = next(n for n in self.program.nodes if n.symbol == node.expr.arg)
+        softmax = self.take.softmax(self.d[logits.key])
+        self.softmaxes[node.symbol] = softmax
+        return softmax.weights if softmax is not None else self.original(node)
+
+    def attend(self, node: Node) -> Matrix:
+        a, v = node.expr.args
+        softmax, value = self.softmaxes.get(a), evaluate(v, self.values)
+        if softmax is not None and _finite(value):
+            return ops.attend(softmax, value)
+        return self.original(node)
+
+    def project_output(
+        self,
+        node: Node,
+        softmaxes: list[ops.Softmax],
+        values: list[Matrix],
+        w: Matrix,
+        b: Matrix | None,
+    ) -> Matrix:
+        if all(_finite(m) for m in [w, *values, *([b] if b is not None else [])]):
+            return ops.output_projection(softmaxes, values, w, b)
+        return self.original(node)
 
 
 def limit(d: Derivation, name: str, point: Any = 0) -> LimitDerivation:
@@ -238,13 +242,13 @@ def limit(d: Derivation, name: str, point: Any = 0) -> LimitDerivation:
         )
     taken = point_of(parameter(d, name), point)
     walk = _Walk(d, taken)
-    steps = []
-    for step in d.steps:
-        value = walk.step(step)
-        walk.values[step.key] = value
-        steps.append(replace(step, value=Matrix(value)))
+    forward = walk.run()
+    backward = [replace(s, value=walk.take.matrix(s.value)) for s in d.steps[len(forward) :]]
+    steps = forward + backward
     bindings = {
         symbol: walk.take.matrix(value) if isinstance(value, sp.MatrixBase) else value
         for symbol, value in d.bindings.items()
     }
-    return LimitDerivation(d.spec, tuple(steps), bindings, taken=taken, original=d)
+    return LimitDerivation(
+        d.spec, tuple(steps), bindings, program=d.program, taken=taken, original=d
+    )

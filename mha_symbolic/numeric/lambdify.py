@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-if TYPE_CHECKING:
-    from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.values import evaluate
+from mha_symbolic.model.program import build
 
 
 class RowMax(sp.Function):
@@ -38,23 +39,20 @@ class _Stages:
         self.d = d
         self.assignments: list[tuple[sp.Symbol, sp.Expr]] = []
         self.values: dict[str, Matrix] = {}
-        heads = []
+        values: dict[sp.Basic, Any] = dict(d.bindings)
+        for node in d.program.nodes if d.program is not None else build(d.spec).nodes:
+            if node.kind == "softmax":
+                value = self.softmax(self.named(evaluate(node.expr.arg, values), "a"))
+            elif node.kind == "attend":
+                value = self.named(evaluate(node.expr, values), "h")
+            elif node.kind in ("concat", "output"):
+                value = Matrix(evaluate(node.expr, values))
+            else:  # before the softmax: the exact value, polynomial in the symbols
+                value = d[node.key]
+            values[node.symbol] = self.values[node.key] = value
         for step in d.steps:
-            if step.kind == "softmax":
-                logits = self.named(d[_logits_key(d, step.head)], "a")
-                self.values[step.key] = self.softmax(logits)
-            elif step.kind == "attend":
-                weights = self.values[f"head{step.head}.weights"]
-                self.values[step.key] = self.named(weights * d[f"head{step.head}.v"], "h")
-                heads.append(self.values[step.key])
-            elif step.kind == "concat":
-                self.values[step.key] = Matrix(sp.Matrix.hstack(*heads))
-            elif step.kind == "output":
-                self.values[step.key] = self.output()
-            elif step.kind in ("loss", "grad"):
+            if step.kind in ("loss", "grad"):
                 self.values[step.key] = self.named(self.backward(step.formula), "g")
-            else:
-                self.values[step.key] = step.value
 
     def named(self, matrix: sp.MatrixBase, prefix: str) -> Matrix:
         """The matrix with every non-trivial entry replaced by a new temporary."""
@@ -80,22 +78,11 @@ class _Stages:
 
     def backward(self, formula: sp.Basic) -> Matrix:
         """A loss or gradient step from the stable stages: its formula on their values."""
-        from mha_symbolic.exact.values import evaluate
-
         values: dict[sp.Basic, Any] = dict(self.d.bindings)
         values.update(
             {step.symbol: self.values[step.key] for step in self.d.steps if step.key in self.values}
         )
         return Matrix(evaluate(formula, values))
-
-    def output(self) -> Matrix:
-        spec, concat = self.d.spec, self.values["concat"]
-        if not spec.has_output_projection:
-            return concat
-        product = concat * spec.effective("w_o")
-        if "b_o" in spec.weights:
-            product += sp.ones(product.rows, 1) * spec.weights["b_o"][0]
-        return Matrix(product)
 
     def cse(self, exprs: list[sp.Expr]) -> tuple[list[tuple[sp.Symbol, sp.Expr]], list[sp.Expr]]:
         """lambdify's cse hook: the named stages, with common parts of their entries shared."""
@@ -130,11 +117,6 @@ def _row_max(entries: list[sp.Expr]) -> sp.Expr:
     if all(a.is_comparable for a in entries):
         return max(entries, key=lambda a: sp.N(a, 30))
     return RowMax(*entries)
-
-
-def _logits_key(d: Derivation, head: int | None) -> str:
-    masked = f"head{head}.masked"
-    return masked if masked in d else f"head{head}.scaled"
 
 
 class NumericFunction:
