@@ -436,23 +436,21 @@ def test_masked_scores_print_minus_infinity():
 
 
 def test_variants_are_derived_at_most_once(monkeypatch):
-    check_module = importlib.import_module(
-        "mha_symbolic.check.judge"
-    )  # the package exports check()
+    mistakes = importlib.import_module("mha_symbolic.check.mistakes")
 
     calls = []
-    real = check_module.derive
+    real = mistakes.walk
 
-    def counting(the_spec):
-        calls.append(the_spec)
-        return real(the_spec)
+    def counting(program):
+        calls.append(program)
+        return real(program)
 
-    monkeypatch.setattr(check_module, "derive", counting)
-    d = real(spec())
+    monkeypatch.setattr(mistakes, "walk", counting)
+    d = derive(spec())
     check(d, {"head1.weights": "[[1, 0], [0, 1]]", "head2.weights": "[[1, 0], [0, 1]]"})
-    # Two wrong claims; five spec-level mistakes can change attention weights (not a missing
-    # W_O, and there is no mask), each derived once.
-    assert len(calls) == len({id(s) for s in calls}) == 5
+    # Two wrong claims; six mistakes can change attention weights (not a missing W_O, and
+    # there is no mask), each a rewrite of the program evaluated once.
+    assert len(calls) == len({id(s) for s in calls}) == 6
     calls.clear()
     check(d, {"head1.weights": rounded(d["head1.weights"])})
     assert calls == []  # nothing is wrong: no variant is derived

@@ -1,0 +1,177 @@
+"""The likely mistakes behind a wrong number: rewrites of the model's program, re-evaluated.
+
+Each entry of :data:`MISTAKES` says when a mistake applies, what it is called, and which
+rewrite of the program (``model.rewrite``) makes it; its values come from walking the
+rewritten program exactly, once, and only when a wrong claim asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+from mha_symbolic.check.claims import Claim
+from mha_symbolic.check.verdicts import holds_for
+from mha_symbolic.exact.derivation import KINDS, Derivation
+from mha_symbolic.exact.evaluate import walk
+from mha_symbolic.model import rewrite
+from mha_symbolic.model.program import Program, build
+
+_HEAD_KEY = re.compile(r"head(\d+)\.(.+)")
+Variant = Callable[[], Mapping[str, Matrix]]
+
+
+def _program(d: Derivation) -> Program:
+    return d.program if d.program is not None else build(d.spec)
+
+
+def _variant(d: Derivation, change: rewrite.Rewrite) -> Variant:
+    """The values of ``d``'s program under ``change``, evaluated when asked."""
+    return lambda: walk(change(_program(d)))
+
+
+class Mistakes:
+    """The common mistakes of one derivation, each evaluated lazily and at most once."""
+
+    def __init__(self, d: Derivation) -> None:
+        self.d = d
+        self._candidates: list[tuple[str, Variant, str]] | None = None
+        self._values: dict[str, Mapping[str, Matrix]] = {}
+
+    def candidates(self) -> list[tuple[str, Variant, str]]:
+        """(label, lazy values, first kind of step changed) of every mistake that applies."""
+        if self._candidates is None:
+            self._candidates = []
+            for rule, first in MISTAKES:
+                found = rule(self.d)
+                if found is not None:
+                    self._candidates.append((*found, first))
+        return self._candidates
+
+    def values(self, label: str, variant: Variant) -> Mapping[str, Matrix]:
+        if label not in self._values:
+            self._values[label] = variant()
+        return self._values[label]
+
+    def matching(self, claim: Claim) -> tuple[str, ...]:
+        """Labels of the mistakes whose value for the claim's step matches the claim."""
+        stage = KINDS.index(self.d.step(claim.step).kind)
+        found = []
+        for label, variant, first in self.candidates():
+            if stage < KINDS.index(first):
+                continue
+            values = self.values(label, variant)
+            if claim.step in values and holds_for(claim, values[claim.step]):
+                found.append(label)
+        return (*found, *self._other_heads(claim))
+
+    def _other_heads(self, claim: Claim) -> list[str]:
+        match = _HEAD_KEY.fullmatch(claim.step)
+        if not match:
+            return []
+        head, stage = int(match.group(1)), match.group(2)
+        found = []
+        for other in range(1, self.d.spec.heads + 1):
+            key = f"head{other}.{stage}"
+            if other != head and key in self.d and holds_for(claim, self.d[key]):
+                found.append(f"head {other}'s values ({key})")
+        return found
+
+
+def _unscaled(d: Derivation) -> tuple[str, Variant] | None:
+    spec = d.spec
+    if spec.scale == "none":
+        return None
+    factor = "1/sqrt(d_k)" if spec.scale == "sqrt_dk" else sp.sstr(spec.scale)
+    return f"scores not scaled by {factor}", _variant(d, rewrite.scaled_by(sp.Integer(1)))
+
+
+def _scaled_again(d: Derivation) -> tuple[str, Variant] | None:
+    spec = d.spec
+    widths = {d[f"head{i}.q"].cols for i in range(1, spec.heads + 1)}
+    if len(widths) != 1:
+        return None
+    d_k = widths.pop()
+    if spec.scale == "none":
+        label = "scores scaled by 1/sqrt(d_k), which this attention does not do"
+        return label, _variant(d, rewrite.scaled_by(1 / sp.sqrt(d_k)))
+    if spec.scale == "sqrt_dk":
+        label, factor = "scores scaled by 1/sqrt(d_k) twice (divided by d_k)", sp.Rational(1, d_k)
+    else:
+        label = f"scores scaled by 1/sqrt(d_k) as well as by {spec.scale}"
+        factor = spec.scale / sp.sqrt(d_k)
+    return label, _variant(d, rewrite.scaled_by(factor))
+
+
+def _transposed(d: Derivation) -> tuple[str, Variant] | None:
+    """Square weights read the other way round; others fit only one way, so they stay."""
+    spec = d.spec
+    if not any(m.is_square for name, ms in spec.weights.items() if name[0] == "w" for m in ms):
+        return None
+    if spec.convention == "xW":
+        label = "weights transposed (X W^T instead of X W)"
+    else:
+        label = "weights transposed (X W instead of X W^T)"
+    return label, _variant(d, rewrite.transposed_square_weights)
+
+
+def _column_softmax(d: Derivation) -> tuple[str, Variant] | None:
+    program = _program(d)
+    logits = [d[program.logits(n).key] for n in program.heads()]
+    blocked = any(
+        all(m[r, c] == -sp.oo for r in range(m.rows)) for m in logits for c in range(m.cols)
+    )
+    if blocked:  # a key no query may see: its column has nothing to normalise
+        return None
+    return "softmax over columns instead of rows", _variant(d, rewrite.column_softmax)
+
+
+def _same_shapes(d: Derivation, first: str, second: str) -> bool:
+    pairs = zip(d.spec.weights[f"w_{first}"], d.spec.weights[f"w_{second}"])
+    return all(a.shape == b.shape for a, b in pairs)
+
+
+def _k_for_v(d: Derivation) -> tuple[str, Variant] | None:
+    spec = d.spec
+    if spec.key.shape != spec.value.shape or not _same_shapes(d, "k", "v"):
+        return None
+    return "K used in place of V", _variant(d, rewrite.stream_for("v", "k"))
+
+
+def _q_for_k(d: Derivation) -> tuple[str, Variant] | None:
+    spec = d.spec
+    if spec.query.shape != spec.key.shape or not _same_shapes(d, "q", "k"):
+        return None
+    return "Q used in place of K", _variant(d, rewrite.stream_for("k", "q"))
+
+
+def _no_output_projection(d: Derivation) -> tuple[str, Variant] | None:
+    if not d.spec.has_output_projection:
+        return None
+    label = "W_O missing (the concat taken as the output)"
+    return label, _variant(d, rewrite.without_output_projection)
+
+
+def _mask_ignored(d: Derivation) -> tuple[str, Variant] | None:
+    if d.spec.mask is None:
+        return None
+    return "mask ignored", _variant(d, rewrite.unmasked)
+
+
+Rule = Callable[[Derivation], tuple[str, Variant] | None]
+
+# Each rule gives (label, lazy values) of one mistake, or None when it does not apply to the
+# spec; beside it, the first kind of step the mistake can change (earlier steps skip it).
+MISTAKES: tuple[tuple[Rule, str], ...] = (
+    (_unscaled, "scale"),
+    (_scaled_again, "scale"),
+    (_transposed, "project"),
+    (_column_softmax, "softmax"),
+    (_k_for_v, "input"),  # cross-attention: the value input becomes the key input
+    (_q_for_k, "input"),
+    (_no_output_projection, "output"),
+    (_mask_ignored, "mask"),
+)

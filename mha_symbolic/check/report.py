@@ -1,0 +1,148 @@
+"""The report of a check: verdicts per claim, as text, Markdown, JSON and marks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+from sympy.printing.str import StrPrinter
+
+from mha_symbolic.check.verdicts import SYMBOLIC, VERDICTS, ClaimVerdict, grid
+
+_TEXT_WIDTH = 80  # characters of an exact value shown in the text table
+
+
+class _Plain(StrPrinter):
+    """Compact one-line values for the text table: ``e/(1 + e)``."""
+
+    def _print_Exp1(self, expr: Any) -> str:
+        return "e"
+
+    def _print_exp(self, expr: Any) -> str:
+        return f"e^({self._print(expr.args[0])})"
+
+
+def _plain(value: sp.Expr) -> str:
+    return _Plain().doprint(value)
+
+
+def _clip(text: str) -> str:
+    """Long symbolic values cut short in the text table (JSON and Markdown keep them whole)."""
+    return text if len(text) <= _TEXT_WIDTH else text[: _TEXT_WIDTH - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Report:
+    """Verdicts on every claim, in the order given."""
+
+    source: str
+    claims: tuple[ClaimVerdict, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when every claim holds (exact or rounded)."""
+        return all(claim.holds for claim in self.claims)
+
+    def by_step(self) -> dict[str, tuple[ClaimVerdict, ...]]:
+        """Step key -> the claims about that step (whole, a row or an entry), for renderers."""
+        out: dict[str, tuple[ClaimVerdict, ...]] = {}
+        for claim in self.claims:
+            out[claim.step] = (*out.get(claim.step, ()), claim)
+        return out
+
+    def marks(self) -> dict[str, tuple[dict[str, Any], ...]]:
+        """Step key -> the claims about it that do not hold, as plain data for a renderer.
+
+        Each mark: ``key`` (the claim's key), ``claimed`` (the printed numbers, plain text),
+        ``verdict``, ``exact`` (the exact value of what was claimed, a SymPy matrix) and
+        ``diagnosis`` (text or None). Renderers take these without importing the checker.
+        """
+        out: dict[str, tuple[dict[str, Any], ...]] = {}
+        for claim in self.claims:
+            if claim.holds:
+                continue
+            mark = {
+                "key": claim.key,
+                "claimed": claim.claim.display,
+                "verdict": claim.verdict,
+                "exact": claim.exact,
+                "diagnosis": claim.diagnosis,
+            }
+            out[claim.step] = (*out.get(claim.step, ()), mark)
+        return out
+
+    def summary(self) -> str:
+        if not self.claims:
+            return f"{self.source}: no claims to check"
+        counts = {v: sum(c.verdict == v for c in self.claims) for v in VERDICTS}
+        held = counts["exact"] + counts["rounded"]
+        noun = "claim" if len(self.claims) == 1 else "claims"
+        parts = [f"{held} hold ({counts['exact']} exact, {counts['rounded']} rounded)"]
+        parts += [f"{counts[v]} {v}" for v in VERDICTS[2:] if counts[v]]
+        return f"{self.source}: {len(self.claims)} {noun}: " + ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "claims": [claim.to_dict() for claim in self.claims]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+    def to_text(self) -> str:
+        if not self.claims:
+            return self.summary() + "\n"
+        header = ("key", "claimed", "exact", "decimal", "verdict", "diagnosis")
+        rows = [header] + [
+            (
+                c.key,
+                c.claim.display,
+                _clip(grid(c.exact, _plain)),
+                c.decimal or SYMBOLIC,
+                c.verdict,
+                c.diagnosis or "",
+            )
+            for c in self.claims
+        ]
+        widths = [max(len(row[k]) for row in rows) for k in range(len(header) - 1)]
+        lines = [
+            "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
+            for row in rows
+        ]
+        for claim in self.claims:
+            lines += _entry_lines(claim)
+        return "\n".join([*lines, self.summary()]) + "\n"
+
+    def to_markdown(self) -> str:
+        lines = [
+            "| key | claimed | exact | decimal | verdict | diagnosis |",
+            "|---|---|---|---|---|---|",
+        ]
+        for c in self.claims:
+            cells = (
+                f"`{c.key}`",
+                f"`{' '.join(c.claim.text.split())}`",
+                f"${c.exact_latex}$",
+                c.decimal or SYMBOLIC,
+                f"**{c.verdict}**" if not c.holds else c.verdict,
+                c.diagnosis or "",
+            )
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+        return "\n".join([*lines, "", self.summary()]) + "\n"
+
+
+def _entry_lines(claim: ClaimVerdict) -> list[str]:
+    """The entries of a failing claim that do not hold, one line each."""
+    if claim.holds:
+        return []
+    lines = []
+    for entry in claim.entries:
+        if not entry.holds:
+            (i, j), exact = entry.index, _clip(_plain(entry.exact))
+            decimal = entry.decimal
+            shown = exact if decimal in (None, exact) else f"{exact} = {decimal}"
+            lines.append(
+                f"  {claim.key} [{i},{j}]: claimed {entry.claimed.text}, exact {shown}: "
+                f"{entry.verdict}"
+            )
+    return lines

@@ -1,0 +1,220 @@
+"""Verdicts on printed numbers: one entry against its exact value, and whole claims."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+from sympy.core.evalf import PrecisionExhausted
+
+from mha_symbolic.check.claims import Claim, Printed, Side
+
+VERDICTS = ("exact", "rounded", "undecided", "wrong", "shape")  # best to worst
+HOLDS = frozenset({"exact", "rounded"})
+INCONSISTENT = "inconsistent with the given inputs and weights"
+_DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
+_MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
+_MIN_PLACES = 4  # decimal places shown for a value claimed exactly
+SYMBOLIC = "(symbolic)"  # the decimal column of a value with free symbols
+SYMBOLIC_NOTE = "the exact value depends on symbolic weights; no number holds for all of them"
+
+
+def worst(verdicts: Iterable[str]) -> str:
+    return max(verdicts, key=VERDICTS.index, default="exact")
+
+
+# ------------------------------------------------------------------ one entry
+def judge(value: sp.Expr, printed: Printed) -> str:
+    """The verdict on one printed number against the exact ``value``.
+
+    ``exact`` when equal; ``rounded`` when printed with n decimals and within half a unit of
+    the last digit; ``undecided`` when neither equality nor inequality can be proved
+    (symbolic entries only, in practice); otherwise ``wrong``.
+    """
+    claimed = printed.value
+    if value == claimed:
+        return "exact"
+    if value.has(sp.oo, -sp.oo) or claimed.has(sp.oo, -sp.oo):
+        return "wrong"
+    difference = value - claimed
+    if difference.free_symbols:
+        return _judge_symbolic(difference)
+    sign = _sign(difference)
+    if sign is None:
+        return "undecided"
+    if sign == 0:
+        return "exact"
+    if printed.unit is None:
+        return "wrong"
+    margin = _sign(sign * difference - printed.unit / 2)
+    if margin is None:
+        return "undecided"
+    return "rounded" if margin <= 0 else "wrong"
+
+
+def _sign(number: sp.Expr) -> int | None:
+    """-1, 0 or 1 for a real constant, proved by high-precision evaluation; None if unknown."""
+    if number.is_Rational:
+        return int(sp.sign(number))
+    try:
+        value = number.evalf(_DIGITS, strict=True, maxn=_MAX_PRECISION)
+    except PrecisionExhausted:  # no accuracy relative to an exact zero: prove it instead
+        return 0 if number.equals(0) else None
+    if not value.is_real:
+        return None
+    if value == 0:
+        return 0 if number.equals(0) else None
+    return 1 if value > 0 else -1
+
+
+def _judge_symbolic(difference: sp.Expr) -> str:
+    """Equal as expressions in the free symbols (exact), or not (wrong): proved both ways."""
+    if sp.expand(difference) == 0:
+        return "exact"
+    symbols = sorted(difference.free_symbols, key=str)
+    points = (
+        {s: sp.Rational(1, k + 2) for k, s in enumerate(symbols)},
+        {s: sp.Rational(k + 3, 5) for k, s in enumerate(symbols)},
+    )
+    for point in points:
+        if _sign(difference.xreplace(point)) in (-1, 1):
+            return "wrong"
+    return "exact" if sp.simplify(difference) == 0 else "undecided"
+
+
+def decimal_text(value: sp.Expr, places: int) -> str | None:
+    """``value`` as a decimal rounded to ``places`` (terminating fractions in full)."""
+    if value.free_symbols:
+        return None
+    if value in (sp.oo, -sp.oo):
+        return "-inf" if value == -sp.oo else "inf"
+    if value.is_Rational:
+        digits = _terminating_digits(int(value.q))
+        if digits is not None and digits <= places:
+            return str(Decimal(int(value.p) * 10**digits // int(value.q)).scaleb(-digits))
+    number = Decimal(str(value.evalf(places + 20))).quantize(Decimal(1).scaleb(-places))
+    return str(abs(number) if number == 0 else number)  # no "-0.0000"
+
+
+def _terminating_digits(denominator: int) -> int | None:
+    """k with 10**k divisible by ``denominator``, or None if its decimal does not end."""
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator, twos = denominator // 2, twos + 1
+    while denominator % 5 == 0:
+        denominator, fives = denominator // 5, fives + 1
+    return max(twos, fives) if denominator == 1 else None
+
+
+def _places(printed: Printed) -> int:
+    return max(_MIN_PLACES, printed.decimals + 2)
+
+
+# ------------------------------------------------------------------ verdicts
+@dataclass(frozen=True)
+class EntryVerdict:
+    """One printed entry against the exact entry at ``index`` (1-based, in the step)."""
+
+    index: tuple[int, int]
+    claimed: Printed
+    exact: sp.Expr
+    verdict: str
+
+    @property
+    def holds(self) -> bool:
+        return self.verdict in HOLDS
+
+    @property
+    def decimal(self) -> str | None:
+        return decimal_text(self.exact, _places(self.claimed))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": list(self.index),
+            "claimed": self.claimed.text,
+            "exact": sp.latex(self.exact),
+            "decimal": self.decimal,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """A claim judged: the worst of its entries' verdicts, or ``shape``, with a diagnosis."""
+
+    claim: Claim
+    exact: Matrix  # the exact value of what the claim is about (step, row or entry)
+    verdict: str
+    entries: tuple[EntryVerdict, ...]
+    diagnosis: str | None
+    mistakes: tuple[str, ...]  # the common mistakes whose values match the claim
+
+    @property
+    def key(self) -> str:
+        return self.claim.key
+
+    @property
+    def step(self) -> str:
+        return self.claim.step
+
+    @property
+    def holds(self) -> bool:
+        return self.verdict in HOLDS
+
+    @property
+    def decimal(self) -> str | None:
+        """The exact value in decimals, or None when it has free symbols."""
+        if self.exact.free_symbols:
+            return None
+        places = max((_places(e.claimed) for e in self.entries), default=_MIN_PLACES)
+        return grid(self.exact, lambda v: decimal_text(v, places) or "")
+
+    @property
+    def exact_latex(self) -> str:
+        if self.exact.shape == (1, 1):
+            return sp.latex(self.exact[0, 0])
+        return sp.latex(self.exact, mat_str="bmatrix", mat_delim="")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "claimed": self.claim.text,
+            "verdict": self.verdict,
+            "exact": self.exact_latex,
+            "decimal": self.decimal,
+            "diagnosis": self.diagnosis,
+            "entries": [entry.to_dict() for entry in self.entries],
+        }
+
+
+def judge_side(claim: Claim, side: Side, target: Matrix) -> tuple[EntryVerdict, ...] | None:
+    """Entry verdicts of one side of the claim, or None when its shape differs."""
+    if side.shape != target.shape:
+        return None
+    return tuple(
+        EntryVerdict(claim.position(i, j), printed, target[i, j], judge(target[i, j], printed))
+        for i, row in enumerate(side.rows)
+        for j, printed in enumerate(row)
+    )
+
+
+def holds_for(claim: Claim, value: Matrix) -> bool:
+    """Whether every side of the claim holds for ``value`` (a step's value, whole)."""
+    target = claim.target(value)
+    for side in claim.sides:
+        entries = judge_side(claim, side, target)
+        if entries is None or not all(e.holds for e in entries):
+            return False
+    return True
+
+
+def grid(matrix: Matrix, show: Callable[[sp.Expr], str]) -> str:
+    """A value as a scalar, a row ``[a, b]`` or rows ``[[a, b], [c, d]]``."""
+    rows = ["[" + ", ".join(show(v) for v in matrix.row(i)) + "]" for i in range(matrix.rows)]
+    if matrix.shape == (1, 1):
+        return show(matrix[0, 0])
+    return rows[0] if matrix.rows == 1 else "[" + ", ".join(rows) + "]"
