@@ -1,37 +1,29 @@
-"""The compiled backward pass: reverse-mode differentiation of a structural program.
+"""The compiled backward pass: the model's reverse-mode rules applied to the lowered program.
 
-:func:`program` walks the forward assignments of :func:`codegen.program` backwards and turns
-each node into its chain-rule rule, as new assignments of matrix expressions: ``Y = c L M R``
-gives ``\\bar{M} = c L^\\top \\bar{Y} R^\\top``, a row softmax ``A`` gives
-``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^\\top)``, a head split gives a merge, a slice
-gives zero padding, a bias broadcast over the rows gives column sums, and a weight's gradient
-is summed over the batch. :func:`source` prints them with the forward pass's printers.
+:func:`program` lowers the spec's model (each softmax its own assignment) and walks it
+backwards with the one table of rules in :mod:`mha_symbolic.model.rules`, with the code
+policy: shared gradients named once, a weight's gradient summed over the batch.
+:func:`source` prints them with the forward pass's printers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.model import rules
 from mha_symbolic.model.nodes import (
     BatchSum,
-    EntrySum,
     HalfSquaredNorm,
     HeadOf,
     MergeHeads,
-    OnesLike,
-    PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
 from mha_symbolic.numeric import codegen
 from mha_symbolic.numeric.codegen import INPUTS, Program
-from mha_symbolic.spec.attention import Loss
 
 
 @dataclass(frozen=True)
@@ -60,180 +52,6 @@ class GradientProgram:
         return self.assignments[len(self.forward.assignments) :]
 
 
-def _atomic(expr: sp.Basic) -> bool:
-    """Printed as a name: cheap to repeat."""
-    arg = expr.arg if isinstance(expr, sp.Transpose) else expr
-    return isinstance(arg, sp.MatrixSymbol)
-
-
-class _Reverse:
-    """Accumulates each symbol's gradient terms and emits one assignment per gradient."""
-
-    def __init__(self, forward: Program) -> None:
-        self.forward = forward
-        self.spec = forward.spec
-        self.names = dict(forward.names)
-        self.assignments = list(forward.assignments)
-        self.inputs = [s for name in INPUTS for s, code in forward.names.items() if code == name]
-        self.weights = [a for a in forward.arguments if a.name not in self.spec.omitted]
-        assigned = {symbol for symbol, _ in forward.assignments}
-        self.differentiable = {*self.inputs, *(a.symbol for a in self.weights), *assigned}
-        self.terms: dict[sp.MatrixSymbol, list[sp.Basic]] = {}
-        self.temporaries = 0
-        self.target: sp.MatrixSymbol | None = None
-        self.stacked: set[sp.MatrixSymbol] = set()
-        for symbol, formula in forward.assignments:
-            if forward.head_axis and _stacked(formula, self.stacked):
-                self.stacked.add(symbol)
-
-    def assign(self, label: str, code: str, formula: sp.Basic) -> sp.MatrixSymbol:
-        symbol = sp.MatrixSymbol(label, *formula.shape)
-        self.names[symbol] = code
-        self.assignments.append((symbol, formula))
-        if self.forward.head_axis and _stacked(formula, self.stacked):
-            self.stacked.add(symbol)
-        return symbol
-
-    def named(self, bar: sp.Basic) -> sp.Basic:
-        """``bar`` itself when it prints as a name, else a temporary assigned to it."""
-        if _atomic(bar):
-            return bar
-        self.temporaries += 1
-        return self.assign(f"G_{{{self.temporaries}}}", f"g{self.temporaries}", bar)
-
-    def shared(self, bar: sp.Basic, uses: int) -> sp.Basic:
-        return self.named(bar) if uses > 1 else bar
-
-    def needs(self, expr: sp.Basic) -> bool:
-        return any(s in self.differentiable for s in expr.atoms(sp.MatrixSymbol))
-
-    # ------------------------------------------------------------------ the pass
-    def run(self) -> GradientProgram:
-        output = self.forward.assignments[-1][0]
-        loss, output_bar = self.loss(output)
-        self.terms[output] = [output_bar]
-        for symbol, formula in reversed(self.forward.assignments):
-            bar = self.total(symbol, self.terms.pop(symbol))
-            if isinstance(formula, RowSoftmax):
-                label = self.names[symbol].replace("A", "S", 1)
-                backward = SoftmaxBackward(symbol, bar)
-                logits = self.assign(rf"\bar{{{label}}}", f"{label}_bar", backward)
-                self.vjp(formula.arg, logits)
-            else:
-                self.vjp(formula, bar)
-        gradients = [Gradient(self.names[s], None, self.leaf(s, False)) for s in self.inputs]
-        for argument in self.weights:
-            symbol = self.leaf(argument.symbol, True)
-            gradients.append(Gradient(argument.name, argument.head, symbol))
-        return GradientProgram(
-            self.forward,
-            loss,
-            tuple(self.assignments),
-            self.names,
-            tuple(gradients),
-            frozenset(self.stacked),
-            self.target,
-        )
-
-    def loss(self, output: sp.MatrixSymbol) -> tuple[sp.Expr, sp.Basic]:
-        """(the loss, its gradient with respect to the output)."""
-        loss = self.spec.loss if self.spec.loss is not None else Loss()
-        if loss.kind == "sum":
-            return EntrySum(output), OnesLike(output)
-        self.target = sp.MatrixSymbol("T", *output.shape)
-        self.names[self.target] = "target"
-        residual = sp.MatAdd(output, sp.MatMul(-1, self.target), evaluate=False)
-        bar = self.assign(r"\bar{O}", "output_bar", residual)
-        return HalfSquaredNorm(bar), bar
-
-    def total(self, symbol: sp.MatrixSymbol, terms: list[sp.Basic]) -> sp.Basic:
-        """The symbol's gradient as a name: the sum of its terms, assigned."""
-        if len(terms) == 1 and _atomic(terms[0]):
-            return terms[0]
-        total = terms[0] if len(terms) == 1 else sp.MatAdd(*terms, evaluate=False)
-        return self.assign(rf"\bar{{{symbol.name}}}", f"{self.names[symbol]}_bar", total)
-
-    def leaf(self, symbol: sp.MatrixSymbol, weight: bool) -> sp.MatrixSymbol:
-        """An input's gradient (one per example) or a weight's (summed over the batch)."""
-        terms = self.terms.pop(symbol)
-        total = terms[0] if len(terms) == 1 else sp.MatAdd(*terms, evaluate=False)
-        formula = BatchSum(total) if weight else total
-        return self.assign(rf"\bar{{{symbol.name}}}", f"grad_{self.names[symbol]}", formula)
-
-    # ------------------------------------------------------------------ rules
-    def vjp(self, expr: sp.Basic, bar: sp.Basic) -> None:
-        """Adds expr's share of the gradient ``bar`` to the symbols inside it."""
-        if isinstance(expr, sp.MatrixSymbol):
-            self.terms.setdefault(expr, []).append(bar)
-            return
-        rules: dict[type, Callable[[Any, sp.Basic], None]] = {
-            sp.Transpose: self.transpose,
-            sp.MatAdd: self.add,
-            sp.MatMul: self.matmul,
-            SplitHeads: lambda e, g: self.vjp(e.arg, MergeHeads(g, e.heads)),
-            MergeHeads: lambda e, g: self.vjp(e.arg, SplitHeads(g, e.heads)),
-            StackHeads: self.stack,
-            sp.BlockMatrix: self.blocks,
-            sp.MatrixSlice: self.slice,
-        }
-        rules[type(expr)](expr, bar)
-
-    def transpose(self, expr: sp.Transpose, bar: sp.Basic) -> None:
-        self.vjp(expr.arg, _transpose(bar))
-
-    def add(self, expr: sp.MatAdd, bar: sp.Basic) -> None:
-        terms = [term for term in expr.args if self.needs(term)]
-        bar = self.shared(bar, len(terms))
-        for term in terms:
-            self.vjp(term, bar)
-
-    def matmul(self, expr: sp.MatMul, bar: sp.Basic) -> None:
-        """Y = c M_1 ... M_n: each M_i gets c (M_1..M_{i-1})^T Ybar (M_{i+1}..M_n)^T."""
-        coefficient, matrices = expr.as_coeff_matrices()
-        wanted = [i for i, m in enumerate(matrices) if self.needs(m)]
-        bar = self.shared(bar, len(wanted))
-        for i in wanted:
-            left = [_transpose(m) for m in reversed(matrices[:i])]
-            right = [_transpose(m) for m in reversed(matrices[i + 1 :])]
-            factors = [*left, bar, *right]
-            if coefficient != 1:
-                factors.insert(0, coefficient)
-            share = bar if len(factors) == 1 else sp.MatMul(*factors, evaluate=False)
-            self.vjp(matrices[i], share)
-
-    def stack(self, expr: StackHeads, bar: sp.Basic) -> None:
-        bar = self.named(bar)
-        for i, matrix in enumerate(expr.args):
-            self.vjp(matrix, HeadOf(bar, i))
-
-    def blocks(self, expr: sp.BlockMatrix, bar: sp.Basic) -> None:
-        """A row of blocks [B_1 | ... | B_k]: each block gets its columns of the gradient."""
-        bar = self.named(bar)
-        start = 0
-        for block in expr.blocks:
-            stop = start + block.shape[1]
-            if self.needs(block):
-                self.vjp(block, bar[:, start:stop])
-            start = stop
-
-    def slice(self, expr: sp.MatrixSlice, bar: sp.Basic) -> None:
-        """A column slice X[:, a:b]: X gets the gradient padded with zero columns."""
-        start, stop, _ = expr.colslice
-        self.vjp(expr.parent, PadColumns(bar, start, expr.parent.shape[1] - stop))
-
-
-def _transpose(expr: sp.Basic) -> sp.Basic:
-    """expr^T, a product's factors reversed; a row of blocks stays one (SymPy's ``.T`` would
-    make it a column of blocks, which the printers do not write)."""
-    if isinstance(expr, sp.Transpose):
-        return expr.arg
-    if isinstance(expr, sp.MatMul):
-        coefficient, matrices = expr.as_coeff_matrices()
-        factors = [_transpose(m) for m in reversed(matrices)]
-        return sp.MatMul(*([coefficient] if coefficient != 1 else []), *factors, evaluate=False)
-    return sp.Transpose(expr) if isinstance(expr, sp.BlockMatrix) else expr.T
-
-
 def _stacked(expr: sp.Basic, stacked: set[sp.MatrixSymbol]) -> bool:
     """Whether expr's code carries a head axis (before its rows)."""
     if isinstance(expr, (SplitHeads, StackHeads)):
@@ -247,7 +65,51 @@ def _stacked(expr: sp.Basic, stacked: set[sp.MatrixSymbol]) -> bool:
 
 def program(spec: Any) -> GradientProgram:
     """The spec's attention, its loss and every gradient, as structural assignments."""
-    return _Reverse(codegen.program(spec, explicit_weights=True)).run()
+    return backward(codegen.program(spec, explicit_weights=True))
+
+
+def _code_names(names: dict[sp.Basic, str]) -> rules.Names:
+    """Gradients in code: ``\\bar{Q}`` is ``Q_bar``; an argument's is ``grad_w_q``."""
+
+    def name(symbol: sp.MatrixSymbol, leaf: bool) -> tuple[str, str]:
+        code = f"grad_{names[symbol]}" if leaf else f"{names[symbol]}_bar"
+        return rf"\bar{{{symbol.name}}}", code
+
+    return name
+
+
+CODE = "code"  # the policy below: temporaries, batch sums, the softmax's backward assigned
+
+
+def backward(forward: Program) -> GradientProgram:
+    """The lowered forward program, its loss, and the backward assignments of the one table
+    of reverse-mode rules (``model.rules``)."""
+    spec = forward.spec
+    names = dict(forward.names)
+    inputs = [s for name in INPUTS for s, code in forward.names.items() if code == name]
+    weights = [a for a in forward.arguments if a.name not in spec.omitted]
+    policy = rules.Policy(_code_names(names), False, True, True, True)
+    summed = [a.symbol for a in weights]
+    reverse = rules.Reverse(forward.assignments, [*inputs, *summed], policy, summed)
+    output = forward.assignments[-1][0]
+    loss = rules.loss(output, spec.loss.kind if spec.loss is not None else "sum")
+    start, loss_expr = loss.output_bar, loss.expr
+    if loss.target is not None:
+        names[loss.target] = "target"
+        start = reverse.assign(r"\bar{O}", "output_bar", loss.output_bar)
+        loss_expr = HalfSquaredNorm(start)
+    reverse.run(output, start)
+    names.update(reverse.names)
+    gradients = [Gradient(names[s], None, reverse.bars[s]) for s in inputs]
+    gradients += [Gradient(a.name, a.head, reverse.bars[a.symbol]) for a in weights]
+    assignments = (*forward.assignments, *reverse.assignments)
+    stacked: set[sp.MatrixSymbol] = set()
+    for symbol, formula in assignments:
+        if forward.head_axis and _stacked(formula, stacked):
+            stacked.add(symbol)
+    return GradientProgram(
+        forward, loss_expr, assignments, names, tuple(gradients), frozenset(stacked), loss.target
+    )
 
 
 def source(program: GradientProgram, backend: str) -> str:
