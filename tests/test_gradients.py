@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, SpecError, check, derive
 from mha_symbolic.cli import main
-from mha_symbolic.exact.gradients import Algebra
+from mha_symbolic.exact.forms import Algebra
 from mha_symbolic.exact.values import evaluate
 
 E = sp.E

@@ -9,6 +9,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
+from mha_symbolic.exact.backward import backward
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.nodes import RowSoftmax
@@ -117,7 +118,5 @@ def derive(
     """
     d = walk(build(spec), progress)
     if gradients if gradients is not None else spec.loss is not None:
-        from mha_symbolic.exact.gradients import backward
-
         return backward(d, progress)
     return d

@@ -9,7 +9,15 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
-from mha_symbolic.model.nodes import HalfSquaredNorm, Rope, RowSoftmax, SoftmaxBackward
+from mha_symbolic.model.nodes import (
+    EntrySum,
+    HalfSquaredNorm,
+    OnesLike,
+    PadColumns,
+    Rope,
+    RowSoftmax,
+    SoftmaxBackward,
+)
 
 _ONE = sp.Integer(1)
 
@@ -70,4 +78,12 @@ _RULES: dict[type, Any] = {
     SoftmaxBackward: _softmax_backward,
     HalfSquaredNorm: _half_squared_norm,
     Rope: _rope,
+    EntrySum: lambda e, v: Matrix([[sum(evaluate(e.args[0], v))]]),
+    OnesLike: lambda e, v: Matrix(sp.ones(*e.shape)),
+    PadColumns: lambda e, v: _pad(evaluate(e.args[0], v), int(e.args[1]), int(e.args[2])),
 }
+
+
+def _pad(matrix: Matrix, before: int, after: int) -> Matrix:
+    rows = matrix.rows
+    return Matrix(sp.Matrix.hstack(sp.zeros(rows, before), matrix, sp.zeros(rows, after)))

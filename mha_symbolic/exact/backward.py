@@ -1,0 +1,243 @@
+"""Exact backpropagation: the model's reverse-mode rules (``model.rules``) evaluated exactly.
+
+The rules turn the per-head program into one gradient formula per forward step (``grad.<key>``)
+and per weight; each formula is evaluated in the compact exact arithmetic of
+:mod:`mha_symbolic.exact.forms`, so a softmax gradient reads ``-e / (2 (1 + e)^2)`` and terms
+that cancel give an exact 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic.exact import ops
+from mha_symbolic.exact.derivation import Derivation, Progress, Step
+from mha_symbolic.exact.forms import Algebra, Forms, coefficients_of, columns, hstack, transpose
+from mha_symbolic.model import rules
+from mha_symbolic.model.nodes import (
+    EntrySum,
+    HalfSquaredNorm,
+    OnesLike,
+    PadColumns,
+    Rope,
+    RowSoftmax,
+    SoftmaxBackward,
+)
+from mha_symbolic.model.program import Leaf, Program, build
+
+_NAME = re.compile(r"(\\mathrm\{[^}]*\}|\\(?:tilde|hat)\{[^}]*\}|[A-Za-z])(.*)")
+
+
+def bar_label(name: str) -> str:
+    """The gradient's name: ``S_{1}`` -> ``\\bar{S}_{1}``, ``\\mathrm{head}_{1}`` ->
+    ``\\overline{\\mathrm{head}}_{1}``, ``W_{Q}^{1}`` -> ``\\bar{W}_{Q}^{1}``."""
+    match = _NAME.fullmatch(name)
+    assert match is not None, name
+    base, rest = match.groups()
+    over = r"\overline" if base.startswith(r"\mathrm") else r"\bar"
+    return f"{over}{{{base}}}{rest}"
+
+
+def _names(symbol: sp.MatrixSymbol, leaf: bool) -> tuple[str, str]:
+    return bar_label(symbol.name), symbol.name
+
+
+EXACT = rules.Policy(
+    _names, every_step=True, temporaries=False, batch_sum=False, softmax_step=False
+)
+
+
+class _Forms:
+    """Evaluates forward and gradient formulas in the exact arithmetic of one Algebra."""
+
+    def __init__(self, d: Derivation, program: Program, target: sp.MatrixSymbol | None) -> None:
+        self.d, self.program = d, program
+        self.scalars = {lf.symbol: lf.value for lf in program.leaves if lf.role == "d_k"}
+        self.softmaxes: dict[sp.Basic, ops.Softmax] = {
+            node.symbol: ops.row_softmax(d[program.logits(node.head or 1).key])
+            for node in program.nodes
+            if node.kind == "softmax"
+        }
+        self.alg = Algebra(self._leaves(target), self._factors())
+        self.forms: dict[sp.Basic, Forms] = {}  # filled as the gradients' formulas ask
+        self.values: dict[sp.Basic, sp.MatrixBase] = {
+            lf.symbol: lf.value for lf in program.leaves if isinstance(lf.value, sp.MatrixBase)
+        }
+        if target is not None:
+            loss = d.spec.loss
+            assert loss is not None and loss.target is not None
+            self.values[target] = loss.target
+        self.nodes = {node.symbol: node for node in program.nodes}
+        self.gradients: dict[sp.Basic, sp.Basic] = {}  # gradient symbol -> its formula
+
+    def _leaves(self, target: sp.MatrixSymbol | None) -> list[sp.Expr]:
+        """Every number and symbol a coefficient is built from (so one ring holds them all)."""
+        kinds = ("input", "slice", "project", "rope")
+        matrices = [s.value for s in self.d.steps if s.kind in kinds]
+        matrices += [lf.value for lf in self.program.leaves if _is_weight(lf)]
+        loss = self.d.spec.loss
+        matrices += [loss.target] if loss is not None and loss.target is not None else []
+        extras = [e for s in self.softmaxes.values() for row in s.exps for e in row]
+        extras += [z.value for s in self.softmaxes.values() for z in s.sums]
+        return [e for m in matrices for e in m] + coefficients_of(extras)
+
+    def _factors(self) -> list[sp.Expr]:
+        """The score scales (1/sqrt(2), 1/tau): generators of their own in the ring."""
+        out = []
+        for node in self.program.nodes:
+            if node.kind == "scale" and isinstance(node.expr, sp.MatMul):
+                out.append(node.expr.args[0].xreplace(self.scalars))
+        return out
+
+    def forward(self, kind: str, symbol: sp.Basic, expr: sp.Basic, key: str) -> Forms:
+        """A forward step's forms: its exact value, or built from the softmax onwards."""
+        if kind == "softmax":
+            return self.alg.softmax_forms(self.softmaxes[symbol])
+        if kind in ("attend", "concat", "output"):
+            return self.of(expr)
+        return self.alg.constants(self.d[key])
+
+    def of(self, expr: sp.Basic) -> Forms:
+        if isinstance(expr, sp.MatrixSymbol):
+            if expr not in self.forms:
+                self.forms[expr] = self.symbol(expr)
+            return self.forms[expr]
+        return _RULES[type(expr)](self, expr)
+
+    def symbol(self, symbol: sp.MatrixSymbol) -> Forms:
+        """A leaf's, a forward step's or a gradient's forms, made the first time it is used."""
+        if symbol in self.gradients:
+            return self.of(self.gradients[symbol])
+        if symbol in self.values:
+            return self.alg.constants(self.values[symbol])
+        node = self.nodes[symbol]
+        return self.forward(node.kind, node.symbol, node.expr, node.key)
+
+    def matmul(self, expr: sp.MatMul) -> Forms:
+        coefficient, matrices = expr.as_coeff_matrices()
+        out = self.of(matrices[0])
+        for m in matrices[1:]:
+            out = self.alg.matmul(out, self.of(m))
+        return out if coefficient == 1 else self.alg.times(out, coefficient.xreplace(self.scalars))
+
+    def add(self, expr: sp.MatAdd) -> Forms:
+        parts = [self.of(arg) for arg in expr.args]
+        out = parts[0]
+        for part in parts[1:]:
+            out = self.alg.combine(out, part)
+        return out
+
+    def rope(self, expr: Rope) -> Forms:
+        """Each feature pair (a, b) of row p turned by its angle t:
+        (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
+        forms = self.of(expr.arg)
+        width = len(forms[0])
+        out = [list(row) for row in forms]
+        for p, row in enumerate(forms):
+            for j, (a, b) in enumerate(ops.rope_pairs(width, expr.pairs)):
+                angle = expr.sign * ops.rope_angle(p, j, width, expr.base)
+                cos, sin = self.alg.coefficient(sp.cos(angle)), self.alg.coefficient(sp.sin(angle))
+                out[p][a] = self.alg.add(row[a], row[b], factors=(cos, -sin))
+                out[p][b] = self.alg.add(row[a], row[b], factors=(sin, cos))
+        return out
+
+    def pad(self, expr: PadColumns) -> Forms:
+        before, after = int(expr.args[1]), int(expr.args[2])
+        return [[{}] * before + row + [{}] * after for row in self.of(expr.args[0])]
+
+
+def _is_weight(leaf: Leaf) -> bool:
+    return leaf.role.startswith(("w_", "b_"))
+
+
+_RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
+    sp.MatMul: _Forms.matmul,
+    sp.MatAdd: _Forms.add,
+    sp.Transpose: lambda f, e: transpose(f.of(e.arg)),
+    sp.OneMatrix: lambda f, e: f.alg.constants(sp.ones(*e.shape)),
+    OnesLike: lambda f, e: f.alg.constants(sp.ones(*e.shape)),
+    sp.MatrixSlice: lambda f, e: columns(f.of(e.parent), int(e.colslice[0]), int(e.colslice[1])),
+    sp.BlockMatrix: lambda f, e: hstack([f.of(b) for b in e.blocks]),
+    PadColumns: _Forms.pad,
+    Rope: _Forms.rope,
+    SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.softmaxes[e.args[0]], f.of(e.args[1])),
+    EntrySum: lambda f, e: [[f.alg.add(*(x for row in f.of(e.args[0]) for x in row))]],
+    HalfSquaredNorm: lambda f, e: f.alg.times(
+        [[f.alg.squares(f.of(e.args[0]))]], sp.Rational(1, 2)
+    ),
+    RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
+}
+
+# The order of the grad steps: the output side, each head's attention, each head's projections,
+# the fused projections, then the inputs (as a worked solution goes back through the steps).
+_HEAD_STAGES = ("output", "v", "weights", "masked", "scaled", "scores", "q_rot", "k_rot", "q", "k")
+_HEAD_WEIGHTS = ("w_q", "b_q", "w_k", "b_k", "w_v", "b_v", "x", "query", "key", "value")
+_FUSED = ("q", "w_q", "b_q", "k", "w_k", "b_k", "v", "w_v", "b_v")
+_OUTER = ("output", "w_o", "b_o", "concat")
+_INPUTS = ("x", "query", "key", "value")
+_HEAD_KEY = re.compile(r"grad\.head(\d+)\.(.+)")
+
+
+def order(key: str) -> tuple[int, ...]:
+    """Where the grad step ``key`` goes among the others."""
+    if key == "loss":
+        return (0,)
+    match = _HEAD_KEY.fullmatch(key)
+    if match:
+        n, stage = int(match.group(1)), match.group(2)
+        if stage in _HEAD_STAGES:
+            return (2, n, _HEAD_STAGES.index(stage))
+        return (3, n, _HEAD_WEIGHTS.index(stage))
+    name = key.removeprefix("grad.")
+    if name in _OUTER:
+        return (1, _OUTER.index(name))
+    if name in _FUSED:
+        return (4, _FUSED.index(name))
+    return (5, _INPUTS.index(name))
+
+
+def _key(program: Program, symbol: sp.Basic) -> tuple[str, int | None]:
+    """The grad step key and head of a forward symbol's gradient."""
+    for node in program.nodes:
+        if node.symbol == symbol:
+            return f"grad.{node.key}", node.head
+    leaf = next(lf for lf in program.leaves if lf.symbol == symbol)
+    if leaf.head is None:
+        return f"grad.{leaf.role}", None
+    return f"grad.head{leaf.head + 1}.{leaf.role}", leaf.head + 1
+
+
+def backward(d: Derivation, progress: Progress | None = None) -> Derivation:
+    """``d`` with the loss and every ``grad.*`` step appended, exactly (``progress`` is told
+    each step's key as it is done)."""
+    program = d.program if d.program is not None else build(d.spec)
+    spec = d.spec
+    output = program.node("output").symbol
+    loss = rules.loss(output, spec.loss.kind if spec.loss is not None else "sum")
+    forward = [(n.symbol, n.expr) for n in program.nodes if n.kind != "input"]
+    inputs = [n.symbol for n in program.nodes if n.kind == "input"]
+    weights = [lf.symbol for lf in program.leaves if _is_weight(lf) and lf.role not in spec.omitted]
+    reverse = rules.Reverse(forward, [*inputs, *weights], EXACT).run(output, loss.output_bar)
+    forms = _Forms(d, program, loss.target)
+    total = forms.of(loss.expr)
+    steps = [Step("loss", "loss", sp.MatrixSymbol("L", 1, 1), loss.expr, forms.alg.matrix(total))]
+    if progress is not None:
+        progress("loss")
+    forms.gradients.update(reverse.assignments)
+    owners = {bar: symbol for symbol, bar in reverse.bars.items()}
+    keyed = sorted(
+        ((*_key(program, owners[bar]), bar, formula) for bar, formula in reverse.assignments),
+        key=lambda item: order(item[0]),
+    )
+    for key, head, bar, formula in keyed:  # each computed (with what it needs) in step order
+        steps.append(Step(key, "grad", bar, formula, forms.alg.matrix(forms.of(bar)), head))
+        if progress is not None:
+            progress(key)
+    bindings = dict(d.bindings)
+    if loss.target is not None and spec.loss is not None:
+        bindings[loss.target] = spec.loss.target
+    return Derivation(spec, d.steps + tuple(steps), bindings, program=program)
