@@ -22,7 +22,7 @@ from mha_symbolic.model.nodes import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.numeric import codegen
+from mha_symbolic.numeric import codegen, preludes
 from mha_symbolic.numeric.codegen import INPUTS, Program
 
 
@@ -172,28 +172,7 @@ def _autograd_source(program: GradientProgram) -> str:
     return prelude + TORCH_AUTOGRAD_PRELUDE + "\n\n" + "\n".join(lines) + "\n"
 
 
-TORCH_AUTOGRAD_PRELUDE = '''
-
-def entry_sum(x):
-    """1^T X 1 per example: (..., L, n) -> (...)"""
-    return x.sum((-2, -1))
-
-
-def half_squared_norm(x):
-    """||X||^2 / 2 per example: (..., L, n) -> (...)"""
-    return 0.5 * (x * x).sum((-2, -1))
-
-
-def leaves(*tensors):
-    """New leaves of the autograd graph, sharing memory with the arguments."""
-    return [t.detach().requires_grad_() for t in tensors]
-
-
-def gradients(loss, leaves):
-    """The summed loss's gradients: per example for the inputs, summed over the batch for the
-    weights (each example's loss depends only on its own inputs)."""
-    return torch.autograd.grad(loss.sum(), leaves, allow_unused=True, materialize_grads=True)
-'''
+TORCH_AUTOGRAD_PRELUDE = "\n\n" + preludes.text("torch_autograd")
 
 
 def _shape_comment(program: GradientProgram, symbol: sp.MatrixSymbol, formula: sp.Basic) -> str:

@@ -25,6 +25,7 @@ from mha_symbolic.model.nodes import (
     StackHeads,
 )
 from mha_symbolic.model.program import build
+from mha_symbolic.numeric import preludes
 from mha_symbolic.numeric.lower import INPUTS, lower
 from mha_symbolic.numeric.lower import Argument as Argument
 from mha_symbolic.numeric.lower import CodeProgram as Program
@@ -177,186 +178,13 @@ class JaxPrinter(ArrayPrinter):
 
 
 # --------------------------------------------------------------------------- preludes
-# Head reshaping for the array libraries that share NumPy's API ({xp}: numpy or jnp).
-_ARRAY_HEADS = '''\
-def split_heads(x, heads):
-    """(..., L, h d) -> (..., h, L, d)"""
-    return x.reshape(*x.shape[:-1], heads, x.shape[-1] // heads).swapaxes(-2, -3)
-
-
-def merge_heads(x):
-    """(..., h, L, d) -> (..., L, h d)"""
-    x = x.swapaxes(-2, -3)
-    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
-
-
-def stack_heads(*matrices):
-    return {xp}.stack(matrices, axis=-3)
-
-
-def concat_columns(*matrices):
-    rows = {xp}.broadcast_shapes(*(m.shape[:-1] for m in matrices))
-    return {xp}.concatenate([{xp}.broadcast_to(m, (*rows, m.shape[-1])) for m in matrices], -1)
-'''
-
-NUMPY_PRELUDE = '''\
-import numpy
-
-
-def softmax(*terms, right=None):
-    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given.
-
-    The row max is subtracted before exp. With ``right`` the division by the row sums comes
-    after the product (L x d divisions, not L x L). The first term, a temporary, is overwritten.
-    """
-    x, *rest = [term for term in terms if term is not None]
-    for term in rest:
-        grows = numpy.broadcast_shapes(x.shape, term.shape) != x.shape
-        x = x + term if grows else numpy.add(x, term, out=x)
-    x -= x.max(axis=-1, keepdims=True)
-    numpy.exp(x, out=x)
-    total = x.sum(axis=-1, keepdims=True)
-    if right is None:
-        x /= total
-        return x
-    out = x @ right
-    out /= total
-    return out
-
-
-''' + _ARRAY_HEADS.format(xp="numpy")
-
-TORCH_PRELUDE = '''\
-import torch
-from torch.nn.functional import scaled_dot_product_attention
-
-
-def softmax(*terms, right=None):
-    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
-    logits, *rest = [term for term in terms if term is not None]
-    for term in rest:
-        logits = logits + term
-    weights = torch.softmax(logits, dim=-1)  # subtracts the row max first
-    return weights if right is None else weights @ right
-
-
-def split_heads(x, heads):
-    """(..., L, h d) -> (..., h, L, d)"""
-    return x.unflatten(-1, (heads, -1)).transpose(-2, -3)
-
-
-def merge_heads(x):
-    """(..., h, L, d) -> (..., L, h d)"""
-    return x.transpose(-2, -3).flatten(-2)
-
-
-def stack_heads(*matrices):
-    return torch.stack(matrices, dim=-3)
-
-
-def concat_columns(*matrices):
-    rows = torch.broadcast_shapes(*(m.shape[:-1] for m in matrices))
-    return torch.cat([m.expand(*rows, m.shape[-1]) for m in matrices], dim=-1)
-'''
-
-JAX_PRELUDE = '''\
-import jax
-import jax.numpy as jnp
-
-
-def softmax(*terms, right=None):
-    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
-    logits, *rest = [term for term in terms if term is not None]
-    for term in rest:
-        logits = logits + term
-    weights = jax.nn.softmax(logits, axis=-1)  # subtracts the row max first
-    return weights if right is None else weights @ right
-
-
-''' + _ARRAY_HEADS.format(xp="jnp")
-
-# The backward pass's helpers, after the forward prelude ({xp}: numpy, torch or jnp).
-_GRADIENT_HELPERS = '''
-
-ones_like = {xp}.ones_like
-
-
-def column_sums(x):
-    """1^T X: (..., L, n) -> (..., 1, n)"""
-    return x.sum(-2, keepdims=True)
-
-
-def batch_sum(x):
-    """The sum over the leading (batch) axes: (..., r, c) -> (r, c)"""
-    return x.reshape(-1, *x.shape[-2:]).sum(0)
-
-
-def entry_sum(x):
-    """1^T X 1 per example: (..., L, n) -> (...)"""
-    return x.sum((-2, -1))
-
-
-def half_squared_norm(x):
-    """||X||^2 / 2 per example: (..., L, n) -> (...)"""
-    return 0.5 * (x * x).sum((-2, -1))
-'''
-
-_SOFTMAX_BACKWARD = '''
-
-def softmax_backward(a, g):
-    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
-    return a * (g - (a * g).sum(-1, keepdims=True))
-'''
-
-NUMPY_GRADIENT_PRELUDE = (
-    _GRADIENT_HELPERS.format(xp="numpy")
-    + '''
-
-def softmax_backward(a, g):
-    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
-    out = a * g
-    out -= a * out.sum(-1, keepdims=True)
-    return out
-
-
-def pad_columns(x, before, after):
-    """[0 | X | 0]: zero columns before and after."""
-    return numpy.pad(x, [(0, 0)] * (x.ndim - 1) + [(before, after)])
-'''
-)
-
-TORCH_GRADIENT_PRELUDE = (
-    _GRADIENT_HELPERS.format(xp="torch")
-    + _SOFTMAX_BACKWARD
-    + '''
-
-def pad_columns(x, before, after):
-    """[0 | X | 0]: zero columns before and after."""
-    return torch.nn.functional.pad(x, (before, after))
-'''
-)
-
-JAX_GRADIENT_PRELUDE = (
-    _GRADIENT_HELPERS.format(xp="jnp")
-    + _SOFTMAX_BACKWARD
-    + '''
-
-def pad_columns(x, before, after):
-    """[0 | X | 0]: zero columns before and after."""
-    return jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(before, after)])
-'''
-)
-
-GRADIENT_PRELUDES = {
-    "numpy": NUMPY_GRADIENT_PRELUDE,
-    "torch": TORCH_GRADIENT_PRELUDE,
-    "jax": JAX_GRADIENT_PRELUDE,
-}
-
 BACKENDS: dict[str, tuple[type[ArrayPrinter], str]] = {
-    "numpy": (ArrayPrinter, NUMPY_PRELUDE),
-    "torch": (TorchPrinter, TORCH_PRELUDE),
-    "jax": (JaxPrinter, JAX_PRELUDE),
+    "numpy": (ArrayPrinter, preludes.text("numpy_forward", "array_heads")),
+    "torch": (TorchPrinter, preludes.text("torch_forward")),
+    "jax": (JaxPrinter, preludes.text("jax_forward", "array_heads")),
+}
+GRADIENT_PRELUDES = {
+    backend: "\n\n" + preludes.text("array_backward", f"{backend}_backward") for backend in BACKENDS
 }
 
 

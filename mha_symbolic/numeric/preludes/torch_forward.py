@@ -1,0 +1,52 @@
+"""The torch backend's forward helpers (attention itself is scaled_dot_product_attention)."""
+
+# prelude: the lines above are for linters only
+import torch
+from torch.nn.functional import scaled_dot_product_attention  # noqa: F401 (generated code calls it)
+
+xp = torch
+
+
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
+    logits, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        logits = logits + term
+    weights = torch.softmax(logits, dim=-1)  # subtracts the row max first
+    return weights if right is None else weights @ right
+
+
+def split_heads(x, heads):
+    """(..., L, h d) -> (..., h, L, d)"""
+    return x.unflatten(-1, (heads, -1)).transpose(-2, -3)
+
+
+def merge_heads(x):
+    """(..., h, L, d) -> (..., L, h d)"""
+    return x.transpose(-2, -3).flatten(-2)
+
+
+def stack_heads(*matrices):
+    return torch.stack(matrices, dim=-3)
+
+
+def concat_columns(*matrices):
+    rows = torch.broadcast_shapes(*(m.shape[:-1] for m in matrices))
+    return torch.cat([m.expand(*rows, m.shape[-1]) for m in matrices], dim=-1)
+
+
+def rope(x, base, pairs, sign):
+    """Rotary positions: row p's feature pairs turned by sign * p * base^(-2j/d).
+
+    ``pairs``: "halves" pairs feature j with j + d/2, "interleaved" 2j with 2j + 1.
+    """
+    length, width = x.shape[-2], x.shape[-1]
+    steps = torch.arange(width // 2, dtype=torch.float64, device=x.device)
+    positions = torch.arange(length, dtype=torch.float64, device=x.device)
+    angles = positions[:, None] * base ** (-2.0 * steps / width)[None, :]
+    cos, sin = angles.cos().to(x.dtype), (sign * angles.sin()).to(x.dtype)
+    if pairs == "halves":
+        first, second = x[..., : width // 2], x[..., width // 2 :]
+        return torch.cat([first * cos - second * sin, second * cos + first * sin], -1)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    return torch.stack([even * cos - odd * sin, even * sin + odd * cos], -1).flatten(-2)
