@@ -12,7 +12,7 @@ from mha_symbolic.exact import ops
 from mha_symbolic.exact.backward import backward
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
 from mha_symbolic.exact.values import evaluate
-from mha_symbolic.model.nodes import RowSoftmax
+from mha_symbolic.model.nodes import Rope, RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -31,6 +31,7 @@ class Evaluator:
         self.progress = progress
         self.values: dict[sp.Basic, Any] = dict(program.bindings)
         self.softmaxes: dict[sp.Basic, ops.Softmax | None] = {}
+        self.rotations = {n.symbol: n.expr for n in program.nodes if isinstance(n.expr, Rope)}
         self.rules: dict[str, Callable[[Node], Matrix]] = {
             "scores": self.scores,
             "softmax": self.softmax,
@@ -52,10 +53,14 @@ class Evaluator:
         return Matrix(evaluate(node.expr, self.values))
 
     def scores(self, node: Node) -> Matrix:
-        """Q K^T with every entry multiplied out."""
+        """Q K^T with every entry multiplied out (by relative position after RoPE)."""
         q, k = node.expr.args if isinstance(node.expr, sp.MatMul) else (None, None)
         if not isinstance(k, sp.Transpose) or len(node.expr.args) != 2:
             return self.generic(node)
+        q_rope, k_rope = self.rotations.get(q), self.rotations.get(k.arg)
+        if q_rope is not None and k_rope is not None and _turn(q_rope) == _turn(k_rope):
+            values = (evaluate(q_rope.arg, self.values), evaluate(k_rope.arg, self.values))
+            return ops.rope_scores(*values, q_rope.base, q_rope.pairs)
         return ops.scores(evaluate(q, self.values), evaluate(k.arg, self.values))
 
     def row_softmax(self, logits: Matrix) -> ops.Softmax | None:
@@ -99,6 +104,10 @@ class Evaluator:
         b: Matrix | None,
     ) -> Matrix:
         return ops.output_projection(softmaxes, values, w, b)
+
+
+def _turn(rotation: Rope) -> tuple[sp.Expr, str, int]:
+    return rotation.base, rotation.pairs, rotation.sign
 
 
 def walk(program: Program, progress: Progress | None = None) -> Derivation:

@@ -264,3 +264,24 @@ def rope(matrix: Matrix, base: sp.Expr, pairs: str, sign: int = 1) -> Matrix:
             out[p][a] = _tidy(x_a * cos - x_b * sin)
             out[p][b] = _tidy(x_a * sin + x_b * cos)
     return Matrix(out)
+
+
+def rope_scores(q: Matrix, k: Matrix, base: sp.Expr, pairs: str) -> Matrix:
+    """RoPE(Q) RoPE(K)^T from the unrotated Q and K, written by relative position.
+
+    Query p and key r meet at the angle phi = (r - p) theta_j in each pair (a, b), and the
+    rotations leave (q_a k_a + q_b k_b) cos(phi) + (q_b k_a - q_a k_b) sin(phi): each score
+    holds cos and sin of the distance between the tokens, not of where they are.
+    """
+    width = q.cols
+
+    def entry(p: int, r: int) -> sp.Expr:
+        total = sp.Integer(0)
+        for j, (a, b) in enumerate(rope_pairs(width, pairs)):
+            phi = rope_angle(r - p, j, width, base)
+            same = q[p, a] * k[r, a] + q[p, b] * k[r, b]
+            cross = q[p, b] * k[r, a] - q[p, a] * k[r, b]
+            total += same * sp.cos(phi) + cross * sp.sin(phi)
+        return _tidy(total)
+
+    return Matrix(q.rows, k.rows, entry)

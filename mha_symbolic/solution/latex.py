@@ -35,6 +35,7 @@ class Printer(LatexPrinter):
     def __init__(self, substitute: Mapping[sp.Basic, str] | None = None) -> None:
         super().__init__({"mat_str": "bmatrix", "mat_delim": ""})
         self.substitute = dict(substitute or {})
+        self._angles = 0  # inside sin/cos: rationals print as fractions
 
     def _print_MatrixSymbol(self, expr: sp.MatrixSymbol) -> str:
         return self.substitute.get(expr) or expr.name
@@ -49,9 +50,22 @@ class Printer(LatexPrinter):
         return rf"{{{text}}}^{{\top}}" if "^" in text else rf"{text}^{{\top}}"
 
     def _print_Rational(self, expr: sp.Rational) -> str:
-        # A value the user wrote as 0.2 reads back as 0.2 (latex2sympy2 parses it exactly).
-        text = terminating_decimal(expr)
+        # A value the user wrote as 0.2 reads back as 0.2 (latex2sympy2 parses it exactly);
+        # an angle the model made (RoPE's 1/100) stays a fraction: sin(1/100), not sin(0.01).
+        text = None if self._angles else terminating_decimal(expr)
         return text if text is not None else super()._print_Rational(expr)
+
+    def _print_sin(self, expr: Any, exp: Any = None) -> str:
+        """``\\sin{\\left(\\frac{1}{100} \\right)}``, as SymPy writes it, with a fraction."""
+        self._angles += 1
+        try:
+            arg = self._print(expr.args[0])
+        finally:
+            self._angles -= 1
+        power = "" if exp is None else f"^{{{exp}}}"
+        return rf"\{type(expr).__name__}{power}{{\left({arg} \right)}}"
+
+    _print_cos = _print_sin
 
     def _print_OneMatrix(self, expr: Any) -> str:
         return r"\mathbf{1}"
