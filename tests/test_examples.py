@@ -16,10 +16,10 @@ def two_tokens():
     return derive(AttentionSpec.example("two-tokens"))
 
 
-def test_examples_are_the_five_of_the_design_and_temperature():
+def test_examples_are_the_five_of_the_design_temperature_and_rope():
     assert example_names() == [
-        "eight-tokens-split", "one-token", "pytorch-style", "split-scaled", "temperature",
-        "two-tokens",
+        "eight-tokens-split", "one-token", "pytorch-style", "rope", "split-scaled",
+        "temperature", "two-tokens",
     ]  # fmt: skip
     for name, title, description in examples():
         assert title and len(description) > 100, name

@@ -136,5 +136,5 @@ def test_unknown_example():
         AttentionSpec.example("two-token")
     assert str(caught.value) == (
         "unknown example 'two-token' (did you mean 'two-tokens'?); known: eight-tokens-split, "
-        "one-token, pytorch-style, split-scaled, temperature, two-tokens"
+        "one-token, pytorch-style, rope, split-scaled, temperature, two-tokens"
     )
