@@ -19,6 +19,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import gqa, parameters
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
+from mha_symbolic.spec.torch_io import from_torch
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -155,9 +156,10 @@ class AttentionSpec:
         cls, module: Any, query: Any, key: Any = None, value: Any = None, **masks: Any
     ) -> AttentionSpec:
         """An ``nn.MultiheadAttention`` and its inputs as a fused ``xWT`` spec (see torch_io)."""
-        from mha_symbolic.spec.torch_io import from_torch
-
-        return from_torch(module, query, key, value, **masks)
+        try:
+            return cls(source="from_torch", **from_torch(module, query, key, value, **masks))
+        except SpecError as error:
+            raise error.located("from_torch") from None
 
     def evolve(self, **changes: Any) -> AttentionSpec:
         """A copy with normalized fields replaced (used to re-derive under other assumptions)."""

@@ -1,11 +1,11 @@
-"""Reads a ``torch.nn.MultiheadAttention`` and its inputs into an exact fused ``xWT`` spec."""
+"""Reads a ``torch.nn.MultiheadAttention`` and its inputs into the fields of an exact fused
+``xWT`` spec (``AttentionSpec.from_torch`` builds the spec from them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec.attention import AttentionSpec
 
 
 def _numpy(tensor: Any) -> Any:
@@ -119,8 +119,8 @@ def from_torch(
     *,
     attn_mask: Any = None,
     key_padding_mask: Any = None,
-) -> AttentionSpec:
-    """The spec of ``module(query, key, value, attn_mask=..., key_padding_mask=...)``.
+) -> dict[str, Any]:
+    """The spec fields of ``module(query, key, value, attn_mask=..., key_padding_mask=...)``.
 
     ``module`` is an ``nn.MultiheadAttention`` (packed ``in_proj_weight`` or separate
     q/k/v weights for kdim/vdim, optional biases, ``bias_k``/``bias_v``, ``add_zero_attn``,
@@ -139,7 +139,7 @@ def from_torch(
 
 def _read(
     module: Any, query: Any, key: Any, value: Any, attn_mask: Any, key_padding_mask: Any
-) -> AttentionSpec:
+) -> dict[str, Any]:
     import torch
 
     if not isinstance(module, torch.nn.MultiheadAttention):
@@ -188,4 +188,4 @@ def _read(
         fields["x"] = inputs["query"]
     else:
         fields.update(inputs)
-    return AttentionSpec(source="from_torch", **fields)
+    return fields

@@ -1,0 +1,134 @@
+"""The package's shape: one-way imports (no cycle, counting imports inside functions), the
+core free of the consumers, short modules and functions."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mha_symbolic"
+CORE = ("spec", "model", "exact")
+CONSUMERS = ("numeric", "solution", "check", "exercises")
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 60
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "preludes" in path.parts and path.name != "__init__.py":
+            continue  # source text of generated code, not modules of the package
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _imports(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
+    """The package's modules that ``name`` imports, anywhere in the file."""
+    found = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                base = f"{base}.{node.module}" if node.module else base
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return {m for m in found if m in modules and m != name}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(path, name, modules) for name, path in modules.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    graph = _graph()
+    assert len(graph) > 40
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_a_cycle_would_be_found() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_the_core_imports_no_consumer_and_no_rendering_library() -> None:
+    graph = _graph()
+    for name, imported in graph.items():
+        layer = name.split(".")[1] if name.count(".") else ""
+        if layer in CORE:
+            bad = [m for m in imported if m.split(".")[1] in (*CONSUMERS, "api", "cli")]
+            assert not bad, f"{name} imports {bad}"
+    for name, path in _modules().items():
+        if name.split(".")[1:2] and name.split(".")[1] in CORE:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            top = {
+                a.name.split(".")[0]
+                for n in tree.body
+                if isinstance(n, ast.Import)
+                for a in n.names
+            }
+            top |= {
+                n.module.split(".")[0]
+                for n in tree.body
+                if isinstance(n, ast.ImportFrom) and n.module
+            }
+            assert not top & {"jinja2", "numpy", "matplotlib"}, name
+
+
+def test_consumers_never_import_each_other() -> None:
+    # exercises is an application of the others (sheets are solutions, answers are checked)
+    allowed = {"exercises": {"solution", "check"}}
+    for name, imported in _graph().items():
+        layer = name.split(".")[1] if name.count(".") else ""
+        if layer not in CONSUMERS:
+            continue
+        for other in imported:
+            other_layer = other.split(".")[1] if other.count(".") else ""
+            if other_layer in CONSUMERS and other_layer != layer:
+                assert other_layer in allowed.get(layer, set()), f"{name} imports {other}"
+
+
+def test_modules_and_functions_are_short() -> None:
+    long_modules, long_functions = [], []
+    for name, path in _modules().items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            long_modules.append(f"{name} ({text.count(chr(10))} lines)")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    long_functions.append(f"{name}.{node.name} ({length} lines)")
+    assert not long_modules, long_modules
+    assert not long_functions, long_functions
