@@ -20,7 +20,6 @@ from mha_symbolic.spec.attention import AttentionSpec
 DERIVE_SHAPES = ((2, 4, 2), (8, 8, 2), (16, 16, 4))  # (L, E, h)
 COMPILE_SHAPES = ((1, 2, 2, 2), (1, 8, 4, 2), (32, 128, 64, 8), (8, 512, 512, 8))  # (B, L, E, h)
 GRAD_SHAPES = ((32, 128, 64, 8),)  # (B, L, E, h)
-SECTIONS = ("derive", "compile", "grad", "exercises")
 
 
 def random_spec(length: int, width: int, heads: int, seed: int = 0) -> AttentionSpec:

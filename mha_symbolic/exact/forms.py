@@ -18,7 +18,6 @@ from collections.abc import Iterable
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
-from sympy.core.add import _addsort
 from sympy.core.mul import _mulsort
 from sympy.polys.constructor import construct_domain
 from sympy.polys.polyerrors import CoercionFailed, PolynomialError
@@ -324,7 +323,7 @@ class Algebra:
             for number, factors in parts:
                 if number != 0:
                     terms.extend(sp.Add.make_args(self._term(number, factors, monom)))
-        return _canonical_add(terms)
+        return ops.canonical_add(terms)
 
     def _factor_power(self, powers: tuple[int, ...]) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
         """The factors' product for these powers, as (number, other factors)."""
@@ -382,17 +381,6 @@ class Algebra:
             if lifted:
                 total = self.add(total, {common: lifted[()]})
         return total
-
-
-def _canonical_add(terms: list[sp.Expr]) -> sp.Expr:
-    """Add(*terms) for canonical terms that are not Adds, at most one a number, no two alike
-    (distinct monomials), in SymPy's canonical order without Add's general flatten."""
-    if len(terms) < 2:
-        return terms[0] if terms else _ZERO
-    numbers = [t for t in terms if t.is_Number]
-    rest = [t for t in terms if not t.is_Number]
-    _addsort(rest)
-    return sp.Add._from_args(numbers + rest)
 
 
 def _pruned(form: Form) -> Form:

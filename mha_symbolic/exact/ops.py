@@ -108,16 +108,17 @@ def linear_sum(pairs: Iterable[tuple[sp.Expr, sp.Expr]]) -> Sum:
     denominators = [c.denominator for c in coefficients.values()]
     content = Fraction(reduce(gcd, numerators), reduce(lcm, denominators))
     terms = [_times(int(c / content), atom) for atom, c in coefficients.items()]
-    return Sum(sp.Rational(content.numerator, content.denominator), _add(terms))
+    return Sum(sp.Rational(content.numerator, content.denominator), canonical_add(terms))
 
 
-def _add(terms: list[sp.Expr]) -> sp.Expr:
-    """Add(*terms) for distinct integer multiples of distinct exps, in SymPy's canonical order.
+def canonical_add(terms: list[sp.Expr]) -> sp.Expr:
+    """Add(*terms) for canonical terms that are not Adds, at most one a number, no two alike
+    (distinct exps or monomials), in SymPy's canonical order.
 
     Add's general flatten rebuilds every term through Mul; these terms are already canonical.
     """
-    if len(terms) == 1:
-        return terms[0]
+    if len(terms) < 2:
+        return terms[0] if terms else sp.Integer(0)
     numbers = [t for t in terms if t.is_Number]
     rest = [t for t in terms if not t.is_Number]
     _addsort(rest)
