@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import pytest
 
@@ -98,3 +100,14 @@ def test_blocks_are_frozen(two):
     assert isinstance(block, StepBlock)
     with pytest.raises(dataclasses.FrozenInstanceError):
         block.caption = "changed"  # type: ignore[misc]
+
+
+def test_the_view_model_does_not_import_jinja2():
+    code = (
+        "import sys, mha_symbolic.solution.build, mha_symbolic.solution.view; "
+        "print('jinja2' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout == "False\n"
