@@ -27,8 +27,9 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.render import environment
-from mha_symbolic.solution.view import Options, build
+from mha_symbolic.solution.build import build
+from mha_symbolic.solution.render import environment, variables
+from mha_symbolic.solution.view import Block, Given, Options, Solution, StepBlock
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.attention import AttentionSpec, example_names
 
@@ -293,42 +294,58 @@ def _blank(step: Step) -> str:
     return r"\begin{bmatrix} " + r" \\ ".join([line] * rows) + r" \end{bmatrix}"
 
 
+@dataclass(frozen=True)
+class Question:
+    """One asked step: what the sheet asks (title, formula, a blank) and the key answers."""
+
+    number: int
+    key: str
+    title: str
+    symbol: str  # LaTeX
+    formula: str  # LaTeX, paper notation
+    shape: str
+    blank: str  # a matrix of lines to write on
+    exact: str  # LaTeX of the exact value
+    approx: str | None  # LaTeX of its decimals
+    decimals: str | None  # ``[[0.73, 0.27], ...]`` as the checker reads it; None with symbols
+
+
 def _questions(
-    steps: Sequence[Step], context: Mapping[str, Any], options: ExerciseOptions
-) -> list[dict[str, Any]]:
+    steps: Sequence[Step], solution: Solution, options: ExerciseOptions
+) -> list[Question]:
     """Each asked step: its title and formula, a blank, and (from the worked solution's own
     blocks, so nothing is computed twice) its exact value and decimals."""
-    shown = {b["key"]: b for b in context["blocks"] if b["type"] == "step"}
+    shown = solution.steps()
     out = []
     for number, step in enumerate(steps, start=1):
         block = shown[step.key]
         out.append(
-            {
-                "number": number,
-                "key": step.key,
-                "title": block["title"],
-                "symbol": step.symbol.name,
-                "formula": latex.formula(step.formula),
-                "shape": f"({step.shape[0]}, {step.shape[1]})",
-                "blank": _blank(step),
-                "exact": block["lines"][-1],
-                "approx": block["approx"],
-                "decimals": decimals_text(step.value, options.decimals),
-            }
+            Question(
+                number=number,
+                key=step.key,
+                title=block.title,
+                symbol=step.symbol.name,
+                formula=latex.formula(step.formula),
+                shape=f"({step.shape[0]}, {step.shape[1]})",
+                blank=_blank(step),
+                exact=block.exact,
+                approx=block.approx,
+                decimals=decimals_text(step.value, options.decimals),
+            )
         )
     return out
 
 
-def _given(context: Mapping[str, Any], spec: AttentionSpec) -> list[dict[str, Any]]:
+def _given(solution: Solution, spec: AttentionSpec, mask_title: str) -> list[Block]:
     """What a sheet gives: the inputs with their tokens, the weights, and a mask matrix."""
-    given = []
-    for block in context["blocks"]:
-        if block["type"] == "given" or (block["type"] == "step" and block["kind"] == "input"):
-            given.append(block)
+    given: list[Block] = [
+        b
+        for b in solution.blocks
+        if isinstance(b, Given) or (isinstance(b, StepBlock) and b.kind == "input")
+    ]
     if spec.mask_kind == "matrix":
         assert spec.mask is not None
-        mask = rf"M_{{0/1}} = {latex.exact(spec.mask)}"
-        given.append({"type": "mask", "lines": [mask], "notes": []})
+        given.append(Given(mask_title, (rf"M_{{0/1}} = {latex.exact(spec.mask)}",)))
     return given
 
 
@@ -359,28 +376,28 @@ def make_variant(
     (``.tex`` for options.fmt "tex").
     """
     table, d, _ = nice_variant(spec, seed, index)
-    render_options = options.render
-    context = build(d, render_options)
-    context["font"] = options.font
-    questions = _questions(asked(spec, d), context, options)
+    solution = build(d, options.render)
+    questions = _questions(asked(spec, d), solution, options)
     env = _environment(options.fmt, options.templates)
-    solution = env.get_template(f"derivation.{options.fmt}.j2").render(context)
+    template = env.get_template(f"derivation.{options.fmt}.j2")
+    text = template.render(variables(solution, options.font))
+    words = _words(options)
     common = {
         "index": index,
         "seed": seed,
-        "title": context["title"],
+        "title": solution.title,
         "lang": options.lang,
         "decimals": options.decimals,
-        "text": context["text"],
-        "words": _words(options),
-        "setup": context["setup"],
+        "text": solution.text,
+        "words": words,
+        "setup": solution.setup,
         "questions": questions,
         "font": options.font,
     }
-    sheet_context = {**common, "given": _given(context, d.spec)}
-    answers_context = {**common, "solution": solution}
+    sheet_context = {**common, "given": _given(solution, d.spec, words["mask"])}
+    answers_context = {**common, "solution": text}
     if options.fmt == "tex":
-        preamble, body = split_document(solution)
+        preamble, body = split_document(text)
         answers_context.update(preamble=preamble, solution=body.replace("\\maketitle\n", "", 1))
         sheet_context["preamble"] = preamble
     sheet = env.get_template(f"sheet.{options.fmt}.j2").render(sheet_context)

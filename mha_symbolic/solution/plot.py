@@ -13,6 +13,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import parameter
 from mha_symbolic.solution.heatmap import pyplot, to_png
+from mha_symbolic.solution.words import Words
 from mha_symbolic.spec import numbers as exact
 
 _SELECTOR = re.compile(r"(?P<key>[^\[\]]+)(\[(?P<row>\d+)(,\s*(?P<col>\d+))?\])?")
@@ -146,8 +147,6 @@ def figure(
     lang: str = "en",
 ) -> Plot:
     """``--plot tau=0.1:10``: the sweep drawn as a PNG that a document shows as ``src``."""
-    from mha_symbolic.solution.view import Words
-
     name, start, stop = parse_range(text)
     result = sweep(d, name, start, stop, keys)
     words = Words(lang, None)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,10 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.build import build
 from mha_symbolic.solution.locale import step_title, template_dir
-from mha_symbolic.solution.view import Options, build
+from mha_symbolic.solution.view import Options, Solution
+from mha_symbolic.solution.words import Words
 from mha_symbolic.spec import parameters
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
@@ -130,9 +131,14 @@ def render(
     if fmt == "html":  # one self-contained file: plots inline as well
         inline = tuple(replace(p, src=_data_uri(p.png)) for p in options.plots)
         options = replace(options, plots=inline)
-    context = build(derivation, options, images)
-    context["font"] = font
-    return environment(fmt, options.templates).get_template(f"derivation.{fmt}.j2").render(context)
+    names = variables(build(derivation, options, images), font)
+    return environment(fmt, options.templates).get_template(f"derivation.{fmt}.j2").render(names)
+
+
+def variables(solution: Solution, font: str | None) -> dict[str, Any]:
+    """The names a solution template sees: each field of ``solution`` (blocks are read by
+    attribute) and ``font``, the XeLaTeX font of a Bengali .tex (None otherwise)."""
+    return {**{f.name: getattr(solution, f.name) for f in fields(solution)}, "font": font}
 
 
 # ---------------------------------------------------------------------- json
@@ -184,7 +190,7 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
     """PNG heatmaps of each head's weights (heads with symbolic weights have none)."""
     from mha_symbolic.solution.heatmap import png
 
-    words = build_words(options)
+    words = Words(options.lang, options.templates)
     out = {}
     for step in derivation.steps:
         if step.kind == "softmax" and step.head is not None and not step.value.free_symbols:
@@ -199,12 +205,6 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
                 decimals=options.decimals,
             )
     return out
-
-
-def build_words(options: Options) -> Callable[..., str]:
-    from mha_symbolic.solution.view import Words
-
-    return Words(options.lang, options.templates)
 
 
 def _data_uri(png: bytes) -> str:

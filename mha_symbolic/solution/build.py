@@ -1,0 +1,151 @@
+"""A Derivation laid out as a worked solution: the steps walked once, in order, into blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.overview import fused_steps, limit, setup, summary
+from mha_symbolic.solution.steps import step_block
+from mha_symbolic.solution.tokens import token_work
+from mha_symbolic.solution.view import Block, Figure, Given, Heading, Heatmap, Options, Solution
+
+
+def build(
+    derivation: Derivation, options: Options, images: Mapping[int, str] | None = None
+) -> Solution:
+    """The worked solution of ``derivation``; ``images`` maps a head to its heatmap."""
+    context = Context.start(derivation, options, images)
+    walk = _Walk(context)
+    for step in derivation.steps:
+        if step.kind in ("loss", "grad"):
+            walk.backward(step)
+        else:
+            walk.forward(step)
+    walk.blocks += figures(context)
+    return Solution(
+        lang=options.lang,
+        title=derivation.spec.title,
+        description=derivation.spec.description.strip(),
+        setup=setup(context),
+        limit=limit(context),
+        blocks=tuple(walk.blocks),
+        summary=summary(context),
+        text=context.words.table["text"],
+        decimals_note=context.words("text", "exact_equal", decimals=context.settings.decimals),
+    )
+
+
+@dataclass
+class _Walk:
+    """The blocks so far, and which headings have been written."""
+
+    context: Context
+    blocks: list[Block] = field(default_factory=list)
+    heads: set[int] = field(default_factory=set)  # heads whose heading is written
+    backward_heads: set[int] = field(default_factory=set)
+    split: bool = False  # the "split into heads" heading is written
+
+    def heading(self, section: str, key: str, **numbers: int | None) -> None:
+        self.blocks.append(Heading(self.context.words(section, key, **numbers)))
+
+    def given(self, head: int | None, letters: str) -> None:
+        block = given(self.context, head, letters)
+        if block is not None:
+            self.blocks.append(block)
+
+    def forward(self, step: Step) -> None:
+        """A forward step, after the headings and given weights that open it."""
+        context = self.context
+        layout = context.spec.layout
+        if step.kind == "project" and step.head is None and step.key == "q":
+            self.heading("text", "projection")
+            self.given(None, "QKV")
+        if _is_split_slice(step) and not self.split:
+            self.split = True
+            self.heading("text", "split")
+        elif step.head is not None and not _is_split_slice(step) and step.head not in self.heads:
+            self.heads.add(step.head)
+            self.heading("text", "head", head=step.head)
+            if layout != "fused":
+                self.given(step.head, "QKV")
+        if step.kind == "output":
+            self.given(None, "O")
+        if step.kind == "scores" and context.options.detail == "token":
+            self.blocks.append(token_work(context, step.head or 1))
+        self.blocks.append(step_block(context, step))
+        if step.key == "v" and layout == "fused":
+            self.blocks += fused_steps(context)
+        if step.kind == "softmax" and context.images is not None:
+            block = heatmap(context, step)
+            if block is not None:
+                self.blocks.append(block)
+
+    def backward(self, step: Step) -> None:
+        """The "Backpropagation" heading before the loss, one where each head's gradients start."""
+        if step.kind == "loss":
+            self.heading("text", "backprop")
+        elif step.head is not None and step.head not in self.backward_heads:
+            self.backward_heads.add(step.head)
+            self.heading("text", "backprop_head", head=step.head)
+        self.blocks.append(step_block(self.context, step))
+
+
+def _is_split_slice(step: Step) -> bool:
+    return step.kind == "slice" and step.key.endswith((".x", ".query", ".key", ".value"))
+
+
+def given(context: Context, head: int | None, letters: str) -> Given | None:
+    """The weights the spec gives (or fills in) for ``head``: seed 001 lists them first."""
+    suffix = "" if head is None else f"^{{{head}}}"
+    lines, notes = [], []
+    for letter in letters:
+        for kind in ("W", "b"):
+            name = f"{kind}_{{{letter}}}{suffix}"
+            symbol = next((k for k in context.d.bindings if str(k) == name), None)
+            if symbol is None:
+                continue
+            lines.append(_given_line(context, name, context.d.bindings[symbol]))
+            label = f"{kind.lower()}_{letter.lower()}"
+            if label in context.spec.omitted:
+                notes.append(context.words("text", "omitted", name=name))
+            elif label in context.spec.symbolic:
+                notes.append(context.words("text", "symbolic", name=name, letter=letter))
+    if not lines:
+        return None
+    title = context.words("text", "weights" if head is None else "head_weights", head=head)
+    return Given(title, tuple(lines), tuple(notes))
+
+
+def _given_line(context: Context, name: str, value: sp.MatrixBase) -> str:
+    shown = latex.show(value, name, context.settings)
+    approx = "" if shown.approx is None else rf" \approx {shown.approx}"
+    return rf"{name} = {shown.exact}{approx}"
+
+
+def heatmap(context: Context, step: Step) -> Heatmap | None:
+    """The figure of a head's weights; words only when they have symbols."""
+    head = step.head
+    assert head is not None
+    if step.value.free_symbols:
+        return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
+    if context.images is not None and head in context.images:
+        return Heatmap(head, context.images[head], context.words("text", "heatmap", head=head))
+    return None
+
+
+def figures(context: Context) -> list[Block]:
+    """The plots, after the steps."""
+    out: list[Block] = []
+    for plot in context.options.plots:
+        symbol = sp.latex(context.spec.parameters[plot.name])
+        caption = context.words(
+            "plot", "caption", name=symbol, start=f"{plot.start:g}", stop=f"{plot.stop:g}"
+        )
+        out.append(Figure(plot.src, caption))
+    return out

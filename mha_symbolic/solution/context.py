@@ -1,0 +1,83 @@
+"""What the builders of one worked solution share: the derivation, its words, and what is shown."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.view import Options
+from mha_symbolic.solution.words import Words
+from mha_symbolic.spec.attention import AttentionSpec
+
+
+@dataclass
+class Context:
+    """One solution being built: read by every block builder, grown as the steps are shown."""
+
+    d: Derivation
+    options: Options
+    words: Words
+    settings: latex.Settings
+    images: Mapping[int, str] | None  # head -> its heatmap's file name or data URI
+    shown: dict[str, latex.Shown] = field(default_factory=dict)  # step key -> its value shown
+    # Symbol -> the LaTeX of its value, once shown: what a later step's formula is written with.
+    substitutes: dict[sp.Basic, str] = field(default_factory=dict)
+    said: set[tuple[str, str]] = field(default_factory=set)  # (section, key) already said
+
+    @classmethod
+    def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:
+        words = Words(options.lang, options.templates)
+        context = cls(d, options, words, options.settings, images)
+        for symbol, value in d.bindings.items():
+            text = context.leaf(symbol, value)
+            if text is not None:
+                context.substitutes[symbol] = text
+        return context
+
+    @property
+    def spec(self) -> AttentionSpec:
+        return self.d.spec
+
+    def leaf(self, symbol: sp.Basic, value: Any) -> str | None:
+        """A given value as a formula's operand is written; None when written by name."""
+        if isinstance(value, sp.MatrixBase):
+            shown = latex.show(value, symbol.name, self.settings)
+            return None if shown.named else shown.exact
+        return latex.exact(sp.sympify(value))
+
+    def show(self, step: Step) -> latex.Shown:
+        if step.key not in self.shown:
+            self.shown[step.key] = latex.show(step.value, step.symbol.name, self.settings)
+        return self.shown[step.key]
+
+    def once(self, section: str, key: str, numbers: Mapping[str, Any]) -> str | None:
+        """An insight is said at its first step only (not again for every head)."""
+        if (section, key) in self.said:
+            return None
+        self.said.add((section, key))
+        return self.words.get(section, key, **numbers)
+
+    def row(self, matrix: sp.MatrixBase, i: int) -> str:
+        """Row ``i`` as the documents write vectors: ``[1, 0]``."""
+        cols = latex.layout(matrix, self.settings.max_size).cols
+        cells = [r"\cdots" if j is None else latex.exact(matrix[i, j]) for j in cols]
+        return r"\left[" + r",\; ".join(cells) + r"\right]"
+
+    def approx_row(self, matrix: sp.MatrixBase, i: int) -> str | None:
+        """Row ``i`` in decimals; None when its entries are literal or have symbols."""
+        cols = latex.layout(matrix, self.settings.max_size).cols
+        entries = [matrix[i, j] for j in cols if j is not None]
+        if all(latex.is_literal(e) for e in entries):
+            return None
+        cells = [
+            r"\cdots" if j is None else latex.decimal(matrix[i, j], self.settings.decimals)
+            for j in cols
+        ]
+        if any(c is None for c in cells):
+            return None
+        return r"\left[" + r",\; ".join(str(c) for c in cells) + r"\right]"

@@ -1,0 +1,165 @@
+"""The parts of a solution about the whole model: setup, limit heading, fused reshape, summary."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.view import FusedStep, Limit, Summary, SummaryRow, TokenRow
+from mha_symbolic.spec import parameters
+
+
+def setup(context: Context) -> tuple[str, ...]:
+    """The setup list: lengths, sizes, heads, d_k, scaling, convention, mask, parameters."""
+    spec, w = context.spec, context.words
+    x = spec.query
+    dk = context.d.step("head1.q").shape[1]
+    lines = []
+    if spec.self_attention:
+        lines.append(w("setup", "length", L=x.rows))
+    else:
+        lines.append(w("setup", "cross", Lq=x.rows, Lk=spec.key.rows))
+    lines += [w("setup", "model", E=x.cols), w("setup", "heads", h=spec.heads)]
+    if spec.layout == "per_head":
+        lines.append(w("setup", "dk_per_head", dk=dk))
+    else:
+        lines.append(w("setup", "dk_split", E=x.cols, h=spec.heads, dk=dk))
+    if spec.scale == "sqrt_dk":
+        lines.append(w("setup", "scale_sqrt", dk=dk))
+    elif spec.scale == "none":
+        lines.append(w("setup", "scale_none"))
+    else:
+        lines.append(w("setup", "scale_value", factor=latex.exact(spec.scale)))
+    lines.append(w("setup", f"convention_{spec.convention}"))
+    if spec.mask_kind != "none":
+        lines.append(w("setup", f"mask_{spec.mask_kind}"))
+    if not spec.has_output_projection:
+        lines.append(w("setup", "no_output"))
+    for symbol in spec.parameters.values():
+        kind = w("parameter_kinds", parameters.kind_of(symbol))
+        lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))
+    return tuple(lines)
+
+
+def limit(context: Context) -> Limit | None:
+    """The heading of a derivation whose values are limits (Derivation.limit)."""
+    if not isinstance(context.d, LimitDerivation):
+        return None
+    taken = context.d.taken.latex
+    words = context.words
+    return Limit(words("limit", "heading", limit=taken), words("limit", "note", limit=taken))
+
+
+def fused_steps(context: Context) -> tuple[FusedStep, FusedStep]:
+    """Reshape (L, E) -> (L, h, d) and transpose to (h, L, d), shown on Q's rows."""
+    q = context.d.step("q")
+    h = context.spec.heads
+    L, E = q.shape
+    d = E // h
+    numbers = {"L": L, "E": E, "h": h, "d": d}
+    rows = []
+    for i in latex.layout(q.value, context.settings.max_size).rows:
+        if i is None:
+            continue
+        chunks = [
+            r",\; ".join(latex.exact(q.value[i, c]) for c in range(k * d, (k + 1) * d))
+            for k in range(h)
+        ]
+        row = r"\left[" + r" \;\middle|\; ".join(chunks) + r"\right]"
+        rows.append(TokenRow(i + 1, context.spec.tokens[i], row))
+    w = context.words
+
+    def part(name: str, rows_title: str | None, tokens: tuple[TokenRow, ...]) -> FusedStep:
+        return FusedStep(
+            part=name,
+            title=w("fused", name),
+            caption=w("fused", f"{name}_caption", **numbers),
+            insight=w("fused", f"{name}_insight"),
+            without=w("fused", f"{name}_without"),
+            rows_title=rows_title,
+            tokens=tokens,
+        )
+
+    return part("reshape", w("fused", "chunks"), tuple(rows)), part("transpose", None, ())
+
+
+def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
+    """(operation, shapes in letters, shapes here) up to the heads' attention."""
+    spec = context.spec
+    L, E, h = spec.query.rows, spec.query.cols, spec.heads
+    dq = context.d.step("head1.q").shape[1]
+    first = ("input", "(L, E)", f"({L}, {E})")
+    if spec.layout == "fused":
+        return [
+            first,
+            ("projection", r"(L, E) \to (L, E) \times 3", rf"({L}, {E}) \times 3"),
+            ("reshape", r"(L, E) \to (L, h, d)", rf"({L}, {E}) \to ({L}, {h}, {dq})"),
+            ("transpose", r"(L, h, d) \to (h, L, d)", rf"({L}, {h}, {dq}) \to ({h}, {L}, {dq})"),
+        ]
+    if spec.layout == "split":
+        return [
+            first,
+            (
+                "split",
+                r"(L, E) \to h \times (L, E/h)",
+                rf"({L}, {E}) \to {h} \times ({L}, {E // h})",
+            ),
+            (
+                "projection",
+                r"h \times (L, E/h) \to h \times (L, d) \times 3",
+                rf"{h} \times ({L}, {dq}) \times 3",
+            ),
+        ]
+    return [
+        first,
+        ("projection", r"(L, E) \to h \times (L, d) \times 3", rf"{h} \times ({L}, {dq}) \times 3"),
+    ]
+
+
+def summary(context: Context) -> Summary:
+    """The table of shapes, step by step, and the closed form."""
+    spec, w = context.spec, context.words
+    L, h = spec.query.rows, spec.heads
+    dv = context.d.step("head1.v").shape[1]
+    weights, outputs = w("summary", "weights"), w("summary", "outputs")
+    rows = _shape_rows(context)
+    rows.append(
+        (
+            "attention",
+            rf"\to \text{{{weights}}}\ (h, L, L),\ \text{{{outputs}}}\ (h, L, d)",
+            rf"{h} \times ({L}, {spec.key.rows}),\ {h} \times ({L}, {dv})",
+        )
+    )
+    merge = "merge" if spec.layout == "fused" else "concat"
+    rows.append((merge, r"(h, L, d) \to (L, h \cdot d)", rf"({h}, {L}, {dv}) \to ({L}, {h * dv})"))
+    if spec.has_output_projection:
+        w_o = "W_O^\\top" if spec.convention == "xWT" else "W_O"
+        out = context.d.step("output").shape
+        rows.append(("output", rf"(L, h \cdot d) \cdot {w_o} \to (L, E)", rf"({out[0]}, {out[1]})"))
+    return Summary(
+        columns=tuple(w("summary", k) for k in ("step", "operation", "shapes", "here")),
+        rows=tuple(SummaryRow(n, w("summary", op), a, b) for n, (op, a, b) in enumerate(rows)),
+        closed_form=closed_form(context),
+    )
+
+
+def closed_form(context: Context) -> tuple[str, ...]:
+    """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula."""
+    d = context.d
+    lines = []
+    inline = ("scale", "mask", "softmax")
+    for head in range(1, context.spec.heads + 1):
+        text: dict[sp.Basic, str] = {}
+        for step in d.steps:
+            if step.head == head and step.kind in inline:
+                text[step.symbol] = latex.formula(step.formula, text)
+        output = d.step(f"head{head}.output")
+        lines.append(rf"{output.symbol.name} = {latex.formula(output.formula, text)}")
+    concat = d.step("concat")
+    final = d.step("output")
+    if final.formula != concat.symbol:
+        text = {concat.symbol: latex.formula(concat.formula)}
+        lines.append(rf"{final.symbol.name} = {latex.formula(final.formula, text)}")
+    return tuple(lines)

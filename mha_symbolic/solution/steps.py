@@ -1,0 +1,181 @@
+"""One step's block: its title, caption, formula written out with values, exact value, notes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Step
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.locale import generic_key, step_title
+from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
+
+# Steps whose substituted form would only repeat the value (or a slice of an earlier value).
+_NO_SUBSTITUTION = ("input", "slice", "concat")
+
+
+def title_key(step: Step) -> str:
+    """The key the locale tables hold for ``step``: per-head keys without their number."""
+    return step.key if step.head is None else generic_key(step.key)
+
+
+def _shape(matrix: Any) -> str:
+    return f"({matrix.shape[0]}, {matrix.shape[1]})"
+
+
+def shape_text(step: Step) -> str:
+    r"""Seed 002's shape arithmetic: ``(8, 2) \times (2, 2) = (8, 2)``."""
+    formula = step.formula
+    if isinstance(formula, sp.MatAdd):
+        formula = formula.args[0] if isinstance(formula.args[0], sp.MatMul) else formula
+    result = _shape(step.value)
+    if isinstance(formula, sp.MatMul):
+        factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]
+        if len(factors) > 1:
+            return r" \times ".join(_shape(f) for f in factors) + f" = {result}"
+    if isinstance(formula, sp.BlockMatrix):
+        parts = ", ".join(_shape(b) for b in formula.blocks)
+        return rf"\operatorname{{Concat}}[{parts}] = {result}"
+    return result
+
+
+def step_block(context: Context, step: Step) -> StepBlock:
+    """The block of ``step``; its value becomes what later formulas are written with."""
+    shown = context.show(step)
+    options = context.options
+    numbers = _numbers(step)
+    block = StepBlock(
+        key=step.key,
+        kind=step.kind,
+        head=step.head,
+        title=step_title(step.key, step.head, options.lang, options.templates),
+        caption=caption(context, step),
+        insight=context.once("insights", title_key(step), numbers),
+        without=context.once("without", title_key(step), numbers),
+        tokens=token_rows(context, step) if step.kind == "input" else (),
+        symbol=step.symbol.name,
+        formula=None if step.kind == "input" else latex.formula(step.formula),
+        substituted=None if step.kind == "input" else substituted(context, step),
+        exact=shown.exact,
+        approx=shown.approx,
+        shape=shape_text(step),
+        entry=_first_entry(context, step, shown),
+        notes=_notes(context, step, shown),
+        marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
+    )
+    if not shown.named:
+        context.substitutes[step.symbol] = shown.exact
+    return block
+
+
+def substituted(context: Context, step: Step) -> str | None:
+    """The formula with every operand replaced by its value, or None when unreadable."""
+    if step.kind in _NO_SUBSTITUTION or step.formula == step.symbol:
+        return None
+    if isinstance(step.formula, (sp.MatrixSlice, sp.BlockMatrix, sp.MatrixSymbol)):
+        return None  # a gradient cut out, put side by side or passed on: nothing to compute
+    if not step.formula.free_symbols:
+        return None
+    if step.kind == "output" and not context.spec.has_output_projection:
+        return None
+    formula = _scale_of_scores(context, step) if step.kind == "scale" else step.formula
+    replace = {}
+    for symbol in formula.free_symbols:
+        text = context.substitutes.get(symbol)
+        if text is None:
+            return None
+        replace[symbol] = text
+    return latex.formula(formula, replace)
+
+
+def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
+    """``c Q K^T`` written as ``c S``: the scores were just shown."""
+    scores = context.d.step(step.key.replace(".scaled", ".scores")).symbol
+    factors = [a for a in step.formula.args if not getattr(a, "is_Matrix", False)]
+    return sp.MatMul(*factors, scores, evaluate=False)
+
+
+def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
+    """A printed number that does not hold: what was printed, and the exact value."""
+    shown = latex.show(mark["exact"], step.symbol.name, context.settings)
+    return Mark(
+        key=mark["key"],
+        claimed=mark["claimed"],
+        verdict=mark["verdict"],
+        exact=shown.exact,
+        approx=shown.approx,
+        diagnosis=mark["diagnosis"],
+    )
+
+
+def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None:
+    """When entries are written by name, the first one in full if it is not too long."""
+    entry = step.value[0, 0]
+    if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
+        return None
+    return rf"\left({step.symbol.name}\right)_{{1,1}} = {latex.exact(entry)}"
+
+
+def _numbers(step: Step) -> dict[str, Any]:
+    """The numbers a step's locale strings may name: its head and its columns of X."""
+    slice_ = step.formula
+    first = int(slice_.colslice[0]) if isinstance(slice_, sp.MatrixSlice) else 0
+    return {
+        "head": step.head,
+        "width": step.shape[1],
+        "first": first,
+        "last": first + step.shape[1] - 1,
+    }
+
+
+def caption(context: Context, step: Step) -> str:
+    """What the step does, in words chosen by scaling, W_O, loss and layout."""
+    spec, words = context.spec, context.words
+    key = title_key(step)
+    if step.kind == "scale" and spec.scale != "sqrt_dk":
+        key += "_none" if spec.scale == "none" else "_value"
+    if step.kind == "output" and not spec.has_output_projection:
+        key = "output_none"
+    if step.kind in ("loss", "grad"):
+        key = _grad_caption(context, key)
+    if spec.layout == "fused":
+        fused = words.get("captions_fused", key, **_numbers(step))
+        if fused is not None:
+            return fused
+    return words("captions", key, **_numbers(step))
+
+
+def _grad_caption(context: Context, key: str) -> str:
+    """Which caption a backward step takes: by loss, mask, scaling and W_O."""
+    spec = context.spec
+    if key in ("loss", "grad.output"):
+        return f"{key}_{spec.loss.kind if spec.loss is not None else 'sum'}"
+    if key == "grad.concat" and not spec.has_output_projection:
+        return "grad.concat_none"
+    if key == "grad.head.scaled" and spec.mask is not None:
+        return "grad.head.scaled_mask"
+    if key == "grad.head.scores" and spec.scale == "none":
+        return "grad.head.scores_none"
+    return key
+
+
+def _notes(context: Context, step: Step, shown: latex.Shown) -> tuple[str, ...]:
+    rows, cols = step.shape
+    if shown.named:
+        return (context.words("text", "named", rows=rows, cols=cols),)
+    if shown.elided:
+        return (context.words("text", "elided", rows=rows, cols=cols),)
+    return ()
+
+
+def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:
+    """An input's rows, each with its token's label."""
+    spec = context.spec
+    labels = spec.key_tokens if step.key in ("key", "value") else spec.tokens
+    indices = latex.layout(step.value, context.settings.max_size).rows
+    return tuple(
+        TokenRow(i + 1, labels[i], context.row(step.value, i)) for i in indices if i is not None
+    )

@@ -1,0 +1,21 @@
+"""The words of one language, formatted with numbers only (user text never passes through)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mha_symbolic.solution.locale import load
+
+
+class Words:
+    """Locale strings by section and key: ``words("captions", "head.q", head=1)``."""
+
+    def __init__(self, lang: str, templates: str | None) -> None:
+        self.table = load(lang, templates)
+
+    def __call__(self, section: str, key: str, **numbers: Any) -> str:
+        return str(self.table[section][key]).format(**numbers)
+
+    def get(self, section: str, key: str, **numbers: Any) -> str | None:
+        text = self.table.get(section, {}).get(key)
+        return None if text is None else str(text).format(**numbers)

@@ -1,0 +1,113 @@
+"""The view model of a worked solution: typed, frozen blocks with the exact text they print."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from mha_symbolic.check.judge import check
+from mha_symbolic.exact.derivation import derive
+from mha_symbolic.solution.build import build
+from mha_symbolic.solution.view import Given, Heading, Mark, Options, StepBlock, SummaryRow
+from mha_symbolic.spec.attention import AttentionSpec
+
+
+@pytest.fixture(scope="module")
+def two():
+    return build(derive(AttentionSpec.example("two-tokens")), Options())
+
+
+def test_blocks_come_in_the_order_a_template_prints_them(two):
+    kinds = [(type(b).__name__, getattr(b, "key", None)) for b in two.blocks[:5]]
+    assert kinds == [
+        ("StepBlock", "x"),
+        ("Heading", None),
+        ("Given", None),
+        ("StepBlock", "head1.q"),
+        ("StepBlock", "head1.k"),
+    ]
+    assert two.blocks[1] == Heading("Head 1")
+    assert two.blocks[2] == Given(
+        "Weights of head 1",
+        (
+            r"W_{Q}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}",
+            r"W_{K}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}",
+            r"W_{V}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}",
+        ),
+    )
+
+
+def test_a_step_block_holds_its_formula_substitution_exact_value_and_decimals(two):
+    block = two.steps()["head1.weights"]
+    assert (block.type, block.kind, block.head, block.title) == (
+        "step",
+        "softmax",
+        1,
+        "Attention weights, head 1",
+    )
+    assert block.formula == r"\operatorname{softmax}\left(S'_{1}\right)"
+    assert block.substituted == (
+        r"\operatorname{softmax}\left(\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}\right)"
+    )
+    assert block.exact == (
+        r"\begin{bmatrix} \frac{e}{1 + e} & \frac{1}{1 + e} \\ "
+        r"\frac{1}{1 + e} & \frac{e}{1 + e} \end{bmatrix}"
+    )
+    assert block.approx == r"\begin{bmatrix} 0.73 & 0.27 \\ 0.27 & 0.73 \end{bmatrix}"
+    assert block.lines == (block.formula, block.substituted, block.exact)
+    assert (block.shape, block.entry, block.notes, block.marks) == ("(2, 2)", None, (), ())
+
+
+def test_an_input_has_no_formula_and_lists_its_tokens(two):
+    block = two.steps()["x"]
+    assert (block.formula, block.substituted) == (None, None)
+    assert block.lines == (block.exact,)
+    assert [(t.index, t.label, t.row) for t in block.tokens] == [
+        (1, "I", r"\left[1,\; 0\right]"),
+        (2, "love", r"\left[0,\; 1\right]"),
+    ]
+
+
+def test_marks_sit_at_their_step():
+    d = derive(AttentionSpec.example("one-token"))
+    solution = build(d, Options(marks=check(d).marks()))
+    assert solution.steps()["head1.output"].marks == (
+        Mark(
+            key="head1.output[1]",
+            claimed="[0.5, 1.2]",
+            verdict="wrong",
+            exact=r"\begin{bmatrix} 4 & 11 \end{bmatrix}",
+            approx=None,
+            diagnosis="inconsistent with the given inputs and weights",
+        ),
+    )
+
+
+def test_summary_and_setup_are_typed(two):
+    assert two.summary.rows[0] == SummaryRow(0, "Input", "(L, E)", "(2, 2)")
+    assert two.setup[:2] == (
+        "Sequence length $L = 2$ (tokens).",
+        "Model dimension $d_{model} = 2$.",
+    )
+    assert two.limit is None
+
+
+def test_blocks_are_frozen(two):
+    block = two.steps()["x"]
+    assert isinstance(block, StepBlock)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        block.caption = "changed"  # type: ignore[misc]
+
+
+def test_the_view_model_does_not_import_jinja2():
+    code = (
+        "import sys, mha_symbolic.solution.build, mha_symbolic.solution.view; "
+        "print('jinja2' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout == "False\n"
