@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from mha_symbolic.check.judge import check
-from mha_symbolic.exact.derivation import derive
+from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.solution.build import build
 from mha_symbolic.solution.view import Given, Heading, Mark, Options, StepBlock, SummaryRow
 from mha_symbolic.spec.attention import AttentionSpec
