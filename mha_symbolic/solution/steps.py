@@ -149,7 +149,7 @@ def caption(context: Context, step: Step) -> str:
 
 
 def _grad_caption(context: Context, key: str) -> str:
-    """Which caption a backward step takes: by loss, mask, scaling and W_O."""
+    """Which caption a backward step takes: by loss, mask, scaling, RoPE and W_O."""
     spec = context.spec
     if key in ("loss", "grad.output"):
         return f"{key}_{spec.loss.kind if spec.loss is not None else 'sum'}"
@@ -159,6 +159,8 @@ def _grad_caption(context: Context, key: str) -> str:
         return "grad.head.scaled_mask"
     if key == "grad.head.scores" and spec.scale == "none":
         return "grad.head.scores_none"
+    if key in ("grad.head.q", "grad.head.k") and spec.rope is not None:
+        return f"{key}_rope"  # back through the rotation, not the scores
     return key
 
 
