@@ -30,6 +30,7 @@ from mha_symbolic.solution.render import environment
 from mha_symbolic.solution.view import Options, build
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.attention import AttentionSpec, example_names
+from mha_symbolic.text import decimal_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -267,7 +268,7 @@ def asked(raw: Mapping[str, Any], d: Derivation) -> list[Step]:
 
 
 # Variants share many entries (e/(1+e), 1/2, ...): each is rounded once per process.
-_decimal = lru_cache(maxsize=65536)(latex.decimal)
+_decimal = lru_cache(maxsize=65536)(decimal_text)
 
 
 def decimals_text(matrix: sp.MatrixBase, places: int) -> str | None:
@@ -277,7 +278,7 @@ def decimals_text(matrix: sp.MatrixBase, places: int) -> str | None:
         cells = [_decimal(matrix[i, j], places) for j in range(matrix.cols)]
         if None in cells:
             return None
-        rows.append("[" + ", ".join("-inf" if c == r"-\infty" else str(c) for c in cells) + "]")
+        rows.append("[" + ", ".join(str(c) for c in cells) + "]")
     return "[" + ", ".join(rows) + "]"
 
 

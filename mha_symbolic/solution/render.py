@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import sympy as sp
 from markupsafe import Markup, escape
 
 from mha_symbolic.errors import SpecError
@@ -21,6 +20,7 @@ from mha_symbolic.solution import latex
 from mha_symbolic.solution.locale import step_title, template_dir
 from mha_symbolic.solution.view import Options, build
 from mha_symbolic.spec import parameters
+from mha_symbolic.text import decimal_text
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 TEXT_FORMATS = ("md", "tex", "html", "json")
@@ -136,11 +136,6 @@ def render(
 
 
 # ---------------------------------------------------------------------- json
-def _json_number(value: sp.Expr, places: int) -> str | None:
-    text = latex.decimal(value, places)
-    return {r"-\infty": "-inf", r"\infty": "inf"}.get(text or "", text)
-
-
 def to_json(derivation: Derivation, options: Options) -> str:
     """Every step by key: title, shape, exact LaTeX (nothing elided) and decimals."""
     steps = []
@@ -156,7 +151,7 @@ def to_json(derivation: Derivation, options: Options) -> str:
                 "formula": latex.formula(step.formula),
                 "latex": latex.exact(step.value),
                 "decimals": [
-                    [_json_number(step.value[i, j], options.decimals) for j in range(step.shape[1])]
+                    [decimal_text(step.value[i, j], options.decimals) for j in range(step.shape[1])]
                     for i in range(step.shape[0])
                 ],
             }
