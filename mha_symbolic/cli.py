@@ -261,7 +261,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _exercises(args: argparse.Namespace) -> int:
-    from mha_symbolic.exercises.bank import load, write_bank
+    from mha_symbolic.exercises.bank import load
+    from mha_symbolic.exercises.writer import write_bank
     from mha_symbolic.progress import CountLine
 
     _one_source(args)
