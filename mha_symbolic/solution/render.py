@@ -18,6 +18,7 @@ from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.locale import step_title, template_dir
+from mha_symbolic.solution.sandbox import Sandbox
 from mha_symbolic.solution.view import Options, build
 from mha_symbolic.spec import parameters
 from mha_symbolic.text import decimal_text
@@ -71,7 +72,11 @@ def _html_prose(text: str) -> Markup:
 
 
 def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
-    """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``."""
+    """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``.
+
+    Sandboxed (see :mod:`mha_symbolic.solution.sandbox`): a ``--templates`` folder restyles
+    the outputs but cannot reach Python, and any error in it is one line naming its file.
+    """
     common: dict[str, Any] = {
         "loader": jinja2.FileSystemLoader(str(template_dir(templates))),
         "undefined": jinja2.StrictUndefined,
@@ -80,7 +85,7 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         "lstrip_blocks": True,
     }
     if fmt == "tex":
-        env = jinja2.Environment(
+        env = Sandbox(
             block_start_string=r"\BLOCK{",
             block_end_string="}",
             variable_start_string=r"\VAR{",
@@ -93,11 +98,11 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         )
         env.filters.update(text=tex_escape, prose=_tex_prose)
     elif fmt == "html":
-        env = jinja2.Environment(autoescape=True, **common)
+        env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
         env.filters["display"] = lambda t: Markup(_mathml(t, display=True))
     else:
-        env = jinja2.Environment(autoescape=False, **common)
+        env = Sandbox(autoescape=False, **common)
         env.filters.update(text=md_escape, prose=str)
     return env
 

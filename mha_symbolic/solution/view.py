@@ -12,7 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.locale import generic_key, load, step_title
+from mha_symbolic.solution.locale import fill, generic_key, load, step_title
 from mha_symbolic.spec import parameters
 
 if TYPE_CHECKING:
@@ -56,11 +56,11 @@ class Words:
         self.table = load(lang, templates)
 
     def __call__(self, section: str, key: str, **numbers: Any) -> str:
-        return str(self.table[section][key]).format(**numbers)
+        return fill(self.table[section][key], self.table.where(section, key), **numbers)
 
     def get(self, section: str, key: str, **numbers: Any) -> str | None:
         text = self.table.get(section, {}).get(key)
-        return None if text is None else str(text).format(**numbers)
+        return None if text is None else fill(text, self.table.where(section, key), **numbers)
 
 
 def _title_key(step: Step) -> str:
