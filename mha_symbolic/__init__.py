@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
+
 from mha_symbolic.check.judge import Report, check
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step, derive
@@ -20,4 +22,8 @@ __all__ = [
     "derive",
     "examples",
 ]
-__version__ = "0.1.0"
+
+try:  # one source of truth: the installed distribution's version (pyproject.toml)
+    __version__ = _metadata.version("mha-symbolic")
+except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"

@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.files import write_atomic
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.locale import step_title, template_dir
 from mha_symbolic.solution.sandbox import Sandbox
@@ -267,6 +268,8 @@ def write(
 ) -> list[Path]:
     """Write the solution to ``path`` (format from ``fmt`` or the suffix); md and tex get their
     heatmap PNGs beside them. Returns every file written."""
+    if str(path) == "":
+        raise SpecError("cannot write: the file name is empty")
     path = Path(path)
     fmt = fmt or infer_format(path)
     options = options or Options()
@@ -284,11 +287,8 @@ def write(
         files[path] = text.encode("utf-8")
     else:
         files[path] = render(derivation, fmt, options).encode("utf-8")
-    for target, data in files.items():
-        try:
-            target.write_bytes(data)
-        except OSError as exc:
-            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
+    for target, data in files.items():  # each file whole or not at all
+        write_atomic(target, data)
     return list(files)
 
 
