@@ -173,10 +173,25 @@ def build_parser() -> argparse.ArgumentParser:
         "each is exact, rounded, or wrong with its likely mistake.",
         "--example one-token",
         "my-spec.toml --format json",
+        "--example two-tokens --claim 'head1.weights[1,1]=0.73'",
+        "my-spec.toml --claims - < printed.toml",
     )
     _add_spec_source(check)
     check.add_argument(
         "--format", choices=("text", "md", "json"), default="text", help="report format"
+    )
+    check.add_argument(
+        "--claim",
+        action="append",
+        metavar="KEY=VALUE",
+        help="check this claim instead of the spec's own (repeatable)",
+    )
+    check.add_argument(
+        "--claims",
+        type=_path,
+        metavar="FILE",
+        help="check these claims instead: a TOML file of KEY = VALUE lines (or a [claims] "
+        "table); - reads standard input",
     )
 
     _add_exercises(commands)
@@ -282,15 +297,7 @@ def _stdin_table() -> dict[str, Any]:
     """The spec TOML on standard input, read as a table (floats kept as exact decimals)."""
     from mha_symbolic.spec.attention import _parse_toml
 
-    data = sys.stdin.buffer.read(MAX_STDIN + 1)
-    if len(data) > MAX_STDIN:
-        raise SpecError(f"more than {MAX_STDIN} bytes; a spec is smaller", source="<stdin>")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise SpecError(reason, source="<stdin>") from None
-    return _parse_toml(text, "<stdin>")
+    return _parse_toml(_read_text(STDIN), "<stdin>")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -371,11 +378,57 @@ def _plot(args: argparse.Namespace, d: Any) -> Any:
 def _check(args: argparse.Namespace) -> int:
     from mha_symbolic.check.judge import check
 
-    report = check(load_spec(args))
+    if args.spec == STDIN and args.claims == STDIN:
+        raise SpecError("the spec and --claims cannot both be - (standard input)")
+    report = check(load_spec(args), _claims(args))
     formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
     text = formats[args.format]()
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
+
+
+def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The claims of --claims FILE and --claim KEY=VALUE, or None for the spec's own."""
+    from mha_symbolic.spec.attention import _parse_toml
+
+    if args.claims is None and not args.claim:
+        return None
+    table: dict[str, Any] = {}
+    if args.claims is not None:
+        source = "<stdin>" if args.claims == STDIN else args.claims
+        raw = _parse_toml(_read_text(args.claims), source)
+        inner = raw.get("claims")
+        table.update(inner if isinstance(inner, dict) else raw)
+    for given in args.claim or []:
+        key, equals, value = given.partition("=")
+        if not equals or not key.strip():
+            raise SpecError(f"--claim: write KEY=VALUE, got {given!r}")
+        table[key.strip()] = value.strip()
+    return table
+
+
+def _read_text(name: str) -> str:
+    """The UTF-8 text of a regular file, or of standard input for ``-``, at most MAX_STDIN."""
+    if name == STDIN:
+        data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    else:
+        path = Path(name)
+        if not path.is_file():
+            what = "no such file" if not path.exists() else "not a regular file"
+            raise SpecError(what, source=name)
+        try:
+            with path.open("rb") as stream:
+                data = stream.read(MAX_STDIN + 1)
+        except OSError as exc:
+            raise SpecError(f"cannot read: {exc.strerror}", source=name) from None
+    source = "<stdin>" if name == STDIN else name
+    if len(data) > MAX_STDIN:
+        raise SpecError(f"more than {MAX_STDIN} bytes; this is not a spec or claims", source=source)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise SpecError(reason, source=source) from None
 
 
 def _exercises(args: argparse.Namespace) -> int:
@@ -398,7 +451,7 @@ def _exercises(args: argparse.Namespace) -> int:
             args.count,
             args.seed,
             args.format,
-            source=args.spec or f"example {args.example}",
+            source="<stdin>" if args.spec == STDIN else args.spec or f"example {args.example}",
             lang=args.lang,
             decimals=args.decimals,
             templates=args.templates,
