@@ -6,7 +6,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from mha_symbolic.errors import SpecError
@@ -62,6 +62,32 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
         if isinstance(exc, OSError):
             raise _cannot_write(path, exc) from None
         raise
+
+
+def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
+    """Write several files (a document and its images): every target is checked before the
+    first is written, each is written atomically, and if one fails the files this call
+    created are removed again (files it replaced hold their new, complete contents)."""
+    for path in files:
+        if str(path) == "":
+            raise SpecError("cannot write: the file name is empty")
+        if Path(path).is_dir():
+            raise SpecError("cannot write: it is a folder", source=str(path))
+        if not Path(path).parent.is_dir():
+            raise SpecError("cannot write: its folder does not exist", source=str(path))
+    created: list[Path] = []
+    try:
+        for path, data in files.items():
+            new = not Path(path).exists()
+            write_atomic(path, data)
+            if new:
+                created.append(Path(path))
+    except BaseException:
+        for path in created:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+    return [Path(path) for path in files]
 
 
 @contextlib.contextmanager

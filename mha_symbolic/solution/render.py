@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import LimitDerivation
-from mha_symbolic.files import write_atomic
+from mha_symbolic.files import write_files
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.locale import step_title, template_dir
 from mha_symbolic.solution.sandbox import Sandbox
@@ -276,7 +276,8 @@ def write(
     if fmt not in FORMATS:
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     # A plot's src is its file relative to the document (html and pdf also carry it inside).
-    files: dict[Path, bytes] = {path.parent / p.src: p.png for p in options.plots}
+    files: dict[Path, bytes] = {path: b""}  # the document first: errors name it first
+    files.update({path.parent / p.src: p.png for p in options.plots})
     if fmt == "pdf":
         files[path] = pdf_bytes(derivation, options)
     elif fmt in ("md", "tex"):
@@ -287,9 +288,7 @@ def write(
         files[path] = text.encode("utf-8")
     else:
         files[path] = render(derivation, fmt, options).encode("utf-8")
-    for target, data in files.items():  # each file whole or not at all
-        write_atomic(target, data)
-    return list(files)
+    return write_files(files)  # each file whole or not at all
 
 
 def _bengali_tex_font() -> str:
