@@ -276,8 +276,7 @@ def write(
     if fmt not in FORMATS:
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     # A plot's src is its file relative to the document (html and pdf also carry it inside).
-    files: dict[Path, bytes] = {path: b""}  # the document first: errors name it first
-    files.update({path.parent / p.src: p.png for p in options.plots})
+    files: dict[Path, bytes] = {path.parent / p.src: p.png for p in options.plots}
     if fmt == "pdf":
         files[path] = pdf_bytes(derivation, options)
     elif fmt in ("md", "tex"):
@@ -288,7 +287,10 @@ def write(
         files[path] = text.encode("utf-8")
     else:
         files[path] = render(derivation, fmt, options).encode("utf-8")
-    return write_files(files)  # each file whole or not at all
+    # Each file whole or not at all; the document checked and written first, so an error
+    # names it rather than one of its images.
+    write_files({path: files[path], **{k: v for k, v in files.items() if k != path}})
+    return list(files)
 
 
 def _bengali_tex_font() -> str:
