@@ -37,9 +37,9 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` all at once: into a temporary file in the
     same folder, flushed to disk, then renamed over ``path``. A failure at any point leaves
     the old file as it was and no temporary behind; an OSError becomes a one-line SpecError."""
-    path = Path(path)
-    if str(path) == "":
+    if str(path) == "":  # Path("") would be the current folder
         raise SpecError("cannot write: the file name is empty")
+    path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if path.is_dir():
         raise SpecError("cannot write: it is a folder", source=str(path))
