@@ -100,7 +100,7 @@ def _derive(args: argparse.Namespace) -> int:
         _write(render(d, fmt, options), None)
         return EXIT_OK
     for path in write(d, args.output, fmt, options):
-        print(f"wrote {path}", file=sys.stderr)
+        _note(f"wrote {path}")
     return EXIT_OK
 
 
@@ -120,7 +120,7 @@ def _plot(args: argparse.Namespace, d: Any) -> Any:
     result = figure(d, args.plot, src, args.plot_keys, args.lang)
     if args.output is None:  # no document file to write it beside
         write_atomic(target, result.png)
-        print(f"wrote {target}", file=sys.stderr)
+        _note(f"wrote {target}")
     return result
 
 
@@ -211,7 +211,7 @@ def _exercises(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     if not args.quiet:
-        print(f"wrote {args.count} variants ({len(files)} files) to {args.output}", file=sys.stderr)
+        _note(f"wrote {args.count} variants ({len(files)} files) to {args.output}")
     return EXIT_OK
 
 
@@ -243,6 +243,11 @@ def _sigterm_raises() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _note(message: str) -> None:
+    """A line on stderr that may hold user text (a path): escaped like an error."""
+    print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
 
 
 def _error(message: str) -> None:
