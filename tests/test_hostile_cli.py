@@ -1,11 +1,11 @@
 # ruff: noqa: E501  (the tables below hold one case per line)
 """Hostile command lines and outputs: each answers with one line on stderr and the right exit
 code, within a time bound, and writes or damages no file; plus exact printing at any size,
-atomic writes, banks built aside, signals, standard input and the command's conventions."""
+standard input, and the command's conventions (version, help, progress). Atomic writes, banks
+and signals: test_files.py."""
 
 from __future__ import annotations
 
-import errno
 import importlib.metadata
 import io
 import json
@@ -26,13 +26,12 @@ import pytest
 import sympy as sp
 
 if sys.version_info >= (3, 11):
-    import tomllib
+    pass
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    pass
 
 import mha_symbolic
 from mha_symbolic.cli import main
-from mha_symbolic.exercises import bank, writer
 from mha_symbolic.progress import CountLine, StepLine
 from mha_symbolic.spec.attention import example_names
 from mha_symbolic.text import decimal_text
@@ -330,142 +329,6 @@ def test_decimal_text_shortest_and_without_a_number():
     assert decimal_text(sp.Rational(1, 2), 4) == "0.5000"
     assert decimal_text(sp.Symbol("w"), 4) is None
     assert decimal_text(sp.I, 4) is None
-
-
-# ------------------------------------------------------------------ atomic writes
-def test_a_failed_write_leaves_the_old_file(tmp_path, capsys, monkeypatch):
-    out = tmp_path / "out.json"
-    out.write_text("old", encoding="utf-8")
-
-    def full(src, dst):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "replace", full)
-    assert main(["derive", "--example", E, "-o", str(out)]) == 2
-    assert (
-        capsys.readouterr().err == f"mha-symbolic: {out}: cannot write: No space left on device\n"
-    )
-    assert out.read_text(encoding="utf-8") == "old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]  # no temporary left
-
-
-def test_a_failed_image_removes_the_document_it_created(tmp_path, capsys, monkeypatch):
-    real = os.replace
-
-    def no_images(src, dst):
-        if str(dst).endswith(".png"):
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        real(src, dst)
-
-    monkeypatch.setattr(os, "replace", no_images)
-    assert main(["derive", "--example", E, "-o", str(tmp_path / "out.md")]) == 2
-    image = tmp_path / "out-head1.png"
-    assert capsys.readouterr().err == f"mha-symbolic: {image}: cannot write: Input/output error\n"
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_o_replaces_an_existing_file(tmp_path, capsys):
-    out = tmp_path / "out.json"
-    out.write_text("old", encoding="utf-8")
-    assert main(["derive", "--example", E, "-o", str(out)]) == 0
-    assert json.loads(out.read_text(encoding="utf-8"))["title"] == "Two tokens, two heads"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
-
-
-# ------------------------------------------------------------------ exercise banks
-def test_exercises_on_a_title_with_control_characters_reads_back(tmp_path, capsys):
-    spec = tmp_path / "spec.toml"
-    text = (SHIPPED.parent / "mha_symbolic" / "examples" / f"{E}.toml").read_text("utf-8")
-    title = 'title = "Two\\u007F tokens \\u001b[31m\\n"'
-    spec.write_text(re.sub(r"^title = .*$", lambda _: title, text, flags=re.M), "utf-8")
-    argv = ["exercises", str(spec), "--count", "2", "--workers", "1", "-o", str(tmp_path / "b")]
-    assert main(argv) == 0
-    for index in (1, 2):
-        variant = tmp_path / "b" / f"variant-{index:03d}" / "spec.toml"
-        assert tomllib.loads(variant.read_text("utf-8"))["title"] == "Two\x7f tokens \x1b[31m\n"
-        assert main(["derive", str(variant), "--format", "json"]) == 0
-    capsys.readouterr()
-
-
-def test_a_bank_is_written_as_it_goes_beside_its_folder(tmp_path):
-    target = tmp_path / "bank"
-    seen: list[list[str]] = []
-
-    def progress(done: int) -> None:  # the variants made so far are already on disk
-        (staging,) = [p for p in tmp_path.iterdir() if p.name.startswith(".bank.")]
-        seen.append(sorted(p.name for p in staging.iterdir()))
-        assert not target.exists()
-
-    writer.write_bank(target, bank.load(example=E), 3, 1, workers=1, progress=progress)
-    assert seen == [
-        ["variant-001"],
-        ["variant-001", "variant-002"],
-        [f"variant-00{i}" for i in (1, 2, 3)],
-    ]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bank"]
-    assert sorted(p.name for p in target.iterdir()) == [
-        "bank.json",
-        "variant-001",
-        "variant-002",
-        "variant-003",
-    ]
-
-
-def test_an_earlier_bank_is_replaced_whole(tmp_path, capsys):
-    out = tmp_path / "bank"
-    assert (
-        main(["exercises", "--example", E, "--count", "3", "--workers", "1", "-o", str(out)]) == 0
-    )
-    assert (
-        main(["exercises", "--example", E, "--count", "1", "--workers", "1", "-o", str(out)]) == 0
-    )
-    assert sorted(p.name for p in out.iterdir()) == ["bank.json", "variant-001"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bank"]
-    capsys.readouterr()
-
-
-def test_a_failed_bank_leaves_no_temporary_folder(tmp_path, capsys):
-    templates = tmp_path / "t"
-    shutil.copytree(SHIPPED, templates)
-    (templates / "answers.md.j2").write_text("{{ nope }}\n", encoding="utf-8")
-    out = tmp_path / "bank"
-    argv = ["exercises", "--example", E, "--count", "2", "--workers", "1", "-o", str(out)]
-    assert main([*argv, "--templates", str(templates)]) == 2
-    assert capsys.readouterr().err == (
-        f"mha-symbolic: {templates}/answers.md.j2:1: template error: 'nope' is undefined\n"
-    )
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["t"]
-
-
-@pytest.mark.parametrize(
-    ("sig", "code", "word", "workers"),
-    [
-        (signal.SIGTERM, 143, "terminated", "1"),
-        (signal.SIGTERM, 143, "terminated", "2"),
-        (signal.SIGINT, 130, "interrupted", "1"),
-    ],
-)
-def test_a_signal_during_exercises_leaves_no_temporary_folder(tmp_path, sig, code, word, workers):
-    argv = ["exercises", "--example", E, "--count", "100000", "--workers", workers]
-    child = subprocess.Popen(
-        [sys.executable, "-m", "mha_symbolic", *argv, "-o", str(tmp_path / "bank")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + TIMEOUT
-        while not list(tmp_path.glob(".bank.*/variant-002")):  # work under way, on disk
-            assert child.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        child.send_signal(sig)
-        _, err = child.communicate(timeout=TIMEOUT)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == code
-    assert err.decode().splitlines()[-1] == f"mha-symbolic: {word}"
-    assert list(tmp_path.iterdir()) == []
 
 
 # ------------------------------------------------------------------ conventions
