@@ -6,9 +6,11 @@ and signals: test_files.py."""
 
 from __future__ import annotations
 
+import decimal
 import importlib.metadata
 import io
 import json
+import math
 import os
 import re
 import shutil
@@ -24,6 +26,8 @@ from typing import Any
 
 import pytest
 import sympy as sp
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 if sys.version_info >= (3, 11):
     pass
@@ -321,6 +325,42 @@ def test_a_thirty_digit_number_prints_exactly(tmp_path, capsys):
 )
 def test_decimal_text_is_exact(value, places, text):
     assert decimal_text(value, places) == text
+
+
+def _reference(numerator: int, denominator: int, places: int) -> str:
+    """numerator/denominator rounded half to even, by Python's Decimal at ample precision."""
+    with decimal.localcontext() as context:
+        context.prec = 5000
+        exact = decimal.Decimal(numerator) / decimal.Decimal(denominator)
+        rounded = exact.quantize(decimal.Decimal(1).scaleb(-places), decimal.ROUND_HALF_EVEN)
+    text = format(rounded, "f")
+    return text.lstrip("-") if rounded == 0 else text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(-(10**60), 10**60),
+    st.integers(1, 10**40),
+    st.integers(0, 50),
+)
+def test_decimal_text_of_any_rational_is_the_correctly_rounded_one(numerator, denominator, places):
+    value = sp.Rational(numerator, denominator)
+    expected = str(int(value)) if value.is_Integer else _reference(numerator, denominator, places)
+    assert decimal_text(value, places) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 10**40), st.integers(0, 50), st.integers(-30, 30))
+def test_decimal_text_of_a_square_root_is_exact_at_any_size(n, places, shift):
+    assume(math.isqrt(n) ** 2 != n)  # irrational: never a tie
+    scale = sp.Rational(10) ** shift
+    # floor(sqrt(n) * 10**(places + 1 + shift)), exactly, then rounded on its last digit
+    numerator, denominator = (n * 10 ** (2 * shift), 1) if shift >= 0 else (n, 10 ** (-2 * shift))
+    digits = math.isqrt(numerator * 100 ** (places + 1) // denominator)
+    units = (digits + 5) // 10
+    text = str(units).rjust(places + 1, "0")
+    expected = text if places == 0 else f"{text[:-places]}.{text[-places:]}"
+    assert decimal_text(sp.sqrt(n) * scale, places) == expected
 
 
 def test_decimal_text_shortest_and_without_a_number():
