@@ -56,6 +56,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode(path, 0o666))
         os.replace(temporary, path)
+        _sync_folder(path.parent)
     except BaseException as exc:  # also KeyboardInterrupt and SIGTERM: never leave a fragment
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -88,6 +89,19 @@ def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
                 path.unlink()
         raise
     return [Path(path) for path in files]
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (the rename) to disk, where the system allows it."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 @contextlib.contextmanager

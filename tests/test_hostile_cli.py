@@ -448,3 +448,13 @@ def test_progress_off_a_terminal_is_a_plain_line_now_and_then():
     slow = CountLine("exercises", 3, quiet, interval=3600.0)
     slow(1)
     assert quiet.getvalue() == ""
+
+
+def test_exercises_from_standard_input(tmp_path):
+    text = (SHIPPED.parent / "mha_symbolic" / "examples" / f"{E}.toml").read_bytes()
+    (tmp_path / "case").mkdir()
+    argv = ["exercises", "-", "--count", "2", "--workers", "1", "--quiet", "-o", "bank"]
+    result = run_forked(argv, tmp_path / "case", text)
+    assert (result["code"], result["stderr"]) == (0, "")
+    index = json.loads((tmp_path / "case" / "bank" / "bank.json").read_text("utf-8"))
+    assert (index["source"], index["count"]) == ("<stdin>", 2)
