@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
+
 from mha_symbolic.api import (
     AttentionFunction,
     AttentionSpec,
@@ -27,4 +29,8 @@ __all__ = [
     "derive",
     "examples",
 ]
-__version__ = "0.1.0"
+
+try:  # one source of truth: the installed distribution's version (pyproject.toml)
+    __version__ = _metadata.version("mha-symbolic")
+except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"

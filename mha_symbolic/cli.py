@@ -1,156 +1,27 @@
-"""The mha-symbolic command: argument parsing and file I/O only."""
+"""The mha-symbolic command: argument parsing, files, signals and exit codes only."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser
 from mha_symbolic.errors import SpecError
+from mha_symbolic.files import write_atomic
+from mha_symbolic.text import one_line
 
-EXIT_OK, EXIT_WRONG_CLAIM, EXIT_BAD_INPUT = 0, 1, 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """Usage mistakes are one line on stderr and exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def _add_spec_source(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("spec", nargs="?", help="a spec TOML file")
-    parser.add_argument("--example", metavar="NAME", help="a built-in example (see `examples`)")
-
-
-def _count(text: str) -> int:
-    """A whole number from 0 to 50 (decimal places, matrix sizes)."""
-    if not text.isdigit() or int(text) > 50:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 50, got {text!r}")
-    return int(text)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mha-symbolic", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    commands.add_parser("examples", help="list the built-in examples")
-
-    derive = commands.add_parser("derive", help="derive every step exactly and render it")
-    _add_spec_source(derive)
-    derive.add_argument(
-        "--format",
-        choices=("md", "tex", "html", "pdf", "json"),
-        help="output format (default: from -o's suffix, else md)",
-    )
-    derive.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
-    derive.add_argument(
-        "--decimals", type=_count, default=2, metavar="N", help="decimal places (default 2)"
-    )
-    derive.add_argument(
-        "--detail", choices=("matrix", "token"), default="matrix", help="token: per-token sums"
-    )
-    derive.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
-    derive.add_argument(
-        "--max-size",
-        type=_count,
-        default=8,
-        metavar="N",
-        help="elide matrices with more than N rows or columns (default 8)",
-    )
-    derive.add_argument("--templates", metavar="DIR", help="use these templates instead")
-    derive.add_argument(
-        "--gradients",
-        action="store_true",
-        help="also backpropagate the loss ([loss] table, else the sum of the output): grad.* steps",
-    )
-    derive.add_argument(
-        "--limit",
-        metavar="NAME=POINT",
-        help="every step's exact limit as a declared parameter goes to POINT (tau=0+, tau=oo)",
-    )
-    derive.add_argument(
-        "--plot",
-        metavar="NAME=START:STOP",
-        help="plot step entries against a parameter (tau=0.1:10); PNG beside -o, in html/pdf",
-    )
-    derive.add_argument(
-        "--plot-keys",
-        nargs="+",
-        metavar="KEY",
-        help="entries to plot: head1.weights (all), head1.weights[2] (a row), head1.output[1,2]"
-        " (default: every head's weights)",
-    )
-    derive.add_argument("--plot-file", metavar="FILE", help="write the plot here (a .png)")
-
-    check = commands.add_parser("check", help="check the numbers a document prints (claims)")
-    _add_spec_source(check)
-    check.add_argument(
-        "--format", choices=("text", "md", "json"), default="text", help="report format"
-    )
-
-    _add_exercises(commands)
-
-    bench = commands.add_parser("bench", help="time the exact derivation (and more)")
-    bench.add_argument("--quick", action="store_true", help="small shapes only")
-    bench.add_argument(
-        "--only",
-        choices=("derive", "compile", "grad", "exercises"),
-        help="run one section (default: all)",
-    )
-    return parser
-
-
-def _whole(low: int, high: int) -> Any:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def read(text: str) -> int:
-        if not text.isdigit() or not low <= int(text) <= high:
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number from {low} to {high}, got {text!r}"
-            )
-        return int(text)
-
-    return read
-
-
-def _add_exercises(commands: Any) -> None:
-    exercises = commands.add_parser(
-        "exercises", help="randomized variants with nice numbers: student sheets and answer keys"
-    )
-    _add_spec_source(exercises)
-    exercises.add_argument(
-        "--count", type=_whole(1, 100_000), required=True, metavar="N", help="variants"
-    )
-    exercises.add_argument(
-        "--seed", type=_whole(0, 2**63), default=0, metavar="S", help="random seed (default 0)"
-    )
-    exercises.add_argument("-o", "--output", required=True, metavar="DIR", help="write here")
-    exercises.add_argument(
-        "--format",
-        choices=("md", "tex", "pdf"),
-        default="md",
-        help="md (default), tex, or pdf (bank.pdf)",
-    )
-    exercises.add_argument(
-        "--workers",
-        type=_whole(1, 1024),
-        metavar="K",
-        help="worker processes (default: the number of CPUs)",
-    )
-    exercises.add_argument(
-        "--decimals", type=_count, default=2, metavar="N", help="decimal places (default 2)"
-    )
-    exercises.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
-    exercises.add_argument("--templates", metavar="DIR", help="use these templates instead")
-    exercises.add_argument(
-        "--verify", action="store_true", help="check every answer key's decimals (slower)"
-    )
-    exercises.add_argument("--quiet", action="store_true", help="no progress line")
+EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
+STDIN = "-"  # the spec (or claims) file name that reads standard input
+MAX_STDIN = 16 * 1024 * 1024  # bytes of a spec read from standard input
 
 
 def _one_source(args: argparse.Namespace) -> None:
@@ -160,23 +31,29 @@ def _one_source(args: argparse.Namespace) -> None:
         raise SpecError("give a spec file or --example NAME (see `mha-symbolic examples`)")
 
 
-def load_spec(args: argparse.Namespace):
+def load_spec(args: argparse.Namespace) -> Any:
     from mha_symbolic.spec.attention import AttentionSpec
 
     _one_source(args)
     if args.example:
         return AttentionSpec.example(args.example)
+    if args.spec == STDIN:
+        return AttentionSpec.from_dict(_stdin_table(), source="<stdin>")
     return AttentionSpec.from_toml(args.spec)
+
+
+def _stdin_table() -> dict[str, Any]:
+    """The spec TOML on standard input, read as a table (floats kept as exact decimals)."""
+    from mha_symbolic.spec.attention import _parse_toml
+
+    return _parse_toml(_read_text(STDIN), "<stdin>")
 
 
 def _write(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(f"cannot write: {exc.strerror}", source=output) from None
+    write_atomic(output, text)
 
 
 def _examples() -> int:
@@ -223,7 +100,7 @@ def _derive(args: argparse.Namespace) -> int:
         _write(render(d, fmt, options), None)
         return EXIT_OK
     for path in write(d, args.output, fmt, options):
-        print(f"wrote {path}", file=sys.stderr)
+        _note(f"wrote {path}")
     return EXIT_OK
 
 
@@ -242,48 +119,99 @@ def _plot(args: argparse.Namespace, d: Any) -> Any:
     src = os.path.relpath(target.resolve(), base.resolve())
     result = figure(d, args.plot, src, args.plot_keys, args.lang)
     if args.output is None:  # no document file to write it beside
-        try:
-            target.write_bytes(result.png)
-        except OSError as exc:
-            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
-        print(f"wrote {target}", file=sys.stderr)
+        write_atomic(target, result.png)
+        _note(f"wrote {target}")
     return result
 
 
 def _check(args: argparse.Namespace) -> int:
     from mha_symbolic.check.judge import check
 
-    report = check(load_spec(args))
+    if args.spec == STDIN and args.claims == STDIN:
+        raise SpecError("the spec and --claims cannot both be - (standard input)")
+    report = check(load_spec(args), _claims(args))
     formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
     text = formats[args.format]()
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
 
 
+def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The claims of --claims FILE and --claim KEY=VALUE, or None for the spec's own."""
+    from mha_symbolic.spec.attention import _parse_toml
+
+    if args.claims is None and not args.claim:
+        return None
+    table: dict[str, Any] = {}
+    if args.claims is not None:
+        source = "<stdin>" if args.claims == STDIN else args.claims
+        raw = _parse_toml(_read_text(args.claims), source)
+        inner = raw.get("claims")
+        table.update(inner if isinstance(inner, dict) else raw)
+    for given in args.claim or []:
+        key, equals, value = given.partition("=")
+        if not equals or not key.strip():
+            raise SpecError(f"--claim: write KEY=VALUE, got {given!r}")
+        table[key.strip()] = value.strip()
+    return table
+
+
+def _read_text(name: str) -> str:
+    """The UTF-8 text of a regular file, or of standard input for ``-``, at most MAX_STDIN."""
+    if name == STDIN:
+        data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    else:
+        path = Path(name)
+        if not path.is_file():
+            what = "no such file" if not path.exists() else "not a regular file"
+            raise SpecError(what, source=name)
+        try:
+            with path.open("rb") as stream:
+                data = stream.read(MAX_STDIN + 1)
+        except OSError as exc:
+            raise SpecError(f"cannot read: {exc.strerror}", source=name) from None
+    source = "<stdin>" if name == STDIN else name
+    if len(data) > MAX_STDIN:
+        raise SpecError(f"more than {MAX_STDIN} bytes; this is not a spec or claims", source=source)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise SpecError(reason, source=source) from None
+
+
 def _exercises(args: argparse.Namespace) -> int:
-    from mha_symbolic.exercises.bank import load, write_bank
+    from mha_symbolic.exercises.bank import load
+    from mha_symbolic.exercises.writer import write_bank
     from mha_symbolic.progress import CountLine
+    from mha_symbolic.spec.attention import AttentionSpec
 
     _one_source(args)
-    spec = load(args.spec, args.example)
+    if args.spec == STDIN:
+        spec = _stdin_table()
+        AttentionSpec.from_dict(spec, source="<stdin>")  # checked before any work
+    else:
+        spec = load(args.spec, args.example)
     progress = CountLine("exercises", args.count, enabled=not args.quiet)
-    files = write_bank(
-        args.output,
-        spec,
-        args.count,
-        args.seed,
-        args.format,
-        source=args.spec or f"example {args.example}",
-        lang=args.lang,
-        decimals=args.decimals,
-        templates=args.templates,
-        verify=args.verify,
-        workers=args.workers,
-        progress=progress,
-    )
-    progress.close()
+    try:
+        files = write_bank(
+            args.output,
+            spec,
+            args.count,
+            args.seed,
+            args.format,
+            source="<stdin>" if args.spec == STDIN else args.spec or f"example {args.example}",
+            lang=args.lang,
+            decimals=args.decimals,
+            templates=args.templates,
+            verify=args.verify,
+            workers=args.workers,
+            progress=progress,
+        )
+    finally:
+        progress.close()
     if not args.quiet:
-        print(f"wrote {args.count} variants ({len(files)} files) to {args.output}", file=sys.stderr)
+        _note(f"wrote {args.count} variants ({len(files)} files) to {args.output}")
     return EXIT_OK
 
 
@@ -293,6 +221,39 @@ def _bench(args: argparse.Namespace) -> int:
     for line in bench.run(quick=args.quick, only=args.only):
         print(line, flush=True)
     return EXIT_OK
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C, so every cleanup (temporary files and
+    folders) runs before the process ends."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While a command runs, SIGTERM raises :class:`Terminated` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _note(message: str) -> None:
+    """A line on stderr that may hold user text (a path): escaped like an error."""
+    print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
+
+
+def _error(message: str) -> None:
+    """The one place errors reach the terminal: control characters escaped (no ANSI escape
+    or newline from user text), cut to one line."""
+    print(f"mha-symbolic: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -305,13 +266,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "bench": lambda: _bench(args),
     }
     try:
-        return handlers[args.command]()
+        with _sigterm_raises():
+            return handlers[args.command]()
     except SpecError as error:
-        print(f"mha-symbolic: {error}", file=sys.stderr)
+        _error(str(error))
         return EXIT_BAD_INPUT
+    except Terminated:
+        _error("terminated")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
-        print("mha-symbolic: interrupted", file=sys.stderr)
-        return 130
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # stdout closed early (| head): nothing more to say
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ def test_progress_is_told_every_step_in_order():
     assert seen[-1] == "grad.x"
 
 
-def test_step_line_redraws_in_place_and_clears():
+def test_step_line_redraws_in_place_and_clears(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)  # the redraw is for terminals that allow it
+    monkeypatch.setenv("TERM", "xterm")
     stream = Terminal()
     line = StepLine(stream, delay=0.0)
     line("head1.q")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import sympy as sp
@@ -12,6 +11,7 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
 
 from mha_symbolic.check.claims import Claim, Printed, Side
+from mha_symbolic.text import decimal_text as shared_decimal_text
 
 VERDICTS = ("exact", "rounded", "undecided", "wrong", "shape")  # best to worst
 HOLDS = frozenset({"exact", "rounded"})
@@ -88,26 +88,7 @@ def _judge_symbolic(difference: sp.Expr) -> str:
 
 def decimal_text(value: sp.Expr, places: int) -> str | None:
     """``value`` as a decimal rounded to ``places`` (terminating fractions in full)."""
-    if value.free_symbols:
-        return None
-    if value in (sp.oo, -sp.oo):
-        return "-inf" if value == -sp.oo else "inf"
-    if value.is_Rational:
-        digits = _terminating_digits(int(value.q))
-        if digits is not None and digits <= places:
-            return str(Decimal(int(value.p) * 10**digits // int(value.q)).scaleb(-digits))
-    number = Decimal(str(value.evalf(places + 20))).quantize(Decimal(1).scaleb(-places))
-    return str(abs(number) if number == 0 else number)  # no "-0.0000"
-
-
-def _terminating_digits(denominator: int) -> int | None:
-    """k with 10**k divisible by ``denominator``, or None if its decimal does not end."""
-    twos = fives = 0
-    while denominator % 2 == 0:
-        denominator, twos = denominator // 2, twos + 1
-    while denominator % 5 == 0:
-        denominator, fives = denominator // 5, fives + 1
-    return max(twos, fives) if denominator == 1 else None
+    return shared_decimal_text(value, places, shortest=True)
 
 
 def _places(printed: Printed) -> int:

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
-import os
 import random
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
-from itertools import pairwise, repeat
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +29,7 @@ from mha_symbolic.solution.render import environment, variables
 from mha_symbolic.solution.view import Block, Given, Options, Solution, StepBlock
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.attention import AttentionSpec, example_names
+from mha_symbolic.text import decimal_text, one_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -269,7 +267,7 @@ def asked(raw: Mapping[str, Any], d: Derivation) -> list[Step]:
 
 
 # Variants share many entries (e/(1+e), 1/2, ...): each is rounded once per process.
-_decimal = lru_cache(maxsize=65536)(latex.decimal)
+_decimal = lru_cache(maxsize=65536)(decimal_text)
 
 
 def decimals_text(matrix: sp.MatrixBase, places: int) -> str | None:
@@ -279,7 +277,7 @@ def decimals_text(matrix: sp.MatrixBase, places: int) -> str | None:
         cells = [_decimal(matrix[i, j], places) for j in range(matrix.cols)]
         if None in cells:
             return None
-        rows.append("[" + ", ".join("-inf" if c == r"-\infty" else str(c) for c in cells) + "]")
+        rows.append("[" + ", ".join(str(c) for c in cells) + "]")
     return "[" + ", ".join(rows) + "]"
 
 
@@ -432,8 +430,36 @@ def verify(d: Derivation, answers: str, index: int) -> None:
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
+_TOML_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and every control character (U+0000 to
+    U+001F and U+007F, which TOML forbids raw) escaped; other characters as they are."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in _TOML_ESCAPES:
+            out.append(_TOML_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04X}")
+        elif 0xD800 <= code <= 0xDFFF:
+            raise SpecError(f"text {one_line(text)!r} holds a lone surrogate (U+{code:04X})")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
 
 
 def _toml_value(value: Any) -> str:
@@ -442,7 +468,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -459,167 +485,3 @@ def to_toml(table: Mapping[str, Any]) -> str:
         lines += ["", f"[{_toml_key(name)}]"]
         lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in entries.items()]
     return "\n".join(lines) + "\n"
-
-
-# ------------------------------------------------------------------ the bank
-def generate(
-    spec: Mapping[str, Any],
-    count: int,
-    seed: int,
-    options: ExerciseOptions,
-    workers: int = 1,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[dict[str, bytes]]:
-    """Variants 1..count in order, spread over ``workers`` processes."""
-    indices = range(1, count + 1)
-    if workers <= 1 or count == 1:
-        for index in indices:
-            yield make_variant(spec, seed, index, options)
-            if progress:
-                progress(index)
-        return
-    chunk = max(1, min(16, count // (workers * 4)))
-    # forkserver (spawn where there is none): forking a process that runs threads (torch,
-    # JAX) can deadlock the child.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = pool.map(
-            make_variant, repeat(spec), repeat(seed), indices, repeat(options), chunksize=chunk
-        )
-        for done, files in enumerate(results, start=1):
-            yield files
-            if progress:
-                progress(done)
-
-
-def bank_index(
-    source: str, seed: int, options: ExerciseOptions, variants: Sequence[Mapping[str, bytes]]
-) -> str:
-    """bank.json: the rule, and per variant its seed, index, files and spec to re-derive it."""
-    entries = []
-    for index, files in enumerate(variants, start=1):
-        folder = variant_dir(index)
-        spec = tomllib.loads(files[f"{folder}/spec.toml"].decode("utf-8"))
-        entries.append(
-            {"index": index, "seed": seed, "dir": folder, "files": sorted(files), "spec": spec}
-        )
-    document = {
-        "source": source,
-        "seed": seed,
-        "count": len(variants),
-        "format": options.fmt,
-        "lang": options.lang,
-        "decimals": options.decimals,
-        "niceness": {
-            "integers": [_plain(n) for n in INTEGERS],
-            "halves": [_plain(n) for n in HALVES],
-            "units": [_plain(n) for n in UNITS],
-            "wide_draws": WIDE_DRAWS,
-            "min_width": MIN_WIDTH,
-            "max_width": MAX_WIDTH,
-            "max_span": MAX_SPAN,
-            "max_draws": MAX_DRAWS,
-        },
-        "variants": entries,
-    }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-
-
-def bank_tex(
-    source: str, seed: int, options: ExerciseOptions, variants: Sequence[Mapping[str, bytes]]
-) -> str:
-    """One LaTeX document: every student sheet, then every answer key, each on new pages."""
-    sheets, answers = [], []
-    preamble = ""
-    for index, files in enumerate(variants, start=1):
-        folder = variant_dir(index)
-        preamble, body = split_document(files[f"{folder}/sheet.tex"].decode("utf-8"))
-        sheets.append(body)
-        answers.append(split_document(files[f"{folder}/answers.tex"].decode("utf-8"))[1])
-    env = _environment("tex", options.templates)
-    return env.get_template("bank.tex.j2").render(
-        preamble=preamble,
-        sheets=sheets,
-        answers=answers,
-        count=len(variants),
-        seed=seed,
-        source=source,
-        words=_words(options),
-    )
-
-
-def engine(options: ExerciseOptions) -> str:
-    return "xelatex" if options.lang == "bn" else "pdflatex"
-
-
-def write_bank(
-    folder: str | Path,
-    spec: Mapping[str, Any],
-    count: int,
-    seed: int,
-    fmt: str = "md",
-    *,
-    source: str = "<spec>",
-    lang: str = "en",
-    decimals: int = 2,
-    templates: str | None = None,
-    verify: bool = False,
-    workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> list[Path]:
-    """Write ``count`` variants of ``spec`` into ``folder``; returns the files written."""
-    from mha_symbolic.solution import pdf
-
-    if fmt not in FORMATS:
-        raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    if not 1 <= count <= MAX_COUNT:
-        raise SpecError(f"--count must be from 1 to {MAX_COUNT}, got {count}")
-    font = None
-    if fmt != "md" and lang == "bn":
-        font = pdf.bengali_font()
-        if font is None and fmt == "pdf":
-            raise SpecError(pdf.FONT_INSTALL)
-        font = font or pdf.DEFAULT_BENGALI_FONT
-    options = ExerciseOptions(
-        "md" if fmt == "md" else "tex", lang, decimals, templates, font, verify
-    )
-    if fmt == "pdf":
-        pdf.require(engine(options))
-    folder = _prepare(Path(folder))
-    variants = list(generate(spec, count, seed, options, workers or os.cpu_count() or 1, progress))
-    files: dict[str, bytes] = {}
-    for variant in variants:
-        files.update(variant)
-    files["bank.json"] = bank_index(source, seed, options, variants).encode("utf-8")
-    if fmt != "md":
-        tex = bank_tex(source, seed, options, variants)
-        files["bank.tex"] = tex.encode("utf-8")
-        if fmt == "pdf":
-            files["bank.pdf"] = pdf.compile_tex(tex, {}, engine(options))
-    return _write_all(folder, files)
-
-
-def _prepare(folder: Path) -> Path:
-    if folder.exists() and not folder.is_dir():
-        raise SpecError("is a file, not a folder", source=str(folder))
-    if not folder.parent.is_dir():
-        raise SpecError("its parent folder does not exist", source=str(folder))
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise SpecError(f"cannot create: {exc.strerror}", source=str(folder)) from None
-    return folder
-
-
-def _write_all(folder: Path, files: Mapping[str, bytes]) -> list[Path]:
-    written = []
-    for name, data in files.items():
-        target = folder / name
-        try:
-            target.parent.mkdir(exist_ok=True)
-            target.write_bytes(data)
-        except OSError as exc:
-            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
-        written.append(target)
-    return written

@@ -148,6 +148,11 @@ class AttentionFunction:
                     f"{name} has shape {shape} but the spec needs (..., L, {width}): "
                     f"rows of {width} features"
                 )
+            if shape[-2] == 0:
+                raise ValueError(
+                    f"{name} has shape {shape}: an empty sequence (0 tokens); attention needs "
+                    "at least one token"
+                )
         if key.shape[-2] != value.shape[-2]:
             raise ValueError(
                 f"key has {key.shape[-2]} rows (shape {tuple(key.shape)}) but value has "
@@ -394,9 +399,15 @@ class _NumpyArrays:
 
     def asarray(self, value: Any, name: str) -> Any:
         try:
-            return self.xp.asarray(value)
+            array = self.xp.asarray(value)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{name} is not an array of numbers: {exc}") from None
+        kind = getattr(array.dtype, "kind", "f")
+        if kind == "c":  # numpy would drop the imaginary part with only a warning
+            raise ValueError(f"{name} has complex dtype {array.dtype}; attention here is real")
+        if kind not in "biuf":
+            raise ValueError(f"{name} is not an array of numbers (dtype {array.dtype})")
+        return array
 
     def float_dtype(self, array: Any) -> Any:
         floating = self.xp.issubdtype(array.dtype, self.xp.floating)
@@ -418,7 +429,17 @@ class _NumpyArrays:
         mask = self.asarray(mask, "mask")
         if mask.dtype == bool or self.xp.issubdtype(mask.dtype, self.xp.integer):
             return self.xp.where(self._allowed(mask), 0.0, -self.xp.inf).astype(dtype)
+        self._finite_biases(bool(self.xp.isnan(mask).any()), bool(self.xp.isposinf(mask).any()))
         return self.cast(mask, dtype)
+
+    @staticmethod
+    def _finite_biases(nan: bool, positive_infinity: bool) -> None:
+        """An additive mask adds 0 (attend), -inf (blocked) or a finite bias to each score."""
+        if nan or positive_infinity:
+            raise ValueError(
+                f"mask holds {'NaN' if nan else '+inf'}; an additive mask holds 0, -inf "
+                "(blocked) or finite biases"
+            )
 
     def _allowed(self, mask: Any) -> Any:
         if mask.dtype != bool and not ((mask == 0) | (mask == 1)).all():
@@ -474,9 +495,12 @@ class _TorchArrays(_NumpyArrays):
 
     def asarray(self, value: Any, name: str) -> Any:
         try:
-            return self.xp.as_tensor(value)
+            tensor = self.xp.as_tensor(value)
         except (TypeError, ValueError, RuntimeError) as exc:
             raise ValueError(f"{name} is not an array of numbers: {exc}") from None
+        if tensor.is_complex():  # torch would drop the imaginary part with only a warning
+            raise ValueError(f"{name} has complex dtype {tensor.dtype}; attention here is real")
+        return tensor
 
     def float_dtype(self, array: Any) -> Any:
         return array.dtype if array.is_floating_point() else self.xp.float64
@@ -502,6 +526,7 @@ class _TorchArrays(_NumpyArrays):
             zero = self.xp.zeros((), dtype=dtype, device=like.device)
             blocked = self.xp.full((), -float("inf"), dtype=dtype, device=like.device)
             return self.xp.where(self._allowed(mask), zero, blocked)
+        self._finite_biases(bool(self.xp.isnan(mask).any()), bool(self.xp.isposinf(mask).any()))
         return mask.to(dtype=dtype)
 
     def blocked_row(self, additive: Any) -> tuple[int, ...] | None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
+
+from mha_symbolic.text import decimal_text
 
 ELLIPSIS = None  # an elided row or column in a Layout
 
@@ -126,7 +127,7 @@ def terminating_decimal(value: sp.Rational, max_digits: int = 6) -> str | None:
         places = max(places, count)
     if q != 1 or places > max_digits:
         return None
-    return format(Decimal(value.p) / Decimal(value.q), "f")
+    return decimal_text(value, places)  # exact: no 28-digit Decimal context
 
 
 def size(expr: sp.Basic, limit: int) -> int:
@@ -175,15 +176,8 @@ def is_literal(expr: sp.Basic) -> bool:
 
 def decimal(expr: sp.Expr, places: int) -> str | None:
     """``expr`` rounded to ``places`` after the point; None when it has free symbols."""
-    if expr.free_symbols:
-        return None
-    if expr in (sp.oo, -sp.oo):  # masked logits, and logits in the limit of a temperature
-        return sp.latex(expr)
-    if expr.is_Integer:
-        return str(expr)
-    rounded = Decimal(str(sp.N(expr, places + 20))).quantize(Decimal(1).scaleb(-places))
-    text = format(rounded, "f")
-    return text.lstrip("-") if rounded == 0 else text
+    text = decimal_text(expr, places)
+    return {"inf": sp.latex(sp.oo), "-inf": sp.latex(-sp.oo)}.get(text or "", text)
 
 
 # ------------------------------------------------------------------ matrices

@@ -71,7 +71,10 @@ def _selected(d: Derivation, selectors: Sequence[str] | None) -> list[tuple[str,
         if match is None:
             raise SpecError(f"--plot-keys: cannot read {selector!r}; write head1.weights[1,2]")
         key = match.group("key")
-        rows, cols = d.step(key).shape
+        try:
+            rows, cols = d.step(key).shape
+        except KeyError as exc:  # an unknown step key: its message names the nearest keys
+            raise SpecError(f"--plot-keys: {exc.args[0]}") from None
         row_range = range(rows) if match.group("row") is None else [int(match.group("row")) - 1]
         col_range = range(cols) if match.group("col") is None else [int(match.group("col")) - 1]
         for i in row_range:

@@ -10,18 +10,20 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import sympy as sp
 from markupsafe import Markup, escape
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.files import write_files
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.build import build
 from mha_symbolic.solution.locale import step_title, template_dir
+from mha_symbolic.solution.sandbox import Sandbox
 from mha_symbolic.solution.view import Options, Solution
 from mha_symbolic.solution.words import Words
 from mha_symbolic.spec import parameters
+from mha_symbolic.text import decimal_text
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 TEXT_FORMATS = ("md", "tex", "html", "json")
@@ -72,7 +74,11 @@ def _html_prose(text: str) -> Markup:
 
 
 def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
-    """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``."""
+    """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``.
+
+    Sandboxed (see :mod:`mha_symbolic.solution.sandbox`): a ``--templates`` folder restyles
+    the outputs but cannot reach Python, and any error in it is one line naming its file.
+    """
     common: dict[str, Any] = {
         "loader": jinja2.FileSystemLoader(str(template_dir(templates))),
         "undefined": jinja2.StrictUndefined,
@@ -81,7 +87,7 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         "lstrip_blocks": True,
     }
     if fmt == "tex":
-        env = jinja2.Environment(
+        env = Sandbox(
             block_start_string=r"\BLOCK{",
             block_end_string="}",
             variable_start_string=r"\VAR{",
@@ -94,11 +100,11 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         )
         env.filters.update(text=tex_escape, prose=_tex_prose)
     elif fmt == "html":
-        env = jinja2.Environment(autoescape=True, **common)
+        env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
         env.filters["display"] = lambda t: Markup(_mathml(t, display=True))
     else:
-        env = jinja2.Environment(autoescape=False, **common)
+        env = Sandbox(autoescape=False, **common)
         env.filters.update(text=md_escape, prose=str)
     return env
 
@@ -142,11 +148,6 @@ def variables(solution: Solution, font: str | None) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- json
-def _json_number(value: sp.Expr, places: int) -> str | None:
-    text = latex.decimal(value, places)
-    return {r"-\infty": "-inf", r"\infty": "inf"}.get(text or "", text)
-
-
 def to_json(derivation: Derivation, options: Options) -> str:
     """Every step by key: title, shape, exact LaTeX (nothing elided) and decimals."""
     steps = []
@@ -162,7 +163,7 @@ def to_json(derivation: Derivation, options: Options) -> str:
                 "formula": latex.formula(step.formula),
                 "latex": latex.exact(step.value),
                 "decimals": [
-                    [_json_number(step.value[i, j], options.decimals) for j in range(step.shape[1])]
+                    [decimal_text(step.value[i, j], options.decimals) for j in range(step.shape[1])]
                     for i in range(step.shape[0])
                 ],
             }
@@ -267,6 +268,8 @@ def write(
 ) -> list[Path]:
     """Write the solution to ``path`` (format from ``fmt`` or the suffix); md and tex get their
     heatmap PNGs beside them. Returns every file written."""
+    if str(path) == "":
+        raise SpecError("cannot write: the file name is empty")
     path = Path(path)
     fmt = fmt or infer_format(path)
     options = options or Options()
@@ -284,11 +287,9 @@ def write(
         files[path] = text.encode("utf-8")
     else:
         files[path] = render(derivation, fmt, options).encode("utf-8")
-    for target, data in files.items():
-        try:
-            target.write_bytes(data)
-        except OSError as exc:
-            raise SpecError(f"cannot write: {exc.strerror}", source=str(target)) from None
+    # Each file whole or not at all; the document checked and written first, so an error
+    # names it rather than one of its images.
+    write_files({path: files[path], **{k: v for k, v in files.items() if k != path}})
     return list(files)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mha_symbolic.solution.locale import load
+from mha_symbolic.solution.locale import fill, load
 
 
 class Words:
@@ -14,8 +14,8 @@ class Words:
         self.table = load(lang, templates)
 
     def __call__(self, section: str, key: str, **numbers: Any) -> str:
-        return str(self.table[section][key]).format(**numbers)
+        return fill(self.table[section][key], self.table.where(section, key), **numbers)
 
     def get(self, section: str, key: str, **numbers: Any) -> str | None:
         text = self.table.get(section, {}).get(key)
-        return None if text is None else str(text).format(**numbers)
+        return None if text is None else fill(text, self.table.where(section, key), **numbers)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from mha_symbolic.errors import SpecError
@@ -13,19 +14,57 @@ def _numpy(tensor: Any) -> Any:
     return tensor.detach().cpu().double().numpy()
 
 
-def _sequence(tensor: Any, name: str, batch_first: bool) -> Any:
-    """One sequence (L, E) from an unbatched (L, E) or a batch-of-one input."""
-    if tensor.dim() == 2:
-        return _numpy(tensor)
-    if tensor.dim() == 3:
+def array(value: Any, name: str) -> Any:
+    """A NumPy copy of ``value``: a torch tensor, a NumPy array, or a nested list (or tuple)
+    of numbers; anything else is a TypeError saying what is taken. Floats become float64,
+    which holds every float16, float32 and float64 value exactly."""
+    import numpy
+
+    if _is_tensor(value):
+        tensor = value.detach().cpu()
+        if tensor.is_complex():
+            raise TypeError(f"{name} is a complex tensor ({tensor.dtype}); attention here is real")
+        return (tensor.double() if tensor.is_floating_point() else tensor).numpy()
+    if isinstance(value, numpy.ndarray):
+        given = value
+    elif isinstance(value, (list, tuple)):
+        try:
+            given = numpy.array(value)
+        except ValueError:  # rows of different lengths
+            raise SpecError(f"{name}: the rows of the nested list have different lengths") from None
+    else:
+        raise TypeError(
+            f"{name} must be a torch.Tensor, a NumPy array or a nested list of numbers, "
+            f"got {type(value).__name__}"
+        )
+    if given.dtype.kind == "c":
+        raise TypeError(f"{name} has complex dtype {given.dtype}; attention here is real")
+    if given.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers, got dtype {given.dtype}")
+    return given.astype(numpy.float64) if given.dtype.kind == "f" else given
+
+
+def _is_tensor(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _sequence(given: Any, name: str, batch_first: bool) -> Any:
+    """One sequence (L, E) as float64 from an unbatched (L, E) or a batch-of-one input."""
+    import numpy
+
+    values = array(given, name).astype(numpy.float64)
+    if values.ndim == 2:
+        return values
+    if values.ndim == 3:
         batch_axis = 0 if batch_first else 1
-        if tensor.shape[batch_axis] != 1:
+        if values.shape[batch_axis] != 1:
             raise SpecError(
-                f"{name} has shape {tuple(tensor.shape)}: a spec is one sequence, so give an "
+                f"{name} has shape {tuple(values.shape)}: a spec is one sequence, so give an "
                 f"unbatched (L, E) input or a batch of one (batch_first={batch_first})"
             )
-        return _numpy(tensor.select(batch_axis, 0))
-    raise SpecError(f"{name} has shape {tuple(tensor.shape)}; expected (L, E) or a batch of one")
+        return values.take(0, axis=batch_axis)
+    raise SpecError(f"{name} has shape {tuple(values.shape)}; expected (L, E) or a batch of one")
 
 
 def _projections(module: Any) -> dict[str, Any]:
@@ -82,16 +121,15 @@ def _mask(attn_mask: Any, key_padding_mask: Any, length: int, keys: int, extra: 
 
     allowed = numpy.ones((length, keys), dtype=bool)
     if attn_mask is not None:
-        given = attn_mask.detach().cpu()
-        if given.dtype.is_floating_point:
-            values = given.double().numpy()
+        values = array(attn_mask, "attn_mask")
+        if values.dtype.kind == "f":
             if not numpy.isin(values, (0.0, -numpy.inf)).all():
                 raise SpecError(
                     "attn_mask: a float mask must hold 0 and -inf only to be read into a 0/1 spec"
                 )
             given_allowed = values == 0.0
         else:
-            given_allowed = ~given.bool().numpy()
+            given_allowed = ~values.astype(bool)
         if given_allowed.shape != (length, keys):
             raise SpecError(
                 f"attn_mask has shape {tuple(given_allowed.shape)} but the scores have shape "
@@ -99,8 +137,8 @@ def _mask(attn_mask: Any, key_padding_mask: Any, length: int, keys: int, extra: 
             )
         allowed &= given_allowed
     if key_padding_mask is not None:
-        padding = key_padding_mask.detach().cpu().reshape(-1)
-        blocked = padding.double().numpy() != 0 if padding.dtype.is_floating_point else padding
+        padding = array(key_padding_mask, "key_padding_mask").reshape(-1)
+        blocked = padding != 0
         if len(blocked) != keys:
             raise SpecError(
                 f"key_padding_mask has {len(blocked)} entries but there are {keys} keys"
@@ -124,7 +162,8 @@ def from_torch(
 
     ``module`` is an ``nn.MultiheadAttention`` (packed ``in_proj_weight`` or separate
     q/k/v weights for kdim/vdim, optional biases, ``bias_k``/``bias_v``, ``add_zero_attn``,
-    ``batch_first``); inputs are unbatched ``(L, E)`` or a batch of one. The masks use torch's
+    ``batch_first``); inputs (torch tensors, NumPy arrays or nested lists of numbers; other
+    types are a TypeError) are unbatched ``(L, E)`` or a batch of one. The masks use torch's
     convention (True or -inf = blocked). Every float becomes the shortest decimal that reads
     back as the same float, so the spec's exact derivation equals the module's float64
     output to rounding. torch

@@ -1,0 +1,274 @@
+"""The command line's arguments: the parser, its help for users, and argument types."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn
+
+from mha_symbolic import __version__
+from mha_symbolic.text import MAX_DECIMALS, one_line
+
+EXIT_BAD_INPUT = 2
+MESSAGE_LIMIT = 400  # characters of an error message: one line on any terminal log
+
+DESCRIPTION = """\
+Exact multi-head attention, step by step. mha-symbolic derives every step of a
+transformer attention layer in exact arithmetic (e/(1+e), not 0.73), writes it as a
+worked solution (Markdown, LaTeX, HTML, PDF, JSON), checks the numbers a textbook or
+tutorial prints, and makes exercise sheets with answer keys.
+
+A spec is a TOML file: the input x, the weights, the number of heads, the scale and the
+mask (see the README); `-` reads it from standard input."""
+
+EPILOG = """\
+examples:
+  mha-symbolic examples                                  list the built-in examples
+  mha-symbolic derive --example two-tokens               the worked solution as Markdown
+  mha-symbolic derive my-spec.toml -o solution.pdf       as a PDF
+  mha-symbolic check --example one-token                 which printed numbers are wrong
+  mha-symbolic exercises --example two-tokens --count 20 -o sheets
+  cat my-spec.toml | mha-symbolic derive - --format tex
+
+exit codes: 0 done, 1 `check` found a wrong claim, 2 bad input (one line on stderr)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes are one line on stderr and exit code 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        line = one_line(f"{self.prog}: {message} (see {self.prog} --help)", MESSAGE_LIMIT)
+        self.exit(EXIT_BAD_INPUT, line + "\n")
+
+
+def _add_spec_source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec", nargs="?", help="a spec TOML file (- reads standard input)")
+    parser.add_argument("--example", metavar="NAME", help="a built-in example (see `examples`)")
+
+
+def _count(text: str) -> int:
+    """A whole number from 0 to MAX_DECIMALS (decimal places, matrix sizes)."""
+    if not text.isdigit() or int(text) > MAX_DECIMALS:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 0 to {MAX_DECIMALS}, got {one_line(text)!r}"
+        )
+    return int(text)
+
+
+def _path(text: str) -> str:
+    """A file or folder name: not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    return text
+
+
+def _command(commands: Any, name: str, summary: str, about: str, *examples: str) -> _Parser:
+    """A subcommand: ``summary`` in the command list; its own help says what it does
+    (``about``), with examples."""
+    epilog = "examples:\n" + "\n".join(f"  mha-symbolic {name} {e}" for e in examples)
+    parser: _Parser = commands.add_parser(name, help=summary, description=about, epilog=epilog)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mha-symbolic", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"mha-symbolic {__version__}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
+
+    commands.add_parser(
+        "examples",
+        help="list the built-in examples",
+        description="List the built-in examples (from worked documents) by name and title.",
+    )
+    _add_derive(commands)
+    _add_check(commands)
+    _add_exercises(commands)
+    _add_bench(commands)
+    return parser
+
+
+def _add_derive(commands: Any) -> None:
+    derive = _command(
+        commands,
+        "derive",
+        "derive every step exactly and write the worked solution",
+        "Derive every step of the attention exactly and write it as a worked solution.",
+        "--example two-tokens",
+        "my-spec.toml --format tex -o solution.tex --decimals 4",
+        "my-spec.toml -o solution.pdf --gradients",
+        "- --format json < my-spec.toml",
+    )
+    _add_spec_source(derive)
+    derive.add_argument(
+        "--format",
+        choices=("md", "tex", "html", "pdf", "json"),
+        help="output format (default: from -o's suffix, else md)",
+    )
+    derive.add_argument(
+        "-o", "--output", type=_path, metavar="FILE", help="write here instead of stdout"
+    )
+    derive.add_argument(
+        "--decimals",
+        type=_count,
+        default=2,
+        metavar="N",
+        help=f"decimal places, 0 to {MAX_DECIMALS} (default 2)",
+    )
+    derive.add_argument(
+        "--detail", choices=("matrix", "token"), default="matrix", help="token: per-token sums"
+    )
+    derive.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
+    derive.add_argument(
+        "--max-size",
+        type=_count,
+        default=8,
+        metavar="N",
+        help="elide matrices with more than N rows or columns (default 8)",
+    )
+    derive.add_argument(
+        "--templates", type=_path, metavar="DIR", help="use these templates instead (sandboxed)"
+    )
+    derive.add_argument(
+        "--gradients",
+        action="store_true",
+        help="also backpropagate the loss ([loss] table, else the sum of the output): grad.* steps",
+    )
+    derive.add_argument(
+        "--limit",
+        metavar="NAME=POINT",
+        help="every step's exact limit as a declared parameter goes to POINT (tau=0+, tau=oo)",
+    )
+    _add_plot_options(derive)
+
+
+def _add_plot_options(derive: argparse.ArgumentParser) -> None:
+    derive.add_argument(
+        "--plot",
+        metavar="NAME=START:STOP",
+        help="plot step entries against a parameter (tau=0.1:10); PNG beside -o, in html/pdf",
+    )
+    derive.add_argument(
+        "--plot-keys",
+        nargs="+",
+        metavar="KEY",
+        help="entries to plot: head1.weights (all), head1.weights[2] (a row), head1.output[1,2]"
+        " (default: every head's weights)",
+    )
+    derive.add_argument(
+        "--plot-file", type=_path, metavar="FILE", help="write the plot here (a .png)"
+    )
+
+
+def _add_check(commands: Any) -> None:
+    check = _command(
+        commands,
+        "check",
+        "check the numbers a document prints",
+        "Check the numbers a document prints (the spec's [claims]) against the exact values: "
+        "each is exact, rounded, or wrong with its likely mistake.",
+        "--example one-token",
+        "my-spec.toml --format json",
+        "--example two-tokens --claim 'head1.weights[1,1]=0.73'",
+        "my-spec.toml --claims - < printed.toml",
+    )
+    _add_spec_source(check)
+    check.add_argument(
+        "--format", choices=("text", "md", "json"), default="text", help="report format"
+    )
+    check.add_argument(
+        "--claim",
+        action="append",
+        metavar="KEY=VALUE",
+        help="check this claim instead of the spec's own (repeatable)",
+    )
+    check.add_argument(
+        "--claims",
+        type=_path,
+        metavar="FILE",
+        help="check these claims instead: a TOML file of KEY = VALUE lines (or a [claims] "
+        "table); - reads standard input",
+    )
+
+
+def _add_bench(commands: Any) -> None:
+    bench = _command(
+        commands,
+        "bench",
+        "time the derivation and the compiled functions",
+        "Time the exact derivation, the compiled functions and the exercise bank.",
+        "--quick",
+        "--only compile",
+    )
+    bench.add_argument("--quick", action="store_true", help="small shapes only")
+    bench.add_argument(
+        "--only",
+        choices=("derive", "compile", "grad", "exercises"),
+        help="run one section (default: all)",
+    )
+
+
+def _whole(low: int, high: int) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def read(text: str) -> int:
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number from {low} to {high}, got {text!r}"
+            )
+        return int(text)
+
+    return read
+
+
+def _add_exercises(commands: Any) -> None:
+    exercises = _command(
+        commands,
+        "exercises",
+        "exercise sheets and answer keys with nice numbers",
+        "Make randomized variants of a spec with nice numbers: a student sheet and an answer "
+        "key per variant, written into a new folder (an earlier bank there is replaced).",
+        "--example two-tokens --count 20 -o sheets",
+        "my-spec.toml --count 100 --format pdf -o bank --seed 7",
+    )
+    _add_spec_source(exercises)
+    exercises.add_argument(
+        "--count", type=_whole(1, 100_000), required=True, metavar="N", help="variants"
+    )
+    exercises.add_argument(
+        "--seed", type=_whole(0, 2**63), default=0, metavar="S", help="random seed (default 0)"
+    )
+    exercises.add_argument(
+        "-o", "--output", type=_path, required=True, metavar="DIR", help="write here"
+    )
+    exercises.add_argument(
+        "--format",
+        choices=("md", "tex", "pdf"),
+        default="md",
+        help="md (default), tex, or pdf (bank.pdf)",
+    )
+    exercises.add_argument(
+        "--workers",
+        type=_whole(1, 1024),
+        metavar="K",
+        help="worker processes (default: the number of CPUs)",
+    )
+    exercises.add_argument(
+        "--decimals",
+        type=_count,
+        default=2,
+        metavar="N",
+        help=f"decimal places, 0 to {MAX_DECIMALS} (default 2)",
+    )
+    exercises.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
+    exercises.add_argument(
+        "--templates", type=_path, metavar="DIR", help="use these templates instead (sandboxed)"
+    )
+    exercises.add_argument(
+        "--verify", action="store_true", help="check every answer key's decimals (slower)"
+    )
+    exercises.add_argument("--quiet", action="store_true", help="no progress line")

@@ -1,0 +1,156 @@
+"""Writing outputs safely: each file atomically, a folder of files built aside and moved in."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from mha_symbolic.errors import SpecError
+
+_TEMPORARY = ".tmp"  # suffix of every temporary file or folder, beside its target
+
+
+def _mode(target: Path, default: int) -> int:
+    """The permissions a new file (or folder) gets: the old file's, else ``default`` minus
+    the umask (mkstemp and mkdtemp make them private)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return default & ~umask
+
+
+def _cannot_write(path: Path, exc: OSError) -> SpecError:
+    if path.is_dir():
+        return SpecError("cannot write: it is a folder", source=str(path))
+    if not path.parent.is_dir():
+        return SpecError("cannot write: its folder does not exist", source=str(path))
+    return SpecError(f"cannot write: {exc.strerror or exc}", source=str(path))
+
+
+def write_atomic(path: str | Path, data: bytes | str) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` all at once: into a temporary file in the
+    same folder, flushed to disk, then renamed over ``path``. A failure at any point leaves
+    the old file as it was and no temporary behind; an OSError becomes a one-line SpecError."""
+    if str(path) == "":  # Path("") would be the current folder
+        raise SpecError("cannot write: the file name is empty")
+    path = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if path.is_dir():
+        raise SpecError("cannot write: it is a folder", source=str(path))
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=_TEMPORARY, dir=path.parent
+        )
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _mode(path, 0o666))
+        os.replace(temporary, path)
+        _sync_folder(path.parent)
+    except BaseException as exc:  # also KeyboardInterrupt and SIGTERM: never leave a fragment
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise _cannot_write(path, exc) from None
+        raise
+
+
+def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
+    """Write several files (a document and its images): every target is checked before the
+    first is written, each is written atomically, and if one fails the files this call
+    created are removed again (files it replaced hold their new, complete contents)."""
+    for path in files:
+        if str(path) == "":
+            raise SpecError("cannot write: the file name is empty")
+        if Path(path).is_dir():
+            raise SpecError("cannot write: it is a folder", source=str(path))
+        if not Path(path).parent.is_dir():
+            raise SpecError("cannot write: its folder does not exist", source=str(path))
+    created: list[Path] = []
+    try:
+        for path, data in files.items():
+            new = not Path(path).exists()
+            write_atomic(path, data)
+            if new:
+                created.append(Path(path))
+    except BaseException:
+        for path in created:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+    return [Path(path) for path in files]
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (the rename) to disk, where the system allows it."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+@contextlib.contextmanager
+def staged_folder(target: str | Path) -> Iterator[Path]:
+    """A new temporary folder beside ``target``, moved into place as ``target`` when the
+    ``with`` block ends, and removed instead when it fails (an exception, KeyboardInterrupt,
+    or SIGTERM once :func:`mha_symbolic.cli.main` turns it into an exception).
+
+    ``target`` may be missing, an empty folder, or a folder to be replaced as a whole (the
+    caller decides which folders may be replaced).
+    """
+    target = Path(target)
+    try:
+        staging = Path(
+            tempfile.mkdtemp(prefix=f".{target.name}.", suffix=_TEMPORARY, dir=target.parent)
+        )
+    except OSError as exc:
+        raise SpecError(f"cannot create: {exc.strerror or exc}", source=str(target)) from None
+    try:
+        os.chmod(staging, _mode(target, 0o777))
+        yield staging
+        _move_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _move_into_place(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an old non-empty ``target`` is moved aside first and
+    removed only once the new folder is in place (put back if that fails)."""
+    try:
+        os.replace(staging, target)  # target missing or an empty folder
+        return
+    except OSError as exc:
+        if not target.is_dir() or not any(target.iterdir()):
+            raise SpecError(f"cannot create: {exc.strerror or exc}", source=str(target)) from None
+    aside = tempfile.mkdtemp(prefix=f".{target.name}.old.", suffix=_TEMPORARY, dir=target.parent)
+    try:
+        os.replace(target, aside)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.rmdir(aside)
+        raise SpecError(f"cannot replace: {exc.strerror or exc}", source=str(target)) from None
+    try:
+        os.replace(staging, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):  # the old folder back; if that fails, it stays aside
+            os.replace(aside, target)
+        if isinstance(exc, OSError):
+            raise SpecError(f"cannot replace: {exc.strerror or exc}", source=str(target)) from None
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
