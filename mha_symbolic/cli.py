@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -256,6 +257,25 @@ def _error(message: str) -> None:
     print(f"mha-symbolic: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
 
 
+# The library's messages name Python parameters; the command line names its flags.
+FLAGS = {
+    "count": "--count",
+    "decimals": "--decimals",
+    "fmt": "--format",
+    "limit": "--limit",
+    "max_size": "--max-size",
+    "plot": "--plot",
+    "plot_keys": "--plot-keys",
+    "templates": "--templates",
+}
+_PARAMETER = re.compile(r"(^|: |give )(" + "|".join(FLAGS) + r")(?=:| must| '|$)")
+
+
+def as_flags(message: str) -> str:
+    """``max_size must be at least 2`` -> ``--max-size must be at least 2``."""
+    return _PARAMETER.sub(lambda m: m.group(1) + FLAGS[m.group(2)], message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handlers = {
@@ -269,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _sigterm_raises():
             return handlers[args.command]()
     except SpecError as error:
-        _error(str(error))
+        _error(as_flags(str(error)))
         return EXIT_BAD_INPUT
     except Terminated:
         _error("terminated")

@@ -255,7 +255,7 @@ def test_sweep_is_stable_for_small_tau(temperature):
     first = [values[0] for _, values in result.series]
     assert first == pytest.approx([0.5, 0.0, 0.5], abs=1e-12)
     assert parse_range("tau=1/10:10") == ("tau", 0.1, 10.0)
-    with pytest.raises(SpecError, match=r"^--plot: 'tau=2:1' needs START < STOP$"):
+    with pytest.raises(SpecError, match=r"^plot: 'tau=2:1' needs START < STOP$"):
         parse_range("tau=2:1")
 
 

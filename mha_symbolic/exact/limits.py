@@ -57,7 +57,7 @@ def parse_limit(text: str) -> tuple[str, str]:
     """``"tau=0+"`` -> ("tau", "0+") (the CLI's --limit)."""
     name, sep, point = text.partition("=")
     if not sep or not name.strip() or not point.strip():
-        raise SpecError(f"--limit: expected NAME=POINT such as tau=0+ or tau=oo, got {text!r}")
+        raise SpecError(f"limit: expected NAME=POINT such as tau=0+ or tau=oo, got {text!r}")
     return name.strip(), point.strip()
 
 

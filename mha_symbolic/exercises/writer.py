@@ -186,7 +186,7 @@ def write_bank(
     from mha_symbolic.solution import pdf
 
     if not 1 <= count <= MAX_COUNT:
-        raise SpecError(f"--count must be from 1 to {MAX_COUNT}, got {count}")
+        raise SpecError(f"count must be from 1 to {MAX_COUNT}, got {count}")
     options = _options(fmt, lang, decimals, templates, verify)
     target = _prepare(folder)
     names: list[str] = []

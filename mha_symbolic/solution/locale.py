@@ -26,7 +26,7 @@ def template_dir(override: str | Path | None = None) -> Path:
     if override is not None:
         path = Path(override)
         if not path.is_dir():
-            raise SpecError("--templates: no such directory", source=str(path))
+            raise SpecError("templates: no such directory", source=str(path))
         return path
     # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
     # editable install) it is the top-level folder beside the package.

@@ -47,17 +47,17 @@ def parse_range(text: str) -> tuple[str, float, float]:
     name, sep, bounds = text.partition("=")
     start_text, colon, stop_text = bounds.partition(":")
     if not sep or not colon or not name.strip():
-        raise SpecError(f"--plot: expected NAME=START:STOP such as tau=0.1:10, got {text!r}")
+        raise SpecError(f"plot: expected NAME=START:STOP such as tau=0.1:10, got {text!r}")
     start, stop = (_bound(t, text) for t in (start_text, stop_text))
     if not start < stop:
-        raise SpecError(f"--plot: {text!r} needs START < STOP")
+        raise SpecError(f"plot: {text!r} needs START < STOP")
     return name.strip(), start, stop
 
 
 def _bound(text: str, whole: str) -> float:
-    value = exact.from_text(text, f"--plot {whole!r}")
+    value = exact.from_text(text, f"plot {whole!r}")
     if not value.is_comparable:
-        raise SpecError(f"--plot: {text!r} in {whole!r} is not a number")
+        raise SpecError(f"plot: {text!r} in {whole!r} is not a number")
     return float(value)
 
 
@@ -69,12 +69,12 @@ def _selected(d: Derivation, selectors: Sequence[str] | None) -> list[tuple[str,
     for selector in selectors:
         match = _SELECTOR.fullmatch(selector.strip())
         if match is None:
-            raise SpecError(f"--plot-keys: cannot read {selector!r}; write head1.weights[1,2]")
+            raise SpecError(f"plot_keys: cannot read {selector!r}; write head1.weights[1,2]")
         key = match.group("key")
         try:
             rows, cols = d.step(key).shape
         except KeyError as exc:  # an unknown step key: its message names the nearest keys
-            raise SpecError(f"--plot-keys: {exc.args[0]}") from None
+            raise SpecError(f"plot_keys: {exc.args[0]}") from None
         row_range = range(rows) if match.group("row") is None else [int(match.group("row")) - 1]
         col_range = range(cols) if match.group("col") is None else [int(match.group("col")) - 1]
         for i in row_range:
@@ -82,7 +82,7 @@ def _selected(d: Derivation, selectors: Sequence[str] | None) -> list[tuple[str,
                 if not (0 <= i < rows and 0 <= j < cols):
                     shape = (rows, cols)
                     raise SpecError(
-                        f"--plot-keys: {selector!r} is outside {key}, which has shape {shape}"
+                        f"plot_keys: {selector!r} is outside {key}, which has shape {shape}"
                     )
                 out.append((key, i, j))
     return out
@@ -107,7 +107,7 @@ def sweep(
     others = sorted(str(s) for s in d.free_symbols - {symbol})
     if others:
         raise SpecError(
-            f"--plot: the values depend on {others[0]} as well as {name}; "
+            f"plot: the values depend on {others[0]} as well as {name}; "
             "give every other symbol a number"
         )
     log = start > 0 and stop / start >= 10

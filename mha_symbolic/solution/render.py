@@ -228,7 +228,7 @@ def infer_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise SpecError(
-            f"cannot tell the format from the suffix {suffix or '(none)'!r}; give --format",
+            f"cannot tell the format from the suffix {suffix or '(none)'!r}; give fmt",
             source=str(path),
         )
     return SUFFIXES[suffix]

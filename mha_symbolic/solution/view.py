@@ -39,7 +39,7 @@ class Options:
         if self.detail not in DETAILS:
             raise SpecError(f"unknown detail {self.detail!r}; choose one of {', '.join(DETAILS)}")
         if self.max_size < 2:
-            raise SpecError("--max-size must be at least 2")
+            raise SpecError("max_size must be at least 2")
 
     @property
     def settings(self) -> latex.Settings:
