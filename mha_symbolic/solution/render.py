@@ -109,12 +109,6 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
     return env
 
 
-def _options(options: Options | None, **overrides: Any) -> Options:
-    base = options or Options()
-    values = {**base.__dict__, **{k: v for k, v in overrides.items() if v is not None}}
-    return Options(**values)
-
-
 def render(
     derivation: Derivation,
     fmt: str = "md",
