@@ -109,12 +109,11 @@ class Program:
         """Leaf symbol -> exact value."""
         return {leaf.symbol: leaf.value for leaf in self.leaves}
 
-    def leaf(self, role: str, head: int | None = None) -> Leaf:
-        return next(lf for lf in self.leaves if lf.role == role and lf.head == head)
-
-    def replace(self, nodes: tuple[Node, ...] | None = None, **changes: Any) -> Program:
+    def replace(
+        self, nodes: tuple[Node, ...] | None = None, leaves: tuple[Leaf, ...] | None = None
+    ) -> Program:
         """A copy with other nodes or leaves (the rewrites of the checker's mistakes)."""
-        return Program(self.spec, changes.get("leaves", self.leaves), nodes or self.nodes)
+        return Program(self.spec, leaves or self.leaves, nodes or self.nodes)
 
 
 def affine_parts(expr: sp.Basic) -> tuple[sp.Basic, sp.Basic, sp.Basic | None] | None:
@@ -134,12 +133,6 @@ def affine_parts(expr: sp.Basic) -> tuple[sp.Basic, sp.Basic, sp.Basic | None] |
     if isinstance(bias, sp.MatMul) and isinstance(bias.args[0], sp.OneMatrix):
         bias = bias.args[1]
     return x, w, bias
-
-
-def effective(spec: AttentionSpec, leaf: Leaf) -> Matrix:
-    """A weight leaf as the (in x out) matrix that multiplies from the right."""
-    value: Matrix = leaf.value
-    return value.T if spec.convention == "xWT" and leaf.role.startswith("w_") else value
 
 
 class _Builder:
