@@ -45,9 +45,9 @@ def load_spec(args: argparse.Namespace) -> Any:
 
 def _stdin_table() -> dict[str, Any]:
     """The spec TOML on standard input, read as a table (floats kept as exact decimals)."""
-    from mha_symbolic.spec.attention import _parse_toml
+    from mha_symbolic.spec.files import parse_toml
 
-    return _parse_toml(_read_text(STDIN), "<stdin>")
+    return parse_toml(_read_text(STDIN), "<stdin>")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -139,14 +139,14 @@ def _check(args: argparse.Namespace) -> int:
 
 def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
     """The claims of --claims FILE and --claim KEY=VALUE, or None for the spec's own."""
-    from mha_symbolic.spec.attention import _parse_toml
+    from mha_symbolic.spec.files import parse_toml
 
     if args.claims is None and not args.claim:
         return None
     table: dict[str, Any] = {}
     if args.claims is not None:
         source = "<stdin>" if args.claims == STDIN else args.claims
-        raw = _parse_toml(_read_text(args.claims), source)
+        raw = parse_toml(_read_text(args.claims), source)
         inner = raw.get("claims")
         table.update(inner if isinstance(inner, dict) else raw)
     for given in args.claim or []:
@@ -158,27 +158,21 @@ def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def _read_text(name: str) -> str:
-    """The UTF-8 text of a regular file, or of standard input for ``-``, at most MAX_STDIN."""
-    if name == STDIN:
-        data = sys.stdin.buffer.read(MAX_STDIN + 1)
-    else:
-        path = Path(name)
-        if not path.is_file():
-            what = "no such file" if not path.exists() else "not a regular file"
-            raise SpecError(what, source=name)
-        try:
-            with path.open("rb") as stream:
-                data = stream.read(MAX_STDIN + 1)
-        except OSError as exc:
-            raise SpecError(f"cannot read: {exc.strerror}", source=name) from None
-    source = "<stdin>" if name == STDIN else name
+    """The UTF-8 text of a regular file (see ``spec.files.read_text``) or of standard input."""
+    from mha_symbolic.spec.files import read_text
+
+    if name != STDIN:
+        return read_text(name, name)
+    data = sys.stdin.buffer.read(MAX_STDIN + 1)
     if len(data) > MAX_STDIN:
-        raise SpecError(f"more than {MAX_STDIN} bytes; this is not a spec or claims", source=source)
+        raise SpecError(
+            f"more than {MAX_STDIN} bytes; this is not a spec or claims", source="<stdin>"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise SpecError(reason, source=source) from None
+        raise SpecError(reason, source="<stdin>") from None
 
 
 def _exercises(args: argparse.Namespace) -> int:

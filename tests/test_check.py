@@ -246,7 +246,10 @@ def test_shape_verdict_says_both_shapes_and_the_transpose(two_tokens):
             {"head1.weights[1": "1"},
             "claim 'head1.weights[1': a key is a step key, optionally with [row] or [row,column]",
         ),
-        ({"head1.weights": "0.7.3"}, "claim 'head1.weights': cannot read \"0.7.3\" as a number"),
+        (
+            {"head1.weights": "0.7.3"},
+            "claim 'head1.weights' = \"0.7.3\": two decimal points in one number (0.7.3)",
+        ),
         (
             {"x": "[[1, 0], [0]]"},
             "claim 'x': row 2 of \"[[1, 0], [0]]\" has 1 entries but row 1 has 2",

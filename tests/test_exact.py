@@ -72,11 +72,24 @@ def test_keyword_arguments_take_numpy_weights():
     assert spec.weights["w_q"][1] == sp.Matrix([[0, 1], [1, 0]])
 
 
-@pytest.mark.parametrize("text", ["abc", "1..2", "1.2.3", "2 3", "", "0x10", "2e"])
-def test_text_that_is_not_a_number(text):
+NOT_NUMBERS = [
+    ("abc", 'w_q[1][1,1]: cannot read "abc" as a number (\'abc\' is not a declared parameter; '
+            "declare it under [parameters], or put \\cdot between letters for a product)"),
+    ("1..2", 'w_q[1][1,1] = "1..2": two decimal points in one number (1..2)'),
+    ("1.2.3", 'w_q[1][1,1] = "1.2.3": two decimal points in one number (1.2.3)'),
+    ("2 3", 'w_q[1][1,1] = "2 3": two numbers side by side (2 3); write 2 \\cdot 3 for a product'),
+    ("", 'w_q[1][1,1]: cannot read "" as a number'),
+    ("0x10", 'w_q[1][1,1] = "0x10": a hexadecimal number (0x10) is not read; write 16'),
+    ("2e", 'w_q[1][1,1] = "2e": a letter right after a number (2e); write 2 \\cdot e, '
+           "or 2e3 for scientific notation"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "message"), NOT_NUMBERS)
+def test_text_that_is_not_a_number(text, message):
     with pytest.raises(SpecError) as caught:
         to_number(text, "w_q[1][1,1]")
-    assert str(caught.value) == f'w_q[1][1,1]: cannot read "{text}" as a number'
+    assert str(caught.value) == message
 
 
 def test_symbolic_names_round_trip_through_latex():

@@ -105,7 +105,7 @@ CASES = [
     Case(name='stdin_not_utf8', argv=('derive', '-'), message='mha-symbolic: <stdin>: not UTF-8 text (invalid start byte at byte 0)', stdin=b'\xff\xfe\x00'),
     Case(name='stdin_empty', argv=('derive', '-'), message='mha-symbolic: <stdin>: no input: give x (self-attention) or query and key (cross-attention)', stdin=b''),
     Case(name='stdin_twice', argv=('check', '-', '--claims', '-'), message='mha-symbolic: the spec and --claims cannot both be - (standard input)', stdin=b''),
-    Case(name='claims_dev_zero', argv=('check', '--example', 'two-tokens', '--claims', '/dev/zero'), message='mha-symbolic: /dev/zero: not a regular file'),
+    Case(name='claims_dev_zero', argv=('check', '--example', 'two-tokens', '--claims', '/dev/zero'), message='mha-symbolic: /dev/zero: is not a regular file (a pipe or a device?)'),
     Case(name='claims_missing', argv=('check', '--example', 'two-tokens', '--claims', '{tmp}/none.toml'), message='mha-symbolic: {tmp}/none.toml: no such file'),
     Case(name='claims_bad_toml', argv=('check', '--example', 'two-tokens', '--claims', '{tmp}/c.toml'), message='mha-symbolic: {tmp}/c.toml: invalid TOML: Invalid value (at end of document)', files={'c.toml': 'x = [\n'}),
     Case(name='claim_without_equals', argv=('check', '--example', 'two-tokens', '--claim', 'head1.weights'), message="mha-symbolic: --claim: write KEY=VALUE, got 'head1.weights'"),

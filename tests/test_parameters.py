@@ -71,7 +71,7 @@ def test_declared_names_read_as_one_symbol_with_assumptions():
                    "('tauu' is not declared; did you mean 'tau'?)"),
         ("alpha", "w: cannot read \"alpha\" as a number "
                   "('alpha' is not declared; the parameters are tau)"),
-        ("2tau", 'w: cannot read "2tau" as a number'),
+        ("2tau", 'w = "2tau": a letter right after a number (2tau); write 2 \\cdot tau'),
     ],
 )  # fmt: skip
 def test_undeclared_names_are_refused(text, message):
@@ -83,7 +83,10 @@ def test_undeclared_names_are_refused(text, message):
 def test_without_parameters_a_name_is_still_refused():
     with pytest.raises(SpecError) as caught:
         AttentionSpec(x=[[1, 0], [0, 1]], scale="1/tau")
-    assert str(caught.value) == '<arguments>: scale: cannot read "1/tau" as a number'
+    assert str(caught.value) == (
+        "<arguments>: scale: cannot read \"1/tau\" as a number ('tau' is not a declared "
+        "parameter; declare it under [parameters], or put \\cdot between letters for a product)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -27,8 +27,10 @@ CASES = [
     (dict(x=[[]]), "x is empty (row 1 has no entries)"),
     (dict(x=I2, weights={"w_q": [[[1, 0], [0, 1, 2]]]}),
      "w_q[1]: row 2 has 3 entries but row 1 has 2"),
-    (dict(x=[[1, "abc"]]), 'x[1,2]: cannot read "abc" as a number'),
-    (dict(x=[[1, "1..2"]]), 'x[1,2]: cannot read "1..2" as a number'),
+    (dict(x=[[1, "abc"]]),
+     'x[1,2]: cannot read "abc" as a number (\'abc\' is not a declared parameter; declare it '
+     "under [parameters], or put \\cdot between letters for a product)"),
+    (dict(x=[[1, "1..2"]]), 'x[1,2] = "1..2": two decimal points in one number (1..2)'),
     (dict(x=[[1, "1/0"]]), 'x[1,2]: "1/0" divides by zero'),
     (dict(x=[[1, "\\infty"]]), 'x[1,2]: "\\infty" is not a finite number'),
     (dict(x=[[True]]), "x[1,1]: True is a boolean, not a number"),

@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import bounds
 from mha_symbolic.spec import numbers as exact
 
 _KEY = re.compile(r"([A-Za-z][\w.]*)\s*(?:\[\s*(\d+)\s*(?:,\s*(\d+)\s*)?\])?")
@@ -138,6 +138,7 @@ def _check_index(
 def _read_value(value: Any, where: str) -> tuple[str, str, tuple[Side, ...]]:
     """(text as given, text as a grid of printed numbers, sides)."""
     if isinstance(value, str):
+        _check_size(value, where)
         text = _NOISE.sub(" ", value.replace("−", "-")).strip()
         if not text:
             raise SpecError(f"{where}: the claimed value is empty")
@@ -154,6 +155,21 @@ def _read_value(value: Any, where: str) -> tuple[str, str, tuple[Side, ...]]:
     rows = _rows(value, where)
     side = Side(_list_text(rows), rows)
     return side.text, side.text, (side,)
+
+
+def _check_size(text: str, where: str) -> None:
+    """A claimed value within the length and nesting bounds (lists are read recursively)."""
+    if len(text) > bounds.MAX_CLAIM_TEXT:
+        raise SpecError(
+            f"{where}: a claimed value of {len(text):,} characters; at most "
+            f"{bounds.MAX_CLAIM_TEXT:,} are read"
+        )
+    depth = deepest = 0
+    for char in text:
+        depth += (char in "([{") - (char in ")]}")
+        deepest = max(deepest, depth)
+    if deepest > bounds.MAX_DEPTH:
+        raise SpecError(f"{where}: the claimed value is nested more than {bounds.MAX_DEPTH} deep")
 
 
 def _read_side(text: str, where: str) -> Side:
@@ -236,10 +252,12 @@ def read_number(text: str, where: str = "claim") -> Printed:
     scientific = _TIMES_TEN.fullmatch(text)
     plain = f"{scientific.group(1)}e{scientific.group(2)}" if scientific else text
     if _PLAIN.fullmatch(plain):
-        digits = Decimal(plain)
+        # The one grammar reads the value (within its digit and exponent bounds); the printed
+        # digits then give the precision.
+        value = _parsed(text, where)
         exact_form = "." not in plain and "e" not in plain.lower()
-        exponent = None if exact_form else _decimal_exponent(digits)
-        return Printed(text, sp.Rational(Fraction(digits)), exponent)
+        exponent = None if exact_form else _decimal_exponent(Decimal(plain))
+        return Printed(text, value, exponent)
     if text.replace(" ", "") in _MINUS_INFINITY:
         return Printed(text, -sp.oo, None)
     return Printed(text, _parsed(text, where), None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -15,18 +14,16 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec.latex_adapter import LatexParseError, parse_latex
+from mha_symbolic.spec import bounds, grammar
+from mha_symbolic.spec.tokens import Refusal
+from mha_symbolic.text import one_line
 
+# A LaTeX matrix given as one string; its entries are read one by one like list entries.
+_MATRIX = re.compile(r"\s*\\begin\{([bpBvV]?matrix)\}(.*)\\end\{\1\}\s*", re.DOTALL)
+_ROW_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?")
+_LOG10_2 = 0.30103
+# A signed whole number (exact/limits.py tells "tau=0-" from "tau=-1" with it).
 _INTEGER = re.compile(r"[+-]?\d+")
-_DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
-_FRACTION = re.compile(r"([+-]?\d+)\s*/\s*([+-]?\d+)")
-# Two letters in a row outside a LaTeX command or a subscript: "abc" would parse as a*b*c.
-_COMMAND_OR_SUBSCRIPT = re.compile(r"\\[A-Za-z]+|_\{[^}]*\}|_[A-Za-z0-9]")
-_LETTER_RUN = re.compile(r"[A-Za-z]{2,}")
-# latex2sympy2 reads "1..2" as 1, "1.2.3" as 9/25, "2 3" as a product and "0x10" as 0: refuse.
-_DIGIT_RUN = re.compile(r"[\d.]+")
-_NUMBER_TOKEN = re.compile(r"\d+(\.\d*)?|\.\d+")
-_SPACED_DIGITS = re.compile(r"[\d.]\s+[\d.]|\d[A-Za-z]")
 # The spec's declared parameters (name -> Symbol) while its values are read; see ``declared``.
 _DECLARED: ContextVar[Mapping[str, sp.Symbol]] = ContextVar(
     "declared", default=MappingProxyType({})
@@ -48,33 +45,8 @@ def declared_symbols() -> tuple[sp.Symbol, ...]:
     return tuple(_DECLARED.get().values())
 
 
-def _bare(name: str) -> re.Pattern[str]:
-    """``name`` as a word of its own: not a LaTeX command (``\\tau``), not inside a longer word."""
-    return re.compile(rf"(?<![\\A-Za-z]){name}(?![A-Za-z])")
-
-
-def _with_names(text: str, names: Mapping[str, sp.Symbol], replacement: str) -> str:
-    for name in names:
-        text = _bare(name).sub(replacement.format(name=name).replace("\\", "\\\\"), text)
-    return text
-
-
-def _unknown_name_hint(text: str, names: Mapping[str, sp.Symbol]) -> str:
-    """With parameters declared, say which name was not one of them."""
-    if not names:
-        return ""
-    plain = _COMMAND_OR_SUBSCRIPT.sub(" ", _with_names(text, names, " "))
-    words = _LETTER_RUN.findall(plain)
-    if not words:
-        return ""
-    close = difflib.get_close_matches(words[0], list(names), n=1, cutoff=0.5)
-    if close:
-        return f" ('{words[0]}' is not declared; did you mean '{close[0]}'?)"
-    return f" ('{words[0]}' is not declared; the parameters are {', '.join(names)})"
-
-
 def _as_declared(value: sp.Basic, names: Mapping[str, sp.Symbol]) -> sp.Basic:
-    """Symbols named like a parameter (``tau``, from ``\\tau`` or a placeholder) become it."""
+    """Symbols named like a parameter (``tau``, from a SymPy value) become it."""
     if not names:
         return value
     replace: dict[sp.Basic, sp.Basic] = {}
@@ -85,46 +57,29 @@ def _as_declared(value: sp.Basic, names: Mapping[str, sp.Symbol]) -> sp.Basic:
     return value.xreplace(replace) if replace else value
 
 
-def _suspicious(text: str) -> bool:
-    """Text that latex2sympy2 would read, but not as the number the user wrote."""
-    plain = _COMMAND_OR_SUBSCRIPT.sub(" ", text)
-    return (
-        not text
-        or bool(_LETTER_RUN.search(plain))
-        or bool(_SPACED_DIGITS.search(text))
-        or any(not _NUMBER_TOKEN.fullmatch(run) for run in _DIGIT_RUN.findall(text))
-    )
-
-
 def _quote(text: str) -> str:
-    return '"' + text + '"'
+    return '"' + one_line(text) + '"'
 
 
 def from_text(text: str, where: str) -> sp.Expr:
-    """A decimal, a fraction or LaTeX, read exactly (``"0.1"`` -> 1/10)."""
-    stripped = text.strip()
-    if _INTEGER.fullmatch(stripped):
-        return sp.Integer(int(stripped))
-    if _DECIMAL.fullmatch(stripped):
-        return sp.Rational(Fraction(Decimal(stripped)))
-    fraction = _FRACTION.fullmatch(stripped)
-    if fraction:
-        numerator, denominator = int(fraction.group(1)), int(fraction.group(2))
-        if denominator == 0:
-            raise SpecError(f"{where}: {_quote(text)} divides by zero")
-        return sp.Rational(numerator, denominator)
-    names = _DECLARED.get()
-    # A declared name reads as one symbol: checked as a single letter, parsed as \\mathit{tau}.
-    if _suspicious(_with_names(stripped, names, "p")):
-        hint = _unknown_name_hint(stripped, names)
-        raise SpecError(f"{where}: cannot read {_quote(text)} as a number{hint}")
+    """A value written as text, read by the one grammar (``"0.1"`` -> 1/10, ``\\frac{e}{1+e}``).
+
+    Refusals are one line naming ``where``, the text and the offending part.
+    """
     try:
-        value = parse_latex(_with_names(stripped, names, "\\mathit{{{name}}}"))
-    except LatexParseError:
-        raise SpecError(f"{where}: cannot read {_quote(text)} as a number") from None
-    if not isinstance(value, sp.Expr) or isinstance(value, sp.MatrixBase):
-        raise SpecError(f"{where}: {_quote(text)} is not a single number")
-    return _finite(_as_declared(value, names), text, where)
+        value = grammar.read(text.strip(), _DECLARED.get())
+    except Refusal as refusal:
+        raise _refused(refusal, text, where) from None
+    return _finite(value, text, where)
+
+
+def _refused(refusal: Refusal, text: str, where: str) -> SpecError:
+    if refusal.kind == "zero":
+        return SpecError(f"{where}: {_quote(text)} divides by zero")
+    if refusal.kind == "name" or not text.strip():
+        hint = f" ({refusal.reason})" if text.strip() else ""
+        return SpecError(f"{where}: cannot read {_quote(text)} as a number{hint}")
+    return SpecError(f"{where} = {_quote(text)}: {refusal.reason}")
 
 
 def _finite(value: sp.Expr, text: str, where: str) -> sp.Expr:
@@ -140,13 +95,14 @@ def to_number(value: Any, where: str) -> sp.Expr:
     if isinstance(value, bool):
         raise SpecError(f"{where}: {value!r} is a boolean, not a number")
     if isinstance(value, int):
-        return sp.Integer(value)
+        return _integer(value, where)
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise SpecError(f"{where}: {value} is not a finite number")
-        return sp.Rational(Fraction(value))
+        # Its text ("1E+999999999") goes through the grammar's digit and exponent bounds.
+        return from_text(str(value), where)
     if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
+        return _integer(value.numerator, where) / _integer(value.denominator, where)
     if isinstance(value, float):
         # repr gives the shortest text that reads back as this float: what was written.
         if value != value or abs(value) == float("inf"):
@@ -157,17 +113,35 @@ def to_number(value: Any, where: str) -> sp.Expr:
     if isinstance(value, sp.Expr) and not isinstance(value, sp.MatrixBase):
         return _finite(_as_declared(value, _DECLARED.get()), str(value), where)
     if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
-        # A NumPy scalar: str() is the shortest decimal at its own precision (float32 0.1: "0.1").
-        kind = value.dtype.kind
-        if kind == "b":
-            raise SpecError(f"{where}: {value!r} is a boolean, not a number")
-        if kind in "iu":
-            return sp.Integer(int(value))
-        if kind == "f":
-            if value != value or abs(float(value)) == float("inf"):
-                raise SpecError(f"{where}: {value} is not a finite number")
-            return from_text(str(value), where)
-    raise SpecError(f"{where}: cannot read {value!r} ({type(value).__name__}) as a number")
+        return _numpy_scalar(value, where)
+    raise SpecError(
+        f"{where}: cannot read {one_line(repr(value))} ({type(value).__name__}) as a number"
+    )
+
+
+def _integer(value: int, where: str) -> sp.Integer:
+    """An int within the digits bound (checked before any text: str() fails past 4,300)."""
+    digits = int(abs(value).bit_length() * _LOG10_2) + 1
+    if digits > bounds.MAX_DIGITS + 1:
+        raise SpecError(
+            f"{where}: an integer of about {digits:,} digits; at most {bounds.MAX_DIGITS:,} "
+            "digits are read"
+        )
+    return sp.Integer(value)
+
+
+def _numpy_scalar(value: Any, where: str) -> sp.Expr:
+    # str() is the shortest decimal at the scalar's own precision (float32 0.1: "0.1").
+    kind = value.dtype.kind
+    if kind == "b":
+        raise SpecError(f"{where}: {value!r} is a boolean, not a number")
+    if kind in "iu":
+        return sp.Integer(int(value))
+    if kind == "f":
+        if value != value or abs(float(value)) == float("inf"):
+            raise SpecError(f"{where}: {value} is not a finite number")
+        return from_text(str(value), where)
+    raise SpecError(f"{where}: cannot read {value!r} ({value.dtype}) as a number")
 
 
 def _rows_of(value: Any, where: str) -> list[Any]:
@@ -175,20 +149,31 @@ def _rows_of(value: Any, where: str) -> list[Any]:
     if isinstance(value, sp.MatrixBase):
         return [list(value.row(i)) for i in range(value.rows)]
     if isinstance(value, str):
-        if "\\begin" not in value:
-            raise SpecError(f"{where}: expected a matrix, got the text {_quote(value)}")
-        try:
-            parsed = parse_latex(value)
-        except LatexParseError:
-            raise SpecError(f"{where}: cannot read {_quote(value)} as a matrix") from None
-        if not isinstance(parsed, sp.MatrixBase):
-            raise SpecError(f"{where}: {_quote(value)} is not a matrix")
-        return [list(parsed.row(i)) for i in range(parsed.rows)]
+        return latex_rows(value, where)
     if hasattr(value, "tolist") and hasattr(value, "shape"):
         value = value.tolist() if value.ndim != 2 else [list(row) for row in value]
     if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
-        raise SpecError(f"{where}: expected a matrix (a list of rows), got {value!r}")
+        raise SpecError(f"{where}: expected a matrix (a list of rows), got {one_line(repr(value))}")
     return list(value)
+
+
+def latex_rows(text: str, where: str) -> list[list[str]]:
+    """A LaTeX matrix string split into entry texts (``&`` between entries, ``\\\\`` between
+    rows); each entry is then read like a list entry, by the one grammar."""
+    if len(text) > bounds.MAX_MATRIX_TEXT:
+        raise SpecError(
+            f"{where}: a matrix of {len(text):,} characters; at most "
+            f"{bounds.MAX_MATRIX_TEXT:,} are read"
+        )
+    matrix = _MATRIX.fullmatch(text)
+    if not matrix:
+        if "\\begin" in text:
+            raise SpecError(f"{where}: cannot read {_quote(text)} as a matrix")
+        raise SpecError(f"{where}: expected a matrix, got the text {_quote(text)}")
+    lines = _ROW_BREAK.split(matrix.group(2))
+    if lines and not lines[-1].strip():  # a trailing \\ ends the last row
+        lines.pop()
+    return [[entry.strip() for entry in line.split("&")] for line in lines]
 
 
 def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
@@ -198,7 +183,7 @@ def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
         raise SpecError(f"{where} is empty")
     for i, row in enumerate(rows, start=1):
         if not _is_row(row):
-            raise SpecError(f"{where}: row {i} is {row!r}, not a list of numbers")
+            raise SpecError(f"{where}: row {i} is {one_line(repr(row))}, not a list of numbers")
     width = len(rows[0])
     if width == 0:
         raise SpecError(f"{where} is empty (row 1 has no entries)")
@@ -206,12 +191,22 @@ def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
         if len(row) != width:
             noun = "entry" if len(row) == 1 else "entries"
             raise SpecError(f"{where}: row {i} has {len(row)} {noun} but row 1 has {width}")
+    _check_size(len(rows), width, where)
     return sp.ImmutableMatrix(
         [
             [to_number(entry, f"{where}[{i},{j}]") for j, entry in enumerate(row, start=1)]
             for i, row in enumerate(rows, start=1)
         ]
     )
+
+
+def _check_size(rows: int, cols: int, where: str) -> None:
+    side = bounds.MAX_SIDE
+    if rows > side or cols > side or rows * cols > bounds.MAX_ENTRIES:
+        raise SpecError(
+            f"{where} has shape ({rows}, {cols}); a spec matrix has at most {side:,} rows and "
+            f"columns and {bounds.MAX_ENTRIES:,} entries"
+        )
 
 
 def _is_row(row: Any) -> bool:
@@ -227,11 +222,14 @@ def to_vector(value: Any, where: str) -> sp.ImmutableMatrix:
     if isinstance(value, sp.MatrixBase):
         value = list(value)
     if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
-        raise SpecError(f"{where}: expected a vector (a list of numbers), got {value!r}")
+        raise SpecError(
+            f"{where}: expected a vector (a list of numbers), got {one_line(repr(value))}"
+        )
     if not value:
         raise SpecError(f"{where} is empty")
     if any(_is_row(entry) for entry in value):
         raise SpecError(f"{where}: expected a flat list of numbers, got nested lists")
+    _check_size(1, len(value), where)
     return sp.ImmutableMatrix(
         [[to_number(entry, f"{where}[{j}]") for j, entry in enumerate(value, start=1)]]
     )

@@ -1,0 +1,53 @@
+"""The limits on what a spec may ask for (one table), and the cost estimate of a derivation."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Reading: every value a user writes is read within these bounds, so that no input makes the
+# reader (or what follows it) run for minutes or exhaust memory. Each refusal names the limit.
+MAX_DIGITS = 1_000  # digits in one written number ("1.5e3" has 2)
+MAX_EXPONENT = 1_000  # |n| in 1e{n}, 10^{n}, e^{n}, x^{n}, \sqrt[n]{x}
+MAX_VALUE_DIGITS = 10_000  # digits of an exact rational computed while reading (2^{1000}: 302)
+MAX_ROOT_DIGITS = 300  # digits of a rational under a root (SymPy factors it: 1,000 digits take 1 s)
+MAX_DEPTH = 50  # nesting of braces, parentheses and \frac/\sqrt arguments in one value
+MAX_TEXT = 10_000  # characters in one value (one matrix entry, one scalar)
+MAX_MATRIX_TEXT = 1_000_000  # characters in one LaTeX matrix given as a string
+MAX_CLAIM_TEXT = 1_000_000  # characters in one claimed value
+MAX_HEADS = 64  # heads and kv_heads
+MAX_SIDE = 4_096  # rows or columns of one matrix in a spec
+MAX_ENTRIES = 262_144  # entries of one matrix in a spec (512 x 512)
+MAX_TOML_DEPTH = 16  # nesting of arrays and tables in a spec file
+MAX_FILE_BYTES = 5_000_000  # size of a spec or claims file
+# Writing: a derivation estimated to take longer than this asks for --large first.
+LARGE_SECONDS = 30.0
+
+# derivation_cost: seconds ~ _COST * L^a * E^b * h^c, fitted to measured runs of
+# `mha-symbolic derive` (rational weights, per_head, W_O): (16, 16, 4) took 0.5 s and
+# (64, 64, 8) took 95 s; symbolic weights multiply by _SYMBOLIC (a symbol per weight entry).
+_COST = 0.5 / (16.0**2 * 16.0**1.5 * 4.0**0.5)
+_L_POWER, _E_POWER, _H_POWER = 2.0, 1.5, 0.5
+_SYMBOLIC = 20.0
+
+
+def derivation_cost(spec: Any) -> float:
+    """Rough seconds of the exact derivation of ``spec`` (an AttentionSpec), from L, E and h."""
+    length = max(spec.query.rows, spec.key.rows)
+    width = max(spec.query.cols, spec.key.cols, spec.value.cols)
+    seconds = _COST * length**_L_POWER * width**_E_POWER * spec.heads**_H_POWER
+    return seconds * (_SYMBOLIC if spec.symbolic else 1.0)
+
+
+def too_large(spec: Any) -> str | None:
+    """The one-line refusal for a derivation that would take minutes, or None."""
+    seconds = derivation_cost(spec)
+    if seconds <= LARGE_SECONDS:
+        return None
+    minutes = max(1, math.ceil(seconds / 60))
+    shape = (max(spec.query.rows, spec.key.rows), spec.query.cols, spec.heads)
+    unit = "minute" if minutes == 1 else "minutes"
+    return (
+        f"{spec.source}: an exact derivation of (L, E, h) = {shape} would take about "
+        f"{minutes} {unit}; pass --large to go ahead"
+    )
