@@ -49,6 +49,14 @@ def _add_spec_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--example", metavar="NAME", help="a built-in example (see `examples`)")
 
 
+def _add_large(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="go ahead with a derivation estimated to take minutes (refused by default)",
+    )
+
+
 def _count(text: str) -> int:
     """A whole number from 0 to MAX_DECIMALS (decimal places, matrix sizes)."""
     if not text.isdigit() or int(text) > MAX_DECIMALS:
@@ -104,6 +112,7 @@ def _add_derive(commands: Any) -> None:
         "- --format json < my-spec.toml",
     )
     _add_spec_source(derive)
+    _add_large(derive)
     derive.add_argument(
         "--format",
         choices=("md", "tex", "html", "pdf", "json"),
@@ -177,6 +186,7 @@ def _add_check(commands: Any) -> None:
         "my-spec.toml --claims - < printed.toml",
     )
     _add_spec_source(check)
+    _add_large(check)
     check.add_argument(
         "--format", choices=("text", "md", "json"), default="text", help="report format"
     )

@@ -81,7 +81,7 @@ def _derive(args: argparse.Namespace) -> int:
     spec = load_spec(args)
     progress = StepLine()
     try:
-        d = derive(spec, gradients=True if args.gradients else None, progress=progress)
+        d = derive(spec, True if args.gradients else None, progress=progress, large=args.large)
     finally:
         progress.close()
     if args.plot:
@@ -130,7 +130,7 @@ def _check(args: argparse.Namespace) -> int:
 
     if args.spec == STDIN and args.claims == STDIN:
         raise SpecError("the spec and --claims cannot both be - (standard input)")
-    report = check(load_spec(args), _claims(args))
+    report = check(load_spec(args), _claims(args), large=args.large)
     formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
     text = formats[args.format]()
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -261,8 +261,9 @@ FLAGS = {
     "plot": "--plot",
     "plot_keys": "--plot-keys",
     "templates": "--templates",
+    "large=True": "--large",
 }
-_PARAMETER = re.compile(r"(^|: |give )(" + "|".join(FLAGS) + r")(?=:| must| '|$)")
+_PARAMETER = re.compile(r"(^|: |give |pass )(" + "|".join(FLAGS) + r")(?=:| must| '| to|$)")
 
 
 def as_flags(message: str) -> str:

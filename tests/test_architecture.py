@@ -132,3 +132,25 @@ def test_modules_and_functions_are_short() -> None:
                     long_functions.append(f"{name}.{node.name} ({length} lines)")
     assert not long_modules, long_modules
     assert not long_functions, long_functions
+
+
+def test_a_derivation_estimated_to_take_minutes_asks_for_large(monkeypatch, capsys) -> None:
+    from mha_symbolic import AttentionSpec, SpecError, derive
+    from mha_symbolic.cli import main
+    from mha_symbolic.spec import bounds
+
+    spec = AttentionSpec.example("two-tokens")
+    monkeypatch.setattr(bounds, "LARGE_SECONDS", 1e-9)
+    try:
+        derive(spec)
+    except SpecError as error:
+        assert str(error) == (
+            "example two-tokens: an exact derivation of (L, E, h) = (2, 2, 2) would take about "
+            "1 minute; pass large=True to go ahead"
+        )
+    else:
+        raise AssertionError("no refusal")
+    assert str(derive(spec, large=True)["output"][0, 0]) == "1/2"
+    assert main(["derive", "--example", "two-tokens"]) == 2
+    assert capsys.readouterr().err.endswith("1 minute; pass --large to go ahead\n")
+    assert main(["check", "--example", "two-tokens", "--large"]) == 0

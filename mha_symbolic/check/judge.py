@@ -83,10 +83,12 @@ def _likely(mistakes: tuple[str, ...]) -> str:
     return "likely mistake, one of: " + "; ".join(mistakes)
 
 
-def check(d: Derivation | AttentionSpec, claims: Mapping[str, Any] | None = None) -> Report:
+def check(
+    d: Derivation | AttentionSpec, claims: Mapping[str, Any] | None = None, large: bool = False
+) -> Report:
     """Judge ``claims`` (step key -> printed value), or the spec's own ``[claims]`` table."""
     if isinstance(d, AttentionSpec):
-        d = derive(d)
+        d = derive(d, large=large)
     shapes = {step.key: step.shape for step in d.steps}
     table = d.spec.claims if claims is None else claims
     if not isinstance(table, Mapping):

@@ -8,6 +8,7 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.backward import backward
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
@@ -15,6 +16,7 @@ from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.nodes import Rope, RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
 from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.bounds import too_large
 
 
 class Evaluator:
@@ -117,14 +119,21 @@ def walk(program: Program, progress: Progress | None = None) -> Derivation:
 
 
 def derive(
-    spec: AttentionSpec, gradients: bool | None = None, progress: Progress | None = None
+    spec: AttentionSpec,
+    gradients: bool | None = None,
+    progress: Progress | None = None,
+    large: bool = False,
 ) -> Derivation:
     """Every step of multi-head attention for ``spec``, exactly.
 
     ``gradients``: also backpropagate the spec's loss (the ``loss`` and ``grad.*`` steps);
     by default only when the spec has a ``[loss]`` table. ``progress`` is called with each
-    step's key once its value is known (for long work).
+    step's key once its value is known (for long work). A spec whose derivation is estimated
+    to take minutes is refused before any work starts unless ``large`` is true.
     """
+    refusal = None if large else too_large(spec)
+    if refusal is not None:
+        raise SpecError(refusal)
     d = walk(build(spec), progress)
     if gradients if gradients is not None else spec.loss is not None:
         return backward(d, progress)

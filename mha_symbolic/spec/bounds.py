@@ -49,5 +49,5 @@ def too_large(spec: Any) -> str | None:
     unit = "minute" if minutes == 1 else "minutes"
     return (
         f"{spec.source}: an exact derivation of (L, E, h) = {shape} would take about "
-        f"{minutes} {unit}; pass --large to go ahead"
+        f"{minutes} {unit}; pass large=True to go ahead"
     )
