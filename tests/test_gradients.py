@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from typing import Any
 
@@ -155,10 +154,8 @@ def test_target_shape_follows_w_o() -> None:
 
 
 # ------------------------------------------------------------------ rendering and the CLI
-def test_markdown_has_the_backpropagation_section_fast() -> None:
-    start = time.perf_counter()
+def test_markdown_has_the_backpropagation_section() -> None:
     md = derive(two_tokens_mse()).to_markdown()
-    assert time.perf_counter() - start < 2
     assert "## Backpropagation" in md and "## Head 1, backwards" in md
     assert "### Gradient through the softmax" not in md  # no mask: the Jacobian is 'scaled'
     assert (
@@ -546,9 +543,7 @@ def test_symbolic_split_gradients_match_torch_at_a_random_point() -> None:
     raw["x"] = [[str(v) for v in row] for row in raw["x"]]
     raw["weights"] = dict.fromkeys(("w_q", "w_k", "w_v", "w_o"), "symbolic")
     spec = AttentionSpec.from_dict(raw)
-    start = time.perf_counter()
-    d = derive(spec, gradients=True)
-    assert time.perf_counter() - start < 15  # minutes before the coefficient ring
+    d = derive(spec, gradients=True)  # its time is measured by `mha-symbolic bench --only grad`
     rng = np.random.default_rng(3)
     point = {
         s: sp.Rational(int(rng.integers(-20, 21)), 10) for s in sorted(d.free_symbols, key=str)
