@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -29,12 +28,13 @@ from mha_symbolic.solution.render import environment, variables
 from mha_symbolic.solution.view import Block, Given, Options, Solution, StepBlock
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.attention import AttentionSpec, example_names
+from mha_symbolic.spec.files import parse_toml, read_text
 from mha_symbolic.text import decimal_text, one_line
 
 if sys.version_info >= (3, 11):
-    import tomllib
+    pass
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    pass
 
 FORMATS = ("md", "tex", "pdf")
 MAX_COUNT = 100_000
@@ -109,17 +109,8 @@ def load(path: str | None = None, example: str | None = None) -> dict[str, Any]:
         source = f"example {example}"
     else:
         assert path is not None
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise SpecError("no such file", source=path) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SpecError(f"cannot read: {exc}", source=path) from None
-        source = path
-    try:
-        raw = tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"invalid TOML: {exc}", source=source) from None
+        text, source = read_text(path, path), path
+    raw = parse_toml(text, source)
     AttentionSpec.from_dict(raw, source=source)
     return raw
 

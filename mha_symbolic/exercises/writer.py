@@ -34,11 +34,12 @@ from mha_symbolic.exercises.bank import (
     variant_dir,
 )
 from mha_symbolic.files import staged_folder
+from mha_symbolic.spec.files import parse_toml
 
 if sys.version_info >= (3, 11):
-    import tomllib
+    pass
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    pass
 
 INDEX = "bank.json"  # a folder holding it is a bank, which a new bank may replace
 
@@ -86,7 +87,7 @@ def bank_index(
     entries = []
     for index, files in enumerate(variants, start=1):
         folder = variant_dir(index)
-        spec = tomllib.loads(files[f"{folder}/spec.toml"].decode("utf-8"))
+        spec = parse_toml(files[f"{folder}/spec.toml"].decode("utf-8"), f"{folder}/spec.toml")
         entries.append(
             {"index": index, "seed": seed, "dir": folder, "files": sorted(files), "spec": spec}
         )

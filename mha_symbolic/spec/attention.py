@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -19,7 +18,7 @@ from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.spec.weights import Weights
-from mha_symbolic.text import one_line
+from mha_symbolic.text import did_you_mean, one_line
 
 LAYOUTS = ("per_head", "split", "fused")
 CONVENTIONS = ("xW", "xWT")
@@ -59,8 +58,7 @@ class Loss:
 
 
 def _closest(word: str, options: Sequence[str]) -> str:
-    match = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
-    return f" (did you mean '{match[0]}'?)" if match else ""
+    return did_you_mean(word, options)
 
 
 def _shape(matrix: sp.MatrixBase) -> tuple[int, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -11,6 +10,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.text import did_you_mean
 
 # What a parameter may be declared as, and the SymPy assumptions each one gives its symbol.
 ASSUMPTIONS: Mapping[str, Mapping[str, bool]] = MappingProxyType(
@@ -41,8 +41,7 @@ def declare(table: Any) -> Mapping[str, sp.Symbol]:
         if name in RESERVED:
             raise SpecError(f"parameters: {name!r} already means a constant; choose another name")
         if not isinstance(kind, str) or kind not in ASSUMPTIONS:
-            match = difflib.get_close_matches(str(kind), list(ASSUMPTIONS), n=1, cutoff=0.5)
-            hint = f" (did you mean '{match[0]}'?)" if match else ""
+            hint = did_you_mean(str(kind), ASSUMPTIONS)
             raise SpecError(
                 f"parameters.{name} is {kind!r}{hint}; choose one of {', '.join(ASSUMPTIONS)}"
             )
