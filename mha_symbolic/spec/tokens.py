@@ -46,6 +46,9 @@ _SUBSCRIPT = re.compile(r"[A-Za-z0-9,]+")
 
 def tokens(text: str) -> list[Token]:
     """The tokens of ``text`` (linear time), with the local checks on each number."""
+    control = next((ch for ch in text if not ch.isprintable() and ch not in " \t\n\r"), None)
+    if control is not None:  # an escape sequence or a stray byte, never part of a number
+        raise Refusal(f"a control character ({control.encode('unicode_escape').decode()})")
     _separators(text)
     out: list[Token] = []
     gap = ""
