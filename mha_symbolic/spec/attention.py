@@ -44,6 +44,7 @@ TOP_KEYS = (
     "loss",
     "rope",
     "claims",
+    "assumed",
 )
 LOSSES = ("sum", "mse")
 LOSS_KEYS = ("kind", "target")
@@ -100,6 +101,9 @@ class AttentionSpec:
     loss: Loss | None = None  # the [loss] table; None when not given (gradients use the sum)
     rope: RopeSpec | None = None  # rotary position embeddings of q and k; None: none
     claims: Mapping[str, Any] = field(default_factory=dict)
+    # Numbers the document assumes rather than computes (same keys and values as claims): a
+    # solution reports what the inputs really give instead of calling the document wrong.
+    assumed: Mapping[str, Any] = field(default_factory=dict)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -209,8 +213,12 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
         "scale": _scale(raw.get("scale", "sqrt_dk")),
-        "claims": _claims(raw.get("claims", {})),
+        "claims": _claims(raw.get("claims", {}), "claims"),
+        "assumed": _claims(raw.get("assumed", {}), "assumed"),
     }
+    both = sorted(set(values["claims"]) & set(values["assumed"]))
+    if both:
+        raise SpecError(f"'{both[0]}' is both in [claims] and [assumed]; keep it in one")
     values.update(_inputs(raw))
     values.update(_labels(raw, values["query"].rows, values["key"].rows, values["self_attention"]))
     values.update(_mask(raw.get("mask", "none"), values["query"].rows, values["key"].rows))
@@ -321,12 +329,12 @@ def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
     return number
 
 
-def _claims(value: Any) -> dict[str, Any]:
+def _claims(value: Any, field_name: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise SpecError(f"claims must be a table of step keys, got {value!r}")
+        raise SpecError(f"{field_name} must be a table of step keys, got {value!r}")
     for key in value:
         if not isinstance(key, str):
-            raise SpecError(f"claims: keys must be text, got {key!r}")
+            raise SpecError(f"{field_name}: keys must be text, got {key!r}")
     return dict(value)
 
 
