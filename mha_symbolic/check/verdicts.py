@@ -56,6 +56,15 @@ def judge(value: sp.Expr, printed: Printed) -> str:
     return "rounded" if margin <= 0 else "wrong"
 
 
+def _proved_zero(number: sp.Expr) -> int | None:
+    """0 if SymPy proves ``number`` zero; None if it cannot (or its numbers overflow, as
+    e^{10^{25}} does inside its simplification)."""
+    try:
+        return 0 if number.equals(0) else None
+    except (OverflowError, MemoryError, RecursionError, ValueError):
+        return None
+
+
 def _sign(number: sp.Expr) -> int | None:
     """-1, 0 or 1 for a real constant, proved by high-precision evaluation; None if unknown."""
     if number.is_Rational:
@@ -63,11 +72,11 @@ def _sign(number: sp.Expr) -> int | None:
     try:
         value = number.evalf(_DIGITS, strict=True, maxn=_MAX_PRECISION)
     except PrecisionExhausted:  # no accuracy relative to an exact zero: prove it instead
-        return 0 if number.equals(0) else None
+        return _proved_zero(number)
     if not value.is_real:
         return None
     if value == 0:
-        return 0 if number.equals(0) else None
+        return _proved_zero(number)
     return 1 if value > 0 else -1
 
 
