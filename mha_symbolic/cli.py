@@ -71,6 +71,9 @@ def _derive(args: argparse.Namespace) -> int:
     from mha_symbolic.solution.render import infer_format, render, write
     from mha_symbolic.solution.view import Options
 
+    if (args.plot_keys or args.plot_file) and not args.plot:
+        flag = "--plot-keys" if args.plot_keys else "--plot-file"
+        raise SpecError(f"{flag} goes with --plot NAME=START:STOP, which is not given")
     options = Options(
         decimals=args.decimals,
         detail=args.detail,
