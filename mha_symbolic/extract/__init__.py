@@ -39,7 +39,7 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
         spec = AttentionSpec.from_dict(parse_toml(toml, document.name), source=document.name)
-        out.append(Extraction(spec, toml, tuple(draft.notes), tuple(draft.mapping()), draft))
+        out.append(Extraction(spec, toml, tuple(draft.all_notes), tuple(draft.mapping()), draft))
     return out
 
 

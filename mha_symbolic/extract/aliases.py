@@ -11,34 +11,35 @@ from dataclasses import dataclass
 ALIASES: tuple[tuple[str, str], ...] = (
     ("x", r"x|inputs?|inputmatrix|inputembeddings?|embeddings?|tokenembeddings?|wordembeddings?"),
     ("head.x", r"x(?:head|h)?(\d+)|xhead(\d+)|headinput(\d+)|head(\d+)input|inputhead(\d+)"),
-    ("w_q", r"w(?:q|query|queries)(\d*)|w(\d+)q|wiq|querywe?ights?(\d*)|wquery(\d*)"),
-    ("w_k", r"w(?:k|key|keys)(\d*)|w(\d+)k|wik|keywe?ights?(\d*)"),
-    ("w_v", r"w(?:v|value|values)(\d*)|w(\d+)v|wiv|valuewe?ights?(\d*)"),
+    ("w_q", r"w(?:q|query|queries)(\d*)|w(\d+)q|wiq|querywe?ights?(\d*)|weightsforquery"),
+    ("w_k", r"w(?:k|key|keys)(\d*)|w(\d+)k|wik|keywe?ights?(\d*)|weightsforkeys?"),
+    ("w_v", r"w(?:v|value|values)(\d*)|w(\d+)v|wiv|valuewe?ights?(\d*)|weightsforvalues?"),
     ("w_o", r"wo|wout|woutput|w0|outputprojection|outputweights?|finalprojection(?:matrix)?"),
-    ("q", r"q(\d*)|quer(?:y|ies)(\d*)|q(?:head|h)(\d+)|querymatrix"),
-    ("k", r"k(\d*)|keys?(\d*)|k(?:head|h)(\d+)|keymatrix"),
-    ("v", r"v(\d*)|values?(\d*)|v(?:head|h)(\d+)|valuematrix"),
+    ("q", r"q(\d*)|quer(?:y|ies|ys)(\d*)|q(?:head|h)(\d+)|querymatrix|queryvectors"),
+    ("k", r"k(\d*)|keys?(\d*)|k(?:head|h)(\d+)|keymatrix|keyvectors"),
+    ("v", r"v(\d*)|values?(\d*)|v(?:head|h)(\d+)|valuematrix|valuevectors"),
     ("scaled", r"s'(\d*)|s(\d+)'|scaledscores?(\d*)|scaled(?:attention)?scores?(\d*)|qkt/sqrtdk?"),
     (
         "scores",
         r"s(\d*)|scores?(\d*)|qkt|qktop|q(\d+)k\d*t(?:op)?|(?:raw)?attentionscores?(\d*)"
-        r"|rawscores?|dotproducts?|similarit(?:y|ies)|logits",
+        r"|rawscores?|dotproducts?|similarit(?:y|ies)|logits|attnscores?|attnlogits|scoresmatrix",
     ),
     (
         "weights",
         r"a(\d*)|attention(\d*)|attentionweights?(\d*)|weights(\d*)|softmax(?:scores?)?|alpha"
+        r"|attnweights?|attnscoressoftmax|attnprobs?|softmaxscores?|attentionprobabilities"
         r"|α|attentionmatrix(\d*)|attentionprobs?|probabilities",
     ),
     (
         "head.output",
         r"z(\d*)|head(\d+)outputs?|head(\d+)|attentionoutput(?:head)?(\d+)|headoutput(\d+)"
-        r"|o(\d+)|h(\d+)|output(\d+)|head(\d+)out|attention(\d+)output|contextvectors?(\d*)",
+        r"|o(\d+)|h(\d+)|output(\d+)|head(\d+)out|attention(\d+)output",
     ),
     ("concat", r"concat(?:enated)?(?:heads?|outputs?)?|combined|multihead|concat.*|merged"),
     (
         "output",
         r"finaloutput|mhaoutput|mha|multiheadoutput|multiheadattentionoutput|finalembeddings?"
-        r"|result|out|o|y|finalresult|outputprojection\w*|attentionoutput|output",
+        r"|result|out|o|y|finalresult|outputprojection\w*|attentionoutputs?|outputs?|contextvectors?",
     ),
 )
 _COMPILED = tuple((role, re.compile(pattern)) for role, pattern in ALIASES)
@@ -48,7 +49,7 @@ _MARKUP = re.compile(
 _DROPPED = re.compile(r"[\s{}\\_^*$`\"“”‘’()]|&#?\w+;")
 # A leading word of prose before the name ("Let's make W_Q2", "New Q2", "the input matrix").
 _FILLER = re.compile(r"^(?:let'?s|let’s|make|new|the|so|then|now|and|our|we|have|compute|get)$")
-_ROW = re.compile(r"(?:token|row|word|position)[\s_]*(\d+)", re.IGNORECASE)
+_ROW = re.compile(r"(?:token|row|word|position|input|query)[\s_]*(\d+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def normalize(name: str) -> str:
 
 def resolve(name: str) -> Role | None:
     """The role of a printed name, trying the whole name, then without leading prose words."""
-    words = [w for w in re.split(r"\s+", _MARKUP.sub(" ", name).strip()) if w]
+    words = name.split()
     while words:
         found = _lookup(" ".join(words), " ".join(words))
         if found:

@@ -258,3 +258,24 @@ def _missing_output_projection(draft: Draft, facts: Facts) -> None:
 def _times(factor: str, entry: str) -> str:
     value = sp.Rational(factor) * sp.Rational(entry.replace("−", "-"))
     return str(value)
+
+
+def check_fit(draft: Draft, seen: Sequence[Seen], width: int, heads: int, layout: str) -> None:
+    """Each printed projection against X: one line naming both and their shapes."""
+    needed = width // heads if layout == "split" else width
+    flipped = draft.get("convention") == "xWT"
+    x = next(v for v in draft.values if v.key == "x")
+    x_shape = (len(x.value), len(x.value[0]))
+    for role in PROJECTIONS:
+        for s in projection_matrices(seen)[role].values():
+            rows, cols = shape(s.item.rows)
+            if (cols if flipped else rows) == needed:
+                continue
+            product = "X W^T" if flipped else "X W"
+            fits = "; its transpose would fit" if (rows if flipped else cols) == needed else ""
+            raise SpecError(
+                f"{s.name} ({s.where}) has shape {(rows, cols)} but {x.name or 'X'} "
+                f"({x.source.split(':')[0]}) has shape {x_shape}: {product} needs "
+                f"{needed} {'columns' if flipped else 'rows'} in {s.name}{fits}",
+                source=draft.document,
+            )

@@ -29,6 +29,7 @@ class Draft:
     assumed: list[Value] = field(default_factory=list)
     placeholders: list[str] = field(default_factory=list)  # commented-out TOML lines
     notes: list[str] = field(default_factory=list)
+    placing: list[str] = field(default_factory=list)  # notes of the last placing of claims
     shapes: list[str] = field(default_factory=list)  # shapes the document states, checked
 
     def set(
@@ -80,8 +81,8 @@ class Draft:
         return lines
 
     @property
-    def checkable(self) -> int:
-        return len(self.claims)
+    def all_notes(self) -> list[str]:
+        return [*self.notes, *self.placing]
 
 
 def rows_text(rows: tuple[tuple[str, ...], ...]) -> str:

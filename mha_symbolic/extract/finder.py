@@ -88,7 +88,7 @@ def find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(_bracketed(text, taken))
     if len(items) > MAX_ITEMS:
         raise SpecError(
-            f"{len(items):,} matrices and vectors; at most {MAX_ITEMS:,} are read",
+            f"more than {MAX_ITEMS:,} matrices and vectors; at most {MAX_ITEMS:,} are read",
             source=document.name,
         )
     items.sort(key=lambda item: item.start)
@@ -163,6 +163,8 @@ def _bracketed(text: Text, taken: list[tuple[int, int]]) -> list[Item]:
         rows = _as_rows(value, body[index])
         if rows is not None:
             items.append(_item(text, rows, index, end, "list" if body[index] == "[" else "tuple"))
+            if len(items) > MAX_ITEMS:
+                return items  # refused by the caller, which counts them
         position = end
 
 
@@ -186,6 +188,16 @@ def _parse(body: str, start: int) -> tuple[list, int] | None:
             stack.append([])
             closers.append(_BRACKETS[char])
             token_start = index + 1
+        elif char == "#" and stack and not body[token_start:index].strip():
+            # A comment inside a printed list ("[1, 2],  # Output 1" / "#  [3, 4]]"): skipped.
+            line_start = body.rfind("\n", 0, index) + 1
+            if body[line_start:index].strip():  # a trailing comment: skip to the line's end
+                newline = body.find("\n", index, limit)
+                if newline < 0:
+                    return None
+                token_start = index = newline
+                continue
+            token_start = index + 1  # a printed output commented out line by line: "#  [4, 4, 0],"
         elif char in ",]) \t\n;" or body.startswith("\\;", index) or body.startswith("\\,", index):
             if not stack:
                 return None
@@ -219,6 +231,13 @@ def _take(bucket: list, token: str) -> bool:
 
 
 def _as_rows(value: list, opener: str) -> tuple[tuple[str, ...], ...] | None:
+    while (
+        len(value) == 1
+        and isinstance(value[0], list)
+        and value[0]
+        and isinstance(value[0][0], list)
+    ):
+        value = value[0]  # tensor([[...]]) read as ( [[...]] ): the outer parentheses dropped
     if not value:
         return None
     if all(isinstance(v, str) for v in value):

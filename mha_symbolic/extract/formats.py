@@ -13,7 +13,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import files
 
 MAX_DOCUMENT_BYTES = 5_000_000  # a tutorial page is a few hundred kB; a book chapter ~1 MB
-MAX_LINES = 100_000
+MAX_LINES = 250_000
 FORMATS = ("md", "txt", "tex", "ipynb", "html")
 _SUFFIX = {
     ".md": "md",
@@ -219,7 +219,7 @@ def _html(text: str, name: str) -> list[Line]:
     parser = _Text()
     parser.feed(text)
     parser.close()
-    body = re.sub(r"\n[ \t]*(?=\n)", "\n", "".join(parser.parts))
+    body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", "".join(parser.parts))
     return _numbered(body, markdown=True)
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
 import sympy as sp
@@ -27,13 +28,13 @@ PER_HEAD = {
 WHOLE = {"concat": "concat", "output": "output"}
 
 
-def claim_roles(s: Seen) -> list[tuple[str, int | None]]:
-    """The claim roles of a printed value ("Q_1 = K_1 = V_1 = ..." is three)."""
+def claim_roles(s: Seen) -> list[tuple[str, int | None, str]]:
+    """The claim roles of a printed value ("Q_1 = K_1 = V_1 = ..." is three), with names."""
     if s.role not in PER_HEAD and s.role not in WHOLE:
         return []
-    chained = [t.split(":") for t in s.names[1:]]
-    others = [(r, int(h) if h else s.head) for r, h in chained if r in PER_HEAD or r in WHOLE]
-    return [(s.role, s.head), *others]
+    chained = [(*t.split(":"), n) for t, n in zip(s.names[1:], s.printed[1:])]
+    others = [(r, int(h) if h else s.head, n) for r, h, n in chained if r in PER_HEAD or r in WHOLE]
+    return [(s.role, s.head, s.name), *others]
 
 
 def step_key(
@@ -61,11 +62,11 @@ def step_key(
 def place_claims(
     draft: Draft, seen: Sequence[Seen], heads: int, shapes: Shapes, scaled: bool
 ) -> None:
-    draft.claims, draft.assumed = [], []
+    draft.claims, draft.assumed, draft.placing = [], [], []
     for s in seen:
-        for role, head in claim_roles(s):
+        for role, head, name in claim_roles(s):
             key = step_key(role, head, heads, shapes, scaled)
-            _place(draft, s, role, head, key, shapes)
+            _place(draft, replace(s, name=name), role, head, key, shapes)
 
 
 def _place(
@@ -73,7 +74,7 @@ def _place(
 ) -> None:
     if key is None:
         which = "which head" if head is None else f"no step for head {head}"
-        draft.notes.append(f"{s.where}: {s.name or role} {_shape(s)} not checked ({which}?)")
+        draft.placing.append(f"{s.where}: {s.name or role} {_shape(s)} not checked ({which}?)")
         return
     rows = s.item.rows
     target = shapes[key]
@@ -81,22 +82,34 @@ def _place(
         len(rows) == 1 and target[0] == 1 and target[1] == len(rows[0])
     ):
         if s.row is None and target[0] > 1:
-            draft.notes.append(
+            draft.placing.append(
                 f"{s.where}: {s.name} {_shape(s)} is one row of {key}, but which token?"
             )
             return
         key = f"{key}[{s.row or 1}]"
         if len(rows[0]) != target[1] or (s.row or 1) > target[0]:
-            draft.notes.append(
+            draft.placing.append(
                 f"{s.where}: {s.name} {_shape(s)} cannot be row {s.row or 1} of {key} {target}"
             )
             return
     elif _shape(s) != target:
-        draft.notes.append(
+        draft.placing.append(
             f"{s.where}: {s.name} has shape {_shape(s)} but {key} has shape {target}"
         )
         return
+    elif _taken(draft, key, rows_text(rows)) and len(rows) > 1:
+        # Printed twice (exactly, then rounded "for readability"): the second print row by row.
+        for number, row in enumerate(rows, start=1):
+            value = Value(
+                f"{key}[{number}]", rows_text((row,)), f"{s.where}: {s.name}", name=s.name
+            )
+            _record(draft, value, s.assumed)
+        return
     _record(draft, Value(key, rows_text(rows), f"{s.where}: {s.name}", name=s.name), s.assumed)
+
+
+def _taken(draft: Draft, key: str, value: str) -> bool:
+    return any(v.key == key and v.value != value for v in (*draft.claims, *draft.assumed))
 
 
 def _record(draft: Draft, value: Value, assumed: bool) -> None:
@@ -104,7 +117,7 @@ def _record(draft: Draft, value: Value, assumed: bool) -> None:
     for earlier in (*draft.claims, *draft.assumed):
         if earlier.key == value.key:
             if earlier.value != value.value:
-                draft.notes.append(
+                draft.placing.append(
                     f"{value.source.split(':')[0]}: {value.key} is printed again as {value.value} "
                     f"(first {earlier.value}, {earlier.source.split(':')[0]}); the first is checked"
                 )

@@ -30,6 +30,9 @@ _ALL_HEADS = re.compile(
 _GENERIC_OUTPUT = ("output", "out", "attentionoutput", "result", "outputs")
 _TIMES = re.compile(r"\s*(?:\\times|×|@|\*|\\cdot)\s*")
 _TIMES_END = re.compile(r"(?:\\times|×|@|\*|\\cdot)\s*$")
+_PRINT = re.compile(
+    r"^(?:print\(\s*(?:f?[\"']([^\"']*)[\"']\s*,\s*)?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*))$"
+)
 _LISTED = re.compile(r"\s*(?:,|and|&)\s*")
 _ROW_WORDS = re.compile(r"(?:token|row|word)\s*\d+", re.I)
 
@@ -46,7 +49,8 @@ class Seen:
     where: str
     assumed: bool = False
     factor: str | None = None  # a scalar printed before it ("\frac{1}{2} \cdot [[...]]")
-    names: tuple[str, ...] = ()  # every role it is named as ("W_Q1 = W_K1 = W_V1 = ...")
+    names: tuple[str, ...] = ()  # every role:head it is named as ("W_Q1 = W_K1 = W_V1 = ...")
+    printed: tuple[str, ...] = ()  # those names as printed
 
 
 @dataclass(frozen=True)
@@ -173,8 +177,10 @@ def _classify(
     seen = _placed(document, item, headings, tokens, role, head, name, where)
     assumed = _assumed(document, item, previous, heading)
     value = _factor_text(factor) if factor else None
-    names = _tags(named)
-    return Seen(item, seen.role, seen.head, seen.row, name, where, assumed, value, names)
+    printed = tuple(n for _, _, n in named)
+    return Seen(
+        item, seen.role, seen.head, seen.row, name, where, assumed, value, _tags(named), printed
+    )
 
 
 def _operand_name(item: Item) -> list[tuple[str, int | None, str]] | None:
@@ -250,6 +256,11 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
         line = document.lines[back].text.strip().strip("*$ ")
         if not line:
             continue
+        printed = _PRINT.match(line)
+        if printed:  # a printed output below print("Keys:", keys) or a cell's last name
+            role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
+            role = role or resolve(printed.group(2) or "")
+            return [(role.role, role.head, role.name)] if role else None
         if not line.endswith((":", "→", "=")):
             return None
         role = resolve(_cleaned(line[:-1]))

@@ -70,6 +70,7 @@ def build_draft(
     heads = build.build_heads(draft, seen, facts, width)
     layout = build.build_layout(draft, seen, facts, heads, width)
     build.build_convention(draft, seen, facts, width, layout, heads)
+    build.check_fit(draft, seen, width, heads, layout)
     body = "\n".join(line.text for line in document.lines)
     build.build_weights(draft, seen, facts, heads, layout, body)
     spec = _spec(draft, seen)
@@ -129,6 +130,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
             agreeing(after_scores, {s.key: s.value for s in d.steps}),
             list(draft.claims),
             list(draft.assumed),
+            list(draft.placing),
         )
     best = "none" if results["none"][0] > results["sqrt_dk"][0] else "sqrt_dk"
     other = "sqrt_dk" if best == "none" else "none"
@@ -142,7 +144,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
         source = "the text does not say and the printed numbers do not decide: the usual sqrt(d_k)"
         guess = "none (no scaling) fits the printed numbers as well"
     draft.set("scale", best, source, guess=guess)
-    draft.claims, draft.assumed = results[best][1], results[best][2]
+    draft.claims, draft.assumed, draft.placing = results[best][1:]
 
 
 def _after_scores(key: str) -> bool:

@@ -96,9 +96,9 @@ def _header(draft: Draft) -> list[str]:
         "# PLACEHOLDER marks what the document does not give. [claims] are numbers it",
         "# computes, [assumed] numbers it says it assumes.",
     ]
-    if draft.notes:
+    if draft.all_notes:
         out.append("# Notes:")
-        out.extend(f"#   - {comment(n)}" for n in draft.notes)
+        out.extend(f"#   - {comment(n)}" for n in draft.all_notes)
     if draft.shapes:
         out.append("# Shapes the document states:")
         out.extend(f"#   - {comment(s)}" for s in draft.shapes)
