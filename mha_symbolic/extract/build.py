@@ -61,7 +61,26 @@ def build_input(draft: Draft, seen: Sequence[Seen], facts: Facts) -> tuple[int, 
             "x", plain(joined), f"{slices[0].where}: the heads' slices side by side", name="X_i"
         )
         return shape(joined)
-    return _symbolic_input(draft, facts)
+    direct = _direct_inputs(draft, seen)
+    return direct if direct else _symbolic_input(draft, facts)
+
+
+def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
+    """Q, K and V printed as the inputs ("Q = K = [[1, 0], [0, 1]]", "V = [[1, 2], [3, 4]]"):
+    attention of query on key and value with no projections."""
+    given: dict[str, Seen] = {}
+    for s in seen:
+        if s.row is None and s.head is None and s.role in ("q", "k", "v"):
+            for tag in s.names or (f"{s.role}:",):
+                given.setdefault(tag.split(":")[0], s)
+    if "q" not in given or "k" not in given:
+        return None
+    for role, key in (("q", "query"), ("k", "key"), ("v", "value")):
+        if role in given:
+            s = given[role]
+            draft.set(key, plain(s.item.rows), f"{quoted(s)}: given directly", name=s.name)
+    draft.notes.append("Q, K and V are printed as the inputs: no projections (identity weights)")
+    return shape(given["q"].item.rows)
 
 
 def _token_rows(seen: Sequence[Seen]) -> tuple[str, Rows] | None:
@@ -191,7 +210,7 @@ def build_weights(
                 )
             elif not numeric:
                 draft.notes.append(
-                    f"{role} is neither named nor printed: the identity (Q = K = V = X)"
+                    f"{role} is neither named nor printed: the identity (no projection)"
                 )
             continue
         count = 1 if layout == "fused" else heads
@@ -264,7 +283,9 @@ def check_fit(draft: Draft, seen: Sequence[Seen], width: int, heads: int, layout
     """Each printed projection against X: one line naming both and their shapes."""
     needed = width // heads if layout == "split" else width
     flipped = draft.get("convention") == "xWT"
-    x = next(v for v in draft.values if v.key == "x")
+    x = next((v for v in draft.values if v.key == "x"), None)
+    if x is None:
+        return
     x_shape = (len(x.value), len(x.value[0]))
     for role in PROJECTIONS:
         for s in projection_matrices(seen)[role].values():

@@ -63,8 +63,11 @@ def place_claims(
     draft: Draft, seen: Sequence[Seen], heads: int, shapes: Shapes, scaled: bool
 ) -> None:
     draft.claims, draft.assumed, draft.placing = [], [], []
+    direct = draft.get("query") is not None  # Q, K, V are the inputs, not claims
     for s in seen:
         for role, head, name in claim_roles(s):
+            if direct and role in ("q", "k", "v") and s.col is None:
+                continue
             key = step_key(role, head, heads, shapes, scaled)
             _place(draft, replace(s, name=name), role, head, key, shapes)
 
@@ -78,6 +81,13 @@ def _place(
         return
     rows = s.item.rows
     target = shapes[key]
+    if s.col is not None and s.row is not None:
+        if s.row > target[0] or s.col > target[1]:
+            draft.placing.append(f"{s.where}: {s.name}[{s.row}, {s.col}] is outside {key} {target}")
+            return
+        value = Value(f"{key}[{s.row},{s.col}]", rows[0][0], f"{s.where}: {s.name}", name=s.name)
+        _record(draft, value, s.assumed)
+        return
     if (len(rows) == 1 and target[0] > 1) or (
         len(rows) == 1 and target[0] == 1 and target[1] == len(rows[0])
     ):

@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.aliases import normalize, resolve, row_marker
-from mha_symbolic.extract.finder import Item, Text, find_items
+from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.items import Item, Text
+from mha_symbolic.extract.layouts import indexed_entries
 
 _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
 _OPERATOR_END = re.compile(r"(·|@|\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
@@ -23,7 +25,17 @@ _HEAD = re.compile(r"head\s*[_-]?\s*(\d+)", re.IGNORECASE)
 _ASSUMED = re.compile(r"assum|suppose|ধরি|let'?s say|let’s say|pretend|imagine|হয়", re.I)
 _TOKEN_LABEL = re.compile(r"token\s*(\d+)\s*[:=]\s*[“\"']([^”\"'\n]{1,40})[”\"']", re.I)
 _QUOTED = re.compile(r"[“\"']([^”\"'\n]{1,40})[”\"']")
-_SECTION_ROLES = (("concat", "concat"), ("combin", "concat"), ("input", "x"), ("final", "output"))
+_SECTION_ROLES = (
+    ("concat", "concat"),
+    ("combin", "concat"),
+    ("queryvector", "q"),
+    ("keyvector", "k"),
+    ("valuevector", "v"),
+    ("input", "x"),
+    ("embedding", "x"),
+    ("final", "output"),
+)
+_LABEL = re.compile(r"^\s*[*•-]?\s*[\"“']?([A-Za-z][\w ]{0,24}?)[\"”']?\s*(?:→|->|:)\s*$")
 _ALL_HEADS = re.compile(
     r"concat|combin|merge|final|output projection|linear projection|summary", re.I
 )
@@ -51,6 +63,7 @@ class Seen:
     factor: str | None = None  # a scalar printed before it ("\frac{1}{2} \cdot [[...]]")
     names: tuple[str, ...] = ()  # every role:head it is named as ("W_Q1 = W_K1 = W_V1 = ...")
     printed: tuple[str, ...] = ()  # those names as printed
+    col: int | None = None  # the column of a single printed entry ("scores[0][2] = 1.0")
 
 
 @dataclass(frozen=True)
@@ -69,7 +82,33 @@ def read(document: Document) -> Reading:
     for index, item in enumerate(items):
         previous = items[index - 1] if index else None
         seen.append(_classify(document, item, previous, headings, tokens))
-    return Reading(document, text, tuple(_siblings(document, seen, tokens)), tokens)
+    seen = _siblings(document, seen, tokens)
+    for name, row, col, item in indexed_entries(text, [line.text for line in document.lines]):
+        role = resolve(name)
+        if role is not None:
+            placed = _placed(document, item, headings, tokens, role.role, role.head, name, "")
+            where = document.lines[item.line].where
+            seen.append(
+                replace(
+                    placed,
+                    row=row,
+                    col=col,
+                    where=where,
+                    names=_tags([(role.role, role.head, name)]),
+                )
+            )
+    seen.sort(key=lambda s: s.item.start)
+    labels = _row_labels(seen)
+    return Reading(document, text, tuple(seen), tokens or labels)
+
+
+def _row_labels(seen: list[Seen]) -> tuple[str, ...]:
+    """Token labels of input rows printed as "please → [1, 0]", in order."""
+    rows = [s for s in seen if s.role == "x" and s.row is not None]
+    labels = [_LABEL.match(s.item.statement.split("\n")[-1]) for s in rows]
+    if not rows or not all(labels):
+        return ()
+    return tuple(m.group(1).strip() for m in labels if m)
 
 
 def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]:
@@ -94,6 +133,10 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
                 if first is not None and first.row is None:
                     out[out.index(last)] = last = replace(last, row=1)
                 current = replace(current, row=(last.row or 1) + 1)
+            elif _labeled_rows(last, current):
+                if last.row is None:
+                    out[out.index(last)] = last = replace(last, row=1)
+                current = replace(current, row=(last.row or 1) + 1)
             elif _numbered_rows(last, current):
                 current = replace(current, head=last.head, row=int(current.names[0].split(":")[1]))
             elif (
@@ -105,6 +148,18 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
                 current = replace(current, role=last.role, head=last.head, row=row, name=last.name)
         out.append(current)
     return out
+
+
+def _labeled_rows(last: Seen, current: Seen) -> bool:
+    """ "please → [1, 0]" then "study → [0, 2]" on the next line: the next row."""
+    return (
+        current.item.line == last.item.line + 1
+        and (current.role, current.head) == (last.role, last.head)
+        and len(last.item.rows) == 1
+        and current.row in (None, (last.row or 1) + 1)
+        and bool(_LABEL.match(last.item.statement.split("\n")[-1]))
+        and bool(_LABEL.match(current.item.statement.split("\n")[-1]))
+    )
 
 
 def _numbered_rows(last: Seen, current: Seen) -> bool:
@@ -162,6 +217,8 @@ def _classify(
     if factor and not _RELATION.search(statement[: factor.start()].rstrip()[-12:]):
         factor = None
     named = _names(statement[: factor.start()] if factor else statement)
+    if named and _annotation(statement):
+        return Seen(item, "unnamed", None, None, "", where)
     if not factor and (operand or _OPERATOR_END.search(statement)):
         return Seen(item, "operand", None, None, "", where)
     if named is None and "softmax" in statement.lower():
@@ -197,6 +254,12 @@ def _operand_name(item: Item) -> list[tuple[str, int | None, str]] | None:
         return None
     role = resolve(_cleaned(factors[position]))
     return [(role.role, role.head, role.name)] if role else None
+
+
+def _annotation(statement: str) -> bool:
+    """ "Q = X  [3, 4]": the list after a name that is not its value (a shape, a note)."""
+    last = _RELATION.split(statement)[-1].strip()
+    return bool(last) and resolve(_cleaned(last)) is not None
 
 
 def _tags(named: list[tuple[str, int | None, str]]) -> tuple[str, ...]:
@@ -264,6 +327,8 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
         if not line.endswith((":", "→", "=")):
             return None
         role = resolve(_cleaned(line[:-1]))
+        if role is None and line.endswith(":"):
+            return _heading_role(line)  # "Each token has a 2-dimensional embedding:"
         return [(role.role, role.head, role.name)] if role else _names(line)
     return None
 

@@ -13,7 +13,8 @@ _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"([+-]?)(\d*)\.(\d+)|([+-]?\d+)\.()")
 _SCIENTIFIC = re.compile(r"[+-]?\d+(?:\.\d+)?[eE][+-]?\d+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-TOP = ("title", "tokens", "heads", "layout", "convention", "scale", "x")
+TOP = ("title", "tokens", "heads", "layout", "convention", "scale", "x", "query", "key", "value")
+MATRICES = ("x", "query", "key", "value")
 WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
 
 
@@ -73,7 +74,7 @@ def to_toml(draft: Draft) -> str:
     for key in TOP[1:]:
         value = next((v for v in draft.values if v.key == key), None)
         if value is not None:
-            out.extend(_matrix(key, value) if key == "x" else [_line(key, value)])
+            out.extend(_matrix(key, value) if key in MATRICES else [_line(key, value)])
     out += ["", "[weights]"]
     for name in WEIGHTS:
         value = next((v for v in draft.values if v.key == f"weights.{name}"), None)
