@@ -161,3 +161,16 @@ def test_hostile_files(tmp_path: Path) -> None:
     other.write_text("attention", encoding="utf-8")
     with pytest.raises(SpecError, match=r"notes.docx: unknown document kind '.docx'"):
         extract(other)
+
+
+def test_weights_from_a_random_generator_are_a_marked_placeholder() -> None:
+    text = (
+        "# Attention\n\nX = [[1, 0], [0, 1]]\n\n```python\nW_q = np.random.randn(2, 2)\n```\n\n"
+        "weights = [[0.5, 0.5], [0.5, 0.5]]\n"
+    )
+    (found,) = extract_all(text)
+    assert found.spec.symbolic == {"w_q", "w_k", "w_v"}
+    assert (
+        'w_q = "symbolic"  # PLACEHOLDER: made by a random generator (line 6) and never '
+        "printed: symbolic entries" in found.toml.splitlines()
+    )

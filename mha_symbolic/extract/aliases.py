@@ -27,7 +27,7 @@ ALIASES: tuple[tuple[str, str], ...] = (
     (
         "weights",
         r"a(\d*)|attention(\d*)|attentionweights?(\d*)|weights(\d*)|softmax(?:scores?)?|alpha"
-        r"|attnweights?|attnscoressoftmax|attnprobs?|softmaxscores?|attentionprobabilities"
+        r"|attn(\d*)|attnweights?|attnscoressoftmax|attnprobs?|softmaxscores?|attentionprobabilities"
         r"|α|attentionmatrix(\d*)|attentionprobs?|probabilities",
     ),
     (

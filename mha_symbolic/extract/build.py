@@ -204,7 +204,14 @@ def build_weights(
     for role in PROJECTIONS:
         matrices = found[role]
         if not matrices:
-            if not numeric and _WEIGHT_NAMES.search(text):
+            if not numeric and facts.random:
+                draft.set(
+                    f"weights.{role}",
+                    "symbolic",
+                    f"PLACEHOLDER: made by a random generator ({facts.random}) and never "
+                    "printed: symbolic entries",
+                )
+            elif not numeric and _WEIGHT_NAMES.search(text):
                 draft.set(
                     f"weights.{role}", "symbolic", "named but never printed: symbolic entries"
                 )
