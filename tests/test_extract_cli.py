@@ -129,6 +129,11 @@ def test_two_examples_need_a_folder_and_become_two_specs(tmp_path: Path, capsys)
             "<text>: no input found: no matrix named X (or Input, embeddings), no token rows, "
             "and no stated sequence length and width to make a symbolic one",
         ),
+        (  # unclosed environments: paired by bisection, not rescanned (linear time)
+            "attention " + "\\begin{bmatrix} 1 & 2 " * 100_000 + "\n",
+            "<text>: no input found: no matrix named X (or Input, embeddings), no token rows, "
+            "and no stated sequence length and width to make a symbolic one",
+        ),
         (
             "attention\n" + "X = [1, 2]\n" * 3000,
             "<text>: more than 2,000 matrices and vectors; at most 2,000 are read",

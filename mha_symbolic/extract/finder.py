@@ -3,6 +3,7 @@ prose, np.array / torch.tensor, printed outputs) and tuples, with the statement 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from mha_symbolic.errors import SpecError
@@ -13,7 +14,9 @@ from mha_symbolic.extract.layouts import side_by_side
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
 MAX_SPAN = 200_000  # characters of one bracketed list
 MAX_NESTING = 4  # [[[...]]]: a batch of matrices at most
-_ENV = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?(.*?)\\end\{\1\}", re.DOTALL)
+_BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?")
+_END = re.compile(r"\\end\{([pbBvV]?matrix|array)\}")
+_ENDS_TRIED = 50  # \end{...} of other kinds skipped looking for a \begin's own
 _BOUNDARY = re.compile(r"\n[ \t]*\n|\$\$|\\\[|\\\]|```[^\n]*|\n[ \t]*(?:[*•+-]|\d+[.)])\s|\n#")
 _OPEN_END = re.compile(r"(=|:|→|\\rightarrow|\\to|\\approx|≈|\\\\|,|&|@|\(|\[)\s*$")
 _BRACKETS = {"[": "]", "(": ")"}
@@ -23,11 +26,11 @@ _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 def find_items(document: Document) -> tuple[Text, list[Item]]:
     text = joined(document)
     items, taken = side_by_side(text, [line.text for line in document.lines])
-    for match in _ENV.finditer(text.body):
-        rows = _latex_rows(match.group(2))
-        taken.append((match.start(), match.end()))
+    for start, inner, end in _environments(text.body):
+        rows = _latex_rows(text.body[inner[0] : inner[1]])
+        taken.append((start, end))
         if rows:
-            items.append(_item(text, rows, match.start(), match.end(), "latex"))
+            items.append(_item(text, rows, start, end, "latex"))
     items.extend(_bracketed(text, taken))
     if len(items) > MAX_ITEMS:
         raise SpecError(
@@ -36,6 +39,26 @@ def find_items(document: Document) -> tuple[Text, list[Item]]:
         )
     items.sort(key=lambda item: item.start)
     return text, items
+
+
+def _environments(body: str) -> list[tuple[int, tuple[int, int], int]]:
+    """(start, (inner start, inner end), end) of each LaTeX matrix environment, in order and
+    not overlapping; each \\begin is paired with the next \\end of its kind by bisection, so
+    a page of unclosed environments takes linear time, not quadratic."""
+    ends = [(m.start(), m.end(), m.group(1)) for m in _END.finditer(body)]
+    positions = [e[0] for e in ends]
+    out: list[tuple[int, tuple[int, int], int]] = []
+    for begin in _BEGIN.finditer(body):
+        if out and begin.start() < out[-1][2]:
+            continue
+        index = bisect.bisect_left(positions, begin.end())
+        for candidate in ends[index : index + _ENDS_TRIED]:
+            if candidate[0] - begin.end() > MAX_SPAN:
+                break
+            if candidate[2] == begin.group(1):
+                out.append((begin.start(), (begin.end(), candidate[0]), candidate[1]))
+                break
+    return out
 
 
 def _latex_rows(body: str) -> tuple[tuple[str, ...], ...] | None:

@@ -13,6 +13,7 @@ _ENTRY = re.compile(
     r"^\s*(?P<name>[A-Za-z_][\w']*)\s*\[\s*(?P<i>\d+)\s*(?:\]\s*\[|,)\s*(?P<j>\d+)\s*\]\s*=.*?"
     r"=?\s*(?P<value>[+\-−]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+\-]?\d+)?)\s*$"
 )
+_LONGEST = 2_000  # characters of a line read as "name[i][j] = ... = value"
 _OPENING = re.compile(r"([A-Za-z_][\w^{}]*)\s*=\s*\[\s*\[([^\[\]]*)\]\s*,?")
 _ROW = re.compile(r"\[([^\[\]]*)\]\s*(\]?)\s*,?")
 
@@ -21,7 +22,7 @@ def indexed_entries(text: Text, lines: list[str]) -> list[tuple[str, int, int, I
     """(name, row, column, item) of each printed entry, 1-based (0-based documents shifted)."""
     found = []
     for number, line in enumerate(lines):
-        match = _ENTRY.match(line)
+        match = _ENTRY.match(line) if len(line) <= _LONGEST else None
         if match and entry(match.group("value")) is not None:
             start = text.starts[number] + match.start("value")
             item = Item(
