@@ -26,7 +26,7 @@ ALIASES: tuple[tuple[str, str], ...] = (
     ),
     (
         "weights",
-        r"a(\d*)|attention(\d*)|attentionweights?(\d*)|weights(\d*)|softmax(?:scores?)?|alpha"
+        r"a(\d*)|attention(\d*)|attentionweights?(\d*)|weights(\d*)|softmax(?:scores?|weights?)?|alpha"
         r"|attn(\d*)|attnweights?|attnscoressoftmax|attnprobs?|softmaxscores?|attentionprobabilities"
         r"|α|attentionmatrix(\d*)|attentionprobs?|probabilities",
     ),

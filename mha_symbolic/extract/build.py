@@ -204,7 +204,13 @@ def build_weights(
     for role in PROJECTIONS:
         matrices = found[role]
         if not matrices:
-            if not numeric and facts.random:
+            same = _printed_as_input(draft, seen, role)
+            if same is not None:
+                draft.notes.append(
+                    f"{same.name} ({same.where}) is printed equal to the input: "
+                    f"{role} is the identity"
+                )
+            elif not numeric and facts.random:
                 draft.set(
                     f"weights.{role}",
                     "symbolic",
@@ -236,6 +242,17 @@ def build_weights(
             draft.notes.append(
                 f"{role} is printed for heads {keys} but the layer has {count}; symbolic"
             )
+
+
+def _printed_as_input(draft: Draft, seen: Sequence[Seen], role: str) -> Seen | None:
+    """The printed Q (K, V) of the weight ``role`` when it equals X: no projection."""
+    x = draft.get("x")
+    letter = role[-1]
+    for s in seen:
+        tags = [t.split(":")[0] for t in s.names] or [s.role]
+        if letter in tags and s.row is None and s.head in (None, 1) and plain(s.item.rows) == x:
+            return s
+    return None
 
 
 def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_width: int) -> None:

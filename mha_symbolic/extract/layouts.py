@@ -14,7 +14,8 @@ _ENTRY = re.compile(
     r"=?\s*(?P<value>[+\-−]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+\-]?\d+)?)\s*$"
 )
 _LONGEST = 2_000  # characters of a line read as "name[i][j] = ... = value"
-_OPENING = re.compile(r"([A-Za-z_][\w^{}]*)\s*=\s*\[\s*\[([^\[\]]*)\]\s*,?")
+# "A = [[1, 0]," opens a matrix closed by "]]" below; "A = [1, 0]" opens one whose rows follow.
+_OPENING = re.compile(r"([A-Za-z_][\w^{}]*)\s*=\s*\[\s*(\[)?([^\[\]]*)\]\s*,?")
 _ROW = re.compile(r"\[([^\[\]]*)\]\s*(\]?)\s*,?")
 
 
@@ -48,30 +49,36 @@ def side_by_side(text: Text, lines: list[str]) -> tuple[list[Item], list[tuple[i
         openings = list(_OPENING.finditer(line))
         if len(openings) < 2 or _OPENING.sub("", line).strip():
             continue
-        rows: list[list[tuple[str, ...]]] = [[_cells(m.group(2))] for m in openings]
-        closed = _continue(lines, number + 1, rows)
+        rows: list[list[tuple[str, ...]]] = [[_cells(m.group(3))] for m in openings]
+        nested = [bool(m.group(2)) for m in openings]
+        if len(set(nested)) != 1:
+            continue
+        closed = _continue(lines, number + 1, rows, closing=nested[0])
         if closed is None or any(len({len(r) for r in matrix}) != 1 for matrix in rows):
             continue
         spans.append((text.starts[number], text.starts[closed - 1] + len(lines[closed - 1])))
         for opening, matrix in zip(openings, rows):
-            start = text.starts[number] + opening.start(2) - 2
+            start = text.starts[number] + opening.start(3) - 2
             statement = f"{opening.group(1)} = "
             item = Item(tuple(matrix), start, start + 1, number, "list", statement, "")
             out.append(item)
     return out, spans
 
 
-def _continue(lines: list[str], start: int, rows: list[list[tuple[str, ...]]]) -> int | None:
-    """Read the continuation lines into ``rows``; the index after the closing line, or None."""
+def _continue(
+    lines: list[str], start: int, rows: list[list[tuple[str, ...]]], closing: bool
+) -> int | None:
+    """Read the continuation lines into ``rows``; the index after the last one, or None.
+    Nested matrices end at their "]]"; flat ones at the first line that is not a row each."""
     for number in range(start, min(len(lines), start + 64)):
         groups = list(_ROW.finditer(lines[number]))
         if len(groups) != len(rows) or _ROW.sub("", lines[number]).strip():
-            return None
+            return None if closing or number == start else number
         for matrix, group in zip(rows, groups):
             matrix.append(_cells(group.group(1)))
-        if all(group.group(2) for group in groups):
+        if closing and all(group.group(2) for group in groups):
             return number + 1
-    return None
+    return None if closing else min(len(lines), start + 64)
 
 
 def _cells(text: str) -> tuple[str, ...]:

@@ -22,7 +22,8 @@ _FACTOR = re.compile(
 )
 _HEADING = re.compile(r"^\s*(#+\s.*|\*\*[^*]+\*\*:?\s*|(?:[^\w\s]\s*)*head\s*\d+\s*:?\s*)$", re.I)
 _HEAD = re.compile(r"head\s*[_-]?\s*(\d+)", re.IGNORECASE)
-_ASSUMED = re.compile(r"assum|suppose|ধরি|let'?s say|let’s say|pretend|imagine|হয়", re.I)
+# Words that mark a number as assumed, not computed ("Assume:", "suppose", Bengali "ধরি").
+_ASSUMED = re.compile(r"assum|suppose|ধরি|pretend|imagine", re.I)
 _TOKEN_LABEL = re.compile(r"token\s*(\d+)\s*[:=]\s*[“\"']([^”\"'\n]{1,40})[”\"']", re.I)
 _QUOTED = re.compile(r"[“\"']([^”\"'\n]{1,40})[”\"']")
 _SECTION_ROLES = (
@@ -34,6 +35,9 @@ _SECTION_ROLES = (
     ("input", "x"),
     ("embedding", "x"),
     ("final", "output"),
+    ("dotproduct", "scores"),
+    ("qkt", "scores"),
+    ("softmax", "weights"),
 )
 _LABEL = re.compile(r"^\s*[*•-]?\s*[\"“']?([A-Za-z][\w ]{0,24}?)[\"”']?\s*(?:→|->|:)\s*$")
 _ALL_HEADS = re.compile(
@@ -118,6 +122,12 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
     for current in seen:
         named = [s for s in out if s.role not in ("operand", "shape")]
         last = named[-1] if named else None
+        if last is not None and _stacked(last, current):
+            # "[0.14, 0.32, 0.50]" over "[0.32, 0.77, 1.22]", nothing else on the lines: one matrix
+            rows = last.item.rows + current.item.rows
+            merged = replace(last.item, rows=rows, end=current.item.end)
+            out[out.index(last)] = replace(last, item=merged, row=None)
+            continue
         if (
             last
             and last.role not in ("operand", "shape", "unnamed")
@@ -148,6 +158,25 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
                 current = replace(current, role=last.role, head=last.head, row=row, name=last.name)
         out.append(current)
     return out
+
+
+def _stacked(last: Seen, current: Seen) -> bool:
+    """Bare rows on consecutive lines, one under the other, with the same role and width."""
+    return (
+        current.item.line == last.item.line + len(last.item.rows)
+        and (current.role, current.head, current.assumed) == (last.role, last.head, last.assumed)
+        and current.role not in ("unnamed", "operand", "shape", "softmax_argument")
+        and len(current.item.rows) == 1
+        and len(current.item.rows[0]) == len(last.item.rows[0])
+        and _bare(last.item.statement)
+        and _bare(current.item.statement)
+        and not current.item.after.strip()
+        and not last.item.after.strip()
+    )
+
+
+def _bare(text: str) -> bool:
+    return not text.split("\n")[-1].strip(" \t`")
 
 
 def _labeled_rows(last: Seen, current: Seen) -> bool:
