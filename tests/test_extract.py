@@ -132,3 +132,10 @@ def test_004_has_no_numbers_and_offers_the_layout_it_describes() -> None:
 def test_the_kept_copies_are_the_seeds() -> None:
     for path in LOCAL.glob("*.txt"):
         assert path.read_bytes() == (SEEDS / path.name).read_bytes()
+
+
+def test_a_row_read_from_the_text_above_says_where() -> None:
+    (found,) = extract_all(seed("000"), "md")
+    lines = found.toml.splitlines()
+    assert '"head1.weights[2]" = "[0.27, 0.73]"  # line 80 (row 2 from line 76): softmax' in lines
+    assert '"head2.k[2]" = "[1, 0]"  # line 105: K2' in lines

@@ -97,6 +97,8 @@ def _place(
             )
             return
         key = f"{key}[{s.row or 1}]"
+        if s.row_from:  # a guess from the text above: say where, in the comment
+            s = replace(s, name=s.name, where=f"{s.where} ({s.row_from})")
         if len(rows[0]) != target[1] or (s.row or 1) > target[0]:
             draft.placing.append(
                 f"{s.where}: {s.name} {_shape(s)} cannot be row {s.row or 1} of {key} {target}"

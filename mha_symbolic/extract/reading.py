@@ -68,6 +68,7 @@ class Seen:
     names: tuple[str, ...] = ()  # every role:head it is named as ("W_Q1 = W_K1 = W_V1 = ...")
     printed: tuple[str, ...] = ()  # those names as printed
     col: int | None = None  # the column of a single printed entry ("scores[0][2] = 1.0")
+    row_from: str = ""  # where the row was read when not beside the vector ("line 55: “I”")
 
 
 @dataclass(frozen=True)
@@ -141,14 +142,16 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
             ):
                 first = last if last.row is None or last.row == 1 else None
                 if first is not None and first.row is None:
-                    out[out.index(last)] = last = replace(last, row=1)
-                current = replace(current, row=(last.row or 1) + 1)
+                    out[out.index(last)] = last = replace(last, row=1, row_from="")
+                current = replace(current, row=(last.row or 1) + 1, row_from="")
             elif _labeled_rows(last, current):
                 if last.row is None:
-                    out[out.index(last)] = last = replace(last, row=1)
-                current = replace(current, row=(last.row or 1) + 1)
+                    out[out.index(last)] = last = replace(last, row=1, row_from="")
+                current = replace(current, row=(last.row or 1) + 1, row_from="")
             elif _numbered_rows(last, current):
-                current = replace(current, head=last.head, row=int(current.names[0].split(":")[1]))
+                current = replace(
+                    current, head=last.head, row=int(current.names[0].split(":")[1]), row_from=""
+                )
             elif (
                 current.role == "unnamed"
                 and _bullet(document, last.item.line) == _bullet(document, current.item.line)
@@ -264,8 +267,8 @@ def _classify(
     assumed = _assumed(document, item, previous, heading)
     value = _factor_text(factor) if factor else None
     printed = tuple(n for _, _, n in named)
-    return Seen(
-        item, seen.role, seen.head, seen.row, name, where, assumed, value, _tags(named), printed
+    return replace(
+        seen, name=name, assumed=assumed, factor=value, names=_tags(named), printed=printed
     )
 
 
@@ -398,9 +401,10 @@ def _placed(
         and normalize(_ROW_WORDS.sub("", name)) in _GENERIC_OUTPUT
     ):
         role = "head.output"  # "Output:" inside a head's section is that head's output
+    row_from = ""
     if row is None and len(item.rows) == 1:
-        row = _row(document, item, heading, tokens)
-    return Seen(item, role, head, row, name, where)
+        row, row_from = _row(document, item, heading, tokens)
+    return Seen(item, role, head, row, name, where, row_from=row_from)
 
 
 def _heading_head(document: Document, heading: int | None, headings: list[int]) -> int | None:
@@ -426,13 +430,15 @@ def _level(heading: str) -> int:
     return len(stripped) - len(stripped.lstrip("#")) if stripped.startswith("#") else 7
 
 
-def _row(document: Document, item: Item, heading: int | None, tokens: tuple) -> int | None:
+def _row(
+    document: Document, item: Item, heading: int | None, tokens: tuple
+) -> tuple[int | None, str]:
+    """The token a vector is about, and where that was read when not on its own line."""
     marker = row_marker(item.statement)
+    if marker is None:
+        marker = _token_named(item.statement, tokens)
     if marker is not None:
-        return marker
-    own = _token_named(item.statement, tokens)
-    if own is not None:
-        return own
+        return marker, ""
     stop = heading if heading is not None else -1
     for back in range(item.line - 1, stop, -1):
         line = document.lines[back].text
@@ -440,8 +446,8 @@ def _row(document: Document, item: Item, heading: int | None, tokens: tuple) -> 
         if marker is None:
             marker = _token_named(line, tokens)
         if marker is not None:
-            return marker
-    return None
+            return marker, f"row {marker} from {document.lines[back].where}"
+    return None, ""
 
 
 def _token_named(text: str, tokens: tuple) -> int | None:
