@@ -87,6 +87,7 @@ ILLUSTRATED = Page(
         "attn_scores_softmax (line 124) -> claim head1.weights[1]",
         "attn_scores_softmax (line 124) -> claim head1.weights[2]",
         "attn_scores_softmax (line 124) -> claim head1.weights[3]",
+        "Output (line 150) -> claim output[1]",
         "outputs (line 158) -> claim output",
     ],
 )
@@ -266,7 +267,7 @@ def test_each_page_is_mapped_as_read(name: str) -> None:
 
 
 MEASURED = {  # name: printed results under the right key with the right verdict
-    "illustrated-self-attention.md": 63,  # not read: step 7's "= [2.0, 7.0, 1.5]" (Output 1)
+    "illustrated-self-attention.md": 66,
     "scaled-dot-product-exercise.md": 4,
     "numerical-walkthrough-tiny-vectors.md": 8,
     "self-attention-from-scratch.html": 12,
@@ -282,5 +283,5 @@ def test_the_share_of_numbers_placed_and_judged_right(name: str) -> None:
 def test_overall_share_is_at_least_90_percent() -> None:
     right = sum(share(name)[0] for name in PAGES)
     total = sum(count for _, count in PAGES.values())
-    assert (right, total) == (132, 144)
+    assert (right, total) == (135, 144)
     assert right / total >= 0.9

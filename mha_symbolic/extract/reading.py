@@ -49,6 +49,9 @@ _TIMES_END = re.compile(r"(?:\\times|×|@|\*|\\cdot)\s*$")
 _PRINT = re.compile(
     r"^(?:print\(\s*(?:f?[\"']([^\"']*)[\"']\s*,\s*)?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*))$"
 )
+_NAMED_AFTER = re.compile(
+    r"^[`*\s]{0,8}(?:is|are)\s+(?:the\s+)?([A-Za-z][A-Za-z ]{0,30}?)\s*(\d+)?\b"
+)
 _LISTED = re.compile(r"\s*(?:,|and|&)\s*")
 _ROW_WORDS = re.compile(r"(?:token|row|word)\s*\d+", re.I)
 
@@ -257,6 +260,15 @@ def _classify(
         named = [("weights", None, "softmax")]
     if named is None:
         named = _from_label_line(document, item)
+    if named is None:
+        after = _NAMED_AFTER.match(item.after)
+        follows = resolve(after.group(1)) if after else None
+        if after and follows is not None:  # "[2.0, 7.0, 1.5] is Output 1": named after it
+            seen = _placed(
+                document, item, headings, tokens, follows.role, None, follows.name, where
+            )
+            number = int(after.group(2)) if after.group(2) else seen.row
+            return replace(seen, row=number, row_from="", names=_tags([(seen.role, None, "")]))
     heading = _section(document, item.line, headings)
     if named is None and heading is not None:
         named = _heading_role(document.lines[heading].text)
