@@ -14,6 +14,7 @@ from mha_symbolic.api import (
     compile,
     derive,
     examples,
+    extract,
 )
 from mha_symbolic.errors import SpecError
 
@@ -28,6 +29,7 @@ __all__ = [
     "compile",
     "derive",
     "examples",
+    "extract",
 ]
 
 try:  # one source of truth: the installed distribution's version (pyproject.toml)

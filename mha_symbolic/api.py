@@ -13,6 +13,7 @@ from mha_symbolic.check.judge import Report, check
 from mha_symbolic.exact.derivation import Derivation, Step, register
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.exact.limits import limit
+from mha_symbolic.extract import extract
 from mha_symbolic.numeric.function import AttentionFunction, compile
 from mha_symbolic.numeric.lambdify import lambdify
 from mha_symbolic.spec.attention import AttentionSpec, examples
@@ -27,6 +28,7 @@ __all__ = [
     "compile",
     "derive",
     "examples",
+    "extract",
 ]
 
 

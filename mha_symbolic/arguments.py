@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     _add_exercises(commands)
     _add_bench(commands)
+    _add_extract(commands)
     return parser
 
 
@@ -282,3 +283,26 @@ def _add_exercises(commands: Any) -> None:
         "--verify", action="store_true", help="check every answer key's decimals (slower)"
     )
     exercises.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def _add_extract(commands: Any) -> None:
+    extract = _command(
+        commands,
+        "extract",
+        "read a document's matrices and printed numbers into a draft spec",
+        "Read a worked example (Markdown, text, LaTeX, a Jupyter notebook or HTML) into a draft "
+        "spec: its input, weights, heads, layout, convention and scale, and the numbers it "
+        "prints as [claims] (or [assumed]), each with a comment saying where it came from. "
+        "`mha-symbolic check DOC` checks a document directly. Exit 2 when nothing checkable "
+        "remains (the spec is still written).",
+        "tutorial.md -o spec.toml",
+        "notebook.ipynb -o specs/   (a folder: one spec per worked example)",
+    )
+    extract.add_argument("document", type=_path, help="a .md, .txt, .tex, .ipynb or .html file")
+    extract.add_argument(
+        "-o",
+        "--output",
+        type=_path,
+        metavar="PATH",
+        help="write the spec here (a folder when the page has several examples); default stdout",
+    )
