@@ -21,15 +21,15 @@ def test_derive_prints_every_step_key(capsys):
     assert main(["derive", "--example", "two-tokens", "--format", "md"]) == 0
     out = capsys.readouterr().out
     for key in ("head1.scores", "head1.weights", "head2.output", "concat", "output"):
-        assert f"`{key}`" in out
-    assert out.index("`head1.weights`") < out.index("`head2.q`") < out.index("`concat`")
+        assert f'<a id="{key}"></a>' in out
+    assert out.index('id="head1.weights"') < out.index('id="head2.q"') < out.index('id="concat"')
 
 
 def test_derive_writes_a_file(tmp_path, capsys):
     target = tmp_path / "steps.md"
     assert main(["derive", "--example", "one-token", "-o", str(target)]) == 0
     assert capsys.readouterr().out == ""
-    assert "`head2.output`" in target.read_text()
+    assert '<a id="head2.output"></a>' in target.read_text()
 
 
 @pytest.mark.parametrize(

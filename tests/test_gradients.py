@@ -179,7 +179,7 @@ def test_other_formats_render_the_grad_steps(fmt: str) -> None:
 def test_cli_gradients_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["derive", "--example", "two-tokens", "--gradients"]) == 0
     out = capsys.readouterr().out
-    assert "(`grad.x`)" in out and "(`grad.head2.w_v`)" in out
+    assert '<a id="grad.x"></a>' in out and '<a id="grad.head2.w_v"></a>' in out
 
 
 def test_claims_on_gradients_are_checked() -> None:

@@ -14,13 +14,34 @@ from mha_symbolic.solution.render import render
 from mha_symbolic.solution.view import Options
 
 
+def claimed(name: str) -> AttentionSpec:
+    """A built-in example with its assumed numbers read as claims (as a document that does not
+    say it assumes them would print them)."""
+    spec = AttentionSpec.example(name)
+    return replace_claims(spec, {**spec.claims, **numeric(spec.assumed)})
+
+
+def numeric(assumed: object) -> dict[str, object]:
+    """The assumed numbers (not split-scaled's output formula, which names an unknown W_O)."""
+    return {k: v for k, v in dict(assumed).items() if "W_O" not in str(v)}  # type: ignore[call-overload]
+
+
+def replace_claims(spec: AttentionSpec, claims: dict[str, object]) -> AttentionSpec:
+    fields = {k: getattr(spec, k) for k in ("claims", "assumed")}
+    fields["claims"], fields["assumed"] = claims, {}
+    out = object.__new__(AttentionSpec)
+    for name, value in vars(spec).items():
+        object.__setattr__(out, name, fields.get(name, value))
+    return out
+
+
 def marked(name: str, fmt: str = "md") -> str:
-    d = derive(AttentionSpec.example(name))
+    d = derive(claimed(name))
     return render(d, fmt, replace(Options(), marks=check(d).marks()))
 
 
 def test_marks_are_plain_data_for_wrong_claims_only():
-    d = derive(AttentionSpec.example("one-token"))
+    d = derive(claimed("one-token"))
     marks = check(d).marks()
     assert sorted(marks) == ["concat", "head1.output", "head2.output"]
     (mark,) = marks["head1.output"]
@@ -35,22 +56,23 @@ def test_markdown_shows_the_exact_value_beside_the_wrong_number():
     text = marked("one-token")
     assert text.count("⚠") == 3
     assert (
-        "> **⚠ The document prints a wrong number here.** It prints `head1.output[1]` = "
+        "> **⚠ The document prints a wrong number here.** It prints "
         "\\[0.5, 1.2\\] (wrong); the exact value is $\\begin{bmatrix} 4 & 11 \\end{bmatrix}$. "
-        "Likely mistake: inconsistent with the given inputs and weights."
+        "There is only one token, so its only attention weight is exactly 1 and head 1's output "
+        "is its value row, $V_{1} = \\left[4,\\; 11\\right]$."
     ) in text
     assert "⚠" not in marked("two-tokens")
 
 
 def test_mark_sits_in_its_step():
     text = marked("split-scaled")
-    head2 = text.index("(`head2.output`)")
-    assert head2 < text.index("`head2.output` = ") < text.index("(`concat`)")
+    head2 = text.index('<a id="head2.output"></a>')
+    assert head2 < text.index("It prints \\[\\[0.60, 0.40\\]") < text.index('<a id="concat"></a>')
     assert "$\\approx \\begin{bmatrix} 0.67 & 0.33 \\\\ 0.33 & 0.67 \\end{bmatrix}$" in text
 
 
 def test_bengali_and_html_marks():
-    d = derive(AttentionSpec.example("one-token"))
+    d = derive(claimed("one-token"))
     options = replace(Options(lang="bn"), marks=check(d).marks())
     assert "এখানে ডকুমেন্টে ছাপা সংখ্যাটি ভুল।" in render(d, "md", options)
     html = marked("one-token", "html")
@@ -60,7 +82,9 @@ def test_bengali_and_html_marks():
 
 def test_cli_derive_marks_the_documents_mistakes(capsys):
     assert main(["derive", "--example", "split-scaled"]) == 0
-    assert capsys.readouterr().out.count("⚠") == 3
+    out = capsys.readouterr().out
+    assert out.count("⚠") == 2  # the concat rows; head 2's output is assumed, not claimed
+    assert out.count("**The document assumes this value.**") == 2  # Z_2, and the unknown W_O
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")

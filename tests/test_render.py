@@ -69,7 +69,7 @@ def test_two_tokens_weights_are_e_over_one_plus_e(two):
 def test_two_tokens_output_is_exactly_one_half(two):
     assert two.latex("output") == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"
     md = two.to_markdown()
-    output = md[md.index("(`output`)") :]
+    output = md[md.index('<a id="output"></a>') :]
     assert r"O &= C W_{O}" in output
     assert r"\approx" not in output.split("## ")[0]  # 0.5 is exact: no rounding shown
 
@@ -178,7 +178,7 @@ def test_every_step_states_its_shape(derivations):
     d = derivations["eight-tokens-split"]
     md = d.to_markdown()
     for step in d.steps:
-        section = md[md.index(f"(`{step.key}`)") :]
+        section = md[md.index(f'<a id="{step.key}"></a>') :]
         shape_line = next(line for line in section.splitlines() if line.startswith("Shape: $"))
         assert shape_line.endswith(f"({step.shape[0]}, {step.shape[1]})$"), step.key
     # seed 002's shape arithmetic
@@ -198,7 +198,7 @@ def test_closed_form_of_each_head(derivations):
 
 def test_given_weights_are_listed_per_head_like_seed_001(derivations):
     md = derivations["one-token"].to_markdown()
-    head1 = md[md.index("## Head 1") : md.index("(`head1.q`)")]
+    head1 = md[md.index("## Head 1") : md.index('<a id="head1.q"></a>')]
     assert "**Weights of head 1**" in head1
     assert r"&W_{Q}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 0 & 0 \\ 1 & 0 \end{bmatrix}" in head1
     assert r"&W_{V}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 2 \\ 1 & 1 \\ 0 & 1 \end{bmatrix}" in head1
@@ -235,7 +235,7 @@ def test_token_detail_scales_each_row(derivations):
 def test_large_matrices_are_elided_and_json_keeps_every_value(derivations):
     d = derivations["eight-tokens-split"]
     md = d.to_markdown(max_size=3)
-    x = md[md.index("(`x`)") :]
+    x = md[md.index('<a id="x"></a>') :]
     assert (
         r"X &= \begin{bmatrix} 0.2 & \cdots & 0.8 \\ \vdots & \ddots & \vdots \\ "
         r"0.1 & \cdots & 0.6 \end{bmatrix}"
@@ -250,15 +250,15 @@ def test_large_matrices_are_elided_and_json_keeps_every_value(derivations):
 
 def test_long_symbolic_entries_are_named_with_a_note(derivations):
     md = derivations["eight-tokens-split"].to_markdown()
-    weights = md[md.index("(`head1.weights`)") :]
+    weights = md[md.index('<a id="head1.weights"></a>') :]
     assert r"\left(A_{1}\right)_{1,1} & \left(A_{1}\right)_{1,2}" in weights
     assert "too long to print, so each is written by name" in weights
-    scores = md[md.index("(`head1.scores`)") :]
+    scores = md[md.index('<a id="head1.scores"></a>') :]
     assert (
         r"\left(S_{1}\right)_{1,1} = \frac{W_{K1,11} W_{Q1,11}}{25} + "
         r"\frac{W_{K1,11} W_{Q1,21}}{10}"
     ) in scores  # the first entry in full
-    q = md[md.index("(`head1.q`)") :]
+    q = md[md.index('<a id="head1.q"></a>') :]
     assert r"\frac{W_{Q1,11}}{5} + \frac{W_{Q1,21}}{2}" in q
 
 

@@ -11,7 +11,15 @@ import pytest
 from mha_symbolic.check.judge import check
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.solution.build import build
-from mha_symbolic.solution.view import Given, Heading, Mark, Options, StepBlock, SummaryRow
+from mha_symbolic.solution.view import (
+    Assumption,
+    Given,
+    Heading,
+    Mark,
+    Options,
+    StepBlock,
+    SummaryRow,
+)
 from mha_symbolic.spec.attention import AttentionSpec
 
 
@@ -71,19 +79,44 @@ def test_an_input_has_no_formula_and_lists_its_tokens(two):
     ]
 
 
-def test_marks_sit_at_their_step():
+def test_marks_sit_at_their_step_with_their_reason_in_plain_words():
     d = derive(AttentionSpec.example("one-token"))
     solution = build(d, Options(marks=check(d).marks()))
-    assert solution.steps()["head1.output"].marks == (
+    assert solution.steps()["concat"].marks == (
         Mark(
-            key="head1.output[1]",
-            claimed="[0.5, 1.2]",
+            key="concat[1]",
+            claimed="[0.5, 1.2, -0.4, 2.3]",
             verdict="wrong",
-            exact=r"\begin{bmatrix} 4 & 11 \end{bmatrix}",
+            exact=r"\begin{bmatrix} 4 & 11 & 6 & 9 \end{bmatrix}",
             approx=None,
-            diagnosis="inconsistent with the given inputs and weights",
+            diagnosis="The concatenation only places the head outputs side by side; the printed "
+            "row differs in the columns of heads 1 and 2, where the document places its assumed "
+            "head output instead of the one computed above.",
         ),
     )
+
+
+def test_assumed_numbers_are_said_at_their_step_with_what_the_weights_give():
+    d = derive(AttentionSpec.example("one-token"))
+    (assumption,) = build(d, Options()).steps()["head1.output"].assumptions
+    assert assumption == Assumption(
+        key="head1.output[1]",
+        symbol=r"\mathrm{head}_{1}[1]",
+        assumed=r"\begin{bmatrix} 0.5 & 1.2 \end{bmatrix}",
+        lines=(
+            "The given inputs and weights determine it: they give "
+            r"$\mathrm{head}_{1}[1] = \begin{bmatrix} 4 & 11 \end{bmatrix}$.",
+            "There is only one token, so its only attention weight is exactly 1 and head 1's "
+            r"output is its value row, $V_{1} = \left[4,\; 11\right]$.",
+        ),
+    )
+
+
+def test_an_assumption_without_weights_says_what_it_would_take():
+    d = derive(AttentionSpec.example("split-scaled"))
+    (assumption,) = build(d, Options()).steps()["head2.output"].assumptions
+    assert assumption.lines[0].startswith("The document does not give head 2's projections")
+    assert r"$\Delta = \ln\left(\tfrac{3}{2}\right) \approx 0.405$" in assumption.lines[1]
 
 
 def test_summary_and_setup_are_typed(two):

@@ -164,7 +164,7 @@ def draw(raw: Mapping[str, Any], rng: random.Random, wide: bool = True) -> dict[
     """One variant of the spec table ``raw``: same structure, new numbers, no claims."""
     out: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in ("description", "claims"):
+        if key in ("description", "claims", "assumed"):
             continue
         if key in _INPUTS:
             out[key] = _redraw(value, rng, wide, key)
@@ -246,10 +246,11 @@ def _width_limit(raw_json: str) -> float:
 
 # ------------------------------------------------------------------ questions
 def asked(raw: Mapping[str, Any], d: Derivation) -> list[Step]:
-    """The steps a sheet asks for: those the spec's claims are about (inputs are given), in
-    pipeline order; without such claims, each head's scores, weights and output, and the
-    output."""
-    keys = {str(key).split("[", 1)[0] for key in raw.get("claims", {})}
+    """The steps a sheet asks for: those the document prints, claimed or assumed (inputs are
+    given), in pipeline order; without such numbers, each head's scores, weights and output,
+    and the output."""
+    printed = [*raw.get("claims", {}), *raw.get("assumed", {})]
+    keys = {str(key).split("[", 1)[0] for key in printed}
     chosen = [s for s in d.steps if s.key in keys and s.kind != "input"]
     if chosen:
         return chosen

@@ -115,7 +115,8 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
             if label in context.spec.omitted:
                 notes.append(context.words("text", "omitted", name=name))
             elif label in context.spec.symbolic:
-                notes.append(context.words("text", "symbolic", name=name, letter=letter))
+                key = "symbolic" if head is not None or letter != "O" else "symbolic_shared"
+                notes.append(context.words("text", key, name=name, letter=letter))
     if not lines:
         return None
     title = context.words("text", "weights" if head is None else "head_weights", head=head)

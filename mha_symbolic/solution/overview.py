@@ -22,10 +22,7 @@ def setup(context: Context) -> tuple[str, ...]:
     else:
         lines.append(w("setup", "cross", Lq=x.rows, Lk=spec.key.rows))
     lines += [w("setup", "model", E=x.cols), w("setup", "heads", h=spec.heads)]
-    if spec.layout == "per_head":
-        lines.append(w("setup", "dk_per_head", dk=dk))
-    else:
-        lines.append(w("setup", "dk_split", E=x.cols, h=spec.heads, dk=dk))
+    lines.append(_dk_line(context, dk))
     if spec.scale == "sqrt_dk":
         lines.append(w("setup", "scale_sqrt", dk=dk))
     elif spec.scale == "none":
@@ -41,6 +38,20 @@ def setup(context: Context) -> tuple[str, ...]:
         kind = w("parameter_kinds", parameters.kind_of(symbol))
         lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))
     return tuple(lines)
+
+
+def _dk_line(context: Context, dk: int) -> str:
+    """d_k as this layout makes it: d_model / h only where a head's width really is that."""
+    spec, w = context.spec, context.words
+    E = spec.query.cols
+    width = next((s.shape[1] for s in context.d.steps if s.key == "head1.x"), None)
+    if spec.layout == "per_head":
+        return w("setup", "dk_per_head", dk=dk)
+    if width is not None and width != dk:
+        return w("setup", "dk_split_project", E=E, h=spec.heads, width=width, dk=dk)
+    if E % spec.heads != 0 or E // spec.heads != dk:
+        return w("setup", "dk_per_head", dk=dk)
+    return w("setup", "dk_split", E=E, h=spec.heads, dk=dk)
 
 
 def limit(context: Context) -> Limit | None:

@@ -8,7 +8,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
-from mha_symbolic.solution import latex
+from mha_symbolic.solution import latex, notes
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.locale import generic_key, step_title
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
@@ -53,8 +53,8 @@ def step_block(context: Context, step: Step) -> StepBlock:
         head=step.head,
         title=step_title(step.key, step.head, options.lang, options.templates),
         caption=caption(context, step),
-        insight=context.once("insights", title_key(step), numbers),
-        without=context.once("without", title_key(step), numbers),
+        insight=_said(context, "insights", step, numbers),
+        without=_said(context, "without", step, numbers),
         tokens=token_rows(context, step) if step.kind == "input" else (),
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
@@ -65,10 +65,28 @@ def step_block(context: Context, step: Step) -> StepBlock:
         entry=_first_entry(context, step, shown),
         notes=_notes(context, step, shown),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
+        assumptions=notes.assumptions(context, step),
+        analogy=_said(context, "analogies", step, numbers),
     )
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
     return block
+
+
+def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -> str | None:
+    """An insight, "what if" or picture, once, and only where it is true of this spec: no
+    ``\\sqrt{d_k}`` where the scores are not scaled by it, no W_O where there is none."""
+    spec, key = context.spec, title_key(step)
+    if key == "head.scaled" and section == "analogies" and spec.scale != "sqrt_dk":
+        return None
+    if key == "output" and section != "insights" and not spec.has_output_projection:
+        return None
+    if key == "output" and section == "insights":
+        if spec.scale not in ("sqrt_dk", "none"):
+            return None
+        key += "" if spec.has_output_projection else "_none"
+        key += "_unscaled" if spec.scale == "none" else ""
+    return context.once(section, key, numbers)
 
 
 def substituted(context: Context, step: Step) -> str | None:
@@ -104,10 +122,10 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     return Mark(
         key=mark["key"],
         claimed=mark["claimed"],
-        verdict=mark["verdict"],
+        verdict=context.words.get("verdicts", str(mark["verdict"])) or str(mark["verdict"]),
         exact=shown.exact,
         approx=shown.approx,
-        diagnosis=mark["diagnosis"],
+        diagnosis=notes.reason(context, step, mark),
     )
 
 

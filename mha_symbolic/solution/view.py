@@ -65,7 +65,17 @@ class Mark:
     verdict: str
     exact: str  # LaTeX of the exact value
     approx: str | None  # LaTeX of its decimals
-    diagnosis: str | None  # the likely mistake, when one explains the printed number
+    diagnosis: str | None  # why it does not hold, in plain words, when that is known
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A number the document assumes rather than computes, and what the inputs really give."""
+
+    key: str  # the assumed entry's key: ``head2.output``
+    symbol: str  # LaTeX of what is assumed: ``\mathrm{head}_{2}`` or ``Z[1]``
+    assumed: str  # LaTeX of the assumed value, as the document prints it
+    lines: tuple[str, ...]  # prose: what the inputs give, and what it would take
 
 
 @dataclass(frozen=True)
@@ -141,6 +151,8 @@ class StepBlock:
     entry: str | None  # the first entry in full, when the value is written by name
     notes: tuple[str, ...]
     marks: tuple[Mark, ...]
+    assumptions: tuple[Assumption, ...] = ()
+    analogy: str | None = None  # a picture of the step, in the spirit of seed 004's
 
     @property
     def lines(self) -> tuple[str, ...]:

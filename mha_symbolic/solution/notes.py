@@ -1,0 +1,252 @@
+"""What a solution says at a step about the document's own numbers: its assumptions, and why a
+number it prints does not hold, in plain words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Step
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.view import Assumption
+
+_KEY = re.compile(r"^(?P<step>[A-Za-z0-9_.]+?)(?:\[(?P<row>\d+)(?:,\s*(?P<col>\d+))?\])?$")
+_NUMBER = re.compile(r"[-−]?\d+(?:\.\d+)?")
+_SHAPE = re.compile(
+    r"^claimed shape (?P<claimed>\(\d+, \d+\)) but \S+ has shape (?P<real>\(\d+, \d+\))"
+    r"(?P<fits>; its transpose fits)?$"
+)
+_PROJECTIONS = frozenset({"w_q", "w_k", "w_v"})
+# The checker's diagnoses (plain English data) -> the locale key saying them in the reader's
+# language; one the table does not know is left out rather than printed in English.
+_DIAGNOSES = {
+    "inconsistent with the given inputs and weights": "inconsistent",
+    "softmax over columns instead of rows": "column_softmax",
+    "K used in place of V": "k_for_v",
+    "Q used in place of K": "q_for_k",
+    "mask ignored": "mask_ignored",
+}
+
+
+def target(key: str) -> tuple[str, int | None, int | None]:
+    """``head1.output[1]`` -> ("head1.output", 0, None): the step and 0-based row and column."""
+    match = _KEY.match(key.replace(" ", ""))
+    if match is None:
+        return key, None, None
+    row, col = match.group("row"), match.group("col")
+    return (
+        match.group("step"),
+        None if row is None else int(row) - 1,
+        None if col is None else int(col) - 1,
+    )
+
+
+def printed(text: str) -> list[str] | None:
+    """The numbers a document prints, as printed (after its last ``=`` or ``\\approx``); None
+    when they are not plain decimals (a fraction, an exponential)."""
+    text = str(text).split(r"\approx")[-1].split("=")[-1]
+    if any(mark in text for mark in (r"\frac", "e^", "/", "sqrt")):
+        return None
+    return [n.replace("−", "-") for n in _NUMBER.findall(text)]
+
+
+def part(value: sp.MatrixBase, row: int | None, col: int | None) -> sp.MatrixBase:
+    """The part of a step's value a claim names: an entry, a row or all of it."""
+    if row is None:
+        return value
+    if col is None:
+        return value[row, :]
+    return sp.Matrix([[value[row, col]]])
+
+
+def _agrees(numbers: list[str], value: sp.MatrixBase) -> bool:
+    """Each printed number is the exact one rounded to the places it is printed with."""
+    for text, exact in zip(numbers, value):
+        places = len(text.split(".")[1]) if "." in text else 0
+        if abs(sp.Rational(text) - sp.N(exact, 30)) > sp.Rational(1, 2 * 10**places):
+            return False
+    return True
+
+
+def assumptions(context: Context, step: Step) -> tuple[Assumption, ...]:
+    """The document's assumed numbers at ``step``: what it assumes and what the inputs give."""
+    out = []
+    for key, text in context.spec.assumed.items():
+        name, row, col = target(key)
+        if name == step.key:
+            out.append(_assumption(context, step, key, str(text), (row, col)))
+    return tuple(out)
+
+
+def _assumption(
+    context: Context, step: Step, key: str, text: str, where: tuple[int | None, int | None]
+) -> Assumption:
+    words = context.words
+    if step.kind == "output" and not context.spec.has_output_projection:
+        return _unknown_projection(context, step, key, text)
+    value = part(step.value, *where)
+    numbers = printed(text)
+    fits = numbers is not None and len(numbers) == len(value)
+    assumed = (
+        latex.bmatrix(value, lambda i, j: numbers[i * value.cols + j])
+        if fits and numbers is not None
+        else rf"\text{{{text}}}"
+    )
+    shown = latex.show(value, step.symbol.name, context.settings)
+    approx = "" if shown.approx is None else rf" \approx {shown.approx}"
+    numbers_ = {"symbol": _named(step.symbol.name, where), "exact": shown.exact + approx}
+    head = step.head
+    lines = []
+    if head is not None and context.spec.omitted >= _PROJECTIONS and context.spec.heads > 1:
+        lines.append(words("notes", "not_given", head=head, **numbers_))
+        if fits and numbers is not None:
+            lines += _what_it_takes(context, step, numbers, where)
+    else:
+        agree = fits and numbers is not None and _agrees(numbers, value)
+        lines.append(words("notes", "given_agrees" if agree else "given_gives", **numbers_))
+        reason = _one_token(context, step)
+        if reason is not None and not agree:
+            lines.append(reason)
+    return Assumption(key=key, symbol=numbers_["symbol"], assumed=assumed, lines=tuple(lines))
+
+
+def _unknown_projection(context: Context, step: Step, key: str, text: str) -> Assumption:
+    """A document's output projection named without numbers: O = C W_O with W_O unknown,
+    written entry by entry from the concatenation's first row."""
+    concat = context.d.step("concat")
+    width = concat.value.cols
+    terms = " + ".join(
+        rf"{_factor(concat.value[0, k])} \, (W_O)_{{{k + 1}j}}" for k in range(width)
+    )
+    line = context.words(
+        "notes",
+        "unknown_projection",
+        rows=width,
+        entry=rf"O_{{ij}} = \sum_{{k=1}}^{{{width}}} C_{{ik}} \, (W_O)_{{kj}}",
+        first=rf"O_{{1j}} = {terms}",
+    )
+    formula = r"O = \operatorname{Concat}\left(\mathrm{head}_{1}, \dots\right) W_O"
+    return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,))
+
+
+def _factor(value: sp.Basic) -> str:
+    text = latex.exact(value)
+    return rf"\left({text}\right)" if isinstance(value, sp.Add) else text
+
+
+def _named(symbol: str, where: tuple[int | None, int | None]) -> str:
+    row, col = where
+    if row is None:
+        return symbol
+    if col is None:
+        return rf"{symbol}[{row + 1}]"
+    return rf"{symbol}[{row + 1}, {col + 1}]"
+
+
+def _what_it_takes(
+    context: Context, step: Step, numbers: list[str], where: tuple[int | None, int | None]
+) -> list[str]:
+    """For an assumed head output: the score gaps its weights would need (two keys only)."""
+    if step.kind != "attend" or where != (None, None) or step.head is None:
+        return []
+    values = context.d.step(f"head{step.head}.v").value
+    claimed = sp.Matrix(step.value.rows, step.value.cols, [sp.Rational(n) for n in numbers])
+    if values.rows != 2 or not values.is_square or values.det() == 0:
+        return []
+    weights = claimed * values.inv()
+    ratios = set()
+    for i in range(weights.rows):
+        row = list(weights[i, :])
+        if any(a <= 0 for a in row) or sum(row) != 1:
+            return []
+        ratios.add(sp.Rational(max(row) / min(row)))
+    if len(ratios) != 1:
+        return []
+    ratio = ratios.pop()
+    text = str(ratio) if ratio.q == 1 else rf"\tfrac{{{ratio.p}}}{{{ratio.q}}}"
+    return [
+        context.words(
+            "notes",
+            "would_take",
+            head=step.head,
+            gap=rf"\ln {text}" if ratio.q == 1 else rf"\ln\left({text}\right)",
+            approx=latex.decimal(sp.log(ratio), 3) or "",
+        )
+    ]
+
+
+def _one_token(context: Context, step: Step) -> str | None:
+    """With one key token its only weight is 1: the head output is its value row."""
+    if step.kind != "attend" or step.head is None or context.spec.key.rows != 1:
+        return None
+    values = context.d.step(f"head{step.head}.v")
+    return context.words(
+        "notes",
+        "one_token",
+        head=step.head,
+        symbol=values.symbol.name,
+        value=context.row(values.value, 0),
+    )
+
+
+def reason(context: Context, step: Step, mark: Mapping[str, Any]) -> str | None:
+    """Why a printed number does not hold, in plain words; None when nothing is known."""
+    one = _one_token(context, step)
+    if one is not None:
+        return one
+    if step.kind == "concat":
+        heads = _concat_heads(context, step, mark)
+        if heads:
+            return _concat_reason(context, heads)
+    return diagnosis(context, mark.get("diagnosis"))
+
+
+def _concat_heads(context: Context, step: Step, mark: Mapping[str, Any]) -> list[int]:
+    """The heads whose columns of a printed concat row do not hold."""
+    _, row, col = target(str(mark["key"]))
+    numbers = printed(str(mark["claimed"]))
+    if row is None or col is not None or numbers is None or len(numbers) != step.value.cols:
+        return []
+    width = step.value.cols // context.spec.heads
+    out = []
+    for head in range(1, context.spec.heads + 1):
+        cols = slice((head - 1) * width, head * width)
+        if not _agrees(numbers[cols], step.value[row, cols]):
+            out.append(head)
+    return out
+
+
+def _concat_reason(context: Context, heads: list[int]) -> str:
+    numbers = context.words("text", "and").join(str(h) for h in heads)
+    listed = context.words("notes", "heads_one" if len(heads) == 1 else "heads_many", heads=numbers)
+    assumed_steps = {target(key)[0] for key in context.spec.assumed}
+    assumed = [h for h in heads if f"head{h}.output" in assumed_steps]
+    key = "concat_assumed" if assumed == heads else "concat_wrong"
+    return context.words("notes", key, heads=listed)
+
+
+def diagnosis(context: Context, text: Any) -> str | None:
+    """The checker's diagnosis in the reader's language (each likely mistake by name)."""
+    if not text:
+        return None
+    text = str(text)
+    for prefix in ("likely mistake, one of: ", "likely mistake: "):
+        if text.startswith(prefix):
+            mistakes = text[len(prefix) :].split("; ")
+            named = [context.words.get("diagnoses", _DIAGNOSES.get(m, "")) for m in mistakes]
+            known = [n for n in named if n]
+            if not known:
+                return None
+            return context.words("diagnoses", "likely", mistakes="; ".join(known))
+    shape = _SHAPE.match(text)
+    if shape is not None:
+        key = "shape_transpose" if shape.group("fits") else "shape"
+        return context.words(
+            "diagnoses", key, claimed=shape.group("claimed"), real=shape.group("real")
+        )
+    name = _DIAGNOSES.get(text)
+    return None if name is None else context.words.get("diagnoses", name)
