@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.check import printed
+from mha_symbolic.check.names import closing_index as _closing_index
+from mha_symbolic.check.names import is_name as _is_name
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec import numbers as exact
@@ -17,12 +20,7 @@ from mha_symbolic.spec import numbers as exact
 _KEY = re.compile(r"([A-Za-z][\w.]*)\s*(?:\[\s*(\d+)\s*(?:,\s*(\d+)\s*)?\])?")
 # LaTeX that only spaces or sizes: dropped before reading ("\left[" reads as "[").
 _NOISE = re.compile(r"\\left|\\right|\\displaystyle|\\q?quad|(?<!\\)\\[,;:! ]|\$")
-# A name heading a chain ("A_1 = ...", "\text{Head1 Output} = ...", "\mathrm{softmax}(0.7, 0)
-# \approx ..."): what is named or computed, not a value. Euler's e is a value, never a name.
-_NAME = re.compile(
-    r"(\\(?:mathrm|text|operatorname|mathbf)\{[^{}]*\}|(?!e\b|e[_^'])[A-Za-z]+)'*"
-    r"(_\{[^{}]*\}|_\w)?(\^\{[^{}]*\}|\^\w)?'*(\s*\([^()]*\))?"
-)
+_WRAPPER_START = re.compile(r"(?:np\.|numpy\.|torch\.)?(?:array|tensor)\(")
 _RELATION = re.compile(r"(\\approx|\\simeq|≈|=)")
 _SHOWN = {"\\approx": "≈", "\\simeq": "≈", "≈": "≈", "=": "="}
 _MATRIX = re.compile(r"\\begin\{([bpBvV]?matrix)\}(.*)\\end\{\1\}", re.DOTALL)
@@ -47,6 +45,7 @@ class Printed:
     text: str
     value: sp.Expr
     exponent: int | None
+    significant: bool = False  # scientific notation: the leading digit's decade is claimed too
 
     @property
     def unit(self) -> sp.Rational | None:
@@ -139,22 +138,38 @@ def _read_value(value: Any, where: str) -> tuple[str, str, tuple[Side, ...]]:
     """(text as given, text as a grid of printed numbers, sides)."""
     if isinstance(value, str):
         _check_size(value, where)
-        text = _NOISE.sub(" ", value.replace("−", "-")).strip()
+        text = _NOISE.sub(" ", printed.clean(value)).strip()
+        text, approximate = printed.approximate(text)
         if not text:
             raise SpecError(f"{where}: the claimed value is empty")
-        pieces = [piece.strip() for piece in _RELATION.split(text)]
-        parts, relations = pieces[::2], [_SHOWN[r] for r in pieces[1::2]]
-        if len(parts) > 1 and _NAME.fullmatch(parts[0]):
-            parts, relations = parts[1:], relations[1:]
+        parts, relations = _chain(text, where)
+        flags = [approximate] + [relation == "≈" for relation in relations]
+        if len(parts) > 1 and _is_name(parts[0]):
+            parts, relations, flags = parts[1:], relations[1:], flags[1:]
         if any(not part for part in parts):
             raise SpecError(f"{where}: cannot read {_quote(value)}: empty side in the chain")
-        sides = tuple(_read_side(part, where) for part in parts)
+        sides = tuple(_read_side(part, where, flag) for part, flag in zip(parts, flags))
         shown = [_list_text(side.rows) for side in sides]
         display = shown[0] + "".join(f" {r} {s}" for r, s in zip(relations, shown[1:]))
         return value, display, sides
     rows = _rows(value, where)
     side = Side(_list_text(rows), rows)
     return side.text, side.text, (side,)
+
+
+def _chain(text: str, where: str) -> tuple[list[str], list[str]]:
+    """The sides and relations of ``A = B \\approx C``; a printed array (whose keywords have
+    '=' in them: ``dtype=torch.float64``) is always the last side."""
+    wrapper = _WRAPPER_START.search(text)
+    tail = ""
+    if wrapper:
+        text, tail = text[: wrapper.start()], text[wrapper.start() :]
+    pieces = [piece.strip() for piece in _RELATION.split(text)]
+    if tail:
+        if pieces[-1]:
+            raise SpecError(f"{where}: cannot read {_quote(pieces[-1])} before {_quote(tail)}")
+        pieces[-1] = tail.strip()
+    return pieces[::2], [_SHOWN[r] for r in pieces[1::2]]
 
 
 def _check_size(text: str, where: str) -> None:
@@ -172,7 +187,24 @@ def _check_size(text: str, where: str) -> None:
         raise SpecError(f"{where}: the claimed value is nested more than {bounds.MAX_DEPTH} deep")
 
 
-def _read_side(text: str, where: str) -> Side:
+def _read_side(text: str, where: str, approximate: bool = False) -> Side:
+    side = _exact_side(text, where)
+    if not approximate:
+        return side
+    # "≈ 1": an integer after an approximation sign is printed to its last digit.
+    rows = tuple(
+        tuple(
+            replace(p, exponent=0) if p.exponent is None and p.value.is_Integer else p for p in row
+        )
+        for row in side.rows
+    )
+    return Side(text, rows)
+
+
+def _exact_side(text: str, where: str) -> Side:
+    body, is_print, dtype = printed.unwrap(text, where)
+    if is_print:
+        return Side(text, _printed_rows(body, where, dtype))
     matrix = _MATRIX.fullmatch(text)
     if matrix:
         lines = [line for line in _ROW_BREAK.split(matrix.group(2)) if line.strip()]
@@ -185,20 +217,44 @@ def _read_side(text: str, where: str) -> Side:
     return Side(text, ((read_number(text, where),),))
 
 
+def _printed_rows(
+    body: str, where: str, dtype: str | None = None
+) -> tuple[tuple[Printed, ...], ...]:
+    """A numpy or torch print: every entry at the precision the array is printed to (and no
+    finer than its dtype keeps: ``dtype=float32`` prints digits float32 does not hold)."""
+    value = printed.nested(body, where)
+    if value == []:
+        raise SpecError(f"{where}: the printed array is empty")
+    grid = value if isinstance(value, list) and isinstance(value[0], list) else [value]
+    grid = [row if isinstance(row, list) else [row] for row in grid]
+    decimals = -printed.shared_exponent([entry for row in grid for entry in row])
+
+    def entry(text: str) -> Printed:
+        number = read_number(text, where)
+        exponent = printed.entry_exponent(text, decimals)
+        if dtype is not None and number.value != 0:
+            kept = printed.kept_exponent(text, dtype)
+            exponent = kept if exponent is None else max(exponent, kept)
+        return number if exponent is None else replace(number, exponent=exponent)
+
+    return _rectangular([[entry(e) for e in row] for row in grid], body, where)
+
+
 def _rows(value: Any, where: str) -> tuple[tuple[Printed, ...], ...]:
     """A TOML/Python value as a grid: a scalar is 1x1, a flat list one row."""
+    dtype = printed.low_precision(value)  # a float32 array: every entry at float32 precision
     if hasattr(value, "tolist") and hasattr(value, "shape"):  # SymPy matrices, NumPy arrays
         value = value.tolist()
     if not isinstance(value, Sequence) or isinstance(value, str):
-        return ((_scalar(value, where),),)
+        return ((_scalar(value, where, dtype),),)
     if not value:
         raise SpecError(f"{where}: the claimed list is empty")
     nested = [_is_sequence(item) for item in value]
     if not any(nested):
-        return (tuple(_scalar(item, where) for item in value),)
+        return (tuple(_scalar(item, where, dtype) for item in value),)
     if not all(nested) or any(_is_sequence(e) for row in value for e in row):
         raise SpecError(f"{where}: a claim is a number, a list of numbers or a list of rows")
-    grid = [[_scalar(entry, where) for entry in row] for row in value]
+    grid = [[_scalar(entry, where, dtype) for entry in row] for row in value]
     return _rectangular(grid, _list_text(tuple(map(tuple, grid))), where)
 
 
@@ -220,7 +276,10 @@ def _is_sequence(value: Any) -> bool:
     return isinstance(value, (Sequence, sp.MatrixBase)) and not isinstance(value, (str, bytes))
 
 
-def _scalar(value: Any, where: str) -> Printed:
+def _scalar(value: Any, where: str, dtype: str | None = None) -> Printed:
+    dtype = dtype or printed.low_precision(value)
+    if dtype is not None and not isinstance(value, (str, bool)):
+        return _low_precision(float(value), dtype, where)
     if isinstance(value, str):
         return read_number(value, where)
     if isinstance(value, bool):
@@ -230,6 +289,19 @@ def _scalar(value: Any, where: str) -> Printed:
         return read_number(str(value) if isinstance(value, Decimal) else repr(value), where)
     number = exact.to_number(value, where)
     return Printed(_plain_text(number), number, None)
+
+
+def _low_precision(number: float, dtype: str, where: str) -> Printed:
+    """A float32 (float16) value claims what was typed, to the digits its format keeps."""
+    if number != number or abs(number) == float("inf"):
+        raise SpecError(f"{where}: {number!r} is not a finite number")
+    text = printed.shortest(number, dtype)
+    typed = read_number(text, where)
+    kept = printed.kept_exponent(text, dtype) if number else None
+    if kept is None:
+        return typed
+    exponent = kept if typed.exponent is None else max(typed.exponent, kept)
+    return replace(typed, exponent=exponent)
 
 
 def _plain_text(number: sp.Expr) -> str:
@@ -248,7 +320,12 @@ def _list_text(rows: tuple[tuple[Printed, ...], ...]) -> str:
 def read_number(text: str, where: str = "claim") -> Printed:
     """One printed number: a decimal (whose digits give its precision), an integer, a
     fraction, minus infinity (a masked score) or LaTeX."""
-    text = _strip_braces(_NOISE.sub(" ", text.replace("−", "-")).strip())
+    text = _strip_braces(_NOISE.sub(" ", printed.clean(text)).strip())
+    percent = printed.percentage(text)
+    if percent is not None:  # "22.91\\%": 0.2291, to four decimals
+        number = read_number(percent, where)
+        places = None if number.exponent is None else number.exponent - 2
+        return Printed(text, number.value / 100, places)
     scientific = _TIMES_TEN.fullmatch(text)
     plain = f"{scientific.group(1)}e{scientific.group(2)}" if scientific else text
     if _PLAIN.fullmatch(plain):
@@ -257,7 +334,8 @@ def read_number(text: str, where: str = "claim") -> Printed:
         value = _parsed(text, where)
         exact_form = "." not in plain and "e" not in plain.lower()
         exponent = None if exact_form else _decimal_exponent(Decimal(plain))
-        return Printed(text, value, exponent)
+        # "1e0", "7.31e-1": significant digits, the first one in the decade of the exponent.
+        return Printed(text, value, exponent, significant="e" in plain.lower())
     if text.replace(" ", "") in _MINUS_INFINITY:
         return Printed(text, -sp.oo, None)
     return Printed(text, _parsed(text, where), None)
@@ -286,19 +364,6 @@ def _strip_braces(text: str) -> str:
 
 
 # ------------------------------------------------------------------ bracketed lists
-def _closing_index(text: str, start: int) -> int | None:
-    """Index of the bracket closing the one at ``start`` (any of ([{), or None."""
-    depth = 0
-    for index in range(start, len(text)):
-        if text[index] in "([{":
-            depth += 1
-        elif text[index] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return index
-    return None
-
-
 def _is_list(text: str) -> bool:
     return (
         text[:1] in _CLOSING

@@ -53,7 +53,38 @@ def judge(value: sp.Expr, printed: Printed) -> str:
     margin = _sign(sign * difference - printed.unit / 2)
     if margin is None:
         return "undecided"
-    return "rounded" if margin <= 0 else "wrong"
+    if margin > 0:
+        return "wrong"
+    return _in_decade(value, printed, sign * difference) if printed.significant else "rounded"
+
+
+def _in_decade(value: sp.Expr, printed: Printed, distance: sp.Expr) -> str:
+    """Scientific notation claims its first digit's decade: 0.7311 prints as 7e-1, not 1e0."""
+    claimed = printed.value
+    if claimed == 0 or printed.unit is None:
+        return "rounded"
+    decade = _decade(abs(sp.Rational(claimed)))
+    below = _sign(abs(value) - decade)
+    if below is None:
+        return "undecided"
+    if below >= 0:
+        return "rounded"
+    # Below the decade the same digits resolve ten times finer.
+    finer = _sign(distance - printed.unit / 20)
+    if finer is None:
+        return "undecided"
+    return "rounded" if finer <= 0 else "wrong"
+
+
+def _decade(number: sp.Rational) -> sp.Rational:
+    """The power of ten 10^k with 10^k <= number < 10^(k+1) (number > 0)."""
+    k = len(str(number.p)) - len(str(number.q))
+    power = sp.Rational(10) ** k
+    while power > number:
+        power /= 10
+    while power * 10 <= number:
+        power *= 10
+    return power
 
 
 def _proved_zero(number: sp.Expr) -> int | None:
