@@ -29,7 +29,8 @@ _PLAIN = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 _TIMES_TEN = re.compile(r"([+-]?(?:\d+\.\d*|\.\d+|\d+))\s*\\(?:times|cdot)\s*10\^\{?([+-]?\d+)\}?")
 _MINUS_INFINITY = ("-\\infty", "-inf", "-∞")
 _CLOSING = {"[": "]", "(": ")"}
-_PARSED: dict[str, sp.Expr] = {}  # LaTeX entry -> value: latex2sympy2 takes 30-160 ms a parse
+# (LaTeX entry, declared parameters) -> value: latex2sympy2 takes 30-160 ms a parse
+_PARSED: dict[tuple[str, tuple[sp.Symbol, ...]], sp.Expr] = {}
 _PARSED_LIMIT = 4096
 
 
@@ -348,12 +349,13 @@ def _decimal_exponent(digits: Decimal) -> int:
 
 
 def _parsed(text: str, where: str) -> sp.Expr:
-    value = _PARSED.get(text)
+    key = (text, exact.declared_symbols())  # "\\tau" reads as the declared tau, or not at all
+    value = _PARSED.get(key)
     if value is None:
         value = exact.from_text(text, where)
         if len(_PARSED) >= _PARSED_LIMIT:
             _PARSED.clear()
-        _PARSED[text] = value
+        _PARSED[key] = value
     return value
 
 

@@ -23,6 +23,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, unknown_key_message
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.numbers import declared
 
 __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge"]
 _SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does not have
@@ -94,7 +95,8 @@ def check(
     if not isinstance(table, Mapping):
         raise SpecError(f"claims must be a table of step keys, got {table!r}")
     try:
-        parsed = read_claims(table, shapes, lambda key: unknown_key_message(key, list(shapes)))
+        with declared(d.spec.parameters):  # "\\tau" in a claim is the spec's tau, positive
+            parsed = read_claims(table, shapes, lambda k: unknown_key_message(k, list(shapes)))
     except SpecError as error:
         raise error.located(d.spec.source) if claims is None else error from None
     mistakes = Mistakes(d)

@@ -10,6 +10,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
 
+from mha_symbolic.check import balls
 from mha_symbolic.check.claims import Claim, Printed, Side
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
@@ -91,6 +92,9 @@ def _sign(number: sp.Expr) -> int | None:
     """-1, 0 or 1 for a real constant, proved by high-precision evaluation; None if unknown."""
     if number.is_Rational:
         return int(sp.sign(number))
+    proved = balls.sign(number)  # arb at the precision needed: e^{-10^6} in a fraction of a s
+    if proved is not None:
+        return proved
     try:
         value = number.evalf(_DIGITS, strict=True, maxn=_MAX_PRECISION)
     except PrecisionExhausted:  # no accuracy relative to an exact zero: prove it instead
