@@ -13,6 +13,7 @@ import sympy as sp
 from mha_symbolic.check import printed
 from mha_symbolic.check.names import closing_index as _closing_index
 from mha_symbolic.check.names import is_name as _is_name
+from mha_symbolic.check.steps import PER_QUERY
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec import numbers as exact
@@ -114,13 +115,30 @@ def read_claim(
             f"claim {key!r}: a key is a step key, optionally with [row] or [row,column]"
         )
     step = match.group(1)
+    row, col = (int(g) if g is not None else None for g in match.group(2, 3))
+    if PER_QUERY.fullmatch(step) and f"{step}[1]" in shapes:
+        step, row, col = _per_query(key, step, row, col, shapes)
     if step not in shapes:
         raise SpecError(f"claim {key!r}: {unknown(step)}")
-    row, col = (int(g) if g is not None else None for g in match.group(2, 3))
     _check_index(key, step, shapes[step], row, col)
     where = f"claim {key!r}"
     text, display, sides = _read_value(value, where)
     return Claim(key, step, row, col, text, display, sides)
+
+
+def _per_query(
+    key: str, step: str, row: int | None, col: int | None, shapes: Mapping[str, Any]
+) -> tuple[str, int | None, None]:
+    """``head1.weighted[i,j]``: the rows a_ij v_j of query i are a step of their own."""
+    if row is None:
+        raise SpecError(
+            f"claim {key!r}: {step} is per query: write {step}[i] (the rows a_ij v_j of "
+            f"query i) or {step}[i,j] (one of them)"
+        )
+    queries = sum(name.startswith(f"{step}[") for name in shapes)
+    if not 1 <= row <= queries:
+        raise SpecError(f"claim {key!r}: {step} has {queries} queries, no query {row}")
+    return f"{step}[{row}]", col, None
 
 
 def _check_index(

@@ -10,6 +10,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
 from mha_symbolic.check.report import Report
+from mha_symbolic.check.steps import Values
 from mha_symbolic.check.verdicts import (
     INCONSISTENT,
     SYMBOLIC_NOTE,
@@ -29,8 +30,8 @@ __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge
 _SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does not have
 
 
-def _judge_claim(claim: Claim, d: Derivation, mistakes: Mistakes) -> ClaimVerdict:
-    target = claim.target(d[claim.step])
+def _judge_claim(claim: Claim, d: Derivation, values: Values, mistakes: Mistakes) -> ClaimVerdict:
+    target = claim.target(values[claim.step])
     judged = [(side, judge_side(claim, side, target)) for side in claim.sides]
     entries = tuple(e for _, side_entries in judged if side_entries for e in side_entries)
     misfits = [side for side, side_entries in judged if side_entries is None]
@@ -90,14 +91,18 @@ def check(
     """Judge ``claims`` (step key -> printed value), or the spec's own ``[claims]`` table."""
     if isinstance(d, AttentionSpec):
         d = derive(d, large=large)
-    shapes = {step.key: step.shape for step in d.steps}
+    values = Values(d)
+    shapes = values.shapes
     table = d.spec.claims if claims is None else claims
     if not isinstance(table, Mapping):
         raise SpecError(f"claims must be a table of step keys, got {table!r}")
     try:
         with declared(d.spec.parameters):  # "\\tau" in a claim is the spec's tau, positive
-            parsed = read_claims(table, shapes, lambda k: unknown_key_message(k, list(shapes)))
+            own = [step.key for step in d.steps]  # suggested for a misspelt key
+            parsed = read_claims(table, shapes, lambda k: unknown_key_message(k, own))
     except SpecError as error:
         raise error.located(d.spec.source) if claims is None else error from None
     mistakes = Mistakes(d)
-    return Report(d.spec.source, tuple(_judge_claim(claim, d, mistakes) for claim in parsed))
+    return Report(
+        d.spec.source, tuple(_judge_claim(claim, d, values, mistakes) for claim in parsed)
+    )
