@@ -8,6 +8,8 @@ import sympy as sp
 
 from mha_symbolic import check, derive
 from mha_symbolic.check import balls
+from mha_symbolic.check.claims import read_claim
+from mha_symbolic.check.verdicts import judge_side, worst
 from mha_symbolic.spec.attention import AttentionSpec
 
 IDENTITY = [[[1, 0], [0, 1]]]
@@ -63,3 +65,25 @@ def test_claims_with_declared_parameters() -> None:
     report = check(d, claims)
     assert [c.verdict for c in report.claims] == ["exact", "exact", "exact", "wrong"]
     assert report.claims[3].diagnosis == "inconsistent with the given inputs and weights"
+
+
+# A weight written as its formula of printed parts, then its value (a blog's softmax line).
+ALPHA = sp.exp(sp.Rational(784, 1000)) / sp.Rational(95599, 10000)  # 0.229104...
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (r"\frac{2.1902}{9.5599}", "rounded"),  # 2.1902 and 9.5599 each to half a unit
+        (r"\frac{2.1902}{9.5599} = 0.2291", "rounded"),
+        (r"\alpha_{\text{Hello}} = \frac{2.1902}{9.5599} \approx 0.2291", "rounded"),
+        (r"\frac{2.1902}{9.5599} = 0.2292", "wrong"),  # the quotient holds, 0.2292 does not
+        (r"\frac{2.19}{9.61}", "wrong"),  # at most 2.195 / 9.605 = 0.22853
+        (r"\frac{2.2}{9.6}", "rounded"),  # as wide as its digits: 2.15/9.65 .. 2.25/9.55
+    ],
+)
+def test_formula_parts_are_printed_numbers(text: str, expected: str) -> None:
+    claim = read_claim("x", text, {"x": (1, 1)}, str)
+    target = sp.ImmutableMatrix([[ALPHA]])
+    entries = [e for side in claim.sides for e in judge_side(claim, side, target) or ()]
+    assert worst(e.verdict for e in entries) == expected

@@ -23,7 +23,7 @@ _MAX_BITS = 1 << 23  # about 2.5 million decimal digits: logits up to about 2.9 
 
 
 @contextmanager
-def _precision(bits: int) -> Iterator[None]:
+def precision(bits: int) -> Iterator[None]:
     saved = flint.ctx.prec
     flint.ctx.prec = bits
     try:
@@ -42,7 +42,7 @@ def sign(number: sp.Expr) -> int | None:
     # recomputes every exponential: doubling all the way would cost them all again).
     ladder = sorted({bits for bits in (_START, 256, 1024, needed, 2 * needed) if bits <= _MAX_BITS})
     for bits in ladder:
-        with _precision(bits):
+        with precision(bits):
             ball = to_arb(number, {})
             if ball is None:
                 return None
@@ -58,7 +58,7 @@ def _needed_bits(number: sp.Expr) -> int | None:
     largest = 0.0
     for node in sp.preorder_traversal(number):
         if isinstance(node, sp.exp):
-            with _precision(_START):
+            with precision(_START):
                 argument = to_arb(node.args[0], {})
             if argument is None:
                 return None

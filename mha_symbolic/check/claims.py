@@ -28,6 +28,7 @@ _MATRIX = re.compile(r"\\begin\{([bpBvV]?matrix)\}(.*)\\end\{\1\}", re.DOTALL)
 _ROW_BREAK = re.compile(r"\\\\")
 _PLAIN = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 _TIMES_TEN = re.compile(r"([+-]?(?:\d+\.\d*|\.\d+|\d+))\s*\\(?:times|cdot)\s*10\^\{?([+-]?\d+)\}?")
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")  # a printed decimal inside a formula
 _MINUS_INFINITY = ("-\\infty", "-inf", "-∞")
 _CLOSING = {"[": "]", "(": ")"}
 # (LaTeX entry, declared parameters) -> value: latex2sympy2 takes 30-160 ms a parse
@@ -48,6 +49,10 @@ class Printed:
     value: sp.Expr
     exponent: int | None
     significant: bool = False  # scientific notation: the leading digit's decade is claimed too
+    # A formula of printed decimals (\frac{2.1902}{9.5599}): the formula in placeholder symbols
+    # and each placeholder's (printed value, unit of its last digit).
+    formula: sp.Expr | None = None
+    parts: tuple[tuple[sp.Symbol, sp.Rational, sp.Rational], ...] = ()
 
     @property
     def unit(self) -> sp.Rational | None:
@@ -357,7 +362,33 @@ def read_number(text: str, where: str = "claim") -> Printed:
         return Printed(text, value, exponent, significant="e" in plain.lower())
     if text.replace(" ", "") in _MINUS_INFINITY:
         return Printed(text, -sp.oo, None)
-    return Printed(text, _parsed(text, where), None)
+    value = _parsed(text, where)
+    if _DECIMAL.search(text):
+        formula, parts = _formula(text, where)
+        return Printed(text, value, None, formula=formula, parts=parts)
+    return Printed(text, value, None)
+
+
+def _formula(
+    text: str, where: str
+) -> tuple[sp.Expr, tuple[tuple[sp.Symbol, sp.Rational, sp.Rational], ...]]:
+    """``\\frac{2.1902}{9.5599}`` as pa/pb with pa = 2.1902 and pb = 9.5599, each known to
+    half a unit of its last printed digit."""
+    parts: list[tuple[sp.Symbol, sp.Rational, sp.Rational]] = []
+
+    def placeholder(match: re.Match[str]) -> str:
+        number = read_number(match.group(), where)
+        name = "printed" + "".join(chr(ord("a") + int(d)) for d in str(len(parts)))
+        assert number.unit is not None
+        parts.append((sp.Symbol(name, real=True), sp.Rational(number.value), number.unit))
+        return f" {name} "
+
+    shown = _DECIMAL.sub(placeholder, text)
+    names = {str(symbol): symbol for symbol in exact.declared_symbols()}
+    names.update({str(symbol): symbol for symbol, _, _ in parts})
+    with exact.declared(names):
+        formula = exact.from_text(shown, where)
+    return formula, tuple(parts)
 
 
 def _decimal_exponent(digits: Decimal) -> int:

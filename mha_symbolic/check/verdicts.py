@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
@@ -19,6 +20,7 @@ HOLDS = frozenset({"exact", "rounded"})
 INCONSISTENT = "inconsistent with the given inputs and weights"
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
 _MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
+_FORMULA_BITS = 256  # a formula's printed parts are far wider than this precision
 _MIN_PLACES = 4  # decimal places shown for a value claimed exactly
 SYMBOLIC = "(symbolic)"  # the decimal column of a value with free symbols
 SYMBOLIC_NOTE = "the exact value depends on symbolic weights; no number holds for all of them"
@@ -41,6 +43,8 @@ def judge(value: sp.Expr, printed: Printed) -> str:
         return "exact"
     if value.has(sp.oo, -sp.oo) or claimed.has(sp.oo, -sp.oo):
         return "wrong"
+    if printed.formula is not None and not value.free_symbols:
+        return _judge_formula(value, printed)
     difference = value - claimed
     if difference.free_symbols:
         return _judge_symbolic(difference)
@@ -57,6 +61,26 @@ def judge(value: sp.Expr, printed: Printed) -> str:
     if margin > 0:
         return "wrong"
     return _in_decade(value, printed, sign * difference) if printed.significant else "rounded"
+
+
+def _judge_formula(value: sp.Expr, printed: Printed) -> str:
+    """A formula of printed decimals holds when some values those digits stand for give
+    ``value``: arb encloses the formula over them; outside the enclosure it is wrong."""
+    assert printed.formula is not None
+    with balls.precision(_FORMULA_BITS):
+        leaves = {symbol: _printed_ball(mid, unit) for symbol, mid, unit in printed.parts}
+        claimed = balls.to_arb(printed.formula, dict(leaves))
+        exact = balls.to_arb(value, {})
+    if claimed is None or exact is None:
+        return "undecided"
+    if not claimed.overlaps(exact):
+        return "wrong"
+    return "rounded" if claimed.contains(exact) else "undecided"
+
+
+def _printed_ball(mid: sp.Rational, unit: sp.Rational) -> flint.arb:
+    """The numbers a printed decimal stands for: within half a unit of its last digit."""
+    return flint.arb(mid.p) / mid.q + flint.arb(0, flint.arb(unit.p) / (2 * unit.q))
 
 
 def _in_decade(value: sp.Expr, printed: Printed, distance: sp.Expr) -> str:
