@@ -68,31 +68,61 @@ def _needed_bits(number: sp.Expr) -> int | None:
     return _MARGIN + math.ceil(largest / math.log(2))
 
 
-def to_arb(expr: sp.Expr, seen: dict[sp.Expr, flint.arb | None]) -> flint.arb | None:
+def to_arb(
+    expr: sp.Expr, seen: dict[sp.Expr, flint.arb | None], roundoff: float = 0.0
+) -> flint.arb | None:
     """A ball containing ``expr`` at the context's precision, or None if it cannot be had;
-    ``seen`` holds the balls of subexpressions already met at this precision."""
+    ``seen`` holds the balls of subexpressions already met (and of symbols, given as balls).
+    ``roundoff`` > 0 widens every operation by a floating-point rounding of that unit."""
     if expr in seen:
         return seen[expr]
-    ball = _ball(expr, seen)
+    ball = _ball(expr, seen, roundoff)
+    if ball is not None and roundoff:
+        ball = _rounded(expr, ball, seen, roundoff)
     seen[expr] = ball
     return ball
 
 
-def _ball(expr: sp.Expr, seen: dict[sp.Expr, flint.arb | None]) -> flint.arb | None:
+def _ball(
+    expr: sp.Expr, seen: dict[sp.Expr, flint.arb | None], roundoff: float
+) -> flint.arb | None:
     if isinstance(expr, sp.Rational):
         return flint.arb(expr.p) / expr.q
     if expr is sp.E:
         return flint.arb.const_e()
     if expr is sp.pi:
         return flint.arb.pi()
-    if isinstance(expr, sp.exp):  # the costly part, met again by every mistake re-judged
+    if isinstance(expr, sp.exp) and not roundoff and not expr.free_symbols:  # costly, met again
         return _exponential(expr, seen)
     convert = _CONVERSIONS.get(type(expr).__name__)
     if convert is None:
         return None
-    args = [to_arb(arg, seen) for arg in expr.args]
+    args = [to_arb(arg, seen, roundoff) for arg in expr.args]
     known = [arg for arg in args if arg is not None]
     return convert(known) if len(known) == len(args) else None
+
+
+def _rounded(
+    expr: sp.Expr, ball: flint.arb, seen: dict[sp.Expr, flint.arb | None], roundoff: float
+) -> flint.arb:
+    """``ball`` widened by the rounding of the operation that makes ``expr`` (first order,
+    with a 1% allowance): a sum of n terms errs by (n-1) u sum |terms|, a product of n
+    factors by (n-1) u |product|, a power by (|k|+1) u, exp by 2u, a constant by u."""
+    u = flint.arb(roundoff) * flint.arb("1.01")
+    if isinstance(expr, sp.Add):
+        terms = [seen.get(arg) for arg in expr.args]
+        size = sum((abs(t).upper() for t in terms if t is not None), flint.arb(0))
+        error = u * (len(terms) - 1) * size
+    elif isinstance(expr, sp.Mul):
+        error = u * (len(expr.args) - 1) * abs(ball).upper()
+    elif isinstance(expr, sp.Pow):
+        k = abs(float(expr.args[1])) if expr.args[1].is_number else 1.0
+        error = u * (k + 1) * abs(ball).upper()
+    elif isinstance(expr, (sp.exp, sp.Rational)) or expr in (sp.E, sp.pi):
+        error = u * 2 * abs(ball).upper()
+    else:
+        return ball
+    return ball + flint.arb(0, error.upper())
 
 
 def _exponential(expr: sp.exp, seen: dict[sp.Expr, flint.arb | None]) -> flint.arb | None:
@@ -141,4 +171,5 @@ _CONVERSIONS: dict[str, Callable[[list[flint.arb]], flint.arb | None]] = {
     "Pow": _power,
     "log": _log,
     "Abs": lambda args: abs(args[0]),
+    "exp": lambda args: args[0].exp(),
 }

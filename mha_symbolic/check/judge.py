@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.check import precision
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
 from mha_symbolic.check.report import Report
@@ -86,11 +88,22 @@ def _likely(mistakes: tuple[str, ...]) -> str:
 
 
 def check(
-    d: Derivation | AttentionSpec, claims: Mapping[str, Any] | None = None, large: bool = False
+    d: Derivation | AttentionSpec,
+    claims: Mapping[str, Any] | None = None,
+    large: bool = False,
+    inputs: str | None = None,
+    dtype: str | None = None,
 ) -> Report:
-    """Judge ``claims`` (step key -> printed value), or the spec's own ``[claims]`` table."""
+    """Judge ``claims`` (step key -> printed value), or the spec's own ``[claims]`` table.
+
+    ``inputs="printed"``: the inputs stand for the intervals their printed digits do;
+    ``dtype="float32"``: the computation carries float32 rounding (default: the spec's own
+    ``inputs`` and ``dtype``, else exact); see check/precision.
+    """
     if isinstance(d, AttentionSpec):
         d = derive(d, large=large)
+    inputs, dtype = inputs or d.spec.inputs, dtype or d.spec.dtype
+    precision.options(inputs, dtype)
     values = Values(d)
     shapes = values.shapes
     table = d.spec.claims if claims is None else claims
@@ -103,6 +116,31 @@ def check(
     except SpecError as error:
         raise error.located(d.spec.source) if claims is None else error from None
     mistakes = Mistakes(d)
-    return Report(
-        d.spec.source, tuple(_judge_claim(claim, d, values, mistakes) for claim in parsed)
+    bounds = None if (inputs, dtype) == ("exact", "exact") else precision.Bounds(d, inputs, dtype)
+    judged = [_judge_claim(claim, d, values, mistakes) for claim in parsed]
+    if bounds is not None:
+        judged = [_allowing(verdict, bounds) for verdict in judged]
+    return Report(d.spec.source, tuple(judged))
+
+
+def _allowing(verdict: ClaimVerdict, bounds: precision.Bounds) -> ClaimVerdict:
+    """A claim that fails exactly, judged again allowing for the printed inputs' precision."""
+    if verdict.holds or verdict.verdict == "shape":
+        return verdict
+    entries = []
+    for entry in verdict.entries:
+        if not entry.holds:
+            ball = bounds.enclosure(verdict.step, entry.index)
+            again = precision.judge_within(ball, entry.claimed)
+            entry = replace(entry, verdict=again) if again else entry
+        entries.append(entry)
+    result = worst(e.verdict for e in entries)
+    diagnosis: str | None = verdict.diagnosis
+    if result == "wrong":
+        diagnosis = "; ".join(filter(None, (precision.WRONG_NOTE, verdict.diagnosis)))
+    elif result == "within":
+        diagnosis = precision.WITHIN_NOTE
+    found = verdict.mistakes if result == "wrong" else ()
+    return replace(
+        verdict, verdict=result, entries=tuple(entries), diagnosis=diagnosis, mistakes=found
     )

@@ -77,10 +77,11 @@ class Report:
         if not self.claims:
             return f"{self.source}: no claims to check"
         counts = {v: sum(c.verdict == v for c in self.claims) for v in VERDICTS}
-        held = counts["exact"] + counts["rounded"]
+        held = counts["exact"] + counts["rounded"] + counts["within"]
         noun = "claim" if len(self.claims) == 1 else "claims"
-        parts = [f"{held} hold ({counts['exact']} exact, {counts['rounded']} rounded)"]
-        parts += [f"{counts[v]} {v}" for v in VERDICTS[2:] if counts[v]]
+        within = f", {counts['within']} within the printed precision" if counts["within"] else ""
+        parts = [f"{held} hold ({counts['exact']} exact, {counts['rounded']} rounded{within})"]
+        parts += [f"{counts[v]} {v}" for v in VERDICTS[3:] if counts[v]]
         return f"{self.source}: {len(self.claims)} {noun}: " + ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:

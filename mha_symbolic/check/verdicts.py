@@ -15,8 +15,9 @@ from mha_symbolic.check import balls
 from mha_symbolic.check.claims import Claim, Printed, Side
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
-VERDICTS = ("exact", "rounded", "undecided", "wrong", "shape")  # best to worst
-HOLDS = frozenset({"exact", "rounded"})
+# best to worst; "within": holds within the printed precision of the inputs (check/precision)
+VERDICTS = ("exact", "rounded", "within", "undecided", "wrong", "shape")
+HOLDS = frozenset({"exact", "rounded", "within"})
 INCONSISTENT = "inconsistent with the given inputs and weights"
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
 _MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
