@@ -8,7 +8,7 @@ from typing import Any
 
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.check import precision
+from mha_symbolic.check import follow, precision
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
 from mha_symbolic.check.report import Report
@@ -29,6 +29,7 @@ from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.spec.numbers import declared
 
 __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge"]
+_INTERMEDIATE_KIND = "intermediate"  # head1.exp, head1.sums, head1.weighted[i]
 _SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does not have
 
 
@@ -120,7 +121,21 @@ def check(
     judged = [_judge_claim(claim, d, values, mistakes) for claim in parsed]
     if bounds is not None:
         judged = [_allowing(verdict, bounds) for verdict in judged]
+    notes = follow.follow(d, judged)
+    judged = [replace(v, explanation=_explain(v, note, d)) for v, note in zip(judged, notes)]
     return Report(d.spec.source, tuple(judged))
+
+
+def _explain(verdict: ClaimVerdict, note: str | None, d: Derivation) -> str | None:
+    """The diagnosis in a sentence (None for a claim that holds)."""
+    if verdict.holds:
+        return None
+    kind = d.step(verdict.step).kind if verdict.step in d else _INTERMEDIATE_KIND
+    likely = _likely(verdict.mistakes) if verdict.mistakes else None
+    words = follow.in_words(verdict, kind)
+    parts = [note, likely, words] if note or likely else [words or verdict.diagnosis]
+    text = "; ".join(part for part in parts if part)
+    return text[:1].upper() + text[1:] + "." if text else None
 
 
 def _allowing(verdict: ClaimVerdict, bounds: precision.Bounds) -> ClaimVerdict:

@@ -193,6 +193,9 @@ class ClaimVerdict:
     entries: tuple[EntryVerdict, ...]
     diagnosis: str | None
     mistakes: tuple[str, ...]  # the common mistakes whose values match the claim
+    # The diagnosis in a sentence: how the claim follows from (or starts) the document's own
+    # slips, the likely mistake, the first wrong entry in words (check/follow).
+    explanation: str | None = None
 
     @property
     def key(self) -> str:
