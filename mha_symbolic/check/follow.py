@@ -111,8 +111,7 @@ def follow(d: Derivation, verdicts: Sequence[ClaimVerdict]) -> list[str | None]:
                 notes[index] = f"follows correctly from the document's own {', '.join(slips)}"
             else:
                 notes[index] = (
-                    f"computed from the document's own rounded {', '.join(sources)}: "
-                    "consistent"
+                    f"computed from the document's own rounded {', '.join(sources)}: consistent"
                 )
             for source in slips:
                 follows.setdefault(source, []).append(verdict.key)
