@@ -35,3 +35,22 @@ def test_markdown_for_notebooks() -> None:
     )
     held = check(AttentionSpec.example("two-tokens"))
     assert held._repr_markdown_() == held.to_markdown()
+
+
+def test_cli_printed_claims_and_why(capsys) -> None:  # type: ignore[no-untyped-def]
+    from mha_symbolic.cli import main
+
+    pasted = (
+        "head1.weights=tensor([[0.7311, 0.2689],\n        [0.2689, 0.7311]], "
+        "dtype=torch.float64, grad_fn=<SoftmaxBackward0>)"
+    )
+    assert main(["check", "--example", "two-tokens", "--claim", pasted]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "example two-tokens: 1 claim: 1 hold (0 exact, 1 rounded)"
+    )
+    assert main(["check", "--example", "split-scaled", "--why"]) == 1
+    out = capsys.readouterr().out
+    assert "  why      Follows correctly from the document's own head2.output;" in out
+    spec = ["check", "--example", "two-tokens", "--claim", "head1.weights[1,1]=0.7310589"]
+    assert main([*spec, "--dtype", "float32"]) == 0
+    assert main(spec) == 1  # 0.73105858 to seven decimals is 0.7310586; float32 errs more
