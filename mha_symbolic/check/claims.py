@@ -106,7 +106,38 @@ def read_claims(
     claims: Mapping[str, Any], shapes: Mapping[str, tuple[int, int]], unknown: Callable[[str], str]
 ) -> list[Claim]:
     """Claims checked against the step shapes; ``unknown(key)`` names an unknown step key."""
-    return [read_claim(key, value, shapes, unknown) for key, value in claims.items()]
+    out: list[Claim] = []
+    for key, value in claims.items():
+        out += _per_head(key, value, shapes) or [read_claim(key, value, shapes, unknown)]
+    return out
+
+
+def _per_head(key: Any, value: Any, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:
+    """A (heads, L, L) print claimed under a key without its head (``weights``, as a model
+    prints ``attn_weights``): one claim per head, ``head{i}.weights``."""
+    if not isinstance(key, str) or not isinstance(value, str) or key.strip() in shapes:
+        return []
+    step = key.strip()
+    if f"head1.{step}" not in shapes:
+        return []
+    where = f"claim {key!r}"
+    _check_size(value, where)
+    body, is_print, dtype = printed.unwrap(printed.clean(value).strip(), where)
+    tree = printed.tree(body, where) if is_print or printed.numbers_only(body) else None
+    if tree is None or printed.depth(tree) != 3:
+        return []
+    heads = sum(name.startswith("head") and name.endswith(f".{step}") for name in shapes)
+    if len(tree) != heads:
+        raise SpecError(f"{where}: a print of {len(tree)} heads; the attention has {heads}")
+    decimals = -printed.shared_exponent(printed.entries(tree))
+    out = []
+    for n, matrix in enumerate(tree, start=1):
+        rows = _grid_rows(matrix, decimals, dtype, body, where)
+        side = Side(_list_text(rows), rows)
+        name = f"head{n}.{step}"
+        _check_index(name, name, shapes[name], None, None)
+        out.append(Claim(name, name, None, None, side.text, side.text, (side,)))
+    return out
 
 
 def read_claim(
@@ -249,9 +280,16 @@ def _printed_rows(
     value = printed.nested(body, where)
     if value == []:
         raise SpecError(f"{where}: the printed array is empty")
+    decimals = -printed.shared_exponent(printed.entries(value))
+    return _grid_rows(value, decimals, dtype, body, where)
+
+
+def _grid_rows(
+    value: Any, decimals: int, dtype: str | None, body: str, where: str
+) -> tuple[tuple[Printed, ...], ...]:
+    """Entry texts of one printed matrix, each at the print's shared precision."""
     grid = value if isinstance(value, list) and isinstance(value[0], list) else [value]
     grid = [row if isinstance(row, list) else [row] for row in grid]
-    decimals = -printed.shared_exponent([entry for row in grid for entry in row])
 
     def entry(text: str) -> Printed:
         number = read_number(text, where)
