@@ -204,6 +204,25 @@ def _add_check(commands: Any) -> None:
         help="check these claims instead: a TOML file of KEY = VALUE lines (or a [claims] "
         "table); - reads standard input",
     )
+    _add_check_precision(check)
+
+
+def _add_check_precision(check: Any) -> None:
+    """The check's printed-precision options and its readable report."""
+    check.add_argument(
+        "--inputs",
+        choices=("exact", "printed"),
+        help="printed: each input decimal stands for the interval its digits do "
+        "(default: the spec's inputs key, else exact)",
+    )
+    check.add_argument(
+        "--dtype",
+        choices=("exact", "float64", "float32"),
+        help="allow the rounding of a computation in this type (default: the spec's dtype)",
+    )
+    check.add_argument(
+        "--why", action="store_true", help="a readable report: a block per claim and why it fails"
+    )
 
 
 def _add_bench(commands: Any) -> None:

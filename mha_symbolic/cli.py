@@ -133,9 +133,11 @@ def _check(args: argparse.Namespace) -> int:
 
     if args.spec == STDIN and args.claims == STDIN:
         raise SpecError("the spec and --claims cannot both be - (standard input)")
-    report = check(load_spec(args), _claims(args), large=args.large)
+    report = check(
+        load_spec(args), _claims(args), large=args.large, inputs=args.inputs, dtype=args.dtype
+    )
     formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
-    text = formats[args.format]()
+    text = str(report) if args.why else formats[args.format]()
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
 

@@ -139,7 +139,8 @@ def test_torch_float32_tensor_claims() -> None:
         (
             "tensor([[[1., 0.], [0., 1.]], [[1., 0.], [0., 1.]]])",
             "claim 'head1.scores': a printed array of shape (2, 2, 2); claim one matrix per "
-            "key (one head, one batch element)",
+            "key (one head, one batch element), or a (heads, L, L) print under a key without its "
+            "head ('weights')",
         ),
         (
             "[[1. 0.]\n [0.]]",
@@ -151,3 +152,29 @@ def test_bad_prints_are_named(value: str, message: str) -> None:
     with pytest.raises(SpecError) as error:
         check(D, {"head1.scores": value})
     assert str(error.value) == message
+
+
+# torch 2.13's print of attention weights shaped (batch 1, heads 2, L, L).
+TORCH_HEADS = """tensor([[[[0.7311, 0.2689],
+          [0.2689, 0.7311]],
+
+         [[0.7311, 0.2689],
+          [0.2689, 0.7300]]]], dtype=torch.float64)"""
+
+
+def test_a_print_by_head_is_one_claim_per_head() -> None:
+    report = check(D, {"weights": TORCH_HEADS})
+    assert [(c.key, c.verdict) for c in report.claims] == [
+        ("head1.weights", "rounded"),
+        ("head2.weights", "wrong"),
+    ]
+    assert [e.verdict for e in report.claims[1].entries] == ["rounded"] * 3 + ["wrong"]
+    with pytest.raises(SpecError) as error:
+        check(D, {"weights": "[[[[1., 0.], [0., 1.]]], [[[1., 0.], [0., 1.]]]]"})
+    assert str(error.value) == (
+        "claim 'weights': unknown step key 'weights'; did you mean 'head2.weights', "
+        "'head1.weights'?"
+    )
+    with pytest.raises(SpecError) as error:
+        check(D, {"scores": "[[[1., 0.], [0., 1.]], [[1., 0.], [0., 1.]], [[1., 0.], [0., 1.]]]"})
+    assert str(error.value) == "claim 'scores': a print of 3 heads; the attention has 2"

@@ -13,6 +13,7 @@ import sympy as sp
 from mha_symbolic.check import printed
 from mha_symbolic.check.names import closing_index as _closing_index
 from mha_symbolic.check.names import is_name as _is_name
+from mha_symbolic.check.steps import PER_QUERY
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec import numbers as exact
@@ -27,9 +28,11 @@ _MATRIX = re.compile(r"\\begin\{([bpBvV]?matrix)\}(.*)\\end\{\1\}", re.DOTALL)
 _ROW_BREAK = re.compile(r"\\\\")
 _PLAIN = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 _TIMES_TEN = re.compile(r"([+-]?(?:\d+\.\d*|\.\d+|\d+))\s*\\(?:times|cdot)\s*10\^\{?([+-]?\d+)\}?")
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")  # a printed decimal inside a formula
 _MINUS_INFINITY = ("-\\infty", "-inf", "-∞")
 _CLOSING = {"[": "]", "(": ")"}
-_PARSED: dict[str, sp.Expr] = {}  # LaTeX entry -> value: latex2sympy2 takes 30-160 ms a parse
+# (LaTeX entry, declared parameters) -> value: latex2sympy2 takes 30-160 ms a parse
+_PARSED: dict[tuple[str, tuple[sp.Symbol, ...]], sp.Expr] = {}
 _PARSED_LIMIT = 4096
 
 
@@ -46,6 +49,10 @@ class Printed:
     value: sp.Expr
     exponent: int | None
     significant: bool = False  # scientific notation: the leading digit's decade is claimed too
+    # A formula of printed decimals (\frac{2.1902}{9.5599}): the formula in placeholder symbols
+    # and each placeholder's (printed value, unit of its last digit).
+    formula: sp.Expr | None = None
+    parts: tuple[tuple[sp.Symbol, sp.Rational, sp.Rational], ...] = ()
 
     @property
     def unit(self) -> sp.Rational | None:
@@ -99,7 +106,38 @@ def read_claims(
     claims: Mapping[str, Any], shapes: Mapping[str, tuple[int, int]], unknown: Callable[[str], str]
 ) -> list[Claim]:
     """Claims checked against the step shapes; ``unknown(key)`` names an unknown step key."""
-    return [read_claim(key, value, shapes, unknown) for key, value in claims.items()]
+    out: list[Claim] = []
+    for key, value in claims.items():
+        out += _per_head(key, value, shapes) or [read_claim(key, value, shapes, unknown)]
+    return out
+
+
+def _per_head(key: Any, value: Any, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:
+    """A (heads, L, L) print claimed under a key without its head (``weights``, as a model
+    prints ``attn_weights``): one claim per head, ``head{i}.weights``."""
+    if not isinstance(key, str) or not isinstance(value, str) or key.strip() in shapes:
+        return []
+    step = key.strip()
+    if f"head1.{step}" not in shapes:
+        return []
+    where = f"claim {key!r}"
+    _check_size(value, where)
+    body, is_print, dtype = printed.unwrap(printed.clean(value).strip(), where)
+    tree = printed.tree(body, where) if is_print or printed.numbers_only(body) else None
+    if tree is None or printed.depth(tree) != 3:
+        return []
+    heads = sum(name.startswith("head") and name.endswith(f".{step}") for name in shapes)
+    if len(tree) != heads:
+        raise SpecError(f"{where}: a print of {len(tree)} heads; the attention has {heads}")
+    decimals = -printed.shared_exponent(printed.entries(tree))
+    out = []
+    for n, matrix in enumerate(tree, start=1):
+        rows = _grid_rows(matrix, decimals, dtype, body, where)
+        side = Side(_list_text(rows), rows)
+        name = f"head{n}.{step}"
+        _check_index(name, name, shapes[name], None, None)
+        out.append(Claim(name, name, None, None, side.text, side.text, (side,)))
+    return out
 
 
 def read_claim(
@@ -113,13 +151,30 @@ def read_claim(
             f"claim {key!r}: a key is a step key, optionally with [row] or [row,column]"
         )
     step = match.group(1)
+    row, col = (int(g) if g is not None else None for g in match.group(2, 3))
+    if PER_QUERY.fullmatch(step) and f"{step}[1]" in shapes:
+        step, row, col = _per_query(key, step, row, col, shapes)
     if step not in shapes:
         raise SpecError(f"claim {key!r}: {unknown(step)}")
-    row, col = (int(g) if g is not None else None for g in match.group(2, 3))
     _check_index(key, step, shapes[step], row, col)
     where = f"claim {key!r}"
     text, display, sides = _read_value(value, where)
     return Claim(key, step, row, col, text, display, sides)
+
+
+def _per_query(
+    key: str, step: str, row: int | None, col: int | None, shapes: Mapping[str, Any]
+) -> tuple[str, int | None, None]:
+    """``head1.weighted[i,j]``: the rows a_ij v_j of query i are a step of their own."""
+    if row is None:
+        raise SpecError(
+            f"claim {key!r}: {step} is per query: write {step}[i] (the rows a_ij v_j of "
+            f"query i) or {step}[i,j] (one of them)"
+        )
+    queries = sum(name.startswith(f"{step}[") for name in shapes)
+    if not 1 <= row <= queries:
+        raise SpecError(f"claim {key!r}: {step} has {queries} queries, no query {row}")
+    return f"{step}[{row}]", col, None
 
 
 def _check_index(
@@ -225,9 +280,16 @@ def _printed_rows(
     value = printed.nested(body, where)
     if value == []:
         raise SpecError(f"{where}: the printed array is empty")
+    decimals = -printed.shared_exponent(printed.entries(value))
+    return _grid_rows(value, decimals, dtype, body, where)
+
+
+def _grid_rows(
+    value: Any, decimals: int, dtype: str | None, body: str, where: str
+) -> tuple[tuple[Printed, ...], ...]:
+    """Entry texts of one printed matrix, each at the print's shared precision."""
     grid = value if isinstance(value, list) and isinstance(value[0], list) else [value]
     grid = [row if isinstance(row, list) else [row] for row in grid]
-    decimals = -printed.shared_exponent([entry for row in grid for entry in row])
 
     def entry(text: str) -> Printed:
         number = read_number(text, where)
@@ -338,7 +400,33 @@ def read_number(text: str, where: str = "claim") -> Printed:
         return Printed(text, value, exponent, significant="e" in plain.lower())
     if text.replace(" ", "") in _MINUS_INFINITY:
         return Printed(text, -sp.oo, None)
-    return Printed(text, _parsed(text, where), None)
+    value = _parsed(text, where)
+    if _DECIMAL.search(text):
+        formula, parts = _formula(text, where)
+        return Printed(text, value, None, formula=formula, parts=parts)
+    return Printed(text, value, None)
+
+
+def _formula(
+    text: str, where: str
+) -> tuple[sp.Expr, tuple[tuple[sp.Symbol, sp.Rational, sp.Rational], ...]]:
+    """``\\frac{2.1902}{9.5599}`` as pa/pb with pa = 2.1902 and pb = 9.5599, each known to
+    half a unit of its last printed digit."""
+    parts: list[tuple[sp.Symbol, sp.Rational, sp.Rational]] = []
+
+    def placeholder(match: re.Match[str]) -> str:
+        number = read_number(match.group(), where)
+        name = "printed" + "".join(chr(ord("a") + int(d)) for d in str(len(parts)))
+        assert number.unit is not None
+        parts.append((sp.Symbol(name, real=True), sp.Rational(number.value), number.unit))
+        return f" {name} "
+
+    shown = _DECIMAL.sub(placeholder, text)
+    names = {str(symbol): symbol for symbol in exact.declared_symbols()}
+    names.update({str(symbol): symbol for symbol, _, _ in parts})
+    with exact.declared(names):
+        formula = exact.from_text(shown, where)
+    return formula, tuple(parts)
 
 
 def _decimal_exponent(digits: Decimal) -> int:
@@ -348,12 +436,13 @@ def _decimal_exponent(digits: Decimal) -> int:
 
 
 def _parsed(text: str, where: str) -> sp.Expr:
-    value = _PARSED.get(text)
+    key = (text, exact.declared_symbols())  # "\\tau" reads as the declared tau, or not at all
+    value = _PARSED.get(key)
     if value is None:
         value = exact.from_text(text, where)
         if len(_PARSED) >= _PARSED_LIMIT:
             _PARSED.clear()
-        _PARSED[text] = value
+        _PARSED[key] = value
     return value
 
 

@@ -87,6 +87,11 @@ def _split_top(text: str) -> list[str]:
     return parts
 
 
+def numbers_only(text: str) -> bool:
+    """Brackets, numbers, commas and spaces only: a list that can be read as a print."""
+    return text.startswith("[") and bool(_PRINTED_ONLY.fullmatch(text))
+
+
 def _is_bare_print(text: str) -> bool:
     """numpy's str() of an array: brackets and numbers with entries separated by spaces."""
     if not text.startswith("[") or not _PRINTED_ONLY.fullmatch(text):
@@ -95,7 +100,29 @@ def _is_bare_print(text: str) -> bool:
 
 
 def nested(text: str, where: str) -> list[Any]:
-    """A printed array as nested lists of entry texts, leading length-1 axes dropped."""
+    """A printed matrix as nested lists of entry texts, leading length-1 axes dropped."""
+    value = tree(text, where)
+    rows = value if isinstance(value, list) else []
+    if any(isinstance(e, list) for row in rows if isinstance(row, list) for e in row):
+        raise SpecError(
+            f"{where}: a printed array of shape {_shape(value)}; claim one matrix per key "
+            "(one head, one batch element), or a (heads, L, L) print under a key without "
+            "its head ('weights')"
+        )
+    return value
+
+
+def depth(value: Any) -> int:
+    return 1 + depth(value[0]) if isinstance(value, list) and value else 0
+
+
+def entries(value: Any) -> list[str]:
+    """Every entry text of a nested print."""
+    return [e for item in value for e in entries(item)] if isinstance(value, list) else [value]
+
+
+def tree(text: str, where: str) -> Any:
+    """A printed array of any depth as nested lists, leading length-1 axes dropped."""
     stack: list[list[Any]] = [[]]
     for token in _TOKEN.findall(text):
         if token == "[":
@@ -116,12 +143,6 @@ def nested(text: str, where: str) -> list[Any]:
     value: Any = stack[0][0]
     while isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
         value = value[0]  # a batch or head axis of length one: (1, L, L) is (L, L)
-    rows = value if isinstance(value, list) else []
-    if any(isinstance(e, list) for row in rows if isinstance(row, list) for e in row):
-        raise SpecError(
-            f"{where}: a printed array of shape {_shape(value)}; claim one matrix per key "
-            "(one head, one batch element)"
-        )
     return value
 
 

@@ -45,7 +45,11 @@ TOP_KEYS = (
     "rope",
     "claims",
     "assumed",
+    "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
+    "dtype",  # "float32": claims are judged allowing float32 rounding (check)
 )
+INPUTS = ("exact", "printed")
+DTYPES = ("exact", "float64", "float32")
 LOSSES = ("sum", "mse")
 LOSS_KEYS = ("kind", "target")
 
@@ -104,6 +108,8 @@ class AttentionSpec:
     # Numbers the document assumes rather than computes (same keys and values as claims): a
     # solution reports what the inputs really give instead of calling the document wrong.
     assumed: Mapping[str, Any] = field(default_factory=dict)
+    inputs: str = "exact"  # "printed": inputs known only to their printed digits (check)
+    dtype: str = "exact"  # "float32" / "float64": claims allow that rounding (check)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -215,6 +221,8 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "scale": _scale(raw.get("scale", "sqrt_dk")),
         "claims": _claims(raw.get("claims", {}), "claims"),
         "assumed": _claims(raw.get("assumed", {}), "assumed"),
+        "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
+        "dtype": _choice(raw.get("dtype", "exact"), "dtype", DTYPES),
     }
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:
