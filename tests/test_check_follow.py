@@ -13,8 +13,10 @@ def explanations(report) -> dict[str, str | None]:  # type: ignore[no-untyped-de
 
 
 def test_a_slip_and_the_steps_that_follow_from_it() -> None:
-    """The split-scaled example prints head 2's output wrong and concatenates that slip."""
-    report = check(AttentionSpec.example("split-scaled"))
+    """Head 2's output printed wrong, and the concat that carries the slip on."""
+    example = AttentionSpec.example("split-scaled")
+    claims = {**example.claims, "head2.output": example.assumed["head2.output"]}
+    report = check(derive(example), claims)
     notes = {k: v for k, v in explanations(report).items() if v}
     assert notes == {
         "head2.output": "Wrong here; the later concat[1], concat[2] follow correctly from this "
@@ -26,6 +28,18 @@ def test_a_slip_and_the_steps_that_follow_from_it() -> None:
     }
     # the diagnosis column is as before (renderers and goldens read it)
     assert report.claims[-1].diagnosis == "inconsistent with the given inputs and weights"
+
+
+def test_steps_that_follow_from_an_assumed_number() -> None:
+    """The built-in split-scaled example assumes head 2's output: concat follows from it."""
+    report = check(AttentionSpec.example("split-scaled"))
+    notes = {k: v for k, v in explanations(report).items() if v}
+    assert notes == {
+        "concat[1]": "Follows correctly from the document's assumed head2.output; entry (1, 3): "
+        "the concatenated entry is 0.6698, the document has 0.60.",
+        "concat[2]": "Follows correctly from the document's assumed head2.output; entry (2, 3): "
+        "the concatenated entry is 0.3302, the document has 0.40.",
+    }
 
 
 def test_a_wrong_score_and_its_consequences() -> None:

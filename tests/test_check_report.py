@@ -18,11 +18,10 @@ def test_readable_report_within_100_columns() -> None:
         "           e^(sqrt(2)/2)), 1/(1 + e^(sqrt(2)/2))] = [0.6698, 0.3302, 0.6698, 0.3302]",
         "  [3]      claimed 0.60, exact 0.6698: wrong",  # entries indexed within the claimed row
         "  [4]      claimed 0.40, exact 0.3302: wrong",
-        "  why      Follows correctly from the document's own head2.output; entry (1, 3): the "
-        "concatenated",
-        "           entry is 0.6698, the document has 0.60.",
+        "  why      Follows correctly from the document's assumed head2.output; entry (1, 3): the",
+        "           concatenated entry is 0.6698, the document has 0.60.",
     ]
-    assert text.endswith("example split-scaled: 12 claims: 9 hold (3 exact, 6 rounded), 3 wrong\n")
+    assert text.endswith("example split-scaled: 11 claims: 9 hold (3 exact, 6 rounded), 2 wrong\n")
 
 
 def test_markdown_for_notebooks() -> None:
@@ -30,7 +29,7 @@ def test_markdown_for_notebooks() -> None:
     markdown = report._repr_markdown_()
     assert markdown.startswith(report.to_markdown())
     assert markdown.splitlines()[-1] == (
-        "- `concat[2]`: Follows correctly from the document's own head2.output; entry (2, 3): "
+        "- `concat[2]`: Follows correctly from the document's assumed head2.output; entry (2, 3): "
         "the concatenated entry is 0.3302, the document has 0.40."
     )
     held = check(AttentionSpec.example("two-tokens"))
@@ -50,7 +49,7 @@ def test_cli_printed_claims_and_why(capsys) -> None:  # type: ignore[no-untyped-
     )
     assert main(["check", "--example", "split-scaled", "--why"]) == 1
     out = capsys.readouterr().out
-    assert "  why      Follows correctly from the document's own head2.output;" in out
+    assert "  why      Follows correctly from the document's assumed head2.output;" in out
     spec = ["check", "--example", "two-tokens", "--claim", "head1.weights[1,1]=0.7310589"]
     assert main([*spec, "--dtype", "float32"]) == 0
     assert main(spec) == 1  # 0.73105858 to seven decimals is 0.7310586; float32 errs more

@@ -88,12 +88,16 @@ def ancestors(d: Derivation) -> dict[str, set[str]]:
     return out
 
 
-def follow(d: Derivation, verdicts: Sequence[ClaimVerdict]) -> list[str | None]:
-    """For each verdict, a sentence on how it relates to the document's earlier numbers."""
+def follow(
+    d: Derivation, verdicts: Sequence[ClaimVerdict], assumed: Sequence[Claim] = ()
+) -> list[str | None]:
+    """For each verdict, a sentence on how it relates to the document's earlier numbers
+    (its claims, and the numbers it ``assumed`` rather than computed)."""
     if all(v.holds for v in verdicts):
         return [None] * len(verdicts)
-    claims = [v.claim for v in verdicts]
+    claims = [*assumed, *(v.claim for v in verdicts)]
     printed = printed_values(claims, d)
+    taken = {claim.step for claim in assumed}
     again = recomputed(d, printed)
     before = ancestors(d)
     follows: dict[str, list[str]] = {}
@@ -107,8 +111,13 @@ def follow(d: Derivation, verdicts: Sequence[ClaimVerdict]) -> list[str | None]:
         sources = [key for key in printed if key in upstream and printed[key] != d[key]]
         if sources and holds_for(verdict.claim, again[verdict.step]):
             slips = [key for key in sources if key in wrong]
+            supposed = [key for key in sources if key in taken]
             if slips:
                 notes[index] = f"follows correctly from the document's own {', '.join(slips)}"
+            elif supposed:
+                notes[index] = (
+                    f"follows correctly from the document's assumed {', '.join(supposed)}"
+                )
             else:
                 notes[index] = (
                     f"computed from the document's own rounded {', '.join(sources)}: consistent"

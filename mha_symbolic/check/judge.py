@@ -121,9 +121,22 @@ def check(
     judged = [_judge_claim(claim, d, values, mistakes) for claim in parsed]
     if bounds is not None:
         judged = [_allowing(verdict, bounds) for verdict in judged]
-    notes = follow.follow(d, judged)
+    notes = follow.follow(d, judged, _assumed(d, shapes))
     judged = [replace(v, explanation=_explain(v, note, d)) for v, note in zip(judged, notes)]
     return Report(d.spec.source, tuple(judged))
+
+
+def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:
+    """The spec's [assumed] numbers read like claims: the document's own numbers for the steps
+    after them. One that is not a number (a formula naming an unknown W_O) is left out."""
+    out: list[Claim] = []
+    with declared(d.spec.parameters):
+        for key, value in d.spec.assumed.items():
+            try:
+                out += read_claims({key: value}, shapes, lambda k: k)
+            except SpecError:
+                continue
+    return out
 
 
 def _explain(verdict: ClaimVerdict, note: str | None, d: Derivation) -> str | None:
