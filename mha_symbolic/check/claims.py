@@ -124,9 +124,11 @@ def _per_head(key: Any, value: Any, shapes: Mapping[str, tuple[int, int]]) -> li
     _check_size(value, where)
     body, is_print, dtype = printed.unwrap(printed.clean(value).strip(), where)
     tree = printed.tree(body, where) if is_print or printed.numbers_only(body) else None
+    heads = sum(name.startswith("head") and name.endswith(f".{step}") for name in shapes)
+    if tree is not None and heads == 1 and printed.depth(tree) == 2:
+        tree = [tree]  # one head: its axis of length one was dropped
     if tree is None or printed.depth(tree) != 3:
         return []
-    heads = sum(name.startswith("head") and name.endswith(f".{step}") for name in shapes)
     if len(tree) != heads:
         raise SpecError(f"{where}: a print of {len(tree)} heads; the attention has {heads}")
     decimals = -printed.shared_exponent(printed.entries(tree))

@@ -147,6 +147,8 @@ def _explain(verdict: ClaimVerdict, note: str | None, d: Derivation) -> str | No
     likely = _likely(verdict.mistakes) if verdict.mistakes else None
     words = follow.in_words(verdict, kind)
     parts = [note, likely, words] if note or likely else [words or verdict.diagnosis]
+    if verdict.diagnosis and verdict.diagnosis.startswith(precision.WRONG_NOTE):
+        parts.insert(0, precision.WRONG_NOTE)
     text = "; ".join(part for part in parts if part)
     return text[:1].upper() + text[1:] + "." if text else None
 
