@@ -189,7 +189,10 @@ def _add_check(commands: Any) -> None:
     _add_spec_source(check)
     _add_large(check)
     check.add_argument(
-        "--format", choices=("text", "md", "json"), default="text", help="report format"
+        "--format",
+        choices=("text", "table", "md", "json"),
+        default="text",
+        help="report format: text (a block per claim, 100 columns), table (a row per claim)",
     )
     check.add_argument(
         "--claim",
@@ -220,9 +223,7 @@ def _add_check_precision(check: Any) -> None:
         choices=("exact", "float64", "float32"),
         help="allow the rounding of a computation in this type (default: the spec's dtype)",
     )
-    check.add_argument(
-        "--why", action="store_true", help="a readable report: a block per claim and why it fails"
-    )
+    check.add_argument("--why", action="store_true", help="the text report, whatever --format says")
 
 
 def _add_bench(commands: Any) -> None:

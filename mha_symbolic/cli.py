@@ -136,10 +136,16 @@ def _check(args: argparse.Namespace) -> int:
     report = check(
         load_spec(args), _claims(args), large=args.large, inputs=args.inputs, dtype=args.dtype
     )
-    formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
-    text = str(report) if args.why else formats[args.format]()
+    text = _report_text(report, "text" if args.why else args.format)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
+
+
+def _report_text(report: Any, fmt: str) -> str:
+    """text: a block per claim within 100 columns; table: a row per claim (wide)."""
+    formats = {"text": report.__str__, "table": report.to_text}
+    formats.update(md=report.to_markdown, json=report.to_json)
+    return str(formats[fmt]())
 
 
 def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -220,14 +226,13 @@ def _check_document(args: argparse.Namespace) -> int:
     if not any(one.checkable for one in found):
         return _nothing_to_check(args.spec, found)
     worst = EXIT_OK
-    formats = {"text": "to_text", "md": "to_markdown", "json": "to_json"}
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         say = _note if args.format == "json" else print
         for line in (*one.mapping, *(f"note: {note}" for note in one.notes)):
             say(line)
         report = check(one.spec, large=args.large)
-        text = getattr(report, formats[args.format])()
+        text = _report_text(report, args.format)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         worst = worst if report.ok else EXIT_WRONG_CLAIM
     return worst

@@ -121,7 +121,7 @@ def test_float32_computation_holds_as_float32() -> None:
     assert strict.claims[0].verdict == "wrong"
     assert loose.claims[0].verdict == "within"
     assert loose.summary() == (
-        "<dict>: 1 claim: 1 hold (0 exact, 0 rounded, 1 within the printed precision)"
+        "<dict>: 1 claim: 1 holds (0 exact, 0 rounded, 1 within the printed precision)"
     )
 
 

@@ -45,7 +45,7 @@ def test_cli_printed_claims_and_why(capsys) -> None:  # type: ignore[no-untyped-
     )
     assert main(["check", "--example", "two-tokens", "--claim", pasted]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "example two-tokens: 1 claim: 1 hold (0 exact, 1 rounded)"
+        "example two-tokens: 1 claim: 1 holds (0 exact, 1 rounded)"
     )
     assert main(["check", "--example", "split-scaled", "--why"]) == 1
     out = capsys.readouterr().out
@@ -53,3 +53,15 @@ def test_cli_printed_claims_and_why(capsys) -> None:  # type: ignore[no-untyped-
     spec = ["check", "--example", "two-tokens", "--claim", "head1.weights[1,1]=0.7310589"]
     assert main([*spec, "--dtype", "float32"]) == 0
     assert main(spec) == 1  # 0.73105858 to seven decimals is 0.7310586; float32 errs more
+
+
+def test_cli_text_is_the_readable_report_and_table_the_wide_one(capsys) -> None:  # type: ignore[no-untyped-def]
+    from mha_symbolic.cli import main
+
+    assert main(["check", "--example", "split-scaled"]) in (0, 1)
+    text = capsys.readouterr().out
+    report = check(AttentionSpec.example("split-scaled"))
+    assert text == str(report)
+    assert max(len(line) for line in text.splitlines()[:-1]) <= 100
+    assert main(["check", "--example", "split-scaled", "--format", "table"]) in (0, 1)
+    assert capsys.readouterr().out == report.to_text()

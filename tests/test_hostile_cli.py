@@ -418,7 +418,7 @@ def test_claims_from_standard_input(tmp_path):
     result = run_forked(["check", "--example", E, "--claims", "-"], tmp_path / "case", claims)
     assert result["code"] == 1  # 0.5 is wrong
     assert result["stdout"].decode().splitlines()[-1] == (
-        "example two-tokens: 2 claims: 1 hold (0 exact, 1 rounded), 1 wrong"
+        "example two-tokens: 2 claims: 1 holds (0 exact, 1 rounded), 1 wrong"
     )
 
 

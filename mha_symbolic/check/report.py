@@ -82,7 +82,8 @@ class Report:
         held = counts["exact"] + counts["rounded"] + counts["within"]
         noun = "claim" if len(self.claims) == 1 else "claims"
         within = f", {counts['within']} within the printed precision" if counts["within"] else ""
-        parts = [f"{held} hold ({counts['exact']} exact, {counts['rounded']} rounded{within})"]
+        verb = "holds" if held == 1 else "hold"
+        parts = [f"{held} {verb} ({counts['exact']} exact, {counts['rounded']} rounded{within})"]
         parts += [f"{counts[v]} {v}" for v in VERDICTS[3:] if counts[v]]
         return f"{self.source}: {len(self.claims)} {noun}: " + ", ".join(parts)
 
@@ -121,7 +122,7 @@ class Report:
         lines: list[str] = []
         for claim in self.claims:
             lines += _block(claim)
-        return "\n".join([*lines, *_wrap(self.summary(), "")]) + "\n"
+        return "\n".join([*lines, self.summary()]) + "\n"  # one line, to grep; a long path
 
     def _repr_markdown_(self) -> str:
         """The Markdown table (maths rendered) and, below it, why each failing claim fails."""
