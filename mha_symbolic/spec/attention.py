@@ -47,6 +47,7 @@ TOP_KEYS = (
     "assumed",
     "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
+    "floats",  # "binary": binary floats read as their exact values, not shortest decimals
 )
 INPUTS = ("exact", "printed")
 DTYPES = ("exact", "float64", "float32")
@@ -110,6 +111,7 @@ class AttentionSpec:
     assumed: Mapping[str, Any] = field(default_factory=dict)
     inputs: str = "exact"  # "printed": inputs known only to their printed digits (check)
     dtype: str = "exact"  # "float32" / "float64": claims allow that rounding (check)
+    floats: str = "decimal"  # "binary": each float is its exact binary value (an oracle's input)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -205,9 +207,11 @@ def _normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
         if key not in TOP_KEYS:
             raise SpecError(f"unknown key '{key}'{_closest(key, TOP_KEYS)}")
     declared = parameters.declare(raw.get("parameters", {}))
-    with exact.declared(declared):
+    mode = _choice(raw.get("floats", "decimal"), "floats", exact.FLOATS)
+    with exact.declared(declared), exact.floats(mode):
         values = _read(raw)
     values["parameters"] = declared
+    values["floats"] = mode
     return values
 
 

@@ -30,6 +30,37 @@ _DECLARED: ContextVar[Mapping[str, sp.Symbol]] = ContextVar(
 )
 
 
+# How a binary float is read: "decimal" (the shortest decimal that reads back as it, what a
+# person wrote) or "binary" (its exact value, float.as_integer_ratio(): what a kernel computes
+# with). See ``floats``.
+FLOATS = ("decimal", "binary")
+_FLOATS: ContextVar[str] = ContextVar("floats", default="decimal")
+
+
+@contextmanager
+def floats(mode: str) -> Iterator[None]:
+    """Read binary floats (Python, NumPy) as ``mode`` says: "decimal" or "binary"."""
+    if mode not in FLOATS:
+        raise ValueError(f"floats must be one of {FLOATS}, got {mode!r}")
+    token = _FLOATS.set(mode)
+    try:
+        yield
+    finally:
+        _FLOATS.reset(token)
+
+
+def _finite_float(value: Decimal, where: str) -> float:
+    number = float(value)
+    if number in (float("inf"), float("-inf")):
+        raise SpecError(f"{where}: {one_line(str(value))} is beyond the range of a binary float")
+    return number
+
+
+def _binary_float(value: float) -> sp.Rational:
+    numerator, denominator = value.as_integer_ratio()
+    return sp.Rational(numerator, denominator)
+
+
 @contextmanager
 def declared(symbols: Mapping[str, sp.Symbol]) -> Iterator[None]:
     """Read values with these parameter names (``tau`` or ``\\tau``) as their symbols."""
@@ -99,6 +130,8 @@ def to_number(value: Any, where: str) -> sp.Expr:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise SpecError(f"{where}: {value} is not a finite number")
+        if _FLOATS.get() == "binary":  # a TOML float is a binary64 number
+            return _binary_float(_finite_float(value, where))
         # Its text ("1E+999999999") goes through the grammar's digit and exponent bounds.
         return from_text(str(value), where)
     if isinstance(value, Fraction):
@@ -107,6 +140,8 @@ def to_number(value: Any, where: str) -> sp.Expr:
         # repr gives the shortest text that reads back as this float: what was written.
         if value != value or abs(value) == float("inf"):
             raise SpecError(f"{where}: {value!r} is not a finite number")
+        if _FLOATS.get() == "binary":
+            return _binary_float(float(value))
         return from_text(repr(float(value)), where)
     if isinstance(value, str):
         return from_text(value, where)
@@ -140,6 +175,8 @@ def _numpy_scalar(value: Any, where: str) -> sp.Expr:
     if kind == "f":
         if value != value or abs(float(value)) == float("inf"):
             raise SpecError(f"{where}: {value} is not a finite number")
+        if _FLOATS.get() == "binary":  # float16/32 widen to float64 exactly
+            return _binary_float(float(value))
         return from_text(str(value), where)
     raise SpecError(f"{where}: cannot read {value!r} ({value.dtype}) as a number")
 
