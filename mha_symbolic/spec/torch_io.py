@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 from typing import Any
 
 from mha_symbolic.errors import SpecError
@@ -157,6 +158,7 @@ def from_torch(
     *,
     attn_mask: Any = None,
     key_padding_mask: Any = None,
+    floats: str = "decimal",
 ) -> dict[str, Any]:
     """The spec fields of ``module(query, key, value, attn_mask=..., key_padding_mask=...)``.
 
@@ -166,14 +168,43 @@ def from_torch(
     types are a TypeError) are unbatched ``(L, E)`` or a batch of one. The masks use torch's
     convention (True or -inf = blocked). Every float becomes the shortest decimal that reads
     back as the same float, so the spec's exact derivation equals the module's float64
-    output to rounding. torch
+    output to rounding. With ``floats="binary"`` every float is read as its exact binary
+    value instead (``float.as_integer_ratio()``: a float32 ``0.1`` is 13421773/134217728), the
+    numbers a kernel really receives. torch
     appends ``bias_k``/``bias_v`` (and a zero row) to the projected keys and values; the spec
     holds them as extra key tokens, each on its own extra input feature.
     """
+    if floats not in FLOATS:
+        raise ValueError(f"from_torch: floats must be one of {', '.join(FLOATS)}, got {floats!r}")
     try:
-        return _read(module, query, key, value, attn_mask, key_padding_mask)
+        fields = _read(module, query, key, value, attn_mask, key_padding_mask)
     except SpecError as error:
         raise error.located("from_torch") from None
+    return binary_fields(fields) if floats == "binary" else fields
+
+
+FLOATS = ("decimal", "binary")
+
+
+def binary_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with every float array as nested lists of its exact binary Fractions."""
+    return {
+        name: {k: _exact(v) for k, v in value.items()} if isinstance(value, dict) else _exact(value)
+        for name, value in fields.items()
+    }
+
+
+def _exact(value: Any) -> Any:
+    # float64 holds every float16/32/64 value exactly, so its ratio is the kernel's number.
+    if getattr(value, "dtype", None) is None or value.dtype.kind != "f":
+        return value
+    return _fractions(value.tolist())
+
+
+def _fractions(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_fractions(item) for item in value]
+    return Fraction(*float(value).as_integer_ratio())
 
 
 def _read(
