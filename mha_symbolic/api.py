@@ -11,6 +11,7 @@ from typing import Any
 
 from mha_symbolic.check.judge import Report, check
 from mha_symbolic.exact.derivation import Derivation, Step, register
+from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.exact.limits import limit
 from mha_symbolic.extract import extract
@@ -53,3 +54,4 @@ def _latex(value: Any) -> str:
 
 
 register(lambdify=lambdify, limit=limit, render=_render, write=_write, latex=_latex)
+register(enclose=enclose)

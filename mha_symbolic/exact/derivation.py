@@ -103,6 +103,10 @@ class Derivation(Mapping[str, Matrix]):
         """Scalar symbols left in the exact values (from "symbolic" weights or LaTeX inputs)."""
         return set().union(*(step.value.free_symbols for step in self.steps))
 
+    def enclose(self, key: str = "output", digits: int = 50) -> list[list[Any]]:
+        """Step ``key``'s entries as arb balls containing the exact values, radius < 10^-digits."""
+        return list(_consumer("enclose")(self, key, digits))
+
     # The consumers (numeric, limits, solution) are reached through mha_symbolic.api.
     def lambdify(self, key: str = "output") -> Any:
         """A vectorised NumPy function of the free symbols computing step ``key`` stably."""
