@@ -18,6 +18,7 @@ from mha_symbolic.extract import extract
 from mha_symbolic.numeric.function import AttentionFunction, compile
 from mha_symbolic.numeric.lambdify import lambdify
 from mha_symbolic.spec.attention import AttentionSpec, examples
+from mha_symbolic.verify import Verification, verify
 
 __all__ = [
     "AttentionFunction",
@@ -25,11 +26,13 @@ __all__ = [
     "Derivation",
     "Report",
     "Step",
+    "Verification",
     "check",
     "compile",
     "derive",
     "examples",
     "extract",
+    "verify",
 ]
 
 

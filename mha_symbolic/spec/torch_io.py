@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sys
-from fractions import Fraction
 from typing import Any
 
 from mha_symbolic.errors import SpecError
