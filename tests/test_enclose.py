@@ -48,12 +48,12 @@ def test_free_symbols_are_refused() -> None:
         enclose(d, "output")
 
 
-torch = pytest.importorskip("torch", reason="torch is optional (pip install 'mha-symbolic[torch]')")
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("masked", [False, True])
 def test_random_binary_float_modules(seed: int, masked: bool) -> None:
+    torch = pytest.importorskip(
+        "torch", reason="torch is optional (pip install 'mha-symbolic[torch]')"
+    )
     torch.manual_seed(seed)
     module = torch.nn.MultiheadAttention(4, 2, bias=bool(seed % 2)).eval()
     x = torch.randn(3, 4)

@@ -18,6 +18,9 @@ MAX_CLAIM_TEXT = 1_000_000  # characters in one claimed value
 MAX_HEADS = 64  # heads and kv_heads
 MAX_SIDE = 4_096  # rows or columns of one matrix in a spec
 MAX_ENTRIES = 262_144  # entries of one matrix in a spec (512 x 512)
+# ... given as an array (NumPy, torch): no text to read, and model layers are this big
+# (GPT-2 small's W_O is 768 x 768).
+MAX_ARRAY_ENTRIES = 4_194_304  # 2048 x 2048
 MAX_TOML_DEPTH = 16  # nesting of arrays and tables in a spec file
 MAX_FILE_BYTES = 5_000_000  # size of a spec or claims file
 # Writing: a derivation estimated to take longer than this asks for --large first.
