@@ -89,9 +89,32 @@ def _peak(memory: float | None) -> str:
     return "n/a" if memory is None else f"{memory:,.0f} MB"
 
 
+def gradients_enclosed(spec: AttentionSpec) -> int:
+    """Exact gradients of ``spec`` (loss: the sum of the output), every entry of every
+    ``grad.*`` step enclosed to 50 digits; returns how many entries."""
+    d = derive(spec, gradients=True, large=True)
+    keys = [key for key in d if key.startswith("grad.")]
+    return sum(len(row) for key in keys for row in d.enclose(key, DIGITS))
+
+
 def bench_gradients(quick: bool = False) -> Iterator[str]:
-    yield "exact gradients (loss = sum of the output), rational inputs"
-    for shape in GRADIENT_SHAPES[:1]:
+    yield (
+        f"exact gradients (loss = sum of the output), rational inputs: derive, then every "
+        f"gradient entry to {DIGITS} digits"
+    )
+    yield f"{'(L, E, h)':>14}  {'entries':>8}  {'seconds':>8}  {'peak':>8}  as SymPy values"
+    for shape in GRADIENT_SHAPES[:1] if quick else GRADIENT_SHAPES:
         spec = rational_spec(*shape)
-        seconds, _ = _seconds(partial(derive, spec, gradients=True, large=True))
-        yield f"{shape!s:>14}  {seconds:8.2f} s"
+        seconds, entries = _seconds(partial(gradients_enclosed, spec))
+        memory = _peak(peak_mb(partial(gradients_enclosed, spec)))
+        sympy = ""
+        if shape == GRADIENT_SHAPES[0] and not quick:  # the path before the structure
+            made, _ = _seconds(partial(_sympy_gradients, spec))
+            sympy = f"{made:8.2f} s"
+        yield f"{shape!s:>14}  {entries:8,}  {seconds:8.2f}  {memory:>8}  {sympy}"
+
+
+def _sympy_gradients(spec: AttentionSpec) -> None:
+    d = derive(spec, gradients=True, large=True)
+    for key in d:
+        d[key]  # made on demand: this is the work timed

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, SpecError, derive
+from mha_symbolic.exact.backward import backward
 from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import walk
 from mha_symbolic.model.program import build
@@ -37,9 +38,10 @@ def _ball(value: sp.Expr) -> flint.arb:
         flint.ctx.prec = old
 
 
-def _agrees(d: Any) -> None:
+def _agrees(d: Any, gradients: bool = False) -> None:
     """Each step's structured form against its SymPy value (made by the ordinary evaluator)."""
     old = walk(build(d.spec))
+    old = backward(old) if gradients else old
     for step in old.steps:
         form, value = d.structured[step.key], step.value
         assert d[step.key] == value, step.key  # the values made on demand are today's
@@ -117,6 +119,29 @@ def test_random_specs_structure_equals_sympy_values(raw: dict[str, Any]) -> None
     d = derive(spec)
     assert d.structured is not None
     _agrees(d)
+
+
+@pytest.mark.parametrize("name", STRUCTURED)
+def test_examples_gradients_are_formulas_over_the_structure(name: str) -> None:
+    d = derive(AttentionSpec.example(name), gradients=True)
+    assert d.structured is not None and "grad.head1.q" in d.structured
+    _agrees(d, gradients=True)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(specs(), st.sampled_from(["sum", "mse"]), st.data())
+def test_random_specs_gradients_agree(raw: dict[str, Any], kind: str, data: Any) -> None:
+    try:
+        spec = AttentionSpec.from_dict(raw)
+    except SpecError:
+        return
+    if kind == "mse":
+        rows, cols = derive(spec).step("output").shape
+        raw = {**raw, "loss": {"kind": "mse", "target": data.draw(_matrices(rows, cols))}}
+        spec = AttentionSpec.from_dict(raw)
+    d = derive(spec, gradients=True)
+    assert d.structured is not None
+    _agrees(d, gradients=True)
 
 
 def test_masked_logits_are_not_enclosed_but_the_weights_are() -> None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import flint
 import sympy as sp
 
 from mha_symbolic.exact import structured as st
+from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.structured_grad import Gradient
+from mha_symbolic.exact.structured_grad import balls as gradient_balls
 
 
 def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[flint.arb]]:
@@ -48,9 +50,11 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
     if isinstance(form, st.Logits):
         if form.allowed is not None:
             raise ValueError(f"enclose: step {key!r} has blocked (-oo) entries")
-        return flint.arb_mat(form.matrix) * _arb(form.factor)
+        return flint.arb_mat(form.matrix) * arb_of(form.factor)
     if isinstance(form, st.Weights):
         return _softmax(form.logits, key)
+    if isinstance(form, Gradient):
+        return gradient_balls(form, lambda value: _ball_matrix(value, key))
     if isinstance(form, st.Mix):
         total = flint.arb_mat(form.rows, form.cols)
         if form.rational is not None:
@@ -65,7 +69,7 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
 def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
     """Each row's weights e^{f (r_ij - r_max)} / sum_k e^{f (r_ik - r_max)}: the exponents are
     exact rationals times f, shifted by the row's largest so that nothing overflows."""
-    factor = _arb(logits.factor)
+    factor = arb_of(logits.factor)
     rows, cols = logits.matrix.nrows(), logits.matrix.ncols()
     entries = logits.matrix.entries()
     out: list[flint.arb] = []
@@ -98,41 +102,6 @@ def _at(value: sp.MatrixBase, bits: int) -> list[list[flint.arb]]:
     old = flint.ctx.prec
     flint.ctx.prec = bits
     try:
-        return [[_arb(value[i, j]) for j in range(value.cols)] for i in range(value.rows)]
+        return [[arb_of(value[i, j]) for j in range(value.cols)] for i in range(value.rows)]
     finally:
         flint.ctx.prec = old
-
-
-def _arb(expr: Any) -> flint.arb:
-    """``expr`` (rationals, +, *, rational powers, exp, log, cos, sin) as an arb ball."""
-    if isinstance(expr, sp.Rational):
-        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
-    if isinstance(expr, sp.Add):
-        return _fold(expr.args, lambda a, b: a + b)
-    if isinstance(expr, sp.Mul):
-        return _fold(expr.args, lambda a, b: a * b)
-    if isinstance(expr, sp.exp):
-        return _arb(expr.args[0]).exp()
-    if isinstance(expr, sp.cos):
-        return _arb(expr.args[0]).cos()
-    if isinstance(expr, sp.sin):
-        return _arb(expr.args[0]).sin()
-    if isinstance(expr, sp.log):
-        return _arb(expr.args[0]).log()
-    if isinstance(expr, sp.Pow) and isinstance(expr.exp, sp.Rational):
-        base = _arb(expr.base)
-        if expr.exp.q == 1:
-            return base ** int(expr.exp.p)
-        return base ** flint.arb(flint.fmpq(int(expr.exp.p), int(expr.exp.q)))
-    if expr is sp.E:
-        return flint.arb(1).exp()
-    if expr is sp.pi:
-        return flint.arb.pi()
-    raise ValueError(f"enclose: cannot enclose {type(expr).__name__} {sp.sstr(expr)[:60]}")
-
-
-def _fold(args: tuple[Any, ...], op: Any) -> flint.arb:
-    total = _arb(args[0])
-    for arg in args[1:]:
-        total = op(total, _arb(arg))
-    return total

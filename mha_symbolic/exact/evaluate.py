@@ -10,9 +10,10 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
-from mha_symbolic.exact.backward import backward
+from mha_symbolic.exact.backward import LOSS_SYMBOL, backward, plan
 from mha_symbolic.exact.derivation import Derivation, LazyStep, Progress, Step
 from mha_symbolic.exact.structured import structure
+from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.nodes import Rope, RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
@@ -159,6 +160,54 @@ def walk_structured(
     return Derivation(program.spec, steps, program.bindings, program=program, structured=values)
 
 
+class _OnDemandBackward:
+    """The gradients' SymPy values, all made the first time one is asked for."""
+
+    def __init__(self, program: Program, refusal: str | None) -> None:
+        self.program, self.refusal = program, refusal
+        self.made: dict[str, Matrix] = {}
+
+    def __call__(self, key: str) -> Matrix:
+        if not self.made:
+            if self.refusal is not None:
+                raise SpecError(self.refusal)
+            d = backward(walk(self.program))
+            self.made = {step.key: step.value for step in d.steps}
+        return self.made[key]
+
+
+def backward_structured(
+    d: Derivation, program: Program, progress: Progress | None, refusal: str | None
+) -> Derivation | None:
+    """``d`` (structured) with the loss and its ``grad.*`` steps kept as exact formulas over
+    the structure (see :mod:`mha_symbolic.exact.structured_grad`), or None if not held."""
+    planned = plan(program)
+    loss = d.spec.loss
+    target = loss.target if loss is not None else None
+    assert d.structured is not None
+    gradients = structured_gradients(program, d.structured, planned, target)
+    if gradients is None:
+        return None
+    make = _OnDemandBackward(program, refusal)
+    steps = [LazyStep("loss", "loss", LOSS_SYMBOL, planned.loss.expr, make)]
+    steps += [
+        LazyStep(k, "grad", bar, formula, make, head) for k, head, bar, formula in planned.steps
+    ]
+    if progress is not None:
+        for step in steps:
+            progress(step.key)
+    bindings = dict(d.bindings)
+    if planned.loss.target is not None and target is not None:
+        bindings[planned.loss.target] = target
+    return Derivation(
+        d.spec,
+        d.steps + tuple(steps),
+        bindings,
+        program=program,
+        structured={**d.structured, **gradients},
+    )
+
+
 def derive(
     spec: AttentionSpec,
     gradients: bool | None = None,
@@ -180,7 +229,9 @@ def derive(
     backward_too = gradients if gradients is not None else spec.loss is not None
     refusal = None if large else too_large(spec)
     program = build(spec)
-    d = None if backward_too else walk_structured(program, progress, refusal)
+    d = walk_structured(program, progress, refusal)
+    if d is not None and backward_too:
+        d = backward_structured(d, program, progress, refusal)
     if d is not None:
         return d  # seconds even at model scale; SymPy values are made only when asked for
     if refusal is not None:
