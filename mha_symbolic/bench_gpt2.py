@@ -8,7 +8,14 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from mha_symbolic.bench_scale import DIGITS, GPT2, GRADIENT_SHAPES, peak_mb, rational_spec
+from mha_symbolic.bench_scale import (
+    DIGITS,
+    GPT2,
+    GRADIENT_SHAPES,
+    peak_mb,
+    rational_spec,
+    status_mb,
+)
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -77,12 +84,24 @@ def bench_layer(quick: bool = False) -> Iterator[str]:
     yield (
         f"  enclose every output, {DIGITS} digits   {enclosed:8.2f} s   widest radius {widest:.1e}"
     )
-    yield f"  derive + enclose                    {exact:8.2f} s   peak {_peak(memory)}"
+    yield (
+        f"  derive + enclose                    {exact:8.2f} s   peak +{_peak(memory)} over the "
+        f"{_process_mb():,.0f} MB the process holds (torch, the module, the exact spec)"
+    )
     yield (
         f"  mpmath, {DIGITS} digits, naive          {mpmath_total:8.0f} s   (estimated from "
         f"{done:,} multiply-adds timed)   {mpmath_total / exact:,.0f}x slower"
     )
     yield f"  torch float64 forward               {wide:8.4f} s"
+
+
+def _process_mb() -> float:
+    try:
+        return status_mb("VmRSS")
+    except OSError:  # no /proc: the peak so far instead
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _peak(memory: float | None) -> str:

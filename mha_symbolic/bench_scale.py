@@ -78,7 +78,7 @@ def _medians(contenders: dict[str, Callable[[], object]], repeats: int) -> dict[
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def _status_mb(field: str) -> float:
+def status_mb(field: str) -> float:
     """A memory line of /proc/self/status (VmRSS: resident now, VmHWM: its peak), in MB."""
     with open("/proc/self/status") as status:
         for line in status:
@@ -98,11 +98,11 @@ def peak_mb(run: Callable[[], object]) -> float | None:
         os.close(read)
         status = 1
         try:
-            base = _status_mb("VmRSS")
+            base = status_mb("VmRSS")
             with open("/proc/self/clear_refs", "w") as clear:
                 clear.write("5")  # the peak starts again from here, not from the parent's
             run()
-            peak = _status_mb("VmHWM")
+            peak = status_mb("VmHWM")
             os.write(write, f"{max(peak - base, 0.0):.1f}".encode())
             status = 0
         finally:

@@ -147,7 +147,7 @@ def test_a_derivation_estimated_to_take_minutes_asks_for_large(monkeypatch, caps
         d["output"]  # its SymPy values are what would take minutes
     except SpecError as error:
         assert str(error) == (
-            "example two-tokens: an exact derivation of (L, E, h) = (2, 2, 2) would take about "
+            "example two-tokens: SymPy values of (L, E, h) = (2, 2, 2) would take about "
             "1 minute; pass large=True to go ahead"
         )
     else:

@@ -229,9 +229,10 @@ def derive(
     backward_too = gradients if gradients is not None else spec.loss is not None
     refusal = None if large else too_large(spec)
     program = build(spec)
-    d = walk_structured(program, progress, refusal)
+    values_refusal = None if large else too_large(spec, "SymPy values")
+    d = walk_structured(program, progress, values_refusal)
     if d is not None and backward_too:
-        d = backward_structured(d, program, progress, refusal)
+        d = backward_structured(d, program, progress, values_refusal)
     if d is not None:
         return d  # seconds even at model scale; SymPy values are made only when asked for
     if refusal is not None:

@@ -42,8 +42,9 @@ def derivation_cost(spec: Any) -> float:
     return seconds * (_SYMBOLIC if spec.symbolic else 1.0)
 
 
-def too_large(spec: Any) -> str | None:
-    """The one-line refusal for a derivation that would take minutes, or None."""
+def too_large(spec: Any, what: str = "an exact derivation") -> str | None:
+    """The one-line refusal for a derivation that would take minutes, or None (``what``:
+    the work refused, "SymPy values" when the exact structure is already made)."""
     seconds = derivation_cost(spec)
     if seconds <= LARGE_SECONDS:
         return None
@@ -51,6 +52,6 @@ def too_large(spec: Any) -> str | None:
     shape = (max(spec.query.rows, spec.key.rows), spec.query.cols, spec.heads)
     unit = "minute" if minutes == 1 else "minutes"
     return (
-        f"{spec.source}: an exact derivation of (L, E, h) = {shape} would take about "
+        f"{spec.source}: {what} of (L, E, h) = {shape} would take about "
         f"{minutes} {unit}; pass large=True to go ahead"
     )
