@@ -85,6 +85,10 @@ def test_float32_print_is_judged_at_float32_precision() -> None:
         ("73.1%", "rounded"),
         ("~0.73", "rounded"),
         ("≈ 0.73", "rounded"),
+        (r"\approx 0.73", "rounded"),
+        (r"\approx 0.74", "wrong"),
+        (r"\simeq 0.731", "rounded"),
+        (r"\approx 1", "rounded"),  # approximately 1, to its last digit
         ("~1", "rounded"),  # approximately 1: to its last digit
         ("1", "wrong"),  # an integer is exact
         ("1e0", "wrong"),  # like "1": 0.7311 prints as 7e-1

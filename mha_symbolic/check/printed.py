@@ -24,9 +24,8 @@ _KEYWORD = re.compile(r"\s*\w+\s*=\s*(?:<[^<>]*>|'[^']*'|\"[^\"]*\"|[\w.]+)\s*")
 _PRINTED_ONLY = re.compile(r"[\[\]\s,0-9eE+.\-]+")
 _ENTRY = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _TOKEN = re.compile(r"\[|\]|,|\s+|[^\[\],\s]+")
-# "Approximately": a leading ~, ≈ or \sim (a value printed to its precision). A leading
-# LaTeX \approx stays a relation with an empty side before it (refused, as before).
-_APPROX = re.compile(r"^\s*(?:~|≈|\\sim\b)\s*")
+# "Approximately": a leading ~, ≈, \approx, \simeq or \sim (a value printed to its precision).
+_APPROX = re.compile(r"^\s*(?:~|≈|\\approx\b|\\simeq\b|\\sim\b)\s*")
 _MINUS = {"\u2212": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
