@@ -10,10 +10,13 @@ from mha_symbolic.api import (
     Derivation,
     Report,
     Step,
+    Verification,
     check,
     compile,
     derive,
     examples,
+    extract,
+    verify,
 )
 from mha_symbolic.errors import SpecError
 
@@ -24,10 +27,13 @@ __all__ = [
     "Report",
     "SpecError",
     "Step",
+    "Verification",
     "check",
     "compile",
     "derive",
     "examples",
+    "extract",
+    "verify",
 ]
 
 try:  # one source of truth: the installed distribution's version (pyproject.toml)

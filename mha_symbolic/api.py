@@ -11,11 +11,14 @@ from typing import Any
 
 from mha_symbolic.check.judge import Report, check
 from mha_symbolic.exact.derivation import Derivation, Step, register
+from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.exact.limits import limit
+from mha_symbolic.extract import extract
 from mha_symbolic.numeric.function import AttentionFunction, compile
 from mha_symbolic.numeric.lambdify import lambdify
 from mha_symbolic.spec.attention import AttentionSpec, examples
+from mha_symbolic.verify import Verification, verify
 
 __all__ = [
     "AttentionFunction",
@@ -23,10 +26,13 @@ __all__ = [
     "Derivation",
     "Report",
     "Step",
+    "Verification",
     "check",
     "compile",
     "derive",
     "examples",
+    "extract",
+    "verify",
 ]
 
 
@@ -51,3 +57,4 @@ def _latex(value: Any) -> str:
 
 
 register(lambdify=lambdify, limit=limit, render=_render, write=_write, latex=_latex)
+register(enclose=enclose)

@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     _add_exercises(commands)
     _add_bench(commands)
+    _add_extract(commands)
     return parser
 
 
@@ -188,7 +189,10 @@ def _add_check(commands: Any) -> None:
     _add_spec_source(check)
     _add_large(check)
     check.add_argument(
-        "--format", choices=("text", "md", "json"), default="text", help="report format"
+        "--format",
+        choices=("text", "table", "md", "json"),
+        default="text",
+        help="report format: text (a block per claim, 100 columns), table (a row per claim)",
     )
     check.add_argument(
         "--claim",
@@ -203,6 +207,23 @@ def _add_check(commands: Any) -> None:
         help="check these claims instead: a TOML file of KEY = VALUE lines (or a [claims] "
         "table); - reads standard input",
     )
+    _add_check_precision(check)
+
+
+def _add_check_precision(check: Any) -> None:
+    """The check's printed-precision options and its readable report."""
+    check.add_argument(
+        "--inputs",
+        choices=("exact", "printed"),
+        help="printed: each input decimal stands for the interval its digits do "
+        "(default: the spec's inputs key, else exact)",
+    )
+    check.add_argument(
+        "--dtype",
+        choices=("exact", "float64", "float32"),
+        help="allow the rounding of a computation in this type (default: the spec's dtype)",
+    )
+    check.add_argument("--why", action="store_true", help="the text report, whatever --format says")
 
 
 def _add_bench(commands: Any) -> None:
@@ -210,14 +231,15 @@ def _add_bench(commands: Any) -> None:
         commands,
         "bench",
         "time the derivation and the compiled functions",
-        "Time the exact derivation, the compiled functions and the exercise bank.",
+        "Time the exact derivation, the compiled functions, the exercise bank and exact "
+        "attention at model scale (scale: a GPT-2-small layer enclosed to 50 digits).",
         "--quick",
         "--only compile",
     )
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     bench.add_argument(
         "--only",
-        choices=("derive", "compile", "grad", "exercises"),
+        choices=("derive", "compile", "grad", "exercises", "scale"),
         help="run one section (default: all)",
     )
 
@@ -282,3 +304,26 @@ def _add_exercises(commands: Any) -> None:
         "--verify", action="store_true", help="check every answer key's decimals (slower)"
     )
     exercises.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def _add_extract(commands: Any) -> None:
+    extract = _command(
+        commands,
+        "extract",
+        "read a document's matrices and printed numbers into a draft spec",
+        "Read a worked example (Markdown, text, LaTeX, a Jupyter notebook or HTML) into a draft "
+        "spec: its input, weights, heads, layout, convention and scale, and the numbers it "
+        "prints as [claims] (or [assumed]), each with a comment saying where it came from. "
+        "`mha-symbolic check DOC` checks a document directly. Exit 2 when nothing checkable "
+        "remains (the spec is still written).",
+        "tutorial.md -o spec.toml",
+        "notebook.ipynb -o specs/   (a folder: one spec per worked example)",
+    )
+    extract.add_argument("document", type=_path, help="a .md, .txt, .tex, .ipynb or .html file")
+    extract.add_argument(
+        "-o",
+        "--output",
+        type=_path,
+        metavar="PATH",
+        help="write the spec here (a folder when the page has several examples); default stdout",
+    )

@@ -75,16 +75,33 @@ def _calls_per_sample(run: Callable[[], object], target: float = 0.01) -> tuple[
     return max(1, min(1000, int(target / max(once, 1e-9)))), once
 
 
+def _derived_output(spec: AttentionSpec) -> sp.MatrixBase:
+    return derive(spec)["output"]  # made as a SymPy value, as the baseline makes it
+
+
+def _scale(quick: bool = False) -> Iterator[str]:
+    from mha_symbolic import bench_gpt2, bench_scale
+
+    yield from bench_scale.bench_forward(quick)
+    yield ""
+    yield from bench_gpt2.bench_layer(quick)
+    yield ""
+    yield from bench_gpt2.bench_gradients(quick)
+
+
 def bench_derive(quick: bool = False) -> Iterator[str]:
     """Exact derivation vs plain SymPy arithmetic, rational inputs, fused layout with W_O."""
-    yield "exact derivation, rational inputs (median seconds; ratio = plain SymPy / derive)"
+    yield (
+        "exact derivation to SymPy values, rational inputs (median seconds; "
+        "ratio = plain SymPy / derive)"
+    )
     yield f"{'(L, E, h)':>14}  {'derive':>9}  {'plain SymPy':>11}  {'ratio':>6}"
     shapes = DERIVE_SHAPES[:2] if quick else DERIVE_SHAPES
     for length, width, heads in shapes:
         spec = random_spec(length, width, heads)
         repeats = 3 if quick or length >= 16 else 5
         contenders = {
-            "derive": partial(derive, spec),
+            "derive": partial(_derived_output, spec),
             "plain": partial(plain_sympy, spec),
         }
         medians = _median_interleaved(contenders, repeats)
@@ -320,13 +337,14 @@ def bench_exercises(quick: bool = False) -> Iterator[str]:
 
 
 def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
-    """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``), or only the
-    one named."""
+    """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``, ``scale``), or
+    only the one named."""
     sections = {
         "derive": bench_derive,
         "compile": bench_compile,
         "grad": bench_grad,
         "exercises": bench_exercises,
+        "scale": _scale,
     }
     for name, section in sections.items():
         if only in (None, name):

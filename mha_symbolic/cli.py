@@ -71,6 +71,9 @@ def _derive(args: argparse.Namespace) -> int:
     from mha_symbolic.solution.render import infer_format, render, write
     from mha_symbolic.solution.view import Options
 
+    if (args.plot_keys or args.plot_file) and not args.plot:
+        flag = "--plot-keys" if args.plot_keys else "--plot-file"
+        raise SpecError(f"{flag} goes with --plot NAME=START:STOP, which is not given")
     options = Options(
         decimals=args.decimals,
         detail=args.detail,
@@ -130,11 +133,19 @@ def _check(args: argparse.Namespace) -> int:
 
     if args.spec == STDIN and args.claims == STDIN:
         raise SpecError("the spec and --claims cannot both be - (standard input)")
-    report = check(load_spec(args), _claims(args), large=args.large)
-    formats = {"text": report.to_text, "md": report.to_markdown, "json": report.to_json}
-    text = formats[args.format]()
+    report = check(
+        load_spec(args), _claims(args), large=args.large, inputs=args.inputs, dtype=args.dtype
+    )
+    text = _report_text(report, "text" if args.why else args.format)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
+
+
+def _report_text(report: Any, fmt: str) -> str:
+    """text: a block per claim within 100 columns; table: a row per claim (wide)."""
+    formats = {"text": report.__str__, "table": report.to_text}
+    formats.update(md=report.to_markdown, json=report.to_json)
+    return str(formats[fmt]())
 
 
 def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -155,6 +166,76 @@ def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
             raise SpecError(f"--claim: write KEY=VALUE, got {given!r}")
         table[key.strip()] = value.strip()
     return table
+
+
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".tex", ".ipynb", ".html", ".htm")
+
+
+def _is_document(name: str | None) -> bool:
+    return bool(name) and Path(str(name)).suffix.lower() in DOCUMENT_SUFFIXES
+
+
+def _extract(args: argparse.Namespace) -> int:
+    """``extract DOC [-o PATH]``: the draft spec(s); exit 2 when nothing is left to check."""
+    from mha_symbolic.extract import extract_all
+
+    found = extract_all(args.document)
+    if len(found) > 1 and args.output is None:
+        raise SpecError(
+            f"{args.document}: {len(found)} worked examples; give -o FOLDER for one spec each"
+        )
+    if len(found) == 1:
+        _write(found[0].toml, args.output)
+        targets = [args.output or "stdout"]
+    else:
+        folder = Path(args.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = Path(args.document).stem
+        targets = [str(folder / f"{stem}-{i}.toml") for i in range(1, len(found) + 1)]
+        for target, one in zip(targets, found):
+            write_atomic(target, one.toml)
+    for target, one in zip(targets, found):
+        for note in one.notes:
+            _note(f"{args.document}: {note}")
+        if args.output is not None:
+            _note(f"wrote {target}")
+    return _nothing_to_check(args.document, found) or EXIT_OK
+
+
+def _nothing_to_check(document: str, found: list[Any]) -> int:
+    if any(one.checkable for one in found):
+        return 0
+    spec = found[0].spec
+    weights = "symbolic weights" if spec.symbolic else "its weights"
+    _error(
+        f"{document}: nothing to check: the document prints no results; the spec offers the "
+        f"layout it describes ({spec.layout}, {spec.convention}, {spec.query.rows} tokens, "
+        f"E = {spec.query.cols}, {spec.heads} head{'s' if spec.heads > 1 else ''}) with {weights}"
+    )
+    return EXIT_BAD_INPUT
+
+
+def _check_document(args: argparse.Namespace) -> int:
+    """``check DOC``: the mapping read from the document, then the usual report per example."""
+    from mha_symbolic.check.judge import check
+    from mha_symbolic.extract import extract_all
+
+    if args.example or args.claim or args.claims:
+        raise SpecError("check DOC reads its claims from the document: no --example or --claim")
+    found = extract_all(args.spec)
+    if not any(one.checkable for one in found):
+        return _nothing_to_check(args.spec, found)
+    worst = EXIT_OK
+    for one in found:
+        # JSON stays one parseable document on stdout; the mapping then goes to stderr.
+        say = _note if args.format == "json" else print
+        for line in (*one.mapping, *(f"note: {note}" for note in one.notes)):
+            say(line)
+        report = check(one.spec, large=args.large)
+        text = _report_text(report, args.format)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        worst = worst if report.ok else EXIT_WRONG_CLAIM
+    return worst
 
 
 def _read_text(name: str) -> str:
@@ -276,9 +357,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {
         "examples": lambda: _examples(),
         "derive": lambda: _derive(args),
-        "check": lambda: _check(args),
+        "check": lambda: _check_document(args) if _is_document(args.spec) else _check(args),
         "exercises": lambda: _exercises(args),
         "bench": lambda: _bench(args),
+        "extract": lambda: _extract(args),
     }
     try:
         with _sigterm_raises():

@@ -77,6 +77,10 @@ def _approximation(value: Any, places: int) -> Any:
         before = 1
     else:
         _, _, exponent, bits = rough._mpf_
+        if (exponent + bits) * 0.30103 < -(places + _GUARD):
+            # Far below the last place (say e^{-10^{25}}): it rounds to 0, and evaluating it
+            # further would make SymPy shift integers by as many bits as the exponent has.
+            return sp.Integer(0)
         before = max(1, int((exponent + bits) * 0.30103) + 2)  # digits before the point
     digits = before + places + _GUARD
     try:

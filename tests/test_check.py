@@ -594,7 +594,7 @@ def test_text_and_markdown_tables(two_tokens):
     assert text[1].endswith("wrong    " + INCONSISTENT)
     assert text[2].split() == ["output[1,1]", "0.50", "1/2", "0.5", "exact"]
     assert text[3] == "  head1.weights[1] [1,2]: claimed 0.28, exact 1/(1 + e) = 0.2689: wrong"
-    assert text[4] == ("example two-tokens: 2 claims: 1 hold (1 exact, 0 rounded), 1 wrong")
+    assert text[4] == ("example two-tokens: 2 claims: 1 holds (1 exact, 0 rounded), 1 wrong")
     markdown = report.to_markdown().splitlines()
     assert markdown[0] == "| key | claimed | exact | decimal | verdict | diagnosis |"
     assert markdown[3] == "| `output[1,1]` | `0.50` | $\\frac{1}{2}$ | 0.5 | exact |  |"

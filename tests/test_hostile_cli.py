@@ -93,6 +93,8 @@ CASES = [
     Case(name='plot_keys_nonsense', argv=('derive', '--example', 'temperature', '--plot', 'tau=0.1:10', '--plot-file', '{tmp}/p.png', '--plot-keys', 'nonsense'), message="mha-symbolic: --plot-keys: unknown step key 'nonsense'"),
     Case(name='plot_keys_unreadable', argv=('derive', '--example', 'temperature', '--plot', 'tau=0.1:10', '--plot-file', '{tmp}/p.png', '--plot-keys', 'head1.weights[x'), message="mha-symbolic: --plot-keys: cannot read 'head1.weights[x'; write head1.weights[1,2]"),
     Case(name='plot_keys_outside', argv=('derive', '--example', 'temperature', '--plot', 'tau=0.1:10', '--plot-file', '{tmp}/p.png', '--plot-keys', 'head1.weights[9]'), message="mha-symbolic: --plot-keys: 'head1.weights[9]' is outside head1.weights, which has shape (3, 3)"),
+    Case(name='plot_keys_without_plot', argv=('derive', '--example', 'temperature', '--plot-keys', 'head1.weights'), message='mha-symbolic: --plot-keys goes with --plot NAME=START:STOP, which is not given'),
+    Case(name='plot_file_without_plot', argv=('derive', '--example', 'temperature', '--plot-file', '{tmp}/p.png'), message='mha-symbolic: --plot-file goes with --plot NAME=START:STOP, which is not given'),
     Case(name='plot_without_output', argv=('derive', '--example', 'temperature', '--plot', 'tau=0.1:10'), message='mha-symbolic: --plot writes a PNG: give -o FILE or --plot-file FILE.png'),
     Case(name='ansi_example_name', argv=('derive', '--example', '\x1b[31mred\nline'), message="mha-symbolic: unknown example '\\x1b[31mred\\nline'; known: eight-tokens-split, one-token, pytorch-style, rope, split-scaled, temperature, two-tokens"),
     Case(name='ansi_choice', argv=('derive', '--example', 'two-tokens', '--lang', '\x1b[31men'), message="mha-symbolic derive: argument --lang: invalid choice: '\\x1b[31men' (choose from 'en', 'bn') (see mha-symbolic derive --help)"),
@@ -111,7 +113,7 @@ CASES = [
     Case(name='claim_without_equals', argv=('check', '--example', 'two-tokens', '--claim', 'head1.weights'), message="mha-symbolic: --claim: write KEY=VALUE, got 'head1.weights'"),
     Case(name='claim_unknown_key', argv=('check', '--example', 'two-tokens', '--claim', 'head9.weights=1'), message="mha-symbolic: claim 'head9.weights': unknown step key 'head9.weights'; did you mean 'head2.weights', 'head1.weights'?"),
     Case(name='no_command', argv=(), message='mha-symbolic: the following arguments are required: COMMAND (see mha-symbolic --help)'),
-    Case(name='unknown_command', argv=('frobnicate',), message="mha-symbolic: argument COMMAND: invalid choice: 'frobnicate' (choose from 'examples', 'derive', 'check', 'exercises', 'bench') (see mha-symbolic --help)"),
+    Case(name='unknown_command', argv=('frobnicate',), message="mha-symbolic: argument COMMAND: invalid choice: 'frobnicate' (choose from 'examples', 'derive', 'check', 'exercises', 'bench', 'extract') (see mha-symbolic --help)"),
     Case(name='no_source', argv=('derive',), message='mha-symbolic: give a spec file or --example NAME (see `mha-symbolic examples`)'),
     Case(name='two_sources', argv=('derive', '{tmp}/s.toml', '--example', 'two-tokens'), message='mha-symbolic: give a spec file or --example NAME, not both'),
     Case(name='spec_missing', argv=('derive', '{tmp}/none.toml'), message='mha-symbolic: {tmp}/none.toml: no such file'),
@@ -416,7 +418,7 @@ def test_claims_from_standard_input(tmp_path):
     result = run_forked(["check", "--example", E, "--claims", "-"], tmp_path / "case", claims)
     assert result["code"] == 1  # 0.5 is wrong
     assert result["stdout"].decode().splitlines()[-1] == (
-        "example two-tokens: 2 claims: 1 hold (0 exact, 1 rounded), 1 wrong"
+        "example two-tokens: 2 claims: 1 holds (0 exact, 1 rounded), 1 wrong"
     )
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.check import follow, precision
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
 from mha_symbolic.check.report import Report
+from mha_symbolic.check.steps import Values
 from mha_symbolic.check.verdicts import (
     INCONSISTENT,
     SYMBOLIC_NOTE,
@@ -23,13 +26,15 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, unknown_key_message
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.numbers import declared
 
 __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge"]
+_INTERMEDIATE_KIND = "intermediate"  # head1.exp, head1.sums, head1.weighted[i]
 _SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does not have
 
 
-def _judge_claim(claim: Claim, d: Derivation, mistakes: Mistakes) -> ClaimVerdict:
-    target = claim.target(d[claim.step])
+def _judge_claim(claim: Claim, d: Derivation, values: Values, mistakes: Mistakes) -> ClaimVerdict:
+    target = claim.target(values[claim.step])
     judged = [(side, judge_side(claim, side, target)) for side in claim.sides]
     entries = tuple(e for _, side_entries in judged if side_entries for e in side_entries)
     misfits = [side for side, side_entries in judged if side_entries is None]
@@ -84,18 +89,88 @@ def _likely(mistakes: tuple[str, ...]) -> str:
 
 
 def check(
-    d: Derivation | AttentionSpec, claims: Mapping[str, Any] | None = None, large: bool = False
+    d: Derivation | AttentionSpec,
+    claims: Mapping[str, Any] | None = None,
+    large: bool = False,
+    inputs: str | None = None,
+    dtype: str | None = None,
 ) -> Report:
-    """Judge ``claims`` (step key -> printed value), or the spec's own ``[claims]`` table."""
+    """Judge ``claims`` (step key -> printed value), or the spec's own ``[claims]`` table.
+
+    ``inputs="printed"``: the inputs stand for the intervals their printed digits do;
+    ``dtype="float32"``: the computation carries float32 rounding (default: the spec's own
+    ``inputs`` and ``dtype``, else exact); see check/precision.
+    """
     if isinstance(d, AttentionSpec):
         d = derive(d, large=large)
-    shapes = {step.key: step.shape for step in d.steps}
+    inputs, dtype = inputs or d.spec.inputs, dtype or d.spec.dtype
+    precision.options(inputs, dtype)
+    values = Values(d)
+    shapes = values.shapes
     table = d.spec.claims if claims is None else claims
     if not isinstance(table, Mapping):
         raise SpecError(f"claims must be a table of step keys, got {table!r}")
     try:
-        parsed = read_claims(table, shapes, lambda key: unknown_key_message(key, list(shapes)))
+        with declared(d.spec.parameters):  # "\\tau" in a claim is the spec's tau, positive
+            own = [step.key for step in d.steps]  # suggested for a misspelt key
+            parsed = read_claims(table, shapes, lambda k: unknown_key_message(k, own))
     except SpecError as error:
         raise error.located(d.spec.source) if claims is None else error from None
     mistakes = Mistakes(d)
-    return Report(d.spec.source, tuple(_judge_claim(claim, d, mistakes) for claim in parsed))
+    bounds = None if (inputs, dtype) == ("exact", "exact") else precision.Bounds(d, inputs, dtype)
+    judged = [_judge_claim(claim, d, values, mistakes) for claim in parsed]
+    if bounds is not None:
+        judged = [_allowing(verdict, bounds) for verdict in judged]
+    notes = follow.follow(d, judged, _assumed(d, shapes))
+    judged = [replace(v, explanation=_explain(v, note, d)) for v, note in zip(judged, notes)]
+    return Report(d.spec.source, tuple(judged))
+
+
+def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:
+    """The spec's [assumed] numbers read like claims: the document's own numbers for the steps
+    after them. One that is not a number (a formula naming an unknown W_O) is left out."""
+    out: list[Claim] = []
+    with declared(d.spec.parameters):
+        for key, value in d.spec.assumed.items():
+            try:
+                out += read_claims({key: value}, shapes, lambda k: k)
+            except SpecError:
+                continue
+    return out
+
+
+def _explain(verdict: ClaimVerdict, note: str | None, d: Derivation) -> str | None:
+    """The diagnosis in a sentence (None for a claim that holds)."""
+    if verdict.holds:
+        return None
+    kind = d.step(verdict.step).kind if verdict.step in d else _INTERMEDIATE_KIND
+    likely = _likely(verdict.mistakes) if verdict.mistakes else None
+    words = follow.in_words(verdict, kind)
+    parts = [note, likely, words] if note or likely else [words or verdict.diagnosis]
+    if verdict.diagnosis and verdict.diagnosis.startswith(precision.WRONG_NOTE):
+        parts.insert(0, precision.WRONG_NOTE)
+    text = "; ".join(part for part in parts if part)
+    return text[:1].upper() + text[1:] + "." if text else None
+
+
+def _allowing(verdict: ClaimVerdict, bounds: precision.Bounds) -> ClaimVerdict:
+    """A claim that fails exactly, judged again allowing for the printed inputs' precision."""
+    if verdict.holds or verdict.verdict == "shape":
+        return verdict
+    entries = []
+    for entry in verdict.entries:
+        if not entry.holds:
+            ball = bounds.enclosure(verdict.step, entry.index)
+            again = precision.judge_within(ball, entry.claimed)
+            entry = replace(entry, verdict=again) if again else entry
+        entries.append(entry)
+    result = worst(e.verdict for e in entries)
+    diagnosis: str | None = verdict.diagnosis
+    if result == "wrong":
+        diagnosis = "; ".join(filter(None, (precision.WRONG_NOTE, verdict.diagnosis)))
+    elif result == "within":
+        diagnosis = precision.WITHIN_NOTE
+    found = verdict.mistakes if result == "wrong" else ()
+    return replace(
+        verdict, verdict=result, entries=tuple(entries), diagnosis=diagnosis, mistakes=found
+    )

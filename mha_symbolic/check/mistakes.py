@@ -58,6 +58,8 @@ class Mistakes:
 
     def matching(self, claim: Claim) -> tuple[str, ...]:
         """Labels of the mistakes whose value for the claim's step matches the claim."""
+        if claim.step not in self.d:  # an intermediate (head1.exp): not re-walked
+            return ()
         stage = KINDS.index(self.d.step(claim.step).kind)
         found = []
         for label, variant, first in self.candidates():

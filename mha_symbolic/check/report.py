@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from sympy.printing.str import StrPrinter
 from mha_symbolic.check.verdicts import SYMBOLIC, VERDICTS, ClaimVerdict, grid
 
 _TEXT_WIDTH = 80  # characters of an exact value shown in the text table
+_COLUMNS = 100  # the width of the readable report (str(report))
 
 
 class _Plain(StrPrinter):
@@ -77,10 +79,12 @@ class Report:
         if not self.claims:
             return f"{self.source}: no claims to check"
         counts = {v: sum(c.verdict == v for c in self.claims) for v in VERDICTS}
-        held = counts["exact"] + counts["rounded"]
+        held = counts["exact"] + counts["rounded"] + counts["within"]
         noun = "claim" if len(self.claims) == 1 else "claims"
-        parts = [f"{held} hold ({counts['exact']} exact, {counts['rounded']} rounded)"]
-        parts += [f"{counts[v]} {v}" for v in VERDICTS[2:] if counts[v]]
+        within = f", {counts['within']} within the printed precision" if counts["within"] else ""
+        verb = "holds" if held == 1 else "hold"
+        parts = [f"{held} {verb} ({counts['exact']} exact, {counts['rounded']} rounded{within})"]
+        parts += [f"{counts[v]} {v}" for v in VERDICTS[3:] if counts[v]]
         return f"{self.source}: {len(self.claims)} {noun}: " + ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -112,6 +116,20 @@ class Report:
         for claim in self.claims:
             lines += _entry_lines(claim)
         return "\n".join([*lines, self.summary()]) + "\n"
+
+    def __str__(self) -> str:
+        """A readable report: one block per claim, lines within 100 columns."""
+        lines: list[str] = []
+        for claim in self.claims:
+            lines += _block(claim)
+        return "\n".join([*lines, self.summary()]) + "\n"  # one line, to grep; a long path
+
+    def _repr_markdown_(self) -> str:
+        """The Markdown table (maths rendered) and, below it, why each failing claim fails."""
+        reasons = [f"- `{c.key}`: {c.explanation}" for c in self.claims if c.explanation]
+        if not reasons:
+            return self.to_markdown()
+        return self.to_markdown() + "\n" + "\n".join(reasons) + "\n"
 
     def to_markdown(self) -> str:
         lines = [
@@ -146,3 +164,43 @@ def _entry_lines(claim: ClaimVerdict) -> list[str]:
                 f"{entry.verdict}"
             )
     return lines
+
+
+def _wrap(text: str, indent: str, first: str = "") -> list[str]:
+    return textwrap.wrap(
+        text,
+        _COLUMNS,
+        initial_indent=first or indent,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+    ) or [first.rstrip()]
+
+
+def _block(claim: ClaimVerdict) -> list[str]:
+    """One claim: its verdict, what was claimed, the exact value, the entries that fail (by
+    their place within the claim) and why."""
+    lines = [f"{claim.key}: {claim.verdict}"]
+    lines += _wrap(claim.claim.display, " " * 11, "  claimed  ")
+    exact = grid(claim.exact, _plain)
+    decimal = claim.decimal
+    shown = exact if decimal in (None, exact) else f"{exact} = {decimal}"
+    lines += _wrap(shown, " " * 11, "  exact    ")
+    if not claim.holds:
+        for entry in claim.entries:
+            if not entry.holds:
+                where = _within(claim, entry.index)
+                text = f"claimed {entry.claimed.text}, exact {entry.decimal or _plain(entry.exact)}"
+                lines += _wrap(f"{text}: {entry.verdict}", " " * 11, f"  {where:<9}")
+        if claim.explanation:
+            lines += _wrap(claim.explanation, " " * 11, "  why      ")
+    return lines
+
+
+def _within(claim: ClaimVerdict, index: tuple[int, int]) -> str:
+    """An entry's place within the claim: [j] in a claimed row, (i, j) in a whole step."""
+    row, col = claim.claim.row, claim.claim.col
+    if row is not None and col is not None:
+        return "entry"
+    if row is not None:
+        return f"[{index[1]}]"
+    return f"({index[0]}, {index[1]})"

@@ -6,18 +6,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
 
+from mha_symbolic.check import balls
 from mha_symbolic.check.claims import Claim, Printed, Side
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
-VERDICTS = ("exact", "rounded", "undecided", "wrong", "shape")  # best to worst
-HOLDS = frozenset({"exact", "rounded"})
+# best to worst; "within": holds within the printed precision of the inputs (check/precision)
+VERDICTS = ("exact", "rounded", "within", "undecided", "wrong", "shape")
+HOLDS = frozenset({"exact", "rounded", "within"})
 INCONSISTENT = "inconsistent with the given inputs and weights"
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
 _MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
+_FORMULA_BITS = 256  # a formula's printed parts are far wider than this precision
 _MIN_PLACES = 4  # decimal places shown for a value claimed exactly
 SYMBOLIC = "(symbolic)"  # the decimal column of a value with free symbols
 SYMBOLIC_NOTE = "the exact value depends on symbolic weights; no number holds for all of them"
@@ -40,6 +44,8 @@ def judge(value: sp.Expr, printed: Printed) -> str:
         return "exact"
     if value.has(sp.oo, -sp.oo) or claimed.has(sp.oo, -sp.oo):
         return "wrong"
+    if printed.formula is not None and not value.free_symbols:
+        return _judge_formula(value, printed)
     difference = value - claimed
     if difference.free_symbols:
         return _judge_symbolic(difference)
@@ -53,21 +59,84 @@ def judge(value: sp.Expr, printed: Printed) -> str:
     margin = _sign(sign * difference - printed.unit / 2)
     if margin is None:
         return "undecided"
-    return "rounded" if margin <= 0 else "wrong"
+    if margin > 0:
+        return "wrong"
+    return _in_decade(value, printed, sign * difference) if printed.significant else "rounded"
+
+
+def _judge_formula(value: sp.Expr, printed: Printed) -> str:
+    """A formula of printed decimals holds when some values those digits stand for give
+    ``value``: arb encloses the formula over them; outside the enclosure it is wrong."""
+    assert printed.formula is not None
+    with balls.precision(_FORMULA_BITS):
+        leaves = {symbol: _printed_ball(mid, unit) for symbol, mid, unit in printed.parts}
+        claimed = balls.to_arb(printed.formula, dict(leaves))
+        exact = balls.to_arb(value, {})
+    if claimed is None or exact is None:
+        return "undecided"
+    if not claimed.overlaps(exact):
+        return "wrong"
+    return "rounded" if claimed.contains(exact) else "undecided"
+
+
+def _printed_ball(mid: sp.Rational, unit: sp.Rational) -> flint.arb:
+    """The numbers a printed decimal stands for: within half a unit of its last digit."""
+    return flint.arb(mid.p) / mid.q + flint.arb(0, flint.arb(unit.p) / (2 * unit.q))
+
+
+def _in_decade(value: sp.Expr, printed: Printed, distance: sp.Expr) -> str:
+    """Scientific notation claims its first digit's decade: 0.7311 prints as 7e-1, not 1e0."""
+    claimed = printed.value
+    if claimed == 0 or printed.unit is None:
+        return "rounded"
+    decade = _decade(abs(sp.Rational(claimed)))
+    below = _sign(abs(value) - decade)
+    if below is None:
+        return "undecided"
+    if below >= 0:
+        return "rounded"
+    # Below the decade the same digits resolve ten times finer.
+    finer = _sign(distance - printed.unit / 20)
+    if finer is None:
+        return "undecided"
+    return "rounded" if finer <= 0 else "wrong"
+
+
+def _decade(number: sp.Rational) -> sp.Rational:
+    """The power of ten 10^k with 10^k <= number < 10^(k+1) (number > 0)."""
+    k = len(str(number.p)) - len(str(number.q))
+    power = sp.Rational(10) ** k
+    while power > number:
+        power /= 10
+    while power * 10 <= number:
+        power *= 10
+    return power
+
+
+def _proved_zero(number: sp.Expr) -> int | None:
+    """0 if SymPy proves ``number`` zero; None if it cannot (or its numbers overflow, as
+    e^{10^{25}} does inside its simplification)."""
+    try:
+        return 0 if number.equals(0) else None
+    except (OverflowError, MemoryError, RecursionError, ValueError):
+        return None
 
 
 def _sign(number: sp.Expr) -> int | None:
     """-1, 0 or 1 for a real constant, proved by high-precision evaluation; None if unknown."""
     if number.is_Rational:
         return int(sp.sign(number))
+    proved = balls.sign(number)  # arb at the precision needed: e^{-10^6} in a fraction of a s
+    if proved is not None:
+        return proved
     try:
         value = number.evalf(_DIGITS, strict=True, maxn=_MAX_PRECISION)
     except PrecisionExhausted:  # no accuracy relative to an exact zero: prove it instead
-        return 0 if number.equals(0) else None
+        return _proved_zero(number)
     if not value.is_real:
         return None
     if value == 0:
-        return 0 if number.equals(0) else None
+        return _proved_zero(number)
     return 1 if value > 0 else -1
 
 
@@ -133,6 +202,9 @@ class ClaimVerdict:
     entries: tuple[EntryVerdict, ...]
     diagnosis: str | None
     mistakes: tuple[str, ...]  # the common mistakes whose values match the claim
+    # The diagnosis in a sentence: how the claim follows from (or starts) the document's own
+    # slips, the likely mistake, the first wrong entry in words (check/follow).
+    explanation: str | None = None
 
     @property
     def key(self) -> str:

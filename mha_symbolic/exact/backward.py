@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -211,29 +212,49 @@ def _key(program: Program, symbol: sp.Basic) -> tuple[str, int | None]:
     return f"grad.head{leaf.head + 1}.{leaf.role}", leaf.head + 1
 
 
-def backward(d: Derivation, progress: Progress | None = None) -> Derivation:
-    """``d`` with the loss and every ``grad.*`` step appended, exactly (``progress`` is told
-    each step's key as it is done)."""
-    program = d.program if d.program is not None else build(d.spec)
-    spec = d.spec
+@dataclass(frozen=True)
+class Plan:
+    """The backward pass of a program as formulas: the loss, then each ``grad.*`` step."""
+
+    loss: rules.Loss
+    assignments: tuple[tuple[sp.Basic, sp.Basic], ...]  # gradient symbol = formula, in order
+    steps: tuple[tuple[str, int | None, sp.MatrixSymbol, sp.Basic], ...]  # key, head, bar, formula
+
+
+def plan(program: Program) -> Plan:
+    """The reverse-mode rules applied to ``program`` for its spec's loss."""
+    spec = program.spec
     output = program.node("output").symbol
     loss = rules.loss(output, spec.loss.kind if spec.loss is not None else "sum")
     forward = [(n.symbol, n.expr) for n in program.nodes if n.kind != "input"]
     inputs = [n.symbol for n in program.nodes if n.kind == "input"]
     weights = [lf.symbol for lf in program.leaves if _is_weight(lf) and lf.role not in spec.omitted]
     reverse = rules.Reverse(forward, [*inputs, *weights], EXACT).run(output, loss.output_bar)
-    forms = _Forms(d, program, loss.target)
-    total = forms.of(loss.expr)
-    steps = [Step("loss", "loss", sp.MatrixSymbol("L", 1, 1), loss.expr, forms.alg.matrix(total))]
-    if progress is not None:
-        progress("loss")
-    forms.gradients.update(reverse.assignments)
     owners = {bar: symbol for symbol, bar in reverse.bars.items()}
     keyed = sorted(
         ((*_key(program, owners[bar]), bar, formula) for bar, formula in reverse.assignments),
         key=lambda item: order(item[0]),
     )
-    for key, head, bar, formula in keyed:  # each computed (with what it needs) in step order
+    return Plan(loss, tuple(reverse.assignments), tuple(keyed))
+
+
+LOSS_SYMBOL = sp.MatrixSymbol("L", 1, 1)
+
+
+def backward(d: Derivation, progress: Progress | None = None) -> Derivation:
+    """``d`` with the loss and every ``grad.*`` step appended, exactly (``progress`` is told
+    each step's key as it is done)."""
+    program = d.program if d.program is not None else build(d.spec)
+    spec = d.spec
+    planned = plan(program)
+    loss = planned.loss
+    forms = _Forms(d, program, loss.target)
+    total = forms.of(loss.expr)
+    steps = [Step("loss", "loss", LOSS_SYMBOL, loss.expr, forms.alg.matrix(total))]
+    if progress is not None:
+        progress("loss")
+    forms.gradients.update(planned.assignments)
+    for key, head, bar, formula in planned.steps:  # each computed (with what it needs) in order
         steps.append(Step(key, "grad", bar, formula, forms.alg.matrix(forms.of(bar)), head))
         if progress is not None:
             progress(key)

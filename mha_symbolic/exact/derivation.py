@@ -15,7 +15,7 @@ from mha_symbolic.model.titles import step_title
 from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.text import closest
 
-__all__ = ["KINDS", "Derivation", "Progress", "Step", "register", "unknown_key_message"]
+__all__ = ["KINDS", "Derivation", "LazyStep", "Progress", "Step", "register", "unknown_key_message"]
 
 # What the Derivation's convenience methods call (lambdify, limit, latex, render, write): the
 # public API module (mha_symbolic.api) registers them, so this core module imports no consumer.
@@ -59,6 +59,34 @@ class Step:
         return step_title(self.key, self.head)
 
 
+class LazyStep(Step):
+    """A step whose SymPy value is made when first asked for (by ``make``), from a
+    derivation kept in its structured form (see :mod:`mha_symbolic.exact.structured`)."""
+
+    def __init__(
+        self,
+        key: str,
+        kind: str,
+        symbol: sp.MatrixSymbol,
+        formula: sp.Basic,
+        make: Callable[[str], Matrix],
+        head: int | None = None,
+    ) -> None:
+        for name, given in (("key", key), ("kind", kind), ("symbol", symbol)):
+            object.__setattr__(self, name, given)
+        object.__setattr__(self, "formula", formula)
+        object.__setattr__(self, "head", head)
+        object.__setattr__(self, "_make", make)
+
+    @property
+    def value(self) -> Matrix:
+        return self._make(self.key)  # type: ignore[attr-defined]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.symbol.shape[0]), int(self.symbol.shape[1]))
+
+
 @dataclass(frozen=True)
 class Derivation(Mapping[str, Matrix]):
     """The ordered, immutable steps of one attention computation; ``d[key]`` is an exact value."""
@@ -67,6 +95,9 @@ class Derivation(Mapping[str, Matrix]):
     steps: tuple[Step, ...]
     bindings: Mapping[sp.Basic, Any] = field(default_factory=dict)  # leaf symbol -> exact value
     program: Program | None = field(default=None, compare=False, repr=False)  # what was walked
+    # Step key -> the exact value in its structured form (rational matrices, softmax rows over
+    # one denominator); None when the spec has something it does not hold (symbols, RoPE).
+    structured: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {step.key: step for step in self.steps})
@@ -101,7 +132,13 @@ class Derivation(Mapping[str, Matrix]):
     @property
     def free_symbols(self) -> set[sp.Symbol]:
         """Scalar symbols left in the exact values (from "symbolic" weights or LaTeX inputs)."""
+        if self.structured is not None:
+            return set()  # rational inputs and a numeric scale: no symbol anywhere
         return set().union(*(step.value.free_symbols for step in self.steps))
+
+    def enclose(self, key: str = "output", digits: int = 50) -> list[list[Any]]:
+        """Step ``key``'s entries as arb balls containing the exact values, radius < 10^-digits."""
+        return list(_consumer("enclose")(self, key, digits))
 
     # The consumers (numeric, limits, solution) are reached through mha_symbolic.api.
     def lambdify(self, key: str = "output") -> Any:

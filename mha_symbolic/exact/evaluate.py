@@ -10,8 +10,10 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
-from mha_symbolic.exact.backward import backward
-from mha_symbolic.exact.derivation import Derivation, Progress, Step
+from mha_symbolic.exact.backward import LOSS_SYMBOL, backward, plan
+from mha_symbolic.exact.derivation import Derivation, LazyStep, Progress, Step
+from mha_symbolic.exact.structured import structure
+from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.nodes import Rope, RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
@@ -44,12 +46,17 @@ class Evaluator:
     def run(self) -> list[Step]:
         steps = []
         for node in self.program.nodes:
-            value = Matrix(self.rules.get(node.kind, self.generic)(node))
-            self.values[node.symbol] = value
+            value = self.compute(node)
             steps.append(Step(node.key, node.kind, node.symbol, node.formula, value, node.head))
             if self.progress is not None:
                 self.progress(node.key)
         return steps
+
+    def compute(self, node: Node) -> Matrix:
+        """Node ``node``'s exact value (every node before it must be computed first)."""
+        value = Matrix(self.rules.get(node.kind, self.generic)(node))
+        self.values[node.symbol] = value
+        return value
 
     def generic(self, node: Node) -> Matrix:
         return Matrix(evaluate(node.expr, self.values))
@@ -118,6 +125,89 @@ def walk(program: Program, progress: Progress | None = None) -> Derivation:
     return Derivation(program.spec, tuple(steps), program.bindings, program=program)
 
 
+class _OnDemand:
+    """SymPy values made in program order, only as far as the step asked for."""
+
+    def __init__(self, program: Program, refusal: str | None = None) -> None:
+        self.evaluator = Evaluator(program)
+        self.pending = iter(program.nodes)
+        self.made: dict[str, Matrix] = {}
+        self.refusal = refusal  # why making SymPy values would take minutes (None: go ahead)
+
+    def __call__(self, key: str) -> Matrix:
+        if self.refusal is not None and key not in self.made:
+            raise SpecError(self.refusal)
+        while key not in self.made:
+            node = next(self.pending)
+            self.made[node.key] = self.evaluator.compute(node)
+        return self.made[key]
+
+
+def walk_structured(
+    program: Program, progress: Progress | None = None, refusal: str | None = None
+) -> Derivation | None:
+    """The program's steps kept in their structured form (SymPy values made on demand, or
+    refused with ``refusal`` when that would take minutes), or None when the spec has
+    something that form does not hold."""
+    values = structure(program, progress)
+    if values is None:
+        return None
+    make = _OnDemand(program, refusal)
+    steps = tuple(
+        LazyStep(node.key, node.kind, node.symbol, node.formula, make, node.head)
+        for node in program.nodes
+    )
+    return Derivation(program.spec, steps, program.bindings, program=program, structured=values)
+
+
+class _OnDemandBackward:
+    """The gradients' SymPy values, all made the first time one is asked for."""
+
+    def __init__(self, program: Program, refusal: str | None) -> None:
+        self.program, self.refusal = program, refusal
+        self.made: dict[str, Matrix] = {}
+
+    def __call__(self, key: str) -> Matrix:
+        if not self.made:
+            if self.refusal is not None:
+                raise SpecError(self.refusal)
+            d = backward(walk(self.program))
+            self.made = {step.key: step.value for step in d.steps}
+        return self.made[key]
+
+
+def backward_structured(
+    d: Derivation, program: Program, progress: Progress | None, refusal: str | None
+) -> Derivation | None:
+    """``d`` (structured) with the loss and its ``grad.*`` steps kept as exact formulas over
+    the structure (see :mod:`mha_symbolic.exact.structured_grad`), or None if not held."""
+    planned = plan(program)
+    loss = d.spec.loss
+    target = loss.target if loss is not None else None
+    assert d.structured is not None
+    gradients = structured_gradients(program, d.structured, planned, target)
+    if gradients is None:
+        return None
+    make = _OnDemandBackward(program, refusal)
+    steps = [LazyStep("loss", "loss", LOSS_SYMBOL, planned.loss.expr, make)]
+    steps += [
+        LazyStep(k, "grad", bar, formula, make, head) for k, head, bar, formula in planned.steps
+    ]
+    if progress is not None:
+        for step in steps:
+            progress(step.key)
+    bindings = dict(d.bindings)
+    if planned.loss.target is not None and target is not None:
+        bindings[planned.loss.target] = target
+    return Derivation(
+        d.spec,
+        d.steps + tuple(steps),
+        bindings,
+        program=program,
+        structured={**d.structured, **gradients},
+    )
+
+
 def derive(
     spec: AttentionSpec,
     gradients: bool | None = None,
@@ -128,13 +218,24 @@ def derive(
 
     ``gradients``: also backpropagate the spec's loss (the ``loss`` and ``grad.*`` steps);
     by default only when the spec has a ``[loss]`` table. ``progress`` is called with each
-    step's key once its value is known (for long work). A spec whose derivation is estimated
-    to take minutes is refused before any work starts unless ``large`` is true.
+    step's key once its value is known (for long work).
+
+    With rational inputs the values are kept in their exact structure (rational matrices,
+    softmax rows over one denominator): ``enclose`` and ``verify`` read it directly, in
+    seconds at model scale, and ``d[key]`` makes a step's SymPy value when first asked for.
+    Where making the SymPy values (or, for other specs, the derivation itself) is estimated
+    to take minutes it is refused with a SpecError unless ``large`` is true.
     """
+    backward_too = gradients if gradients is not None else spec.loss is not None
     refusal = None if large else too_large(spec)
+    program = build(spec)
+    values_refusal = None if large else too_large(spec, "SymPy values")
+    d = walk_structured(program, progress, values_refusal)
+    if d is not None and backward_too:
+        d = backward_structured(d, program, progress, values_refusal)
+    if d is not None:
+        return d  # seconds even at model scale; SymPy values are made only when asked for
     if refusal is not None:
         raise SpecError(refusal)
-    d = walk(build(spec), progress)
-    if gradients if gradients is not None else spec.loss is not None:
-        return backward(d, progress)
-    return d
+    d = walk(program, progress)
+    return backward(d, progress) if backward_too else d

@@ -45,7 +45,12 @@ TOP_KEYS = (
     "rope",
     "claims",
     "assumed",
+    "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
+    "dtype",  # "float32": claims are judged allowing float32 rounding (check)
+    "floats",  # "binary": binary floats read as their exact values, not shortest decimals
 )
+INPUTS = ("exact", "printed")
+DTYPES = ("exact", "float64", "float32")
 LOSSES = ("sum", "mse")
 LOSS_KEYS = ("kind", "target")
 
@@ -104,6 +109,9 @@ class AttentionSpec:
     # Numbers the document assumes rather than computes (same keys and values as claims): a
     # solution reports what the inputs really give instead of calling the document wrong.
     assumed: Mapping[str, Any] = field(default_factory=dict)
+    inputs: str = "exact"  # "printed": inputs known only to their printed digits (check)
+    dtype: str = "exact"  # "float32" / "float64": claims allow that rounding (check)
+    floats: str = "decimal"  # "binary": each float is its exact binary value (an oracle's input)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -199,9 +207,11 @@ def _normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
         if key not in TOP_KEYS:
             raise SpecError(f"unknown key '{key}'{_closest(key, TOP_KEYS)}")
     declared = parameters.declare(raw.get("parameters", {}))
-    with exact.declared(declared):
+    mode = _choice(raw.get("floats", "decimal"), "floats", exact.FLOATS)
+    with exact.declared(declared), exact.floats(mode):
         values = _read(raw)
     values["parameters"] = declared
+    values["floats"] = mode
     return values
 
 
@@ -215,6 +225,8 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "scale": _scale(raw.get("scale", "sqrt_dk")),
         "claims": _claims(raw.get("claims", {}), "claims"),
         "assumed": _claims(raw.get("assumed", {}), "assumed"),
+        "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
+        "dtype": _choice(raw.get("dtype", "exact"), "dtype", DTYPES),
     }
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:

@@ -18,6 +18,9 @@ MAX_CLAIM_TEXT = 1_000_000  # characters in one claimed value
 MAX_HEADS = 64  # heads and kv_heads
 MAX_SIDE = 4_096  # rows or columns of one matrix in a spec
 MAX_ENTRIES = 262_144  # entries of one matrix in a spec (512 x 512)
+# ... given as an array (NumPy, torch): no text to read, and model layers are this big
+# (GPT-2 small's W_O is 768 x 768).
+MAX_ARRAY_ENTRIES = 4_194_304  # 2048 x 2048
 MAX_TOML_DEPTH = 16  # nesting of arrays and tables in a spec file
 MAX_FILE_BYTES = 5_000_000  # size of a spec or claims file
 # Writing: a derivation estimated to take longer than this asks for --large first.
@@ -39,8 +42,9 @@ def derivation_cost(spec: Any) -> float:
     return seconds * (_SYMBOLIC if spec.symbolic else 1.0)
 
 
-def too_large(spec: Any) -> str | None:
-    """The one-line refusal for a derivation that would take minutes, or None."""
+def too_large(spec: Any, what: str = "an exact derivation") -> str | None:
+    """The one-line refusal for a derivation that would take minutes, or None (``what``:
+    the work refused, "SymPy values" when the exact structure is already made)."""
     seconds = derivation_cost(spec)
     if seconds <= LARGE_SECONDS:
         return None
@@ -48,6 +52,6 @@ def too_large(spec: Any) -> str | None:
     shape = (max(spec.query.rows, spec.key.rows), spec.query.cols, spec.heads)
     unit = "minute" if minutes == 1 else "minutes"
     return (
-        f"{spec.source}: an exact derivation of (L, E, h) = {shape} would take about "
+        f"{spec.source}: {what} of (L, E, h) = {shape} would take about "
         f"{minutes} {unit}; pass large=True to go ahead"
     )

@@ -40,6 +40,8 @@ _WORD_HINTS = {
     "exp": "write \\exp(1) or e^{1}",
     "ln": "write \\ln(2)",
     "log": "write \\log_{10}(100) or \\ln(2)",
+    "inf": "infinity is not a finite number",
+    "nan": "NaN is not a number",
 }
 _NOT_READ = (
     "is not read; a value takes numbers, + - \\cdot \\times /, \\frac, \\sqrt, e^{...}, "
@@ -201,8 +203,12 @@ class _Reader:
             return self.atom(depth)
         if token.text == "\\pi" or self.declared(token) is not None:
             return self.atom(depth)
-        shown = one_line(token.text, 20) if token.kind != "end" else ""
-        raise Refusal(f"write the exponent in braces: ^{{{shown}…}} (LaTeX reads ^23 as ^2 3)")
+        if token.kind == "num":
+            raise Refusal(
+                f"write the exponent in braces: ^{{{one_line(token.text, 20)}}} "
+                f"(LaTeX reads ^{token.text[:2]} as ^{token.text[0]} {token.text[1]})"
+            )
+        raise Refusal("write the exponent in braces: ^{…}")
 
     def group(self, depth: int, opening: str, closing: str, what: str) -> sp.Expr:
         self.expect(opening, what)

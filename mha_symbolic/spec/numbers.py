@@ -30,6 +30,37 @@ _DECLARED: ContextVar[Mapping[str, sp.Symbol]] = ContextVar(
 )
 
 
+# How a binary float is read: "decimal" (the shortest decimal that reads back as it, what a
+# person wrote) or "binary" (its exact value, float.as_integer_ratio(): what a kernel computes
+# with). See ``floats``.
+FLOATS = ("decimal", "binary")
+_FLOATS: ContextVar[str] = ContextVar("floats", default="decimal")
+
+
+@contextmanager
+def floats(mode: str) -> Iterator[None]:
+    """Read binary floats (Python, NumPy) as ``mode`` says: "decimal" or "binary"."""
+    if mode not in FLOATS:
+        raise ValueError(f"floats must be one of {FLOATS}, got {mode!r}")
+    token = _FLOATS.set(mode)
+    try:
+        yield
+    finally:
+        _FLOATS.reset(token)
+
+
+def _finite_float(value: Decimal, where: str) -> float:
+    number = float(value)
+    if number in (float("inf"), float("-inf")):
+        raise SpecError(f"{where}: {one_line(str(value))} is beyond the range of a binary float")
+    return number
+
+
+def _binary_float(value: float) -> sp.Rational:
+    numerator, denominator = value.as_integer_ratio()
+    return sp.Rational(numerator, denominator)
+
+
 @contextmanager
 def declared(symbols: Mapping[str, sp.Symbol]) -> Iterator[None]:
     """Read values with these parameter names (``tau`` or ``\\tau``) as their symbols."""
@@ -99,6 +130,8 @@ def to_number(value: Any, where: str) -> sp.Expr:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise SpecError(f"{where}: {value} is not a finite number")
+        if _FLOATS.get() == "binary":  # a TOML float is a binary64 number
+            return _binary_float(_finite_float(value, where))
         # Its text ("1E+999999999") goes through the grammar's digit and exponent bounds.
         return from_text(str(value), where)
     if isinstance(value, Fraction):
@@ -107,6 +140,8 @@ def to_number(value: Any, where: str) -> sp.Expr:
         # repr gives the shortest text that reads back as this float: what was written.
         if value != value or abs(value) == float("inf"):
             raise SpecError(f"{where}: {value!r} is not a finite number")
+        if _FLOATS.get() == "binary":
+            return _binary_float(float(value))
         return from_text(repr(float(value)), where)
     if isinstance(value, str):
         return from_text(value, where)
@@ -140,6 +175,8 @@ def _numpy_scalar(value: Any, where: str) -> sp.Expr:
     if kind == "f":
         if value != value or abs(float(value)) == float("inf"):
             raise SpecError(f"{where}: {value} is not a finite number")
+        if _FLOATS.get() == "binary":  # float16/32 widen to float64 exactly
+            return _binary_float(float(value))
         return from_text(str(value), where)
     raise SpecError(f"{where}: cannot read {value!r} ({value.dtype}) as a number")
 
@@ -178,6 +215,9 @@ def latex_rows(text: str, where: str) -> list[list[str]]:
 
 def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
     """An exact matrix; entries are named ``where[i,j]`` (1-based) in errors."""
+    fast = _binary_array(value, where)
+    if fast is not None:
+        return fast
     rows = _rows_of(value, where)
     if not rows:
         raise SpecError(f"{where} is empty")
@@ -191,7 +231,7 @@ def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
         if len(row) != width:
             noun = "entry" if len(row) == 1 else "entries"
             raise SpecError(f"{where}: row {i} has {len(row)} {noun} but row 1 has {width}")
-    _check_size(len(rows), width, where)
+    _check_size(len(rows), width, where, _is_array(value))
     return sp.ImmutableMatrix(
         [
             [to_number(entry, f"{where}[{i},{j}]") for j, entry in enumerate(row, start=1)]
@@ -200,13 +240,71 @@ def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
     )
 
 
-def _check_size(rows: int, cols: int, where: str) -> None:
+def _check_size(rows: int, cols: int, where: str, array: bool = False) -> None:
     side = bounds.MAX_SIDE
-    if rows > side or cols > side or rows * cols > bounds.MAX_ENTRIES:
+    most = bounds.MAX_ARRAY_ENTRIES if array else bounds.MAX_ENTRIES
+    if rows > side or cols > side or rows * cols > most:
+        kind = "an array" if array else "a spec matrix"
         raise SpecError(
-            f"{where} has shape ({rows}, {cols}); a spec matrix has at most {side:,} rows and "
-            f"columns and {bounds.MAX_ENTRIES:,} entries"
+            f"{where} has shape ({rows}, {cols}); {kind} has at most {side:,} rows and "
+            f"columns and {most:,} entries"
         )
+
+
+def _is_array(value: Any) -> bool:
+    return hasattr(value, "tolist") and hasattr(value, "shape") and hasattr(value, "dtype")
+
+
+def _binary_array(value: Any, where: str) -> sp.ImmutableMatrix | None:
+    """A 2-d float array read in binary (``floats("binary")``) without a per-entry reader: a
+    model layer's 590,000 weights take about a second instead of a minute."""
+    if not _is_array(value) or _FLOATS.get() != "binary" or value.dtype.kind != "f":
+        return None
+    if value.ndim != 2 or 0 in value.shape:
+        return None  # the general reader names what is wrong
+    rows, cols = (int(n) for n in value.shape)
+    _check_size(rows, cols, where, True)
+    flat = value.astype("float64").ravel().tolist()
+    for index, entry in enumerate(flat):
+        if entry != entry or entry in (_INF, -_INF):
+            i, j = divmod(index, cols)
+            raise SpecError(f"{where}[{i + 1},{j + 1}]: {entry!r} is not a finite number")
+    return rational_matrix(rows, cols, [entry.as_integer_ratio() for entry in flat])
+
+
+_INF = float("inf")
+
+
+def rational_matrix(rows: int, cols: int, ratios: list[tuple[int, int]]) -> sp.ImmutableMatrix:
+    """The matrix of the fractions ``(p, q)`` (lowest terms, q > 0), row by row, built in
+    a fraction of the time SymPy's constructor takes (which converts every entry to its
+    domain and back): the entries are made directly and the rational matrix SymPy keeps
+    beside them is given, not recomputed."""
+    entries = [_ratio(p, q) for p, q in ratios]
+    try:
+        from sympy.polys.domains import QQ
+        from sympy.polys.matrices import DomainMatrix
+
+        flat = [QQ(p, q) for p, q in ratios]
+        rep = DomainMatrix.from_list_flat(flat, (rows, cols), QQ)
+        rep = rep.to_sparse()  # the form SymPy's constructor makes (== compares forms too)
+    except (ImportError, AttributeError, NotImplementedError):  # another SymPy: its own path
+        return sp.ImmutableMatrix._new(rows, cols, entries, copy=False)
+    matrix = sp.Basic.__new__(
+        sp.ImmutableMatrix, sp.Integer(rows), sp.Integer(cols), sp.Tuple(*entries, sympify=False)
+    )
+    matrix._rows, matrix._cols, matrix._rep = rows, cols, rep
+    return matrix
+
+
+def _ratio(numerator: int, denominator: int) -> sp.Rational:
+    # as_integer_ratio is in lowest terms with a positive denominator, so SymPy's
+    # normalising constructor (a gcd and a cache per entry) is skipped.
+    if denominator == 1:
+        return sp.Integer(numerator)
+    ratio = sp.Expr.__new__(sp.Rational)
+    ratio.p, ratio.q = numerator, denominator
+    return ratio
 
 
 def _is_row(row: Any) -> bool:

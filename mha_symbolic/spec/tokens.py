@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from unicodedata import category as _category
 
 import sympy as sp
 
@@ -46,7 +47,8 @@ _SUBSCRIPT = re.compile(r"[A-Za-z0-9,]+")
 
 def tokens(text: str) -> list[Token]:
     """The tokens of ``text`` (linear time), with the local checks on each number."""
-    control = next((ch for ch in text if not ch.isprintable() and ch not in " \t\n\r"), None)
+    # Unicode category C: controls, format characters, unassigned; spaces (Z*) are read below.
+    control = next((ch for ch in text if _category(ch)[0] == "C" and ch not in "\t\n\r"), None)
     if control is not None:  # an escape sequence or a stray byte, never part of a number
         raise Refusal(f"a control character ({control.encode('unicode_escape').decode()})")
     _separators(text)

@@ -157,6 +157,7 @@ def from_torch(
     *,
     attn_mask: Any = None,
     key_padding_mask: Any = None,
+    floats: str = "decimal",
 ) -> dict[str, Any]:
     """The spec fields of ``module(query, key, value, attn_mask=..., key_padding_mask=...)``.
 
@@ -166,14 +167,19 @@ def from_torch(
     types are a TypeError) are unbatched ``(L, E)`` or a batch of one. The masks use torch's
     convention (True or -inf = blocked). Every float becomes the shortest decimal that reads
     back as the same float, so the spec's exact derivation equals the module's float64
-    output to rounding. torch
+    output to rounding; ``floats="binary"`` reads each float as its exact binary value
+    instead (a float32 0.1 is 13421773/134217728), what a kernel really computes with. torch
     appends ``bias_k``/``bias_v`` (and a zero row) to the projected keys and values; the spec
     holds them as extra key tokens, each on its own extra input feature.
     """
+    if floats not in ("decimal", "binary"):
+        raise SpecError(f"floats must be 'decimal' or 'binary', got {floats!r}")
     try:
-        return _read(module, query, key, value, attn_mask, key_padding_mask)
+        fields = _read(module, query, key, value, attn_mask, key_padding_mask)
     except SpecError as error:
         raise error.located("from_torch") from None
+    fields["floats"] = floats
+    return fields
 
 
 def _read(

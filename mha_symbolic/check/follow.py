@@ -1,0 +1,146 @@
+"""Following the document: each claimed step recomputed from the document's own earlier numbers.
+
+A document that slips once (a score of 2.405 where the dot product is 1.3569) usually computes
+every later step correctly from its slip; one that rounds its weights to two decimals computes
+its outputs from the rounded weights. Each step is recomputed with the values the document
+printed for the steps before it (where it printed them; exact values elsewhere), and a claim
+that fails against the exact value but holds against this recomputation *follows* from the
+document's earlier numbers. Then the diagnosis says so, in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+from mha_symbolic.check.claims import Claim
+from mha_symbolic.check.verdicts import ClaimVerdict, holds_for
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.values import evaluate
+from mha_symbolic.model.program import Program, build
+
+# What one entry of a step of each kind is, for a diagnosis in words.
+NOUNS = {
+    "input": "input",
+    "project": "projection",
+    "slice": "projection",
+    "rope": "rotated projection",
+    "scores": "dot product",
+    "scale": "scaled score",
+    "mask": "masked score",
+    "softmax": "attention weight",
+    "attend": "weighted sum of values",
+    "concat": "concatenated entry",
+    "output": "output",
+    "intermediate": "value",
+}
+
+
+def _program(d: Derivation) -> Program:
+    return d.program if d.program is not None else build(d.spec)
+
+
+def printed_values(claims: Sequence[Claim], d: Derivation) -> dict[str, Matrix]:
+    """Step key -> the step's exact value with the parts the document printed put in."""
+    out: dict[str, Any] = {}
+    for claim in claims:
+        if claim.step not in d or d.step(claim.step).kind in ("loss", "grad"):
+            continue
+        side = claim.sides[-1]  # the number a chain ends with is the one it carries on
+        if any(p.value.free_symbols for row in side.rows for p in row):
+            continue
+        value = out.get(claim.step, sp.Matrix(d[claim.step]))
+        top, left = (claim.row or 1) - 1, (claim.col or 1) - 1
+        if side.shape != claim.target(d[claim.step]).shape:
+            continue
+        for i, row in enumerate(side.rows):
+            for j, printed in enumerate(row):
+                value[top + i, left + j] = printed.value
+        out[claim.step] = value
+    return {key: Matrix(value) for key, value in out.items()}
+
+
+def recomputed(d: Derivation, printed: dict[str, Matrix]) -> dict[str, Matrix]:
+    """Each step computed from the document's printed values of the steps before it."""
+    program = _program(d)
+    values: dict[sp.Basic, Any] = dict(program.bindings)
+    out: dict[str, Matrix] = {}
+    for node in program.nodes:
+        if node.kind in ("loss", "grad"):
+            break
+        value = Matrix(evaluate(node.expr, values))
+        out[node.key] = value
+        values[node.symbol] = printed.get(node.key, value)
+    return out
+
+
+def ancestors(d: Derivation) -> dict[str, set[str]]:
+    """Step key -> the keys of every step it is computed from."""
+    program = _program(d)
+    by_symbol = {node.symbol: node.key for node in program.nodes}
+    out: dict[str, set[str]] = {}
+    for node in program.nodes:
+        parents = {by_symbol[s] for s in node.expr.atoms(sp.MatrixSymbol) if s in by_symbol}
+        out[node.key] = set(parents).union(*(out.get(p, set()) for p in parents))
+    return out
+
+
+def follow(
+    d: Derivation, verdicts: Sequence[ClaimVerdict], assumed: Sequence[Claim] = ()
+) -> list[str | None]:
+    """For each verdict, a sentence on how it relates to the document's earlier numbers
+    (its claims, and the numbers it ``assumed`` rather than computed)."""
+    if all(v.holds for v in verdicts):
+        return [None] * len(verdicts)
+    claims = [*assumed, *(v.claim for v in verdicts)]
+    printed = printed_values(claims, d)
+    taken = {claim.step for claim in assumed}
+    again = recomputed(d, printed)
+    before = ancestors(d)
+    follows: dict[str, list[str]] = {}
+    wrong = {v.step for v in verdicts if v.verdict == "wrong"}
+    notes: list[str | None] = [None] * len(verdicts)
+    for index, verdict in enumerate(verdicts):
+        if verdict.holds or verdict.step not in again or verdict.verdict == "shape":
+            continue
+        # The earlier steps the document printed otherwise than exactly (slips, roundings).
+        upstream = before.get(verdict.step, set())
+        sources = [key for key in printed if key in upstream and printed[key] != d[key]]
+        if sources and holds_for(verdict.claim, again[verdict.step]):
+            slips = [key for key in sources if key in wrong]
+            supposed = [key for key in sources if key in taken]
+            if slips:
+                notes[index] = f"follows correctly from the document's own {', '.join(slips)}"
+            elif supposed:
+                notes[index] = (
+                    f"follows correctly from the document's assumed {', '.join(supposed)}"
+                )
+            else:
+                notes[index] = (
+                    f"computed from the document's own rounded {', '.join(sources)}: consistent"
+                )
+            for source in slips:
+                follows.setdefault(source, []).append(verdict.key)
+    for index, verdict in enumerate(verdicts):
+        later = follows.get(verdict.step)
+        if notes[index] is None and not verdict.holds and later:
+            shown = ", ".join(dict.fromkeys(later))
+            notes[index] = f"wrong here; the later {shown} follow correctly from this slip"
+    return notes
+
+
+def in_words(verdict: ClaimVerdict, kind: str) -> str | None:
+    """The first wrong entry said plainly: "entry (2, 3): the dot product is 1.3569, the
+    document has 2.405"."""
+    for entry in verdict.entries:
+        if entry.verdict == "wrong" and entry.decimal is not None:
+            noun = NOUNS.get(kind, "value")
+            i, j = entry.index
+            return (
+                f"entry ({i}, {j}): the {noun} is {entry.decimal}, the document has "
+                f"{entry.claimed.text}"
+            )
+    return None

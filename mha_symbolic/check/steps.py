@@ -1,0 +1,90 @@
+"""The values a claim may be about: the derivation's steps and the intermediates documents print.
+
+Documents print the softmax numerators e^{s_ij} (``head1.exp``), their row sums
+(``head1.sums``, one column) and each key's share of an output row, a_ij v_j
+(``head1.weighted[i]``: one row per key j for query i; ``head1.weighted[i,j]`` one row).
+They are computed here from the derivation's exact values: the model has no nodes for them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.model.program import Program, build
+
+PER_QUERY = re.compile(r"head\d+\.weighted")
+
+
+def _program(d: Derivation) -> Program:
+    return d.program if d.program is not None else build(d.spec)
+
+
+class Values(Mapping[str, Matrix]):
+    """Step key -> exact value, the derivation's own steps first, intermediates when asked."""
+
+    def __init__(self, d: Derivation) -> None:
+        self.d = d
+        self._made: dict[str, Callable[[], Matrix]] = {}
+        self.shapes: dict[str, tuple[int, int]] = {step.key: step.shape for step in d.steps}
+        self._cache: dict[str, Matrix] = {}
+        program = _program(d)
+        for n in program.heads():
+            self._add_head(program, n)
+
+    def _add_head(self, program: Program, n: int) -> None:
+        logits = program.logits(n).key
+        rows, cols = self.shapes[logits]
+        self._put(f"head{n}.exp", (rows, cols), lambda: _exponentials(self.d[logits]))
+        self._put(f"head{n}.sums", (rows, 1), lambda: _row_sums(self[f"head{n}.exp"]))
+        value = _value_key(program, n)
+        if value is None:
+            return
+        width = self.shapes[value][1]
+        for i in range(1, rows + 1):
+            self._put(f"head{n}.weighted[{i}]", (cols, width), self._weighted(n, value, i))
+
+    def _weighted(self, n: int, value: str, i: int) -> Callable[[], Matrix]:
+        return lambda: _weighted(self.d[f"head{n}.weights"], self.d[value], i - 1)
+
+    def _put(self, key: str, shape: tuple[int, int], make: Callable[[], Matrix]) -> None:
+        self.shapes[key] = shape
+        self._made[key] = make
+
+    def __getitem__(self, key: str) -> Matrix:
+        if key in self.d:
+            return self.d[key]
+        if key not in self._cache:
+            self._cache[key] = self._made[key]()
+        return self._cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.shapes)
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+
+def _value_key(program: Program, n: int) -> str | None:
+    """The key of the V step head ``n`` attends with (its output is A V)."""
+    attend = program.node(f"head{n}.output").expr
+    v = attend.args[-1] if isinstance(attend, sp.MatMul) else None
+    return next((node.key for node in program if node.symbol == v), None)
+
+
+def _exponentials(logits: Matrix) -> Matrix:
+    """e^{s_ij}, unshifted as documents write it; a masked score (-oo) gives 0."""
+    return Matrix(logits.applyfunc(lambda s: sp.Integer(0) if s == -sp.oo else sp.exp(s)))
+
+
+def _row_sums(exponentials: Matrix) -> Matrix:
+    return Matrix([[sum(exponentials.row(i))] for i in range(exponentials.rows)])
+
+
+def _weighted(weights: Matrix, values: Matrix, i: int) -> Matrix:
+    """Rows a_ij v_j for query i: their sum is row i of the head's output."""
+    return Matrix([list(weights[i, j] * values.row(j)) for j in range(values.rows)])

@@ -1,0 +1,107 @@
+"""enclose(d, key, digits): certified arb balls around a step's exact entries (python-flint)."""
+
+from __future__ import annotations
+
+import math
+
+import flint
+import sympy as sp
+
+from mha_symbolic.exact import structured as st
+from mha_symbolic.exact.arb import arb_of
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.structured_grad import Gradient
+from mha_symbolic.exact.structured_grad import balls as gradient_balls
+
+
+def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[flint.arb]]:
+    """Every entry of step ``key`` as an arb ball that contains its exact value, radius below
+    ``10**-digits``; the working precision doubles until every radius is small enough.
+
+    A derivation kept in its structured form is enclosed from the structure (arb matrix
+    products, one exponential per logit); any other from its SymPy values, entry by entry.
+    """
+    d.step(key)  # an unknown key is a KeyError naming the close ones
+    form = None if d.structured is None else d.structured[key]
+    if form is None and d[key].free_symbols:
+        raise ValueError(f"enclose: step {key!r} has free symbols; give them values first")
+    bits = int(digits * math.log2(10)) + 32
+    while True:
+        balls = _at(d[key], bits) if form is None else _structured(form, key, bits)
+        if all(_tight(ball, digits) for row in balls for ball in row):
+            return balls
+        bits *= 2
+
+
+def _structured(form: st.Value, key: str, bits: int) -> list[list[flint.arb]]:
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        matrix = _ball_matrix(form, key)
+        return [[matrix[i, j] for j in range(matrix.ncols())] for i in range(matrix.nrows())]
+    finally:
+        flint.ctx.prec = old
+
+
+def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
+    """A structured value as an arb matrix at the context's precision."""
+    if isinstance(form, flint.fmpq_mat):
+        return flint.arb_mat(form)
+    if isinstance(form, st.Logits):
+        if form.allowed is not None:
+            raise ValueError(f"enclose: step {key!r} has blocked (-oo) entries")
+        return flint.arb_mat(form.matrix) * arb_of(form.factor)
+    if isinstance(form, st.Weights):
+        return _softmax(form.logits, key)
+    if isinstance(form, Gradient):
+        return gradient_balls(form, lambda value: _ball_matrix(value, key))
+    if isinstance(form, st.Mix):
+        total = flint.arb_mat(form.rows, form.cols)
+        if form.rational is not None:
+            total = flint.arb_mat(form.rational)
+        for term in form.terms:
+            part = _softmax(term.weights.logits, key) * flint.arb_mat(term.matrix)
+            total = _add_at(total, part, term.offset)
+        return total
+    raise ValueError(f"enclose: step {key!r} is not a matrix of numbers")
+
+
+def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
+    """Each row's weights e^{f (r_ij - r_max)} / sum_k e^{f (r_ik - r_max)}: the exponents are
+    exact rationals times f, shifted by the row's largest so that nothing overflows."""
+    factor = arb_of(logits.factor)
+    rows, cols = logits.matrix.nrows(), logits.matrix.ncols()
+    entries = logits.matrix.entries()
+    out: list[flint.arb] = []
+    for i in range(rows):
+        row = entries[i * cols : (i + 1) * cols]
+        open_ = [logits.allowed is None or logits.allowed[i][j] for j in range(cols)]
+        if not any(open_):
+            raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
+        top = max(r for r, ok in zip(row, open_) if ok)
+        exps = [(flint.arb(r - top) * factor).exp() if ok else None for r, ok in zip(row, open_)]
+        total = sum((e for e in exps if e is not None), flint.arb(0))
+        out.extend(flint.arb(0) if e is None else e / total for e in exps)
+    return flint.arb_mat(rows, cols, out)
+
+
+def _add_at(total: flint.arb_mat, part: flint.arb_mat, offset: int) -> flint.arb_mat:
+    if offset == 0 and part.ncols() == total.ncols():
+        return total + part
+    for i in range(part.nrows()):
+        for j in range(part.ncols()):
+            total[i, offset + j] += part[i, j]
+    return total
+
+
+def _tight(ball: flint.arb, digits: int) -> bool:
+    return bool(ball.is_finite() and ball.rad() < flint.arb(10) ** -digits)
+
+
+def _at(value: sp.MatrixBase, bits: int) -> list[list[flint.arb]]:
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        return [[arb_of(value[i, j]) for j in range(value.cols)] for i in range(value.rows)]
+    finally:
+        flint.ctx.prec = old

@@ -1,0 +1,291 @@
+"""Attention's exact value in its own structure: rational matrices (FLINT's ``fmpq_mat``) for
+everything linear and, for each head and query row, exponentials over one denominator.
+
+``output = sum_h diag(1/D_h) E_h (V_h W_O^h) + b_O``: the rational parts (projections,
+scores, ``V_h W_O^h``) are exact FLINT matrices, a softmax is its rational logits and their
+one scale factor (``1/sqrt(d_k)``: rational, or a rational times a square root), and a mix of
+heads is the list of (softmax, rational matrix) terms. Nothing here is a SymPy expression, so
+a GPT-2-sized layer takes seconds; SymPy values are made only when a step is asked for (by
+the ordinary evaluator, see :mod:`mha_symbolic.exact.evaluate`), and :func:`balls` encloses
+any step's entries with arb from the structure directly.
+
+:func:`structure` returns None when a spec has something this form does not hold (symbols,
+rotary embeddings, irrational inputs): those specs are derived as SymPy values throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Union
+
+import flint
+import sympy as sp
+
+from mha_symbolic.model.nodes import RowSoftmax
+from mha_symbolic.model.program import Program
+
+
+class Unstructured(Exception):
+    """A node or leaf this structure does not hold (the SymPy path derives it)."""
+
+
+@dataclass(frozen=True)
+class Logits:
+    """``factor * matrix``, with the entries where ``allowed`` is False blocked (-oo)."""
+
+    factor: sp.Expr  # a positive real number: rational, or e.g. sqrt(2)/4
+    matrix: flint.fmpq_mat
+    allowed: tuple[tuple[bool, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Weights:
+    """softmax over each row of ``logits``."""
+
+    logits: Logits
+
+
+@dataclass(frozen=True)
+class Term:
+    """``weights @ matrix``, placed at columns ``offset``.. of its mix."""
+
+    weights: Weights
+    matrix: flint.fmpq_mat
+    offset: int
+
+
+@dataclass(frozen=True)
+class Mix:
+    """``sum of terms + rational`` (rational: a full-shape matrix, or None for 0)."""
+
+    rows: int
+    cols: int
+    terms: tuple[Term, ...]
+    rational: flint.fmpq_mat | None = None
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """The additive mask: 0 where a query may attend, -oo where it may not."""
+
+    allowed: tuple[tuple[bool, ...], ...]
+
+
+Value = Union[flint.fmpq_mat, Logits, Weights, Mix, Blocked, sp.Expr]  # noqa: UP007 (3.10 runtime)
+
+
+# ---------------------------------------------------------------------- leaves
+
+
+def rational(matrix: sp.MatrixBase) -> flint.fmpq_mat:
+    """A SymPy matrix of rationals as an ``fmpq_mat`` (Unstructured if any entry is not)."""
+    rep = getattr(matrix, "_rep", None)
+    if rep is not None and (rep.domain.is_QQ or rep.domain.is_ZZ):
+        dense = rep.convert_to(rep.domain.get_field()).to_dfm_or_ddm()
+        if isinstance(getattr(dense, "rep", None), flint.fmpq_mat):
+            return dense.rep  # SymPy's own FLINT matrix (flint ground types): no copy
+    entries = []
+    for entry in matrix:
+        if not isinstance(entry, sp.Rational):
+            raise Unstructured(f"entry {entry} is not rational")
+        entries.append(flint.fmpq(int(entry.p), int(entry.q)))
+    return flint.fmpq_mat(matrix.rows, matrix.cols, entries)
+
+
+def _leaf(value: Any) -> Value:
+    if not isinstance(value, sp.MatrixBase):
+        number = sp.sympify(value)
+        if not number.is_Rational:
+            raise Unstructured(f"scalar {number} is not rational")
+        return number
+    try:
+        return rational(value)
+    except Unstructured:
+        entries = set(value)
+        if -sp.oo not in entries or not entries <= {sp.Integer(0), -sp.oo}:
+            raise
+    rows, cols = range(value.rows), range(value.cols)
+    return Blocked(tuple(tuple(value[i, j] == 0 for j in cols) for i in rows))
+
+
+# ---------------------------------------------------------------------- rational helpers
+
+
+def _columns(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
+    rows, cols = matrix.nrows(), matrix.ncols()
+    entries = matrix.entries()
+    picked = [entries[i * cols + j] for i in range(rows) for j in range(start, stop)]
+    return flint.fmpq_mat(rows, stop - start, picked)
+
+
+def _rows(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
+    cols = matrix.ncols()
+    return flint.fmpq_mat(stop - start, cols, matrix.entries()[start * cols : stop * cols])
+
+
+def _hstack(blocks: list[flint.fmpq_mat]) -> flint.fmpq_mat:
+    rows = blocks[0].nrows()
+    lists = [(b.entries(), b.ncols()) for b in blocks]
+    entries = [e for i in range(rows) for flat, c in lists for e in flat[i * c : (i + 1) * c]]
+    return flint.fmpq_mat(rows, sum(c for _, c in lists), entries)
+
+
+def _zeros(rows: int, cols: int) -> flint.fmpq_mat:
+    return flint.fmpq_mat(rows, cols)
+
+
+# ---------------------------------------------------------------------- evaluation
+
+
+def _scalar(expr: sp.Basic, values: Mapping[sp.Basic, Value]) -> sp.Expr:
+    scalars = {k: v for k, v in values.items() if isinstance(v, sp.Expr)}
+    number = sp.sympify(expr).xreplace(scalars)
+    number = number if number.free_symbols else number.doit()  # 4^(-1/2) written unevaluated
+    if number.free_symbols or not (number.is_real and number.is_positive):
+        raise Unstructured(f"factor {number} is not a positive number")
+    return number
+
+
+def _times(left: Value, right: Value) -> Value:
+    if isinstance(left, sp.Expr):
+        if not isinstance(right, flint.fmpq_mat):
+            raise Unstructured("a factor times a non-rational matrix")
+        if left.is_Rational:
+            return right * flint.fmpq(int(left.p), int(left.q))
+        return Logits(left, right)
+    if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
+        return left * right
+    if isinstance(left, Weights) and isinstance(right, flint.fmpq_mat):
+        return Mix(right.nrows(), right.ncols(), (Term(left, right, 0),))
+    if isinstance(left, Mix) and isinstance(right, flint.fmpq_mat):
+        terms = tuple(
+            Term(t.weights, t.matrix * _rows(right, t.offset, t.offset + t.matrix.ncols()), 0)
+            for t in left.terms
+        )
+        part = None if left.rational is None else left.rational * right
+        return Mix(left.rows, right.ncols(), terms, part)
+    raise Unstructured(f"a product of {type(left).__name__} and {type(right).__name__}")
+
+
+def _plus(left: Value, right: Value) -> Value:
+    if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
+        return left + right
+    if isinstance(right, Mix):
+        left, right = right, left
+    if isinstance(left, Mix) and isinstance(right, flint.fmpq_mat):
+        total = right if left.rational is None else left.rational + right
+        return Mix(left.rows, left.cols, left.terms, total)
+    if isinstance(right, Logits):
+        left, right = right, left
+    if isinstance(left, Logits) and isinstance(right, flint.fmpq_mat) and not any(right.entries()):
+        return left  # a mask that blocks nothing
+    if isinstance(left, flint.fmpq_mat):
+        left = Logits(sp.Integer(1), left)
+    if isinstance(left, Logits) and isinstance(right, Blocked) and left.allowed is None:
+        return Logits(left.factor, left.matrix, right.allowed)
+    raise Unstructured(f"a sum of {type(left).__name__} and {type(right).__name__}")
+
+
+def _hstack_values(parts: list[Value]) -> Value:
+    if all(isinstance(p, flint.fmpq_mat) for p in parts):
+        return _hstack(parts)  # type: ignore[arg-type]
+    if not all(isinstance(p, Mix) and p.rational is None for p in parts):
+        raise Unstructured("a concatenation of mixed values")
+    terms: list[Term] = []
+    offset = 0
+    for part in parts:
+        assert isinstance(part, Mix)
+        terms.extend(Term(t.weights, t.matrix, offset + t.offset) for t in part.terms)
+        offset += part.cols
+    return Mix(parts[0].rows, offset, tuple(terms))  # type: ignore[union-attr]
+
+
+def value_of(expr: sp.Basic, values: Mapping[sp.Basic, Value]) -> Value:
+    """``expr`` (a node's structural expression) on structured values."""
+    if isinstance(expr, sp.MatrixSymbol):
+        return values[expr]
+    rule = _RULES.get(type(expr))
+    if rule is None:
+        if isinstance(expr, sp.MatrixExpr):
+            raise Unstructured(f"{type(expr).__name__} is not held in the structure")
+        return _scalar(expr, values)
+    return rule(expr, values)
+
+
+def _matmul(expr: sp.MatMul, values: Mapping[sp.Basic, Value]) -> Value:
+    parts = [value_of(arg, values) for arg in expr.args]
+    result = parts[0]
+    for part in parts[1:]:
+        result = _times(result, part)
+    return result
+
+
+def _matadd(expr: sp.MatAdd, values: Mapping[sp.Basic, Value]) -> Value:
+    parts = [value_of(arg, values) for arg in expr.args]
+    parts.sort(key=lambda p: isinstance(p, Blocked))  # the mask joins the logits last
+    result = parts[0]
+    for part in parts[1:]:
+        result = _plus(result, part)
+    return result
+
+
+def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
+    inner = value_of(expr.arg, values)
+    if not isinstance(inner, flint.fmpq_mat):
+        raise Unstructured("a transpose of a non-rational matrix")
+    return inner.transpose()
+
+
+def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Value]) -> Value:
+    inner = value_of(expr.parent, values)
+    rows, cols = expr.rowslice, expr.colslice
+    if not isinstance(inner, flint.fmpq_mat) or rows[2] != 1 or cols[2] != 1:
+        raise Unstructured("a slice of a non-rational matrix")
+    picked = _columns(inner, int(cols[0]), int(cols[1]))
+    if (int(rows[0]), int(rows[1])) != (0, inner.nrows()):
+        picked = _rows(picked, int(rows[0]), int(rows[1]))
+    return picked
+
+
+def _softmax(expr: RowSoftmax, values: Mapping[sp.Basic, Value]) -> Value:
+    logits = value_of(expr.arg, values)
+    if isinstance(logits, flint.fmpq_mat):
+        logits = Logits(sp.Integer(1), logits)
+    if not isinstance(logits, Logits):
+        raise Unstructured("a softmax of a non-logit value")
+    return Weights(logits)
+
+
+def _ones(expr: sp.OneMatrix, values: Mapping[sp.Basic, Value]) -> Value:
+    rows, cols = (int(n) for n in expr.shape)
+    return flint.fmpq_mat(rows, cols, [1] * (rows * cols))
+
+
+_RULES: dict[type, Callable[[Any, Mapping[sp.Basic, Value]], Value]] = {
+    sp.MatMul: _matmul,
+    sp.MatAdd: _matadd,
+    sp.Transpose: _transpose,
+    sp.MatrixSlice: _slice,
+    sp.BlockMatrix: lambda e, v: _hstack_values([value_of(b, v) for b in e.blocks]),
+    RowSoftmax: _softmax,
+    sp.OneMatrix: _ones,
+}
+
+
+def structure(
+    program: Program, progress: Callable[[str], None] | None = None
+) -> dict[str, Value] | None:
+    """Every node's structured exact value by step key, or None when the spec has something
+    the structure does not hold (then the SymPy evaluator derives it all)."""
+    try:
+        values: dict[sp.Basic, Value] = {leaf.symbol: _leaf(leaf.value) for leaf in program.leaves}
+        out: dict[str, Value] = {}
+        for node in program.nodes:
+            value = value_of(node.expr, values)
+            values[node.symbol] = out[node.key] = value
+            if progress is not None:
+                progress(node.key)
+    except Unstructured:
+        return None
+    return out

@@ -1,0 +1,52 @@
+"""extract: documents (Markdown, text, LaTeX, notebooks, HTML) -> draft specs with claims."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.formats import FORMATS, read_document
+from mha_symbolic.extract.run import NO_NUMBERS, drafts
+from mha_symbolic.extract.writer import to_toml
+from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.files import parse_toml
+
+__all__ = ["FORMATS", "NO_NUMBERS", "Extraction", "extract", "extract_all"]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """One worked example read from a document: its spec, the TOML, the notes and the mapping
+    (one line per value: the document's name -> the step key)."""
+
+    spec: AttentionSpec
+    toml: str
+    notes: tuple[str, ...]
+    mapping: tuple[str, ...]
+    draft: Draft
+
+    @property
+    def checkable(self) -> bool:
+        return bool(self.spec.claims)
+
+
+def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]:
+    """Every worked example of a document (a path, or the text itself when it has a newline)."""
+    document = read_document(source, kind)
+    out = []
+    for draft in drafts(document):
+        toml = to_toml(draft)
+        # The spec is read back from the TOML written: what a user edits is what was checked.
+        spec = AttentionSpec.from_dict(parse_toml(toml, document.name), source=document.name)
+        out.append(Extraction(spec, toml, tuple(draft.all_notes), tuple(draft.mapping()), draft))
+    return out
+
+
+def extract(source: str | Path, kind: str | None = None) -> tuple[AttentionSpec, list[str]]:
+    """The spec of a document's (first) worked example, and notes on what was read or guessed."""
+    found = extract_all(source, kind)
+    notes = list(found[0].notes) + list(found[0].mapping)
+    if len(found) > 1:
+        notes.insert(0, f"the document has {len(found)} examples; extract_all gives each")
+    return found[0].spec, notes

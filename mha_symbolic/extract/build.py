@@ -1,0 +1,326 @@
+"""Assembling a draft spec from what was read: the input, the weights, the heads, the layout and
+the convention, each from the document's matrices and prose, with its source and its guesses."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import sympy as sp
+
+from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.facts import Facts, stated, stated_heads
+from mha_symbolic.extract.reading import Seen
+
+Rows = tuple[tuple[str, ...], ...]
+PROJECTIONS = ("w_q", "w_k", "w_v")
+_WEIGHT_NAMES = re.compile(r"\bW\s*_?\s*\{?\s*[QKVqkv]|\bW[qkv]\b|weight matri", re.I)
+
+
+def shape(rows: Rows) -> tuple[int, int]:
+    return (len(rows), len(rows[0]))
+
+
+def quoted(seen: Seen) -> str:
+    return f"{seen.where}: {seen.name or 'unnamed'} {shape(seen.item.rows)}"
+
+
+def plain(rows: Rows) -> list[list[str]]:
+    """Entries for the spec's number reader (the document's minus sign made ASCII)."""
+    return [[e.replace("−", "-") for e in row] for row in rows]
+
+
+def transposed(rows: Rows) -> Rows:
+    return tuple(zip(*rows))
+
+
+# ------------------------------------------------------------------ the input
+def build_input(draft: Draft, seen: Sequence[Seen], facts: Facts) -> tuple[int, int]:
+    """x: a printed matrix named X, else token rows, else the heads' slices side by side, else
+    a placeholder of symbols when the text gives the sizes. Returns (L, E)."""
+    full = [s for s in seen if s.role == "x" and s.row is None]
+    rows = _token_rows(seen)
+    if full:
+        chosen = full[0]
+        draft.set("x", plain(chosen.item.rows), quoted(chosen), name=chosen.name)
+        if rows and plain(rows[1]) != plain(chosen.item.rows):
+            draft.notes.append(
+                f"the token rows ({rows[0]}) differ from X ({chosen.where}); X is used"
+            )
+        return shape(chosen.item.rows)
+    if rows:
+        draft.set("x", plain(rows[1]), f"{rows[0]}: the token rows, in order", name="token rows")
+        return shape(rows[1])
+    slices = sorted((s for s in seen if s.role == "head.x" and s.head), key=lambda s: s.head or 0)
+    if slices and len({len(s.item.rows) for s in slices}) == 1:
+        joined = tuple(
+            sum((s.item.rows[i] for s in slices), ()) for i in range(len(slices[0].item.rows))
+        )
+        draft.set(
+            "x", plain(joined), f"{slices[0].where}: the heads' slices side by side", name="X_i"
+        )
+        return shape(joined)
+    direct = _direct_inputs(draft, seen)
+    return direct if direct else _symbolic_input(draft, facts)
+
+
+def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
+    """Q, K and V printed as the inputs ("Q = K = [[1, 0], [0, 1]]", "V = [[1, 2], [3, 4]]"):
+    attention of query on key and value with no projections."""
+    given: dict[str, Seen] = {}
+    for s in seen:
+        if s.row is None and s.head is None and s.role in ("q", "k", "v"):
+            for tag in s.names or (f"{s.role}:",):
+                given.setdefault(tag.split(":")[0], s)
+    if "q" not in given or "k" not in given:
+        return None
+    for role, key in (("q", "query"), ("k", "key"), ("v", "value")):
+        if role in given:
+            s = given[role]
+            draft.set(key, plain(s.item.rows), f"{quoted(s)}: given directly", name=s.name)
+    draft.notes.append("Q, K and V are printed as the inputs: no projections (identity weights)")
+    return shape(given["q"].item.rows)
+
+
+def _token_rows(seen: Sequence[Seen]) -> tuple[str, Rows] | None:
+    rows = sorted(
+        (s for s in seen if s.role == "x" and s.row is not None), key=lambda s: s.row or 0
+    )
+    numbers = [s.row for s in rows]
+    if not rows or numbers != list(range(1, len(rows) + 1)):
+        return None
+    if len({len(s.item.rows[0]) for s in rows}) != 1:
+        return None
+    where = f"{rows[0].where}-{rows[-1].where.split()[-1]}"
+    return where, tuple(s.item.rows[0] for s in rows)
+
+
+def _symbolic_input(draft: Draft, facts: Facts) -> tuple[int, int]:
+    length, width = stated(facts.length), stated(facts.width)
+    if length is None or width is None:
+        raise SpecError(
+            "no input found: no matrix named X (or Input, embeddings), no token rows, and no "
+            "stated sequence length and width to make a symbolic one",
+            source=draft.document,
+        )
+    symbols = [[f"x_{{{i},{j}}}" for j in range(1, width[0] + 1)] for i in range(1, length[0] + 1)]
+    draft.set(
+        "x",
+        symbols,
+        f"PLACEHOLDER: the document prints no input; symbols x_{{i,j}} of the size it states "
+        f"({length[0]} tokens, {length[1]}; width {width[0]}, {width[1]})",
+        name="X (not printed)",
+    )
+    return (length[0], width[0])
+
+
+# ------------------------------------------------------------------ heads
+def build_heads(draft: Draft, seen: Sequence[Seen], facts: Facts, width: int) -> int:
+    named = max((s.head for s in seen if s.head and s.role != "shape"), default=0)
+    said = stated_heads(facts, width)
+    if said and said[0] >= named:
+        draft.set("heads", said[0], f"{said[1]}: the text says {said[0]} heads")
+        return said[0]
+    if named:
+        draft.set("heads", named, f"the highest head number among the names is {named}")
+        return named
+    draft.set(
+        "heads", 1, "the document names no heads", guess="one head; no head number is printed"
+    )
+    return 1
+
+
+# ------------------------------------------------------------------ weights
+def projection_matrices(seen: Sequence[Seen]) -> dict[str, dict[int | None, Seen]]:
+    """Numeric W_Q, W_K, W_V by role and head; one printed matrix may be several
+    ("W_Q1 = W_K1 = W_V1 = [[1, 0], [0, 1]]")."""
+    found: dict[str, dict[int | None, Seen]] = {name: {} for name in (*PROJECTIONS, "w_o")}
+    for s in seen:
+        if s.role not in found:
+            continue
+        tags = [t for t in s.names if t.split(":")[0] in found] or [f"{s.role}:{s.head or ''}"]
+        for tag in tags:
+            role, head = tag.split(":")
+            found[role].setdefault(int(head) if head else s.head, s)
+    return found
+
+
+def build_layout(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int, width: int) -> str:
+    found = projection_matrices(seen)
+    per_head = any(h is not None for role in PROJECTIONS for h in found[role])
+    slices = any(s.role == "head.x" for s in seen)
+    square = any(
+        shape(s.item.rows) == (width, width) for r in PROJECTIONS for s in found[r].values()
+    )
+    if slices or (facts.split and not per_head):
+        where = next((s.where for s in seen if s.role == "head.x"), facts.split)
+        layout, source = "split", f"{where}: each head takes a slice of X's columns"
+    elif facts.fused and not per_head:
+        layout, source = "fused", f"{facts.fused}: the projections are reshaped into heads"
+    elif square and heads > 1 and not per_head:
+        layout, source = "fused", f"one {width}x{width} projection for {heads} heads"
+    else:
+        layout = "per_head"
+        source = "each head has its own projections" if per_head else "no split or reshape"
+    guess = None if per_head or slices or facts.split or facts.fused else "split or fused also fit"
+    draft.set("layout", layout, source, guess=guess if heads > 1 else None)
+    return layout
+
+
+def build_convention(
+    draft: Draft, seen: Sequence[Seen], facts: Facts, width: int, layout: str, heads: int
+) -> bool:
+    """xWT when the text writes W^T (or nn.Linear), or when only the transposes fit X."""
+    if facts.transposed:
+        draft.set(
+            "convention", "xWT", f"{facts.transposed}: the weights are applied transposed (X W^T)"
+        )
+        return True
+    rows_needed = width // heads if layout == "split" else width
+    found = projection_matrices(seen)
+    given = [s for role in PROJECTIONS for s in found[role].values()]
+    if given and all(
+        shape(s.item.rows)[0] != rows_needed and shape(s.item.rows)[1] == rows_needed for s in given
+    ):
+        draft.set(
+            "convention",
+            "xWT",
+            f"every projection has {rows_needed} columns, not rows: out x in, applied as X W^T",
+            guess="xW (in x out) does not fit these shapes",
+        )
+        return True
+    draft.set(
+        "convention", "xW", "Q = X W (weights are in x out)" if given else "no weights printed"
+    )
+    return False
+
+
+def build_weights(
+    draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int, layout: str, text: str
+) -> None:
+    found = projection_matrices(seen)
+    numeric = any(found[role] for role in PROJECTIONS)
+    for role in PROJECTIONS:
+        matrices = found[role]
+        if not matrices:
+            same = _printed_as_input(draft, seen, role)
+            if same is not None:
+                draft.notes.append(
+                    f"{same.name} ({same.where}) is printed equal to the input: "
+                    f"{role} is the identity"
+                )
+            elif not numeric and facts.random:
+                draft.set(
+                    f"weights.{role}",
+                    "symbolic",
+                    f"PLACEHOLDER: made by a random generator ({facts.random}) and never "
+                    "printed: symbolic entries",
+                )
+            elif not numeric and _WEIGHT_NAMES.search(text):
+                draft.set(
+                    f"weights.{role}", "symbolic", "named but never printed: symbolic entries"
+                )
+            elif not numeric:
+                draft.notes.append(
+                    f"{role} is neither named nor printed: the identity (no projection)"
+                )
+            continue
+        count = 1 if layout == "fused" else heads
+        keys = sorted(matrices, key=lambda h: h or 0)
+        if len(matrices) == count and (count == 1 or None not in matrices):
+            chosen = [matrices[k] for k in keys]
+            value = (
+                plain(chosen[0].item.rows) if count == 1 else [plain(s.item.rows) for s in chosen]
+            )
+            source = "; ".join(quoted(s) for s in chosen)
+            draft.set(f"weights.{role}", value, source, name=", ".join(s.name for s in chosen))
+        else:
+            draft.set(
+                f"weights.{role}", "symbolic", f"printed for heads {keys} of {count}: symbolic"
+            )
+            draft.notes.append(
+                f"{role} is printed for heads {keys} but the layer has {count}; symbolic"
+            )
+
+
+def _printed_as_input(draft: Draft, seen: Sequence[Seen], role: str) -> Seen | None:
+    """The printed Q (K, V) of the weight ``role`` when it equals X: no projection."""
+    x = draft.get("x")
+    letter = role[-1]
+    for s in seen:
+        tags = [t.split(":")[0] for t in s.names] or [s.role]
+        if letter in tags and s.row is None and s.head in (None, 1) and plain(s.item.rows) == x:
+            return s
+    return None
+
+
+def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_width: int) -> None:
+    """W_O as printed (times its printed factor), transposed when only its transpose fits."""
+    printed = [s for s in seen if s.role == "w_o"]
+    if not printed:
+        _missing_output_projection(draft, facts)
+        return
+    s = printed[0]
+    rows = s.item.rows
+    if s.factor:
+        rows = tuple(tuple(_times(s.factor, e) for e in row) for row in rows)
+    given = shape(rows)
+    if given[0] != concat_width:
+        if given[1] != concat_width:
+            raise SpecError(
+                f"{s.name} ({s.where}) has shape {given} but concat has {concat_width} columns; "
+                "neither it nor its transpose fits",
+                source=draft.document,
+            )
+        rows = transposed(rows)
+        draft.notes.append(
+            f"{s.name} ({s.where}) is printed {given[0]}x{given[1]} but concat has {concat_width} "
+            f"columns; its transpose {given[1]}x{given[0]} is used"
+        )
+    factor = f" times {s.factor}" if s.factor else ""
+    draft.set("weights.w_o", plain(rows), f"{quoted(s)}{factor}", name=s.name)
+
+
+def _missing_output_projection(draft: Draft, facts: Facts) -> None:
+    if not facts.output_projection:
+        return
+    symbolic = all(draft.get(f"weights.{r}") == "symbolic" for r in PROJECTIONS)
+    if symbolic:
+        draft.set(
+            "weights.w_o", "symbolic", f"{facts.output_projection}: named, never printed: symbolic"
+        )
+        return
+    draft.placeholders.append(
+        f'# w_o = "symbolic"  # PLACEHOLDER: W_O is named ({facts.output_projection}) but never '
+        "printed; without it output = concat"
+    )
+    draft.notes.append(f"W_O is named ({facts.output_projection}) but never printed: left out")
+
+
+def _times(factor: str, entry: str) -> str:
+    value = sp.Rational(factor) * sp.Rational(entry.replace("−", "-"))
+    return str(value)
+
+
+def check_fit(draft: Draft, seen: Sequence[Seen], width: int, heads: int, layout: str) -> None:
+    """Each printed projection against X: one line naming both and their shapes."""
+    needed = width // heads if layout == "split" else width
+    flipped = draft.get("convention") == "xWT"
+    x = next((v for v in draft.values if v.key == "x"), None)
+    if x is None:
+        return
+    x_shape = (len(x.value), len(x.value[0]))
+    for role in PROJECTIONS:
+        for s in projection_matrices(seen)[role].values():
+            rows, cols = shape(s.item.rows)
+            if (cols if flipped else rows) == needed:
+                continue
+            product = "X W^T" if flipped else "X W"
+            fits = "; its transpose would fit" if (rows if flipped else cols) == needed else ""
+            raise SpecError(
+                f"{s.name} ({s.where}) has shape {(rows, cols)} but {x.name or 'X'} "
+                f"({x.source.split(':')[0]}) has shape {x_shape}: {product} needs "
+                f"{needed} {'columns' if flipped else 'rows'} in {s.name}{fits}",
+                source=draft.document,
+            )

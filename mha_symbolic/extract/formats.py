@@ -1,0 +1,226 @@
+"""Reading a document (Markdown, plain text, LaTeX, a Jupyter notebook, HTML) as numbered lines."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import files
+
+MAX_DOCUMENT_BYTES = 5_000_000  # a tutorial page is a few hundred kB; a book chapter ~1 MB
+MAX_LINES = 250_000
+FORMATS = ("md", "txt", "tex", "ipynb", "html")
+_SUFFIX = {
+    ".md": "md",
+    ".markdown": "md",
+    ".txt": "txt",
+    ".text": "txt",
+    ".tex": "tex",
+    ".ipynb": "ipynb",
+    ".html": "html",
+    ".htm": "html",
+}
+# Markdown escapes a bracket or an underscore ("\[1, 0]", "W\_Q1"); LaTeX's "\[" opens display
+# math, so only a backslash before a bracket that holds a number is dropped.
+_MD_ESCAPE = re.compile(r"\\([_*])|\\\[(?=[\s\\\[]*[-−+.\d])|(?<=[\d\s\]])\\\]")
+_MOJIBAKE = re.compile("[‡√Ô][¶ß§•ª∫ºÆ]|ü[îòëé]|‚Ä")
+_TEX_HEADING = re.compile(r"^\s*\\(?:sub)*section\*?\{([^{}]*)\}")
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the document's text and where a reader finds it ("line 12", "cell 3, line 2")."""
+
+    text: str
+    where: str
+    cell: int = 0  # notebook cell (1-based), 0 elsewhere
+    output: bool = False  # a notebook cell's printed output
+
+
+@dataclass(frozen=True)
+class Document:
+    name: str
+    kind: str
+    lines: tuple[Line, ...]
+
+
+def read_document(source: str | Path, kind: str | None = None) -> Document:
+    """A document from a path, or from its text when ``source`` is text with a newline."""
+    if isinstance(source, str) and ("\n" in source or not Path(source).suffix):
+        text, name = source, "<text>"
+    else:
+        name = str(source)
+        text = files.read_text(source, name, limit=MAX_DOCUMENT_BYTES)
+        kind = kind or _SUFFIX.get(Path(name).suffix.lower())
+        if kind is None:
+            raise SpecError(
+                f"unknown document kind {Path(name).suffix!r}; read are "
+                + ", ".join(sorted(_SUFFIX)),
+                source=name,
+            )
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise SpecError(
+            f"{len(text):,} characters; at most {MAX_DOCUMENT_BYTES:,} are read", source=name
+        )
+    kind = kind or _sniff(text)
+    lines = READERS[kind](text, name)
+    if len(lines) > MAX_LINES:
+        raise SpecError(f"{len(lines):,} lines; at most {MAX_LINES:,} are read", source=name)
+    return Document(name, kind, tuple(lines))
+
+
+def _sniff(text: str) -> str:
+    head = text.lstrip()[:200].lower()
+    if head.startswith("{") and '"cells"' in text[:5000]:
+        return "ipynb"
+    if head.startswith(("<!doctype html", "<html")) or "<body" in head:
+        return "html"
+    return "md"
+
+
+def repaired(line: str) -> str:
+    """A line of UTF-8 once decoded as Mac Roman ("‡¶ß‡¶∞‡¶ø" for "ধরি") decoded right; other
+    lines as they are (genuine text seldom survives the round trip)."""
+    if not _MOJIBAKE.search(line):
+        return line
+    try:
+        return line.encode("mac_roman").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return line
+
+
+def _numbered(text: str, markdown: bool) -> list[Line]:
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        raw = repaired(line)
+        line = _MD_ESCAPE.sub(lambda m: m.group(1) or ("[" if "[" in m.group(0) else "]"), raw)
+        out.append(Line(line if markdown else raw, f"line {number}"))
+    return out
+
+
+def _markdown(text: str, name: str) -> list[Line]:
+    return _numbered(text, markdown=True)
+
+
+def _tex(text: str, name: str) -> list[Line]:
+    out = []
+    for line in _numbered(text, markdown=False):
+        heading = _TEX_HEADING.match(line.text)
+        kept = (
+            f"# {heading.group(1)}"
+            if heading
+            else line.text.split("%")[0]
+            if _comment(line.text)
+            else line.text
+        )
+        out.append(Line(kept, line.where))
+    return out
+
+
+def _comment(text: str) -> bool:
+    """A TeX comment starts at an unescaped %."""
+    return bool(re.search(r"(?<!\\)%", text))
+
+
+def _notebook(text: str, name: str) -> list[Line]:
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise SpecError("the notebook's JSON is nested too deep to read", source=name) from None
+    except ValueError as exc:
+        raise SpecError(f"not a notebook: invalid JSON ({exc})", source=name) from None
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if not isinstance(cells, list):
+        raise SpecError("not a notebook: no list of cells", source=name)
+    out: list[Line] = []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict):
+            continue
+        kind = cell.get("cell_type")
+        body = _joined(cell.get("source"))
+        if kind == "markdown":
+            body = "\n".join(line.text for line in _numbered(body, markdown=True))
+        out.extend(_cell_lines(body, number, "", output=False))
+        if kind == "code":
+            for output in cell.get("outputs") or []:
+                out.extend(_cell_lines(_output_text(output), number, "output ", output=True))
+    return out
+
+
+def _cell_lines(body: str, cell: int, label: str, output: bool) -> list[Line]:
+    return [
+        Line(text, f"cell {cell}, {label}line {i}", cell, output)
+        for i, text in enumerate(body.splitlines(), start=1)
+    ]
+
+
+def _joined(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(part for part in value if isinstance(part, str))
+    return ""
+
+
+def _output_text(output: Any) -> str:
+    if not isinstance(output, dict):
+        return ""
+    if "text" in output:
+        return _joined(output["text"])
+    data = output.get("data")
+    return _joined(data.get("text/plain")) if isinstance(data, dict) else ""
+
+
+class _Text(HTMLParser):
+    """Text of an HTML page: block elements end lines, headings start with '#', no scripts."""
+
+    BLOCKS = frozenset(
+        ("p", "div", "br", "li", "tr", "pre", "table", "section", "article", "blockquote", "ul")
+    ) | {"ol", "hr", *(f"h{n}" for n in range(1, 7))}
+    SKIPPED = frozenset(("script", "style", "noscript", "svg", "head"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+        self.pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIPPED:
+            self.skipping += 1
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+            if tag[0] == "h" and tag[1:].isdigit():
+                self.parts.append("#" * int(tag[1:]) + " ")
+        if tag == "pre":
+            self.pre += 1
+        elif tag in ("td", "th"):
+            self.parts.append(" | ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIPPED:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(data if self.pre else re.sub(r"[ \t\r\n]+", " ", data))
+
+
+def _html(text: str, name: str) -> list[Line]:
+    parser = _Text()
+    parser.feed(text)
+    parser.close()
+    body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", "".join(parser.parts))
+    return _numbered(body, markdown=True)
+
+
+READERS = {"md": _markdown, "txt": _markdown, "tex": _tex, "ipynb": _notebook, "html": _html}

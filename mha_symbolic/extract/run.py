@@ -1,0 +1,184 @@
+"""From a document to drafts: one per worked example, each validated as a spec, its scale chosen
+by the text or by the printed numbers, its claims placed on the derivation's step keys."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mha_symbolic.errors import SpecError
+from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.evaluate import derive
+from mha_symbolic.extract import build
+from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.facts import Facts, read_facts
+from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.place import agreeing, place_claims, step_key
+from mha_symbolic.extract.reading import Reading, Seen, read
+from mha_symbolic.spec import bounds
+from mha_symbolic.spec.attention import AttentionSpec
+
+NO_NUMBERS = "the document prints no numbers: nothing to check"
+_TITLE = re.compile(r"^\s*#+\s*(.+?)\s*$")
+_ATTENTION = re.compile(r"attention|softmax|\bW_?\{?[QKV]|\bQK|query|queries", re.I)
+
+
+def drafts(document: Document) -> list[Draft]:
+    """One draft per worked example of the document (a new, different X starts another)."""
+    if not any(_ATTENTION.search(line.text) for line in document.lines):
+        raise SpecError(
+            "no attention here: no softmax, query/key/value, W_Q or attention is mentioned",
+            source=document.name,
+        )
+    reading = read(document)
+    facts = read_facts(document)
+    groups = split_examples(reading.seen)
+    out = []
+    for number, group in enumerate(groups, start=1):
+        title = _title(document, number, len(groups))
+        out.append(build_draft(document, reading, facts, group, title))
+    return out
+
+
+def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
+    """Cut before each printed X that differs from the X before it."""
+    groups: list[list[Seen]] = [[]]
+    current = None
+    for s in seen:
+        if s.role == "x" and s.row is None:
+            value = build.plain(s.item.rows)
+            if current is not None and value != current:
+                groups.append([])
+            current = value
+        groups[-1].append(s)
+    return groups
+
+
+def _title(document: Document, number: int, count: int) -> str:
+    heading = next((m.group(1) for line in document.lines if (m := _TITLE.match(line.text))), None)
+    base = re.sub(r"[*_`$]", "", heading).strip() if heading else f"From {document.name}"
+    return base if count == 1 else f"{base} (example {number} of {count})"
+
+
+def build_draft(
+    document: Document, reading: Reading, facts: Facts, seen: list[Seen], title: str
+) -> Draft:
+    draft = Draft(document.name, title)
+    length, width = build.build_input(draft, seen, facts)
+    if reading.tokens and len(reading.tokens) == length:
+        draft.set("tokens", list(reading.tokens), "the labels of the token lines")
+    heads = build.build_heads(draft, seen, facts, width)
+    layout = build.build_layout(draft, seen, facts, heads, width)
+    build.build_convention(draft, seen, facts, width, layout, heads)
+    build.check_fit(draft, seen, width, heads, layout)
+    body = "\n".join(line.text for line in document.lines)
+    build.build_weights(draft, seen, facts, heads, layout, body)
+    spec = _spec(draft, seen)
+    build.output_projection(draft, seen, facts, _concat_width(spec))
+    _spec(draft, seen)
+    _choose_scale(draft, seen, facts, heads)
+    _check_shapes(draft, seen, heads)
+    if not any(s.role != "shape" for s in seen) and not draft.claims:
+        draft.notes.insert(0, NO_NUMBERS)
+    return draft
+
+
+def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:
+    try:
+        return AttentionSpec.from_dict(draft.table(with_claims), source=draft.document)
+    except SpecError as error:
+        printed = "; ".join(
+            f"{s.name} {build.shape(s.item.rows)} ({s.where})"
+            for s in seen
+            if s.role in ("x", "w_q", "w_k", "w_v", "w_o") and s.row is None
+        )
+        raise SpecError(
+            f"the printed matrices do not fit together: {error.detail}; read: {printed}",
+            source=draft.document,
+        ) from None
+
+
+def _concat_width(spec: AttentionSpec) -> int:
+    count = 1 if spec.layout == "fused" else spec.heads
+    return sum(spec.effective("w_v", head).cols for head in range(count))
+
+
+def _derived(draft: Draft, seen: Sequence[Seen]) -> Derivation:
+    spec = _spec(draft, seen)
+    if bounds.derivation_cost(spec) > bounds.LARGE_SECONDS:
+        raise SpecError(bounds.too_large(spec) or "too large", source=draft.document)
+    return derive(spec)
+
+
+def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) -> None:
+    """The text's word on scaling; when it is silent, the scale the printed numbers follow."""
+    if facts.unscaled:
+        draft.set("scale", "none", f"{facts.unscaled}: the text says there is no scaling")
+    elif facts.scaled:
+        draft.set("scale", "sqrt_dk", f"{facts.scaled}: the scores are divided by sqrt(d_k)")
+    if facts.unscaled or facts.scaled:
+        d = _derived(draft, seen)
+        place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, not facts.unscaled)
+        return
+    results = {}
+    for scale in ("sqrt_dk", "none"):
+        draft.set("scale", scale, "")
+        d = _derived(draft, seen)
+        place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, scale != "none")
+        after_scores = [c for c in draft.claims if _after_scores(c.key)]
+        results[scale] = (
+            agreeing(after_scores, {s.key: s.value for s in d.steps}),
+            list(draft.claims),
+            list(draft.assumed),
+            list(draft.placing),
+        )
+    best = "none" if results["none"][0] > results["sqrt_dk"][0] else "sqrt_dk"
+    other = "sqrt_dk" if best == "none" else "none"
+    if results[best][0] > results[other][0]:
+        source = (
+            f"the text does not say; {results[best][0]} printed numbers hold with scale {best}, "
+            f"{results[other][0]} with {other}"
+        )
+        guess = None
+    else:
+        source = "the text does not say and the printed numbers do not decide: the usual sqrt(d_k)"
+        guess = "none (no scaling) fits the printed numbers as well"
+    draft.set("scale", best, source, guess=guess)
+    draft.claims, draft.assumed, draft.placing = results[best][1:]
+
+
+def _after_scores(key: str) -> bool:
+    step = key.split("[")[0].rsplit(".", 1)[-1]
+    return step in ("scaled", "weights", "output", "concat")
+
+
+def _check_shapes(draft: Draft, seen: Sequence[Seen], heads: int) -> None:
+    """Every shape the document states, against the derivation's or the weights'."""
+    spec = _spec(draft, seen)
+    d = derive(spec) if any(s.role == "shape" for s in seen) else None
+    if d is None:
+        return
+    shapes = {s.key: s.shape for s in d.steps}
+    for s in seen:
+        if s.role != "shape" or not s.names:
+            continue
+        stated = tuple(int(e) for e in s.item.rows[0])
+        role, head = s.names[0].split(":")
+        actual = _weight_shape(spec, role, head) if role.startswith("w_") else None
+        if actual is None and not role.startswith("w_"):
+            key = step_key(role, int(head) if head else s.head, heads, shapes)
+            actual = shapes.get(key) if key else None
+        else:
+            key = f"weights.{role}"
+        if actual is not None:
+            mark = "as derived" if tuple(actual) == stated else f"but it is {actual}"
+            draft.shapes.append(f"{s.where}: {s.name} {stated} -> {key} {mark}")
+
+
+def _weight_shape(spec: AttentionSpec, role: str, head: str) -> tuple[int, int] | None:
+    if role not in spec.weights:
+        return None
+    index = int(head) - 1 if head and spec.layout != "fused" else 0
+    matrices = spec.weights[role]
+    matrix = matrices[min(index, len(matrices) - 1)]
+    return (matrix.rows, matrix.cols)

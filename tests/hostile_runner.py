@@ -1,0 +1,92 @@
+"""Runs `mha-symbolic` many times fast: one warm Python forks a fresh child process per run.
+
+Started once by the hostile-input tests (``python tests/hostile_runner.py``), it imports the
+CLI, then reads one JSON request per line ({"cwd", "argv", "timeout"}) and answers one JSON line
+({"code", "stdout", "stderr", "seconds", "timed_out"}). Each run is its own process (forked
+after the imports, so it starts in milliseconds instead of a second), with its own exit code and
+output, killed when it passes the timeout: what `python -m mha_symbolic.cli` does, minus the
+interpreter start-up. A traceback is printed and the code is 1, as Python itself would do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+
+def _child(cwd: str, argv: list[str], out: str, err: str) -> None:
+    os.chdir(cwd)
+    for fd, path in ((1, out), (2, err)):
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(handle, fd)
+        os.close(handle)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.argv = ["mha-symbolic", *argv]
+    from mha_symbolic.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code or 0)
+
+
+def run(cwd: str, argv: list[str], timeout: float) -> dict[str, object]:
+    """One run in a forked child, captured through files outside ``cwd``."""
+    with tempfile.TemporaryDirectory() as capture:
+        out, err = os.path.join(capture, "out"), os.path.join(capture, "err")
+        start = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            _child(cwd, argv, out, err)
+        status, timed_out = None, False
+        while status is None:
+            done, raw = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = raw
+            elif time.monotonic() - start > timeout:
+                os.kill(pid, signal.SIGKILL)
+                status, timed_out = os.waitpid(pid, 0)[1], True
+            else:
+                time.sleep(0.002)
+        seconds = time.monotonic() - start
+        with open(out, encoding="utf-8", errors="replace") as file:
+            stdout = file.read()
+        with open(err, encoding="utf-8", errors="replace") as file:
+            stderr = file.read()
+    code = os.waitstatus_to_exitcode(status)
+    return {
+        "code": code,
+        "stdout": stdout,
+        "stderr": stderr,
+        "seconds": seconds,
+        "timed_out": timed_out,
+    }
+
+
+def serve() -> None:
+    # The imports every child then shares (the CLI imports the rest lazily, per command).
+    import mha_symbolic
+    import mha_symbolic.cli
+    import mha_symbolic.solution.render  # noqa: F401
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        answer = run(request["cwd"], request["argv"], request["timeout"])
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    serve()

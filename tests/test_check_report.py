@@ -1,0 +1,67 @@
+"""The readable report (str) and the notebook's Markdown (_repr_markdown_)."""
+
+from __future__ import annotations
+
+from mha_symbolic import check
+from mha_symbolic.spec.attention import AttentionSpec
+
+
+def test_readable_report_within_100_columns() -> None:
+    report = check(AttentionSpec.example("split-scaled"))
+    text = str(report)
+    assert all(len(line) <= 100 for line in text.splitlines())
+    block = text[text.index("concat[1]: wrong") :].splitlines()[:8]
+    assert block == [
+        "concat[1]: wrong",
+        "  claimed  [0.67, 0.33, 0.60, 0.40]",
+        "  exact    [e^(sqrt(2)/2)/(1 + e^(sqrt(2)/2)), 1/(1 + e^(sqrt(2)/2)), e^(sqrt(2)/2)/(1 +",
+        "           e^(sqrt(2)/2)), 1/(1 + e^(sqrt(2)/2))] = [0.6698, 0.3302, 0.6698, 0.3302]",
+        "  [3]      claimed 0.60, exact 0.6698: wrong",  # entries indexed within the claimed row
+        "  [4]      claimed 0.40, exact 0.3302: wrong",
+        "  why      Follows correctly from the document's assumed head2.output; entry (1, 3): the",
+        "           concatenated entry is 0.6698, the document has 0.60.",
+    ]
+    assert text.endswith("example split-scaled: 11 claims: 9 hold (3 exact, 6 rounded), 2 wrong\n")
+
+
+def test_markdown_for_notebooks() -> None:
+    report = check(AttentionSpec.example("split-scaled"))
+    markdown = report._repr_markdown_()
+    assert markdown.startswith(report.to_markdown())
+    assert markdown.splitlines()[-1] == (
+        "- `concat[2]`: Follows correctly from the document's assumed head2.output; entry (2, 3): "
+        "the concatenated entry is 0.3302, the document has 0.40."
+    )
+    held = check(AttentionSpec.example("two-tokens"))
+    assert held._repr_markdown_() == held.to_markdown()
+
+
+def test_cli_printed_claims_and_why(capsys) -> None:  # type: ignore[no-untyped-def]
+    from mha_symbolic.cli import main
+
+    pasted = (
+        "head1.weights=tensor([[0.7311, 0.2689],\n        [0.2689, 0.7311]], "
+        "dtype=torch.float64, grad_fn=<SoftmaxBackward0>)"
+    )
+    assert main(["check", "--example", "two-tokens", "--claim", pasted]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "example two-tokens: 1 claim: 1 holds (0 exact, 1 rounded)"
+    )
+    assert main(["check", "--example", "split-scaled", "--why"]) == 1
+    out = capsys.readouterr().out
+    assert "  why      Follows correctly from the document's assumed head2.output;" in out
+    spec = ["check", "--example", "two-tokens", "--claim", "head1.weights[1,1]=0.7310589"]
+    assert main([*spec, "--dtype", "float32"]) == 0
+    assert main(spec) == 1  # 0.73105858 to seven decimals is 0.7310586; float32 errs more
+
+
+def test_cli_text_is_the_readable_report_and_table_the_wide_one(capsys) -> None:  # type: ignore[no-untyped-def]
+    from mha_symbolic.cli import main
+
+    assert main(["check", "--example", "split-scaled"]) in (0, 1)
+    text = capsys.readouterr().out
+    report = check(AttentionSpec.example("split-scaled"))
+    assert text == str(report)
+    assert max(len(line) for line in text.splitlines()[:-1]) <= 100
+    assert main(["check", "--example", "split-scaled", "--format", "table"]) in (0, 1)
+    assert capsys.readouterr().out == report.to_text()

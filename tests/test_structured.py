@@ -1,0 +1,202 @@
+"""The structured exact form (rational FLINT matrices, softmax rows over one denominator)
+against the SymPy values: rational steps equal entry for entry, every other step's enclosure
+(made from the structure) contains the SymPy value computed by mpmath at 60 digits."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import flint
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mha_symbolic import AttentionSpec, SpecError, derive
+from mha_symbolic.exact.backward import backward
+from mha_symbolic.exact.enclose import enclose
+from mha_symbolic.exact.evaluate import walk
+from mha_symbolic.model.program import build
+from mha_symbolic.spec import numbers
+
+STRUCTURED = ["one-token", "pytorch-style", "split-scaled", "two-tokens"]
+UNSTRUCTURED = ["eight-tokens-split", "rope", "temperature"]  # symbols, cos/sin, a parameter
+
+
+def _ball(value: sp.Expr) -> flint.arb:
+    with mpmath.workdps(60):
+        number = sp.lambdify((), value, modules="mpmath")()
+        text = mpmath.nstr(number, 60, strip_zeros=False)
+    old = flint.ctx.prec
+    flint.ctx.prec = 300
+    try:
+        return flint.arb(text, "1e-55")
+    finally:
+        flint.ctx.prec = old
+
+
+def _agrees(d: Any, gradients: bool = False) -> None:
+    """Each step's structured form against its SymPy value (made by the ordinary evaluator)."""
+    old = walk(build(d.spec))
+    old = backward(old) if gradients else old
+    for step in old.steps:
+        form, value = d.structured[step.key], step.value
+        assert d[step.key] == value, step.key  # the values made on demand are today's
+        if isinstance(form, flint.fmpq_mat):
+            assert (form.nrows(), form.ncols()) == value.shape, step.key
+            exact = [sp.Rational(int(e.p), int(e.q)) for e in form.entries()]
+            assert exact == list(value), step.key
+        elif -sp.oo not in set(value):
+            balls = enclose(d, step.key, 40)
+            for i in range(value.rows):
+                for j in range(value.cols):
+                    assert balls[i][j].overlaps(_ball(value[i, j])), (step.key, i, j)
+
+
+@pytest.mark.parametrize("name", STRUCTURED)
+def test_examples_structure_equals_sympy_values(name: str) -> None:
+    d = derive(AttentionSpec.example(name))
+    assert d.structured is not None
+    _agrees(d)
+
+
+@pytest.mark.parametrize("name", UNSTRUCTURED)
+def test_symbols_and_rotations_stay_sympy(name: str) -> None:
+    d = derive(AttentionSpec.example(name))
+    assert d.structured is None
+    assert d["output"] == walk(build(d.spec))["output"]
+
+
+def _matrices(rows: int, cols: int) -> st.SearchStrategy[list[list[Fraction]]]:
+    entry = st.builds(Fraction, st.integers(-6, 6), st.sampled_from([1, 2, 3, 4]))
+    return st.lists(st.lists(entry, min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+
+
+@st.composite
+def specs(draw: Any) -> dict[str, Any]:
+    heads = draw(st.sampled_from([1, 2]))
+    layout = draw(st.sampled_from(["per_head", "split", "fused"]))
+    convention = draw(st.sampled_from(["xW", "xWT"]))
+    length, width = draw(st.integers(1, 3)), 2 * heads
+    d_in = width // heads if layout == "split" else width
+    d_out = width if layout == "fused" else draw(st.sampled_from([1, 2]))
+    shape = (d_out, d_in) if convention == "xWT" else (d_in, d_out)
+
+    def weight() -> Any:
+        one = draw(_matrices(*shape))
+        return one if layout == "fused" else [draw(_matrices(*shape)) for _ in range(heads)]
+
+    weights = {name: weight() for name in ("w_q", "w_k", "w_v")}
+    if draw(st.booleans()):
+        total = d_out * (1 if layout == "fused" else heads)
+        weights["w_o"] = draw(_matrices(*(width, total) if convention == "xWT" else (total, width)))
+        if draw(st.booleans()):
+            weights["b_o"] = draw(_matrices(1, width))[0]
+    if layout == "fused" and draw(st.booleans()):
+        weights["b_q"] = draw(_matrices(1, d_out))[0]
+    raw: dict[str, Any] = {
+        "heads": heads,
+        "layout": layout,
+        "convention": convention,
+        "weights": weights,
+        "scale": draw(st.sampled_from(["sqrt_dk", "none"])),
+        "mask": draw(st.sampled_from(["none", "causal"])),
+    }
+    raw["x"] = draw(_matrices(length, width))
+    return raw
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(specs())
+def test_random_specs_structure_equals_sympy_values(raw: dict[str, Any]) -> None:
+    try:
+        spec = AttentionSpec.from_dict(raw)
+    except SpecError:  # a drawn combination the spec refuses (its own tests cover those)
+        return
+    d = derive(spec)
+    assert d.structured is not None
+    _agrees(d)
+
+
+@pytest.mark.parametrize("name", STRUCTURED)
+def test_examples_gradients_are_formulas_over_the_structure(name: str) -> None:
+    d = derive(AttentionSpec.example(name), gradients=True)
+    assert d.structured is not None and "grad.head1.q" in d.structured
+    _agrees(d, gradients=True)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(specs(), st.sampled_from(["sum", "mse"]), st.data())
+def test_random_specs_gradients_agree(raw: dict[str, Any], kind: str, data: Any) -> None:
+    try:
+        spec = AttentionSpec.from_dict(raw)
+    except SpecError:
+        return
+    if kind == "mse":
+        rows, cols = derive(spec).step("output").shape
+        raw = {**raw, "loss": {"kind": "mse", "target": data.draw(_matrices(rows, cols))}}
+        spec = AttentionSpec.from_dict(raw)
+    d = derive(spec, gradients=True)
+    assert d.structured is not None
+    _agrees(d, gradients=True)
+
+
+def test_masked_logits_are_not_enclosed_but_the_weights_are() -> None:
+    spec = AttentionSpec.example("two-tokens")
+    raw = {"x": [[1, 0], [0, 1]], "heads": 1, "mask": "causal"}
+    d = derive(AttentionSpec.from_dict(raw))
+    with pytest.raises(ValueError, match=r"^enclose: step 'head1.masked' has blocked"):
+        enclose(d, "head1.masked")
+    assert enclose(d, "head1.weights", 10)[0][1].is_zero()
+    assert derive(spec).structured is not None
+
+
+def test_binary_arrays_are_read_like_their_entries() -> None:
+    rng = np.random.default_rng(0)
+    array = rng.standard_normal((5, 7)).astype(np.float32)
+    with numbers.floats("binary"):
+        fast = numbers.to_matrix(array, "w_q")
+        slow = numbers.to_matrix([[float(v) for v in row] for row in array], "w_q")
+    assert fast == slow and fast.shape == (5, 7)
+    assert fast[0, 0] == sp.Rational(*float(array[0, 0]).as_integer_ratio())
+    assert fast * fast.T == slow * slow.T  # SymPy's own arithmetic on the given FLINT matrix
+
+
+def test_a_nan_in_an_array_names_its_entry() -> None:
+    array = np.zeros((3, 4))
+    array[1, 2] = np.nan
+    with numbers.floats("binary"), pytest.raises(SpecError) as error:
+        numbers.to_matrix(array, "w_q")
+    assert str(error.value) == "w_q[2,3]: nan is not a finite number"
+
+
+def test_arrays_may_be_model_sized_but_written_matrices_not() -> None:
+    with numbers.floats("binary"):
+        assert numbers.to_matrix(np.ones((768, 768)), "w_o").shape == (768, 768)
+    with pytest.raises(SpecError) as error:
+        numbers.to_matrix([[1] * 600] * 600, "x")
+    assert str(error.value) == (
+        "x has shape (600, 600); a spec matrix has at most 4,096 rows and columns and "
+        "262,144 entries"
+    )
+    with pytest.raises(SpecError) as error:
+        numbers.to_matrix(np.ones((2100, 2100)), "x")
+    assert str(error.value) == (
+        "x has shape (2100, 2100); an array has at most 4,096 rows and columns and "
+        "4,194,304 entries"
+    )
+
+
+def test_bench_scale_forward_rows_and_peak_memory() -> None:
+    from mha_symbolic import bench_scale
+
+    lines = list(bench_scale.bench_forward(quick=True))
+    rows = [line.split() for line in lines if line.lstrip().startswith("(")][1:]
+    assert [row[:3] for row in rows] == [["(16,", "16,", "4)"], ["(64,", "64,", "8)"]]
+    assert all(float(row[3]) > 0 for row in rows)  # derive's median seconds
+    peak = bench_scale.peak_mb(lambda: bytearray(64 * 2**20))
+    if peak is not None:  # Linux: /proc/self/clear_refs resets the peak in the child
+        assert 60 <= peak < 200
