@@ -9,6 +9,11 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 _LETTERS = "abcdfgpruvwyz"  # not e (Euler's number), h, i, j, k, l, m, n, o, q, s, t, x
+# A name helps only while the powers stay small (a, a^2, a^3); e^{5 10^25 sqrt 2} as a
+# power of some a would be unreadable, and cancelling it would never finish.
+MAX_POWER = 6
+# Entries larger than this are written as they are: factoring them costs more than it helps.
+MAX_TIDY_OPS = 80
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,8 @@ class Names:
         letters = {symbol for symbol, _ in self.bases}
         if not entry.free_symbols or not entry.free_symbols <= letters:
             return entry
+        if sp.count_ops(entry) > MAX_TIDY_OPS:
+            return entry
         tidy = sp.factor(sp.cancel(entry))
         return tidy if sp.count_ops(tidy) <= sp.count_ops(entry) else entry
 
@@ -55,6 +62,11 @@ def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names
                 members.append((sp.Rational(coeff), atom))
     letters = [c for c in _LETTERS if c not in set(taken)]
     bases, replace = [], {}
+    groups = {
+        rest: members
+        for rest, members in groups.items()
+        if max(abs(c) for c, _ in members) <= MAX_POWER * _gcd([abs(c) for c, _ in members])
+    }
     for letter, (rest, members) in zip(letters, groups.items()):
         step = _gcd([abs(c) for c, _ in members])
         symbol = sp.Symbol(letter, positive=True)
