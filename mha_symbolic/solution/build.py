@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
-from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
-from mha_symbolic.solution.overview import fused_steps, limit, setup, summary
+from mha_symbolic.solution.overview import fused_steps, lets, limit, setup, summary
 from mha_symbolic.solution.steps import step_block
 from mha_symbolic.solution.tokens import token_work
 from mha_symbolic.solution.view import Block, Figure, Given, Heading, Heatmap, Options, Solution
@@ -33,6 +32,7 @@ def build(
         title=derivation.spec.title,
         description=derivation.spec.description.strip(),
         setup=setup(context),
+        lets=lets(context),
         limit=limit(context),
         blocks=tuple(walk.blocks),
         summary=summary(context),
@@ -124,7 +124,7 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
 
 
 def _given_line(context: Context, name: str, value: sp.MatrixBase) -> str:
-    shown = latex.show(value, name, context.settings)
+    shown = context.show_value(value, name)
     approx = "" if shown.approx is None else rf" \approx {shown.approx}"
     return rf"{name} = {shown.exact}{approx}"
 

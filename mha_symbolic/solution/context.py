@@ -10,6 +10,7 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.names import Names, exponentials
 from mha_symbolic.solution.view import Options
 from mha_symbolic.solution.words import Words
 from mha_symbolic.spec.attention import AttentionSpec
@@ -28,11 +29,16 @@ class Context:
     # Symbol -> the LaTeX of its value, once shown: what a later step's formula is written with.
     substitutes: dict[sp.Basic, str] = field(default_factory=dict)
     said: set[tuple[str, str]] = field(default_factory=set)  # (section, key) already said
+    names: Names = field(default_factory=Names)  # a = e^{sqrt(3)/3}, ... (see names.py)
 
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:
         words = Words(options.lang, options.templates)
-        context = cls(d, options, words, options.settings, images)
+        values = [step.value for step in d.steps]
+        taken = {str(s) for v in values for s in v.free_symbols}
+        context = cls(
+            d, options, words, options.settings, images, names=exponentials(values, taken)
+        )
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
             if text is not None:
@@ -46,13 +52,21 @@ class Context:
     def leaf(self, symbol: sp.Basic, value: Any) -> str | None:
         """A given value as a formula's operand is written; None when written by name."""
         if isinstance(value, sp.MatrixBase):
-            shown = latex.show(value, symbol.name, self.settings)
+            shown = self.show_value(value, symbol.name)
             return None if shown.named else shown.exact
-        return latex.exact(sp.sympify(value))
+        return self.exact(sp.sympify(value))
+
+    def exact(self, value: sp.Basic) -> str:
+        """LaTeX of an exact value, written with the named exponentials."""
+        return latex.exact(self.names(value))
+
+    def show_value(self, value: sp.MatrixBase, name: str) -> latex.Shown:
+        """A matrix shown with the named exponentials; its decimals are of the value itself."""
+        return latex.show(value, name, self.settings, self.names(value))
 
     def show(self, step: Step) -> latex.Shown:
         if step.key not in self.shown:
-            self.shown[step.key] = latex.show(step.value, step.symbol.name, self.settings)
+            self.shown[step.key] = self.show_value(step.value, step.symbol.name)
         return self.shown[step.key]
 
     def once(self, section: str, key: str, numbers: Mapping[str, Any]) -> str | None:
@@ -65,7 +79,7 @@ class Context:
     def row(self, matrix: sp.MatrixBase, i: int) -> str:
         """Row ``i`` as the documents write vectors: ``[1, 0]``."""
         cols = latex.layout(matrix, self.settings.max_size).cols
-        cells = [r"\cdots" if j is None else latex.exact(matrix[i, j]) for j in cols]
+        cells = [r"\cdots" if j is None else self.exact(matrix[i, j]) for j in cols]
         return r"\left[" + r",\; ".join(cells) + r"\right]"
 
     def approx_row(self, matrix: sp.MatrixBase, i: int) -> str | None:

@@ -33,10 +33,13 @@ class Printer(LatexPrinter):
     is how a formula is printed "with the numbers substituted".
     """
 
-    def __init__(self, substitute: Mapping[sp.Basic, str] | None = None) -> None:
+    def __init__(
+        self, substitute: Mapping[sp.Basic, str] | None = None, fractions: bool = False
+    ) -> None:
         super().__init__({"mat_str": "bmatrix", "mat_delim": ""})
         self.substitute = dict(substitute or {})
-        self._angles = 0  # inside sin/cos: rationals print as fractions
+        # Rationals as fractions: beside entries like a/(a + 3), 1/2 rather than 0.5.
+        self._angles = 1 if fractions else 0  # inside sin/cos: rationals print as fractions
 
     def _print_MatrixSymbol(self, expr: sp.MatrixSymbol) -> str:
         return self.substitute.get(expr) or expr.name
@@ -226,6 +229,7 @@ def bmatrix(
 
 
 _PRINTER = Printer()
+_FRACTIONS = Printer(fractions=True)
 
 
 def exact(expr: sp.Basic) -> str:
@@ -238,6 +242,16 @@ def exact(expr: sp.Basic) -> str:
 @lru_cache(maxsize=4096)
 def _scalar(expr: sp.Basic) -> str:
     return _PRINTER.doprint(expr)
+
+
+@lru_cache(maxsize=4096)
+def _fraction(expr: sp.Basic) -> str:
+    return _FRACTIONS.doprint(expr)
+
+
+def _mixed(entries: list[sp.Basic]) -> bool:
+    """Some entries are not numbers the user could have written: fractions for all."""
+    return any(not getattr(e, "is_Rational", False) and not e.free_symbols for e in entries)
 
 
 def formula(expr: sp.Basic, substitute: Mapping[sp.Basic, str] | None = None) -> str:
@@ -255,14 +269,20 @@ class Shown:
     named: bool  # some entries are too long and are written by name
 
 
-def show(matrix: sp.MatrixBase, name: str, settings: Settings) -> Shown:
+def show(
+    matrix: sp.MatrixBase, name: str, settings: Settings, written: sp.MatrixBase | None = None
+) -> Shown:
+    r"""``matrix`` as a document shows it; ``written`` is the same value in the letters it is
+    written with (``a`` for ``e^{\sqrt{2}/2}``), its decimals are always of ``matrix``."""
     shown = layout(matrix, settings.max_size)
     cells = [(i, j) for i in shown.rows for j in shown.cols if i is not None and j is not None]
-    named = any(too_long(matrix[i, j], settings.max_width) for i, j in cells)
+    form = matrix if written is None else written
+    named = any(too_long(form[i, j], settings.max_width) for i, j in cells)
     if named:
         text = bmatrix(matrix, lambda i, j: rf"\left({name}\right)_{{{i + 1},{j + 1}}}", shown)
     else:
-        text = bmatrix(matrix, lambda i, j: _scalar(matrix[i, j]), shown)
+        entry = _fraction if _mixed([matrix[i, j] for i, j in cells]) else _scalar
+        text = bmatrix(matrix, lambda i, j: entry(form[i, j]), shown)
     approx = None
     if not named and not all(is_literal(matrix[i, j]) for i, j in cells):
         places = {(i, j): decimal(matrix[i, j], settings.decimals) for i, j in cells}

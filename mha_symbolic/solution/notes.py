@@ -96,7 +96,7 @@ def _assumption(
         if fits and numbers is not None
         else rf"\text{{{text}}}"
     )
-    shown = latex.show(value, step.symbol.name, context.settings)
+    shown = context.show_value(value, step.symbol.name)
     approx = "" if shown.approx is None else rf" \approx {shown.approx}"
     numbers_ = {"symbol": _named(step.symbol.name, where), "exact": shown.exact + approx}
     head = step.head
@@ -120,7 +120,7 @@ def _unknown_projection(context: Context, step: Step, key: str, text: str) -> As
     concat = context.d.step("concat")
     width = concat.value.cols
     terms = " + ".join(
-        rf"{_factor(concat.value[0, k])} \, (W_O)_{{{k + 1}j}}" for k in range(width)
+        rf"{_factor(context, concat.value[0, k])} \, (W_O)_{{{k + 1}j}}" for k in range(width)
     )
     line = context.words(
         "notes",
@@ -133,8 +133,8 @@ def _unknown_projection(context: Context, step: Step, key: str, text: str) -> As
     return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,))
 
 
-def _factor(value: sp.Basic) -> str:
-    text = latex.exact(value)
+def _factor(context: Context, value: sp.Basic) -> str:
+    text = context.exact(value)
     return rf"\left({text}\right)" if isinstance(value, sp.Add) else text
 
 

@@ -33,11 +33,22 @@ def setup(context: Context) -> tuple[str, ...]:
     if spec.mask_kind != "none":
         lines.append(w("setup", f"mask_{spec.mask_kind}"))
     if not spec.has_output_projection:
-        lines.append(w("setup", "no_output"))
+        named = any("W_O" in str(value) for value in spec.assumed.values())
+        lines.append(w("setup", "unknown_output" if named else "no_output"))
     for symbol in spec.parameters.values():
         kind = w("parameter_kinds", parameters.kind_of(symbol))
         lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))
     return tuple(lines)
+
+
+def lets(context: Context) -> tuple[str, ...]:
+    """``Let a = e^{\\sqrt{3}/3} \\approx 1.78``: each named exponential, before the steps."""
+    out = []
+    for letter, base in context.names.bases:
+        approx = latex.decimal(base, context.settings.decimals)
+        name = sp.latex(letter)
+        out.append(context.words("setup", "let", name=name, value=latex.exact(base), approx=approx))
+    return tuple(out)
 
 
 def _dk_line(context: Context, dk: int) -> str:
@@ -75,7 +86,7 @@ def fused_steps(context: Context) -> tuple[FusedStep, FusedStep]:
         if i is None:
             continue
         chunks = [
-            r",\; ".join(latex.exact(q.value[i, c]) for c in range(k * d, (k + 1) * d))
+            r",\; ".join(context.exact(q.value[i, c]) for c in range(k * d, (k + 1) * d))
             for k in range(h)
         ]
         row = r"\left[" + r" \;\middle|\; ".join(chunks) + r"\right]"

@@ -118,7 +118,7 @@ def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
 
 def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     """A printed number that does not hold: what was printed, and the exact value."""
-    shown = latex.show(mark["exact"], step.symbol.name, context.settings)
+    shown = context.show_value(mark["exact"], step.symbol.name)
     return Mark(
         key=mark["key"],
         claimed=mark["claimed"],
@@ -134,7 +134,7 @@ def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None
     entry = step.value[0, 0]
     if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
         return None
-    return rf"\left({step.symbol.name}\right)_{{1,1}} = {latex.exact(entry)}"
+    return rf"\left({step.symbol.name}\right)_{{1,1}} = {context.exact(entry)}"
 
 
 def _numbers(step: Step) -> dict[str, Any]:

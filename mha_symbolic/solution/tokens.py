@@ -25,7 +25,7 @@ def token_work(context: Context, head: int) -> TokenWork:
 
 
 def _too_long(context: Context, matrix: sp.MatrixBase) -> bool:
-    return any(latex.too_long(e, context.settings.max_width) for e in matrix)
+    return any(latex.too_long(context.names(e), context.settings.max_width) for e in matrix)
 
 
 def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
@@ -35,7 +35,8 @@ def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
     n = i + 1
     key_rows = [j for j in latex.layout(k, context.settings.max_size).rows if j is not None]
     dots = [rf"q_{{{n}}} = {row(q, i)}"] + [
-        rf"q_{{{n}}} \cdot k_{{{j + 1}}} = {row(q, i)} \cdot {row(k, j)} = " + latex.exact(s[i, j])
+        rf"q_{{{n}}} \cdot k_{{{j + 1}}} = {row(q, i)} \cdot {row(k, j)} = "
+        + context.exact(s[i, j])
         for j in key_rows
     ]
     parts = [Part(words("tokens", "dot"), tuple(dots)), _scaled_row(context, steps, i)]
@@ -50,7 +51,9 @@ def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
         + _approx(context, a, i)
     )
     parts.append(Part(words("tokens", "softmax"), (softmax,)))
-    terms = " + ".join(f"{_coefficient(a[i, j])} {row(v, j)}" for j in key_rows if a[i, j] != 0)
+    terms = " + ".join(
+        f"{_coefficient(context, a[i, j])} {row(v, j)}" for j in key_rows if a[i, j] != 0
+    )
     total = rf"z_{{{n}}} = \sum_j a_{{{n}j}}\, v_j = {terms} = {row(z, i)}" + _approx(context, z, i)
     parts.append(Part(words("tokens", "sum"), (total,)))
     title = words("tokens", "query", index=n)
@@ -78,6 +81,6 @@ def _approx(context: Context, matrix: sp.MatrixBase, i: int) -> str:
     return "" if row is None else rf" \approx {row}"
 
 
-def _coefficient(value: sp.Expr) -> str:
-    text = latex.exact(value)
+def _coefficient(context: Context, value: sp.Expr) -> str:
+    text = context.exact(value)
     return rf"\left({text}\right)" if isinstance(value, sp.Add) else text

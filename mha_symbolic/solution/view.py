@@ -228,6 +228,7 @@ class Solution:
     summary: Summary
     text: Mapping[str, Any]  # the locale's [text] words (headings, labels)
     decimals_note: str
+    lets: tuple[str, ...] = ()  # "Let a = e^{...}": names the exact values below are written with
 
     def steps(self) -> dict[str, StepBlock]:
         """Each step's block by its key."""

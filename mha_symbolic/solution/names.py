@@ -1,0 +1,83 @@
+"""Names for what repeats, as a teacher writes them: ``let a = e^{\\sqrt{3}/3}``, then entries
+like ``a / (1 + 2a)`` instead of exponentials nested in fractions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+_LETTERS = "abcdfgpruvwyz"  # not e (Euler's number), h, i, j, k, l, m, n, o, q, s, t, x
+# A name helps only while the powers stay small (a, a^2, a^3); e^{5 10^25 sqrt 2} as a
+# power of some a would be unreadable, and cancelling it would never finish.
+MAX_POWER = 6
+# Entries larger than this are written as they are: factoring them costs more than it helps.
+MAX_TIDY_OPS = 80
+
+
+@dataclass(frozen=True)
+class Names:
+    """Each named exponential's base (``a -> e^{\\sqrt{3}/3}``) and what replaces each
+    exponential atom in a value (``e^{2\\sqrt{3}/3} -> a^2``)."""
+
+    bases: tuple[tuple[sp.Symbol, sp.Expr], ...] = ()
+    replace: Mapping[sp.Basic, sp.Expr] = field(default_factory=dict)
+
+    def __call__(self, value: sp.Basic) -> sp.Basic:
+        """``value`` written with the names (its own value is unchanged)."""
+        if not self.replace or not hasattr(value, "xreplace"):
+            return value
+        written = value.xreplace(dict(self.replace))
+        if isinstance(written, sp.MatrixBase):
+            return written.applyfunc(self._tidy)
+        return self._tidy(written)
+
+    def _tidy(self, entry: sp.Basic) -> sp.Basic:
+        """A rational function of the names in lowest terms, factored: ``a / (a + 1)``."""
+        letters = {symbol for symbol, _ in self.bases}
+        if not entry.free_symbols or not entry.free_symbols <= letters:
+            return entry
+        if sp.count_ops(entry) > MAX_TIDY_OPS:
+            return entry
+        tidy = sp.factor(sp.cancel(entry))
+        return tidy if sp.count_ops(tidy) <= sp.count_ops(entry) else entry
+
+
+def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names:
+    """Name the exponentials of irrational exponents in ``values``: those whose exponents are
+    rational multiples of one irrational number share a base, ``e^{k c} = a^k``."""
+    groups: dict[sp.Expr, list[tuple[sp.Rational, sp.Basic]]] = {}
+    for value in values:
+        atoms = value.atoms(sp.exp) if hasattr(value, "atoms") else set()
+        for atom in sorted(atoms, key=sp.default_sort_key):
+            arg = atom.args[0]
+            if arg.free_symbols or arg.is_Rational:
+                continue
+            coeff, rest = arg.as_coeff_Mul()
+            if not coeff.is_Rational or rest == 1:
+                continue
+            members = groups.setdefault(rest, [])
+            if (coeff, atom) not in members:
+                members.append((sp.Rational(coeff), atom))
+    letters = [c for c in _LETTERS if c not in set(taken)]
+    bases, replace = [], {}
+    groups = {
+        rest: members
+        for rest, members in groups.items()
+        if max(abs(c) for c, _ in members) <= MAX_POWER * _gcd([abs(c) for c, _ in members])
+    }
+    for letter, (rest, members) in zip(letters, groups.items()):
+        step = _gcd([abs(c) for c, _ in members])
+        symbol = sp.Symbol(letter, positive=True)
+        bases.append((symbol, sp.exp(step * rest)))
+        for coeff, atom in members:
+            replace[atom] = symbol ** int(coeff / step)
+    return Names(tuple(bases), replace)
+
+
+def _gcd(numbers: list[sp.Rational]) -> sp.Rational:
+    """The largest rational that each of ``numbers`` is a whole multiple of."""
+    numerator = sp.igcd(*[int(n.p) for n in numbers]) if len(numbers) > 1 else int(numbers[0].p)
+    denominator = sp.ilcm(*[int(n.q) for n in numbers]) if len(numbers) > 1 else int(numbers[0].q)
+    return sp.Rational(numerator, denominator)
