@@ -116,8 +116,8 @@ def _add_derive(commands: Any) -> None:
     _add_large(derive)
     derive.add_argument(
         "--format",
-        choices=("md", "tex", "html", "pdf", "json"),
-        help="output format (default: from -o's suffix, else md)",
+        choices=("text", "md", "tex", "html", "pdf", "json"),
+        help="output format (default: from -o's suffix; else text on a terminal, md in a pipe)",
     )
     derive.add_argument(
         "-o", "--output", type=_path, metavar="FILE", help="write here instead of stdout"

@@ -97,7 +97,7 @@ def _derive(args: argparse.Namespace) -> int:
         from mha_symbolic.check.judge import check
 
         options = replace(options, marks=check(d).marks())
-    fmt = args.format or (infer_format(args.output) if args.output else "md")
+    fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
     if args.output is None:
         if fmt == "pdf":
             raise SpecError("--format pdf writes a file: give -o FILE.pdf")
@@ -106,6 +106,11 @@ def _derive(args: argparse.Namespace) -> int:
     for path in write(d, args.output, fmt, options):
         _note(f"wrote {path}")
     return EXIT_OK
+
+
+def _screen_format() -> str:
+    """Plain text on a terminal (LaTeX is unreadable there), Markdown into a pipe or file."""
+    return "text" if sys.stdout.isatty() else "md"
 
 
 def _plot(args: argparse.Namespace, d: Any) -> Any:

@@ -27,6 +27,8 @@ DIFF_LINES = 60
 CASES = [(f"{name}.md", name, ()) for name in example_names()] + [
     ("split-scaled.bn.md", "split-scaled", ("--lang", "bn")),
     ("two-tokens.token.md", "two-tokens", ("--detail", "token")),
+    ("two-tokens.txt", "two-tokens", ("--format", "text")),
+    ("pytorch-style.txt", "pytorch-style", ("--format", "text")),
 ]
 
 
@@ -53,7 +55,8 @@ def compare(name: str, expected: str, actual: str) -> None:
 
 @pytest.mark.parametrize(("name", "example", "extra"), CASES, ids=[c[0] for c in CASES])
 def test_markdown_matches_the_golden_file(name, example, extra, capsys):
-    assert main(["derive", "--example", example, "--format", "md", *extra]) == 0
+    formats = ("--format", "md") if "--format" not in extra else ()
+    assert main(["derive", "--example", example, *formats, *extra]) == 0
     actual = capsys.readouterr().out
     path = GOLDEN / name
     if UPDATE:
@@ -64,7 +67,8 @@ def test_markdown_matches_the_golden_file(name, example, extra, capsys):
 
 
 def test_every_golden_file_belongs_to_a_case():
-    assert sorted(p.name for p in GOLDEN.glob("*.md")) == sorted(c[0] for c in CASES)
+    files = [*GOLDEN.glob("*.md"), *GOLDEN.glob("*.txt")]
+    assert sorted(p.name for p in files) == sorted(c[0] for c in CASES)
 
 
 def test_a_difference_fails_with_a_unified_diff():
@@ -96,3 +100,24 @@ def test_a_long_difference_shows_its_first_lines():
     assert lines[DIFF_LINES] == "-line 56"
     assert lines[-1] == f"... {203 - DIFF_LINES} more lines of diff"
     assert len(lines) == DIFF_LINES + 2
+
+
+@pytest.mark.parametrize("example", example_names())
+def test_plain_text_has_no_latex_and_fits_100_columns(example, capsys):
+    assert main(["derive", "--example", example, "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    too_wide = [line for line in out.splitlines() if len(line) > 100]
+    assert not too_wide, too_wide[:3]
+    for latex in ("\\frac", "\\begin", "\\left", "\\mathrm", "\\sqrt", "$"):
+        assert latex not in out, (latex, out[out.index(latex) - 80 : out.index(latex) + 80])
+
+
+def test_a_terminal_gets_plain_text_and_a_pipe_markdown(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["derive", "--example", "two-tokens"]) == 0
+    assert capsys.readouterr().out == (GOLDEN / "two-tokens.txt").read_text(encoding="utf-8")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert main(["derive", "--example", "two-tokens"]) == 0
+    assert capsys.readouterr().out == (GOLDEN / "two-tokens.md").read_text(encoding="utf-8")

@@ -401,8 +401,8 @@ def test_format_is_inferred_from_the_suffix(tmp_path, capsys):
     [
         (["derive", "--example", "two-tokens", "--format", "pdf"],
          "mha-symbolic: --format pdf writes a file: give -o FILE.pdf"),
-        (["derive", "--example", "two-tokens", "-o", "two.txt"],
-         "mha-symbolic: two.txt: cannot tell the format from the suffix '.txt'; give --format"),
+        (["derive", "--example", "two-tokens", "-o", "two.docx"],
+         "mha-symbolic: two.docx: cannot tell the format from the suffix '.docx'; give --format"),
         (["derive", "--example", "two-tokens", "--max-size", "1"],
          "mha-symbolic: --max-size must be at least 2"),
         (["derive", "--example", "two-tokens", "--templates", "no-such-dir"],

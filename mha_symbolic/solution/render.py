@@ -16,7 +16,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.files import write_files
-from mha_symbolic.solution import latex
+from mha_symbolic.solution import latex, terminal
 from mha_symbolic.solution.build import build
 from mha_symbolic.solution.locale import step_title, template_dir
 from mha_symbolic.solution.sandbox import Sandbox
@@ -25,8 +25,8 @@ from mha_symbolic.solution.words import Words
 from mha_symbolic.spec import parameters
 from mha_symbolic.text import decimal_text
 
-FORMATS = ("md", "tex", "html", "pdf", "json")
-TEXT_FORMATS = ("md", "tex", "html", "json")
+FORMATS = ("md", "text", "tex", "html", "pdf", "json")
+TEXT_FORMATS = ("md", "text", "tex", "html", "json")
 
 _TEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -99,6 +99,9 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
             **common,
         )
         env.filters.update(text=tex_escape, prose=_tex_prose)
+    elif fmt == "text":
+        env = Sandbox(autoescape=False, **common)
+        env.filters.update(terminal.FILTERS)
     elif fmt == "html":
         env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
@@ -132,7 +135,11 @@ def render(
         inline = tuple(replace(p, src=_data_uri(p.png)) for p in options.plots)
         options = replace(options, plots=inline)
     names = variables(build(derivation, options, images), font)
-    return environment(fmt, options.templates).get_template(f"derivation.{fmt}.j2").render(names)
+    template = f"derivation.{_TEMPLATE.get(fmt, fmt)}.j2"
+    return environment(fmt, options.templates).get_template(template).render(names)
+
+
+_TEMPLATE = {"text": "txt"}  # the template's suffix, where it is not the format's name
 
 
 def variables(solution: Solution, font: str | None) -> dict[str, Any]:
@@ -208,6 +215,7 @@ def _data_uri(png: bytes) -> str:
 
 # ---------------------------------------------------------------------- files
 SUFFIXES = {
+    ".txt": "text",
     ".md": "md",
     ".markdown": "md",
     ".tex": "tex",

@@ -1,0 +1,358 @@
+"""The solutions' LaTeX (the subset :mod:`mha_symbolic.solution.latex` writes) as plain Unicode
+text for a terminal: ``\\frac{a}{3 a + 1}`` reads ``a/(3a + 1)``, ``e^{\\frac{\\sqrt{3}}{3}}``
+reads ``e^(√3/3)``, and a matrix is drawn over several lines between tall brackets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SYMBOLS = {
+    "times": "×", "cdot": "·", "approx": "≈", "to": "→", "top": "ᵀ", "tau": "τ",
+    "Delta": "Δ", "theta": "θ", "alpha": "α", "beta": "β", "sum": "Σ", "dots": "…",
+    "cdots": "⋯", "ldots": "…", "vdots": "⋮", "ddots": "⋱", "infty": "∞", "circ": "∘",
+    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "neq": "≠", "in": "∈", "pm": "±",
+    "quad": "  ", "qquad": "    ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ",
+    "%": "%", "&": "&", "_": "_", "#": "#", "{": "{", "}": "}", "lvert": "|", "rvert": "|",
+    "mid": "|", "langle": "⟨", "rangle": "⟩", "sim": "~", "simeq": "≃", "equiv": "≡",
+    "rightarrow": "→", "Rightarrow": "⇒", "mapsto": "↦", "prime": "′", "ell": "ℓ",
+}  # fmt: skip
+_IGNORED = {"left", "right", "middle", "displaystyle", "big", "Big", "bigl", "bigr"}
+_FONTS = {"mathrm", "text", "operatorname", "mathbf", "mathit", "textbf", "boldsymbol"}
+_ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "overline": "\u0305"}
+_FRACTIONS = {"frac", "dfrac", "tfrac"}
+_SUB = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUP = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}^_&]|\s+|[^\\{}^_&\s]")
+
+
+@dataclass(frozen=True)
+class Box:
+    """Lines of text, all as wide; ``base`` is the line that sits on the text line."""
+
+    lines: tuple[str, ...]
+    base: int = 0
+
+    @property
+    def width(self) -> int:
+        return max((len(line) for line in self.lines), default=0)
+
+
+def _text(text: str) -> Box:
+    return Box((text,))
+
+
+def hconcat(boxes: list[Box]) -> Box:
+    """Boxes side by side, baselines aligned."""
+    if not boxes:
+        return _text("")
+    above = max(b.base for b in boxes)
+    below = max(len(b.lines) - b.base for b in boxes)
+    lines = [""] * (above + below)
+    for box in boxes:
+        top = above - box.base
+        for i in range(above + below):
+            inside = top <= i < top + len(box.lines)
+            lines[i] += box.lines[i - top].ljust(box.width) if inside else " " * box.width
+    return Box(tuple(line.rstrip() if False else line for line in lines), above)
+
+
+class _Parser:
+    def __init__(self, tex: str, width: int | None = None) -> None:
+        self.tokens = [t for t in _TOKEN.findall(tex)]
+        self.at = 0
+        self.width = width  # the columns a matrix may take (None: no limit)
+        self.matrices = 0  # matrices read so far
+
+    def peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def take(self) -> str:
+        token = self.tokens[self.at]
+        self.at += 1
+        return token
+
+    def group(self) -> Box:
+        """One argument: ``{...}`` or a single token."""
+        while self.peek() is not None and self.peek().isspace():  # type: ignore[union-attr]
+            self.take()
+        if self.peek() == "{":
+            self.take()
+            box = self.sequence(stop="}")
+            if self.peek() == "}":
+                self.take()
+            return box
+        return self.atom() if self.peek() is not None else _text("")
+
+    def raw_group(self) -> str:
+        """A ``{name}`` argument as its text (environment names, \\text{...})."""
+        if self.peek() != "{":
+            return ""
+        self.take()
+        depth, out = 1, []
+        while self.peek() is not None:
+            token = self.take()
+            depth += (token == "{") - (token == "}")
+            if depth == 0:
+                break
+            out.append(token)
+        return "".join(out)
+
+    def sequence(self, stop: str | None = None, cell: bool = False) -> Box:
+        parts: list[Box] = []
+        while self.peek() is not None and self.peek() != stop:
+            if (cell and self.peek() in ("&", r"\\")) or self.peek() == r"\end":
+                break
+            token = self.peek()
+            if token in ("^", "_"):
+                self.take()
+                base = parts.pop() if parts else _text("")
+                parts.append(_script(base, self.group(), token))
+                continue
+            parts.append(self.atom())
+        return _tidy(hconcat(parts))
+
+    def atom(self) -> Box:
+        token = self.take()
+        if token.isspace():
+            return _text(" ")
+        if token == "{":
+            box = self.sequence(stop="}")
+            if self.peek() == "}":
+                self.take()
+            return box
+        if not token.startswith("\\"):
+            return _text(token)
+        name = token[1:]
+        if name in _FRACTIONS:
+            top, bottom = self.group(), self.group()
+            return _text(f"{_wrap(top)}/{_wrap(bottom, denominator=True)}")
+        if name == "sqrt":
+            inner = self.group()
+            return _text("√" + _wrap(inner))
+        if name in _FONTS:
+            text = self.raw_group()
+            return _text(_Parser(text).sequence().lines[0] if name != "text" else text)
+        if name in _ACCENTS:
+            accented = self.group().lines[0]
+            return _text(accented[:1] + _ACCENTS[name] + accented[1:])
+        if name == "begin":
+            return self.environment(self.raw_group())
+        if name in _IGNORED:
+            return _text("") if self.peek() != "." else _skip(self)
+        return _text(_SYMBOLS.get(name, name))
+
+    def environment(self, kind: str) -> Box:
+        rows: list[list[Box]] = [[]]
+        counts = [self.matrices]  # matrices read before each row
+        while self.peek() is not None:
+            if self.peek() == r"\end":
+                self.take()
+                self.raw_group()
+                break
+            if self.peek() == "&":
+                self.take()
+                continue
+            if self.peek() == r"\\":
+                self.take()
+                rows.append([])
+                counts.append(self.matrices)
+                continue
+            rows[-1].append(self.sequence(cell=True))
+        if kind.endswith("matrix"):
+            self.matrices += 1
+            return matrix([row for row in rows if any(box.width for box in row)], self.width)
+        counts.append(self.matrices)
+        kept = [
+            row
+            for row, before, after in zip(rows, counts, counts[1:])
+            if any(box.width for box in row)
+            # too wide to read: a line that only puts known matrices side by side is left out
+            and not (self.width is not None and after - before > 1 and _wide(row, self.width))
+        ]
+        return aligned(kept)
+
+
+def _wide(row: list[Box], width: int) -> bool:
+    return hconcat(row).width > width
+
+
+def _skip(parser: _Parser) -> Box:
+    parser.take()  # the "." of \left. or \right.
+    return _text("")
+
+
+def _script(base: Box, script: Box, mark: str) -> Box:
+    text = script.lines[0].strip() if len(script.lines) == 1 else ""
+    if mark == "^" and text == "ᵀ":
+        return hconcat([base, _text("ᵀ")])
+    table = _SUP if mark == "^" else _SUB
+    if text and all(c.translate(table) != c or c == "," for c in text):
+        return hconcat([base, _text(text.translate(table))])
+    if mark == "_":
+        return hconcat([base, _text("_" + _wrap(script))])
+    return hconcat([base, _text("^" + _wrap(script))])
+
+
+def _wrap(box: Box, denominator: bool = False) -> str:
+    """A one-line box's text, in parentheses when it is more than one term (a denominator:
+    more than one factor too, as 1/2(a + 1) would be misread)."""
+    text = box.lines[0].strip() if len(box.lines) == 1 else " ".join(box.lines).strip()
+    if _compound(text) or (denominator and not _single(text)):
+        return f"({text})"
+    return text
+
+
+_SCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵀ′\u0302\u0303\u0304\u0305"
+_SINGLE = re.compile(
+    rf"-?\d+(?:\.\d+)?|-?√\d+|-?√?[A-Za-zα-ωΑ-Ω](?:_\w+)?[{_SCRIPTS}]*(?:\^\(.*\)|\^\w)?"
+    rf"|-?\(.*\)[{_SCRIPTS}]*"
+)
+
+
+def _single(text: str) -> bool:
+    """One number, one symbol (with its scripts), one power or one parenthesised group."""
+    if not _SINGLE.fullmatch(text):
+        return False
+    if text.lstrip("-").startswith("("):  # "(a)(b)" is two groups
+        depth = 0
+        for i, char in enumerate(text.lstrip("-")):
+            depth += (char == "(") - (char == ")")
+            if depth == 0:
+                return text.lstrip("-")[i + 1 :].strip(_SCRIPTS) == ""
+    return True
+
+
+def _compound(text: str) -> bool:
+    """Whether ``text`` has a space or an operator outside its parentheses and brackets."""
+    depth = 0
+    for i, char in enumerate(text):
+        depth += (char in "([") - (char in ")]")
+        if (depth == 0 and char in " +/·×=") or (depth == 0 and char == "-" and i > 0):
+            return True
+    return False
+
+
+def _tidy(box: Box) -> Box:
+    """Spaces as a reader writes them: ``3 a`` -> ``3a``, runs of spaces collapsed."""
+    if len(box.lines) != 1:
+        return box
+    text = re.sub(r"(?<=\d) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])", "", box.lines[0])
+    text = re.sub(r"(^|(?<=[(\[]))- (?=\S)", "-", text)
+    text = re.sub(r"(?<=[\w)⁰¹²³⁴⁵⁶⁷⁸⁹]) (?=\()", "", text)  # 2a (a + 1) -> 2a(a + 1)
+    text = re.sub(r" {2,}", " ", text)
+    text = re.sub(r"\( | \)", lambda m: m.group().strip(), text)
+    return _text(text)
+
+
+def matrix(rows: list[list[Box]], width: int | None = None) -> Box:
+    """A matrix between tall brackets, columns right-aligned, two spaces apart. Wider than
+    ``width``: its columns in groups one below the other, or, when one column alone is too
+    wide, its entries one by one."""
+    if not rows:
+        return _text("[]")
+    cols = max(len(row) for row in rows)
+    cells = [[_one(row[j]) if j < len(row) else "" for j in range(cols)] for row in rows]
+    widths = [max(len(r[j]) for r in cells) for j in range(cols)]
+    if width is not None and sum(widths) + 2 * cols + 2 > width:
+        return _too_wide(cells, widths, width)
+    return _bracketed(cells, widths)
+
+
+def _bracketed(cells: list[list[str]], widths: list[int]) -> Box:
+    body = ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in cells]
+    if len(body) == 1:
+        return _text(f"[{body[0]}]")
+    left = ["⎡"] + ["⎢"] * (len(body) - 2) + ["⎣"]
+    right = ["⎤"] + ["⎥"] * (len(body) - 2) + ["⎦"]
+    lines = tuple(f"{a} {line} {b}" for a, line, b in zip(left, body, right))
+    return Box(lines, (len(lines) - 1) // 2)
+
+
+def _too_wide(cells: list[list[str]], widths: list[int], width: int) -> Box:
+    if max(widths) + 4 > width:  # one entry per line, long entries cut at + and -
+        lines = []
+        for i, row in enumerate(cells, start=1):
+            for j, entry in enumerate(row, start=1):
+                lines.extend(_cut(f"({i}, {j})  {entry}", width, 8))
+        return Box(tuple(lines))
+    groups: list[list[int]] = [[]]
+    for j, w in enumerate(widths):
+        if groups[-1] and sum(widths[k] + 2 for k in groups[-1]) + w + 4 > width:
+            groups.append([])
+        groups[-1].append(j)
+    lines = []
+    for group in groups:
+        lines.append(f"columns {group[0] + 1}–{group[-1] + 1}:")
+        part = _bracketed([[row[j] for j in group] for row in cells], [widths[j] for j in group])
+        lines.extend(part.lines)
+    return Box(tuple(lines))
+
+
+def _cut(text: str, width: int, indent: int) -> list[str]:
+    """``text`` in lines of at most ``width``, broken before + and - (continued indented)."""
+    pieces = re.split(r"(?= [+-] )", text)
+    lines, line = [], ""
+    for piece in pieces:
+        if line and len(line) + len(piece) > width:
+            lines.append(line)
+            line = " " * indent + piece.lstrip()
+        else:
+            line += piece
+    lines.append(line)
+    return lines
+
+
+def _one(box: Box) -> str:
+    return " ".join(line.strip() for line in box.lines).strip()
+
+
+def aligned(rows: list[list[Box]]) -> Box:
+    """``a &= b \\\\ &= c``: each row's left cells right-aligned before the right ones."""
+    lefts = [row[0] if len(row) > 1 else _text("") for row in rows]
+    rights = [hconcat(row[1:]) if len(row) > 1 else row[0] for row in rows]
+    width = max((box.width for box in lefts), default=0)
+    lines: list[str] = []
+    for left, right in zip(lefts, rights):
+        pad = Box(tuple(line.rjust(width) for line in left.lines), left.base)
+        lines.extend(hconcat([pad, right]).lines)
+        lines.append("")
+    return Box(tuple(lines[:-1]))
+
+
+def inline(tex: str) -> str:
+    """Inline maths on one line (a matrix as ``[[a, b], [c, d]]``)."""
+    box = _Parser(tex).sequence()
+    if len(box.lines) == 1:
+        return box.lines[0].strip()
+    return _flat(tex)
+
+
+def _flat(tex: str) -> str:
+    flat = re.sub(
+        r"\\begin\{[bp]?matrix\}(.*?)\\end\{[bp]?matrix\}",
+        lambda m: (
+            "["
+            + ", ".join(
+                "[" + ", ".join(inline(c).strip() for c in row.split("&")) + "]"
+                for row in m.group(1).split(r"\\")
+                if row.strip()
+            )
+            + "]"
+        ),
+        tex,
+        flags=re.DOTALL,
+    )
+    return _Parser(flat).sequence().lines[0].strip()
+
+
+def display(tex: str, width: int = 100) -> str:
+    """Display maths over as many lines as it needs; past ``width`` columns, matrices are
+    written on one line each row (``[a, b]``) instead of drawn."""
+    box = _Parser(tex).sequence()
+    lines = [line.rstrip() for line in box.lines]
+    if max((len(line) for line in lines), default=0) <= width:
+        return "\n".join(lines)
+    box = _Parser(tex, width - 12).sequence()  # the matrices fit beside "X = "
+    lines = [line.rstrip() for line in box.lines]
+    return "\n".join(piece for line in lines for piece in _cut(line, width, 8))
