@@ -56,5 +56,12 @@ def _latex(value: Any) -> str:
     return exact(value)
 
 
+def _notebook(d: Derivation, kind: str) -> str:
+    from mha_symbolic.solution import notebook
+
+    return notebook.html(d) if kind == "html" else notebook.latex_maths(d)
+
+
 register(lambdify=lambdify, limit=limit, render=_render, write=_write, latex=_latex)
+register(notebook=_notebook)
 register(enclose=enclose)

@@ -124,6 +124,10 @@ class Report:
             lines += _block(claim)
         return "\n".join([*lines, self.summary()]) + "\n"  # one line, to grep; a long path
 
+    def __repr__(self) -> str:
+        """At a prompt: the readable report, not the dataclass's fields."""
+        return str(self).rstrip("\n")
+
     def _repr_markdown_(self) -> str:
         """The Markdown table (maths rendered) and, below it, why each failing claim fails."""
         reasons = [f"- `{c.key}`: {c.explanation}" for c in self.claims if c.explanation]

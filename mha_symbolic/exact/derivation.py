@@ -175,9 +175,13 @@ class Derivation(Mapping[str, Matrix]):
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the HTML solution (heatmaps inline), its styles kept to itself."""
+        return str(_consumer("notebook")(self, "html"))
+
     def _repr_latex_(self) -> str:
-        """Jupyter's LaTeX view: the final output's exact value."""
-        return f"$${self.step('output').symbol.name} = {self.latex('output')}$$"
+        """What nbconvert puts into a PDF: every step as display maths, title to decimals."""
+        return str(_consumer("notebook")(self, "latex"))
 
 
 def unknown_key_message(key: str, keys: list[str]) -> str:
