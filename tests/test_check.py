@@ -565,6 +565,10 @@ def test_json_schema(two_tokens):
                 "exact": r"\begin{bmatrix}\frac{e}{1 + e} & \frac{1}{1 + e}\end{bmatrix}",
                 "decimal": "[0.7311, 0.2689]",
                 "diagnosis": INCONSISTENT,
+                "explanation": (
+                    "Entry (1, 2): the attention weight is 0.2689, the document has 0.28."
+                ),
+                "mistakes": [],
                 "entries": [
                     {
                         "index": [1, 1],
@@ -630,8 +634,12 @@ def test_cli_json(capsys):
     assert data["ok"] is False
     assert [c["verdict"] for c in data["claims"]][-2:] == ["wrong", "wrong"]
     assert set(data["claims"][0]) == {
-        "key", "claimed", "verdict", "exact", "decimal", "diagnosis", "entries",
+        "key", "claimed", "verdict", "exact", "decimal", "diagnosis", "explanation",
+        "mistakes", "entries",
     }  # fmt: skip
+    wrong = data["claims"][-1]
+    shown = " ".join(str(check(AttentionSpec.example("split-scaled"))).split())
+    assert wrong["explanation"] and " ".join(wrong["explanation"].split()) in shown
 
 
 def test_cli_markdown(capsys):

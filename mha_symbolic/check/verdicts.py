@@ -240,6 +240,9 @@ class ClaimVerdict:
             "exact": self.exact_latex,
             "decimal": self.decimal,
             "diagnosis": self.diagnosis,
+            # The same sentence the text report prints under "why" (None when it holds).
+            "explanation": self.explanation,
+            "mistakes": list(self.mistakes),
             "entries": [entry.to_dict() for entry in self.entries],
         }
 
