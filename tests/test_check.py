@@ -587,6 +587,7 @@ def test_json_schema(two_tokens):
                 ],
             }
         ],
+        "assumed": [],
     }
 
 

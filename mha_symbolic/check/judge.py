@@ -8,7 +8,7 @@ from typing import Any
 
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.check import follow, precision
+from mha_symbolic.check import assumed, follow, precision
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
 from mha_symbolic.check.report import Report
@@ -121,9 +121,25 @@ def check(
     judged = [_judge_claim(claim, d, values, mistakes) for claim in parsed]
     if bounds is not None:
         judged = [_allowing(verdict, bounds) for verdict in judged]
-    notes = follow.follow(d, judged, _assumed(d, shapes))
+    supposed = _assumed(d, shapes)
+    notes = follow.follow(d, judged, supposed)
     judged = [replace(v, explanation=_explain(v, note, d)) for v, note in zip(judged, notes)]
-    return Report(d.spec.source, tuple(judged))
+    return Report(d.spec.source, tuple(judged), _judge_assumed(supposed, d, values, mistakes))
+
+
+def _judge_assumed(
+    supposed: list[Claim], d: Derivation, values: Values, mistakes: Mistakes
+) -> tuple[assumed.Assumed, ...]:
+    spec = d.spec
+    return tuple(
+        assumed.judge(
+            _judge_claim(claim, d, values, mistakes),
+            d.step(claim.step).head if claim.step in d else None,
+            spec.omitted,
+            spec.heads,
+        )
+        for claim in supposed
+    )
 
 
 def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:

@@ -10,6 +10,7 @@ from typing import Any
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
+from mha_symbolic.check.assumed import Assumed
 from mha_symbolic.check.verdicts import SYMBOLIC, VERDICTS, ClaimVerdict, grid
 
 _TEXT_WIDTH = 80  # characters of an exact value shown in the text table
@@ -41,6 +42,8 @@ class Report:
 
     source: str
     claims: tuple[ClaimVerdict, ...]
+    # The spec's [assumed] numbers, judged but never counted as claims (see check/assumed).
+    assumptions: tuple[Assumed, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -88,7 +91,11 @@ class Report:
         return f"{self.source}: {len(self.claims)} {noun}: " + ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "claims": [claim.to_dict() for claim in self.claims]}
+        return {
+            "ok": self.ok,
+            "claims": [claim.to_dict() for claim in self.claims],
+            "assumed": [item.to_dict() for item in self.assumptions],
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
@@ -118,8 +125,10 @@ class Report:
         return "\n".join([*lines, self.summary()]) + "\n"
 
     def __str__(self) -> str:
-        """A readable report: one block per claim, lines within 100 columns."""
+        """A readable report: one block per assumed number and per claim, within 100 columns."""
         lines: list[str] = []
+        for item in self.assumptions:
+            lines += _assumed_block(item)
         for claim in self.claims:
             lines += _block(claim)
         return "\n".join([*lines, self.summary()]) + "\n"  # one line, to grep; a long path
@@ -129,8 +138,10 @@ class Report:
         return str(self).rstrip("\n")
 
     def _repr_markdown_(self) -> str:
-        """The Markdown table (maths rendered) and, below it, why each failing claim fails."""
-        reasons = [f"- `{c.key}`: {c.explanation}" for c in self.claims if c.explanation]
+        """The Markdown table (maths rendered), why each failing claim fails, and what the
+        document assumes."""
+        reasons = [f"- `{a.key}` (assumed, {a.status}): {a.note}" for a in self.assumptions]
+        reasons += [f"- `{c.key}`: {c.explanation}" for c in self.claims if c.explanation]
         if not reasons:
             return self.to_markdown()
         return self.to_markdown() + "\n" + "\n".join(reasons) + "\n"
@@ -197,6 +208,19 @@ def _block(claim: ClaimVerdict) -> list[str]:
                 lines += _wrap(f"{text}: {entry.verdict}", " " * 11, f"  {where:<9}")
         if claim.explanation:
             lines += _wrap(claim.explanation, " " * 11, "  why      ")
+    return lines
+
+
+def _assumed_block(item: Assumed) -> list[str]:
+    """An assumed number: what the document assumes, what the inputs give, and the note."""
+    verdict = item.verdict
+    lines = [f"{item.key}: assumed ({item.status})"]
+    lines += _wrap(verdict.claim.display, " " * 11, "  assumed  ")
+    exact = grid(verdict.exact, _plain)
+    shown = exact if verdict.decimal in (None, exact) else f"{exact} = {verdict.decimal}"
+    label = "  setup    " if item.status == "undetermined" else "  given    "
+    lines += _wrap(shown, " " * 11, label)
+    lines += _wrap(item.note, " " * 11, "  note     ")
     return lines
 
 
