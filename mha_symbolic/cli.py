@@ -43,6 +43,22 @@ def load_spec(args: argparse.Namespace) -> Any:
     return AttentionSpec.from_toml(args.spec)
 
 
+def load_specs(args: argparse.Namespace, claims: dict[str, Any] | None = None) -> list[Any]:
+    """The spec, or one per batch element when an input has shape (batch, L, E)."""
+    from mha_symbolic.check.batch import batch_specs, is_batched
+    from mha_symbolic.spec.attention import AttentionSpec
+    from mha_symbolic.spec.files import parse_toml, read_text
+
+    _one_source(args)
+    if args.example:
+        return [AttentionSpec.example(args.example)]
+    source = "<stdin>" if args.spec == STDIN else str(args.spec)
+    raw = _stdin_table() if args.spec == STDIN else parse_toml(read_text(args.spec, source), source)
+    if is_batched(raw):
+        return batch_specs(raw, source, claims)
+    return [AttentionSpec.from_dict(raw, source=source)]
+
+
 def _stdin_table() -> dict[str, Any]:
     """The spec TOML on standard input, read as a table (floats kept as exact decimals)."""
     from mha_symbolic.spec.files import parse_toml
@@ -66,8 +82,6 @@ def _examples() -> int:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from mha_symbolic.exact.evaluate import derive
-    from mha_symbolic.progress import StepLine
     from mha_symbolic.solution.render import infer_format, render, write
     from mha_symbolic.solution.view import Options
 
@@ -81,7 +95,26 @@ def _derive(args: argparse.Namespace) -> int:
         max_size=args.max_size,
         templates=args.templates,
     )
-    spec = load_spec(args)
+    specs = load_specs(args)
+    fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
+    if len(specs) > 1:
+        return _derive_batch(args, specs, options, fmt)
+    d, options = _derive_one(args, specs[0], options)
+    if args.output is None:
+        if fmt == "pdf":
+            raise SpecError("--format pdf writes a file: give -o FILE.pdf")
+        _write(render(d, fmt, options), None)
+        return EXIT_OK
+    for path in write(d, args.output, fmt, options):
+        _note(f"wrote {path}")
+    return EXIT_OK
+
+
+def _derive_one(args: argparse.Namespace, spec: Any, options: Any) -> tuple[Any, Any]:
+    """One spec derived (with progress), its --plot and --limit, and its claims as marks."""
+    from mha_symbolic.exact.evaluate import derive
+    from mha_symbolic.progress import StepLine
+
     progress = StepLine()
     try:
         d = derive(spec, True if args.gradients else None, progress=progress, large=args.large)
@@ -97,14 +130,41 @@ def _derive(args: argparse.Namespace) -> int:
         from mha_symbolic.check.judge import check
 
         options = replace(options, marks=check(d).marks())
-    fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
+    return d, options
+
+
+_BATCH_HEADING = {
+    "md": "# Batch element {n} of {count}\n\n",
+    "text": "Batch element {n} of {count}\n",
+}
+
+
+def _derive_batch(args: argparse.Namespace, specs: list[Any], options: Any, fmt: str) -> int:
+    """A batch: each element's solution under its own heading (md, text, json on stdout), or
+    one file per element (FILE-b1.md, ...)."""
+    import json
+
+    from mha_symbolic.solution.render import render, write
+
+    count = len(specs)
+    if args.plot:
+        raise SpecError(f"--plot takes one sequence, and this spec is a batch of {count}")
+    if args.output is None and fmt not in (*_BATCH_HEADING, "json"):
+        raise SpecError(f"a batch of {count} in {fmt} is one file per element: give -o FILE")
+    parts = []
+    for n, spec in enumerate(specs, start=1):
+        d, own = _derive_one(args, spec, options)
+        if args.output is not None:
+            target = Path(args.output)
+            for path in write(d, str(target.with_stem(f"{target.stem}-b{n}")), fmt, own):
+                _note(f"wrote {path}")
+        elif fmt == "json":
+            parts.append(json.loads(render(d, "json", own)))
+        else:
+            parts.append(_BATCH_HEADING[fmt].format(n=n, count=count) + render(d, fmt, own))
     if args.output is None:
-        if fmt == "pdf":
-            raise SpecError("--format pdf writes a file: give -o FILE.pdf")
-        _write(render(d, fmt, options), None)
-        return EXIT_OK
-    for path in write(d, args.output, fmt, options):
-        _note(f"wrote {path}")
+        text = json.dumps({"batch": parts}, ensure_ascii=False, indent=2) + "\n"
+        _write(text if fmt == "json" else "\n".join(parts), None)
     return EXIT_OK
 
 
@@ -138,9 +198,15 @@ def _check(args: argparse.Namespace) -> int:
 
     if args.spec == STDIN and args.claims == STDIN:
         raise SpecError("the spec and --claims cannot both be - (standard input)")
-    report = check(
-        load_spec(args), _claims(args), large=args.large, inputs=args.inputs, dtype=args.dtype
-    )
+    claims = _claims(args)
+    specs = load_specs(args, claims)
+    options = {"large": args.large, "inputs": args.inputs, "dtype": args.dtype}
+    if len(specs) > 1:  # a batch: each element's claims were routed to it
+        from mha_symbolic.check.batch import check_specs
+
+        report = check_specs(specs, specs[0].source, **options)
+    else:
+        report = check(specs[0], claims, **options)
     text = _report_text(report, "text" if args.why else args.format)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM

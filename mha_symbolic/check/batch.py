@@ -40,25 +40,71 @@ def batches(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def is_batched(raw: Mapping[str, Any]) -> bool:
+    """Whether a spec table gives an input of shape (batch, L, E)."""
+    return any(name in raw and _depth(raw[name]) == 3 for name in _INPUTS)
+
+
+def batch_specs(
+    raw: Mapping[str, Any], source: str, claims: Mapping[str, Any] | None = None
+) -> list[AttentionSpec]:
+    """One spec per batch element of a batched spec table, each with its own claims
+    (``b{n}.<key>``, or a print of the whole batch, routed to the element it is about)."""
+    tables = batches(raw)
+    lengths = {len(table[name]) for table in tables for name in ("x", "query") if name in table}
+    if len(lengths) > 1:
+        shown = ", ".join(
+            f"b{n} has {len(t.get('x', t.get('query', [])))}" for n, t in enumerate(tables, 1)
+        )
+        raise SpecError(f"the batch elements differ in length: {shown}", source=source)
+    per_batch = _routed(dict(raw.get("claims", {}) if claims is None else claims), len(tables))
+    specs = []
+    for n, (table, claimed) in enumerate(zip(tables, per_batch), start=1):
+        try:
+            specs.append(AttentionSpec.from_dict({**table, "claims": claimed}, source=source))
+        except SpecError as error:
+            detail = f"batch element {n} (b{n}): {error.detail}"
+            raise SpecError(detail, source=error.source or source) from None
+    return specs
+
+
+def _routed(table: Mapping[str, Any], count: int) -> list[dict[str, Any]]:
+    per_batch: list[dict[str, Any]] = [{} for _ in range(count)]
+    for key, value in table.items():
+        for n, claim in _route(key, value, count):
+            per_batch[n - 1][claim[0]] = claim[1]
+    return per_batch
+
+
 def check_batch(
     raw: Mapping[str, Any], claims: Mapping[str, Any] | None = None, **options: Any
 ) -> Report:
     """Judge claims about a batched spec: ``b{n}.<step key>`` or a print of the whole batch."""
     specs = batches(raw)
-    table = dict(raw.get("claims", {}) if claims is None else claims)
-    per_batch: list[dict[str, Any]] = [{} for _ in specs]
-    for key, value in table.items():
-        for n, claim in _route(key, value, len(specs)):
-            per_batch[n - 1][claim[0]] = claim[1]
+    per_batch = _routed(dict(raw.get("claims", {}) if claims is None else claims), len(specs))
     verdicts = []
     for n, (spec, claimed) in enumerate(zip(specs, per_batch), start=1):
         if not claimed:
             continue
         report = check(derive(AttentionSpec.from_dict(spec)), claimed, **options)
-        for verdict in report.claims:
-            name = f"b{n}.{verdict.claim.key}"
-            verdicts.append(replace(verdict, claim=replace(verdict.claim, key=name)))
+        verdicts += _numbered(report, n)
     return Report(str(raw.get("title", "<batch>")), tuple(verdicts))
+
+
+def check_specs(specs: list[AttentionSpec], source: str, **options: Any) -> Report:
+    """Judge each batch element's own claims (see :func:`batch_specs`), keys as ``b{n}.``."""
+    verdicts = []
+    for n, spec in enumerate(specs, start=1):
+        if spec.claims:
+            verdicts += _numbered(check(spec, **options), n)
+    return Report(source, tuple(verdicts))
+
+
+def _numbered(report: Report, n: int) -> list[Any]:
+    return [
+        replace(verdict, claim=replace(verdict.claim, key=f"b{n}.{verdict.claim.key}"))
+        for verdict in report.claims
+    ]
 
 
 def _route(key: str, value: Any, count: int) -> list[tuple[int, tuple[str, Any]]]:
