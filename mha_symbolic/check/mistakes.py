@@ -93,6 +93,8 @@ def _unscaled(d: Derivation) -> tuple[str, Variant] | None:
 
 def _scaled_again(d: Derivation) -> tuple[str, Variant] | None:
     spec = d.spec
+    if spec.scores is not None:  # given scores: d_k is not known
+        return None
     widths = {d[f"head{i}.q"].cols for i in range(1, spec.heads + 1)}
     if len(widths) != 1:
         return None
@@ -138,6 +140,8 @@ def _same_shapes(d: Derivation, first: str, second: str) -> bool:
 
 def _k_for_v(d: Derivation) -> tuple[str, Variant] | None:
     spec = d.spec
+    if spec.scores is not None:  # no K when the scores are given
+        return None
     if spec.key.shape != spec.value.shape or not _same_shapes(d, "k", "v"):
         return None
     return "K used in place of V", _variant(d, rewrite.stream_for("v", "k"))
@@ -145,6 +149,8 @@ def _k_for_v(d: Derivation) -> tuple[str, Variant] | None:
 
 def _q_for_k(d: Derivation) -> tuple[str, Variant] | None:
     spec = d.spec
+    if spec.scores is not None:
+        return None
     if spec.query.shape != spec.key.shape or not _same_shapes(d, "q", "k"):
         return None
     return "Q used in place of K", _variant(d, rewrite.stream_for("k", "q"))

@@ -216,7 +216,7 @@ class _Builder:
                         True,
                     ),
                 )
-                for stream in STREAMS
+                for stream in self.needed()
             }
             for i in range(self.spec.heads)
         ]
@@ -240,11 +240,15 @@ class _Builder:
                 entry["k"] = entry["v"] = entry["q"]
         return slices
 
+    def needed(self) -> tuple[str, ...]:
+        """The streams projected: only the values when the scores are given."""
+        return ("v",) if self.spec.scores is not None else STREAMS
+
     def fused(self, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, _Part]]:
         """One projection per stream, then each head's columns of it."""
         h = self.spec.heads
         heads: list[dict[str, _Part]] = [{} for _ in range(h)]
-        for stream in STREAMS:
+        for stream in self.needed():
             expr = self.affine(inputs[stream], f"w_{stream}", 0, False)
             full = self.add(stream, "project", stream.upper(), expr, None, None, stream)
             width = full.shape[1] // h
@@ -290,17 +294,19 @@ class _Builder:
         return scale
 
     def head(self, n: int, made: dict[str, _Part]) -> sp.MatrixSymbol:
-        parts = self.rope(n, self.own(n, made))
-        q, k, v = parts["q"], parts["k"], parts["v"]
-        s = self.add(f"head{n}.scores", "scores", f"S_{{{n}}}", sp.MatMul(q, k.T), n)
-        factor = self.scale(int(q.shape[1]))
+        if self.spec.scores is not None:  # given: no Q and K, only the values
+            v = self.own(n, {"v": made["v"]})["v"]
+            given = self.leaf(f"S_{{{n}}}", "scores", self.spec.scores[n - 1], n - 1)
+            s = self.add(f"head{n}.scores", "input", f"S_{{{n}}}", given, n)
+            factor, written = self.scale(0), sp.MatMul(self.scale(0), s)
+        else:
+            parts = self.rope(n, self.own(n, made))
+            q, k, v = parts["q"], parts["k"], parts["v"]
+            s = self.add(f"head{n}.scores", "scores", f"S_{{{n}}}", sp.MatMul(q, k.T), n)
+            factor = self.scale(int(q.shape[1]))
+            written = sp.MatMul(factor, q, k.T)
         logits = self.add(
-            f"head{n}.scaled",
-            "scale",
-            f"S'_{{{n}}}",
-            sp.MatMul(factor, s),
-            n,
-            sp.MatMul(factor, q, k.T),
+            f"head{n}.scaled", "scale", f"S'_{{{n}}}", sp.MatMul(factor, s), n, written
         )
         if self.spec.mask is not None:
             mask = self.mask()

@@ -15,21 +15,22 @@ def setup(context: Context) -> tuple[str, ...]:
     """The setup list: lengths, sizes, heads, d_k, scaling, convention, mask, parameters."""
     spec, w = context.spec, context.words
     x = spec.query
-    dk = context.d.step("head1.q").shape[1]
+    given = spec.scores is not None  # no Q and K: no d_k
+    dk = 0 if given else context.d.step("head1.q").shape[1]
     lines = []
     if spec.self_attention:
         lines.append(w("setup", "length", L=x.rows))
     else:
         lines.append(w("setup", "cross", Lq=x.rows, Lk=spec.key.rows))
     lines += [w("setup", "model", E=x.cols), w("setup", "heads", h=spec.heads)]
-    lines.append(_dk_line(context, dk))
+    lines.append(w("setup", "scores_given") if given else _dk_line(context, dk))
     if spec.scale == "sqrt_dk":
         lines.append(w("setup", "scale_sqrt", dk=dk))
     elif spec.scale == "none":
         lines.append(w("setup", "scale_none"))
     else:
         lines.append(w("setup", "scale_value", factor=latex.exact(spec.scale)))
-    lines.append(w("setup", f"convention_{spec.convention}"))
+    lines.append(w("setup", f"convention_{spec.convention}" + ("_v" if given else "")))
     if spec.mask_kind != "none":
         lines.append(w("setup", f"mask_{spec.mask_kind}"))
     if not spec.has_output_projection:
@@ -111,8 +112,11 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
     """(operation, shapes in letters, shapes here) up to the heads' attention."""
     spec = context.spec
     L, E, h = spec.query.rows, spec.query.cols, spec.heads
-    dq = context.d.step("head1.q").shape[1]
     first = ("input", "(L, E)", f"({L}, {E})")
+    if spec.scores is not None:  # only the values are projected
+        dv = context.d.step("head1.v").shape[1]
+        return [first, ("projection", r"(L, E) \to h \times (L, d)", rf"{h} \times ({L}, {dv})")]
+    dq = context.d.step("head1.q").shape[1]
     if spec.layout == "fused":
         return [
             first,

@@ -16,6 +16,8 @@ def token_work(context: Context, head: int) -> TokenWork:
     """Each query's dot products, its softmax row and its weighted sum, or why they are left out."""
     steps = {s.key.split(".", 1)[1]: s for s in context.d.steps if s.head == head}
     title = context.words("tokens", "heading", head=head)
+    if "q" not in steps:  # given scores: no query rows to take apart
+        return TokenWork(head, title, (), context.words("tokens", "scores_given", head=head))
     if any(_too_long(context, steps[k].value) for k in _KEYS if k in steps):
         note = context.words("tokens", "too_long", head=head)
         return TokenWork(head, title, (), note)

@@ -16,6 +16,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds, files, gqa, parameters
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
+from mha_symbolic.spec.scores import check_scores_spec, read_scores
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.spec.weights import Weights
 from mha_symbolic.text import did_you_mean, one_line
@@ -45,6 +46,7 @@ TOP_KEYS = (
     "rope",
     "claims",
     "assumed",
+    "scores",  # each head's Q K^T given directly (Q and K not known): see spec/scores.py
     "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
     "floats",  # "binary": binary floats read as their exact values, not shortest decimals
@@ -112,6 +114,8 @@ class AttentionSpec:
     inputs: str = "exact"  # "printed": inputs known only to their printed digits (check)
     dtype: str = "exact"  # "float32" / "float64": claims allow that rounding (check)
     floats: str = "decimal"  # "binary": each float is its exact binary value (an oracle's input)
+    # Each head's scores Q K^T as given (a document that prints them but not Q and K), or None.
+    scores: tuple[Matrix, ...] | None = None
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -222,7 +226,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "heads": _heads(raw.get("heads", 1)),
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
-        "scale": _scale(raw.get("scale", "sqrt_dk")),
+        "scale": _scale(raw.get("scale", "none" if "scores" in raw else "sqrt_dk")),
         "claims": _claims(raw.get("claims", {}), "claims"),
         "assumed": _claims(raw.get("assumed", {}), "assumed"),
         "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
@@ -244,6 +248,10 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     )
     values.update(Weights(values).normalize(table))
     values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
+    if "scores" in raw:
+        check_scores_spec(raw)
+        rows, cols = values["query"].rows, values["key"].rows
+        values["scores"] = read_scores(raw, values["heads"], rows, cols)
     values["rope"] = read_rope(raw.get("rope"))
     check_widths(values["rope"], _query_widths(values))
     return values
