@@ -23,6 +23,9 @@ class Names:
 
     bases: tuple[tuple[sp.Symbol, sp.Expr], ...] = ()
     replace: Mapping[sp.Basic, sp.Expr] = field(default_factory=dict)
+    # Each entry is tidied once: a solution shows the same value in several places (the step,
+    # the next step's substitution, a note, the token-by-token working).
+    _tidied: dict[sp.Basic, sp.Basic] = field(default_factory=dict, compare=False, repr=False)
 
     def __call__(self, value: sp.Basic) -> sp.Basic:
         """``value`` written with the names (its own value is unchanged)."""
@@ -35,6 +38,11 @@ class Names:
 
     def _tidy(self, entry: sp.Basic) -> sp.Basic:
         """A rational function of the names in lowest terms, factored: ``a / (a + 1)``."""
+        if entry not in self._tidied:
+            self._tidied[entry] = self._tidy_once(entry)
+        return self._tidied[entry]
+
+    def _tidy_once(self, entry: sp.Basic) -> sp.Basic:
         letters = {symbol for symbol, _ in self.bases}
         if not entry.free_symbols or not entry.free_symbols <= letters:
             return entry
@@ -55,7 +63,10 @@ def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names
             if arg.free_symbols or arg.is_Rational:
                 continue
             coeff, rest = arg.as_coeff_Mul()
-            if not coeff.is_Rational or rest == 1:
+            # Named: e^{k sqrt(3)/3}, exponents a rational times one algebraic number (the
+            # 1/sqrt(d_k) scale). A RoPE score's cos(1) - sin(1) stays as written: naming
+            # it helps no one, and cancelling such entries costs minutes.
+            if not coeff.is_Rational or rest == 1 or rest.is_algebraic is not True:
                 continue
             members = groups.setdefault(rest, [])
             if (coeff, atom) not in members:
