@@ -51,3 +51,13 @@ def test_a_spec_carries_its_own_translations() -> None:
     assert str(error.value) == (
         "<arguments>: unknown key 'translations.bn.titel' (did you mean 'title'?)"
     )
+
+
+def test_bengali_headings_go_bold_in_the_pdf() -> None:
+    # Bengali fonts (Lohit) ship no bold face: XeLaTeX draws one, so headings are bold.
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    d = derive(AttentionSpec.example("two-tokens"))
+    tex = render(d, "tex", Options(lang="bn"), font="Lohit Bengali")
+    assert "\\newfontfamily\\bengalifont{Lohit Bengali}[Script=Bengali, AutoFakeBold=2.5]" in tex
