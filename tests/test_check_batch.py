@@ -122,6 +122,10 @@ def test_derive_a_batched_spec_file(tmp_path, capsys) -> None:
             "[[[1, 0], [0, 1]], [[2, 0], [0]]]",
             "batch element 2 (b2): x: row 2 has 1 entry but row 1 has 2",
         ),
+        (
+            "[[[1, 0], [0, 1]], [[1, 0, 0], [0, 1, 0]]]",
+            "the batch elements of x differ in width (E): b1 has 2, b2 has 3",
+        ),
     ],
 )
 def test_bad_batches_are_one_line(tmp_path, capsys, x: str, message: str) -> None:

@@ -57,6 +57,7 @@ def batch_specs(
             f"b{n} has {len(t.get('x', t.get('query', [])))}" for n, t in enumerate(tables, 1)
         )
         raise SpecError(f"the batch elements differ in length: {shown}", source=source)
+    _same_widths(tables, source)
     per_batch = _routed(dict(raw.get("claims", {}) if claims is None else claims), len(tables))
     specs = []
     for n, (table, claimed) in enumerate(zip(tables, per_batch), start=1):
@@ -66,6 +67,24 @@ def batch_specs(
             detail = f"batch element {n} (b{n}): {error.detail}"
             raise SpecError(detail, source=error.source or source) from None
     return specs
+
+
+def _same_widths(tables: list[dict[str, Any]], source: str) -> None:
+    """Every element's rows as wide as the first element's, as a tensor's slices are."""
+    for name in _INPUTS:
+        widths = [_width(table.get(name)) for table in tables]
+        if len({w for w in widths if w is not None}) > 1:
+            shown = ", ".join(f"b{n} has {w}" for n, w in enumerate(widths, 1) if w is not None)
+            raise SpecError(
+                f"the batch elements of {name} differ in width (E): {shown}", source=source
+            )
+
+
+def _width(matrix: Any) -> int | None:
+    """Entries in the first row of a matrix given as rows; None for anything else."""
+    if isinstance(matrix, list) and matrix and isinstance(matrix[0], list):
+        return len(matrix[0])
+    return None
 
 
 def _routed(table: Mapping[str, Any], count: int) -> list[dict[str, Any]]:
