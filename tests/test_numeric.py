@@ -118,3 +118,19 @@ def test_fraction_strings_are_exact():
     d = derive(AttentionSpec.from_dict(raw))
     assert d["x"] == sp.Matrix([[sp.Rational(1, 3), sp.Rational(1, 10)]])
     assert Fraction(1, 3) == Fraction(str(d["output"][0, 0]))
+
+
+def test_a_compiled_function_shows_its_signature_and_backend() -> None:
+    from mha_symbolic import AttentionSpec
+    from mha_symbolic import compile as compile_attention
+
+    f = compile_attention(AttentionSpec.example("eight-tokens-split"))
+    assert repr(f) == (
+        "<AttentionFunction 'Eight tokens, split heads, symbolic weights' backend=numpy: "
+        "f(query, key=None, value=None, *, mask=None, w_q, w_k, w_v, w_o)>"
+    )
+    g = compile_attention(AttentionSpec.example("temperature"))
+    assert (
+        g.signature
+        == "f(query, key=None, value=None, *, mask=None, w_q=..., w_k=..., w_v=..., tau)"
+    )

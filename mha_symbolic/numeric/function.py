@@ -104,8 +104,19 @@ class AttentionFunction:
         """The output as one structural SymPy expression (``f.program`` has the steps)."""
         return self.program.expr
 
+    @property
+    def signature(self) -> str:
+        """How to call it: ``f(query, key=None, value=None, *, mask=None, w_q=..., tau)``;
+        weights with a default from the spec end in ``=...``, required ones do not."""
+        weights = [name if name in self.required else f"{name}=..." for name in self.weight_names]
+        parameters = list(self.spec.parameters)
+        keywords = ", ".join(["mask=None", *weights, *parameters])
+        return f"f(query, key=None, value=None, *, {keywords})"
+
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.spec.title!r} backend={self.backend}>"
+        return (
+            f"<{type(self).__name__} {self.spec.title!r} backend={self.backend}: {self.signature}>"
+        )
 
     def __call__(
         self, query: Any, key: Any = None, value: Any = None, *, mask: Any = None, **weights: Any
