@@ -26,3 +26,16 @@ def test_a_legend_outside_the_token_grid_has_no_tokens() -> None:
 def test_curves_get_distinct_styles() -> None:
     styles = [style(i) for i in range(12)]
     assert len({(s["linestyle"], s["marker"]) for s in styles}) == 12
+
+
+def test_a_heatmap_and_its_caption_stay_on_one_page_in_latex() -> None:
+    import re
+
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    d = derive(AttentionSpec.example("two-tokens"))
+    tex = render(d, "tex", Options(), images={1: "h1.png", 2: "h2.png"})
+    groups = re.findall(r"\\begin\{minipage\}.*?\\end\{minipage\}", tex, flags=re.DOTALL)
+    assert len(groups) == 2
+    assert all("\\includegraphics" in g and "\\textit{" in g for g in groups)
