@@ -8,13 +8,14 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
-from mha_symbolic.solution import latex, notes
+from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.locale import generic_key, step_title
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).
 _NO_SUBSTITUTION = ("input", "slice", "concat")
+_LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
 
 
 def title_key(step: Step) -> str:
@@ -46,6 +47,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
+    general = entries.general(step) if shown.named else None
     numbers = _numbers(step)
     block = StepBlock(
         key=step.key,
@@ -59,11 +61,11 @@ def step_block(context: Context, step: Step) -> StepBlock:
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=None if step.kind == "input" else substituted(context, step),
-        exact=shown.exact,
+        exact=shown.exact if general is None else entries.matrix(general),
         approx=shown.approx,
         shape=shape_text(step),
         entry=_first_entry(context, step, shown),
-        notes=_notes(context, step, shown),
+        notes=_notes(context, step, shown, general is not None),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
@@ -134,7 +136,39 @@ def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None
     entry = step.value[0, 0]
     if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
         return None
-    return rf"\left({step.symbol.name}\right)_{{1,1}} = {context.exact(entry)}"
+    name = rf"\left({step.symbol.name}\right)_{{1,1}}"
+    lines = _terms_in_lines(context, entry, _LINE)
+    if len(lines) == 1:
+        return f"{name} = {lines[0]}"
+    body = r" \\ &\quad ".join(lines)  # a long sum over lines, full size, not shrunk to fit
+    return rf"\begin{{aligned}} {name} &= {body} \end{{aligned}}"
+
+
+def _chars(expr: sp.Basic) -> int:
+    """How many characters ``expr`` takes written out in one line (``a/25``, not a stacked
+    fraction): the page's measure of a long sum."""
+    return len(plain.inline(latex.exact(expr)))
+
+
+def _terms_in_lines(context: Context, entry: sp.Basic, line_width: float) -> list[str]:
+    """A sum's terms, signs kept, gathered into lines at most ``line_width`` symbols wide."""
+    written = context.names(entry)
+    if not isinstance(written, sp.Add) or _chars(written) <= line_width:
+        return [context.exact(entry)]
+    lines: list[list[str]] = [[]]
+    used = 0.0
+    for term in written.as_ordered_terms():
+        negative = term.could_extract_minus_sign()
+        text = latex.exact(-term if negative else term)
+        if lines[-1] and used + _chars(term) > line_width:
+            lines.append([])
+            used = 0.0
+        sign = "-" if negative else "+"
+        lines[-1].append(
+            text if not lines[-1] and len(lines) == 1 and not negative else f"{sign} {text}"
+        )
+        used += _chars(term) + 3
+    return [" ".join(parts) for parts in lines]
 
 
 def _numbers(step: Step) -> dict[str, Any]:
@@ -182,8 +216,10 @@ def _grad_caption(context: Context, key: str) -> str:
     return key
 
 
-def _notes(context: Context, step: Step, shown: latex.Shown) -> tuple[str, ...]:
+def _notes(context: Context, step: Step, shown: latex.Shown, general: bool) -> tuple[str, ...]:
     rows, cols = step.shape
+    if shown.named and general:
+        return (context.words("names", "general", rows=rows, cols=cols),)
     if shown.named:
         return (context.words("text", "named", rows=rows, cols=cols),)
     if shown.elided:
