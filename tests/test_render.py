@@ -280,6 +280,12 @@ def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
     ) in scores  # the first entry in full, a long sum over lines
     scaled = _section(md, "head1.scaled")
     assert r"\left[\, \frac{1}{\sqrt{d_{k}}} \sum_{k=1}^{2}" in scaled
+    assert (  # a constant times a long sum: the constant, then the sum over lines
+        r"\left(S'_{1}\right)_{1,1} &= \frac{\sqrt{2}}{2} \Big( \frac{W_{K1,11} W_{Q1,11}}{25}"
+    ) in scaled
+    assert r"\frac{W_{K1,22} W_{Q1,22}}{4} \Big) \end{aligned}" in scaled
+    head = _section(md, "head1.output")
+    assert "for $i = 1, \\dots, 8$ and $j = 1, 2$;" in head
     output = _section(md, "output")
     assert r"\sum_{k=1}^{4} \left(C\right)_{ik} \left(W_{O}\right)_{kj}" in output
     concat = _section(md, "concat")  # side by side has no entry formula: names stay

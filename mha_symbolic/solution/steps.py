@@ -151,22 +151,43 @@ def _chars(expr: sp.Basic) -> int:
 
 
 def _terms_in_lines(context: Context, entry: sp.Basic, line_width: float) -> list[str]:
-    """A sum's terms, signs kept, gathered into lines at most ``line_width`` symbols wide."""
+    r"""A long sum (or a constant times one: ``\frac{\sqrt{2}}{2} \Big( ... \Big)``) with its
+    terms, signs kept, gathered into lines at most ``line_width`` characters wide."""
     written = context.names(entry)
-    if not isinstance(written, sp.Add) or _chars(written) <= line_width:
+    factor, total = _constant_times_sum(written)
+    if total is None or _chars(written) <= line_width:
         return [context.exact(entry)]
+    lines = _sum_lines(total, line_width)
+    if factor != 1:
+        lines[0] = rf"{latex.exact(factor)} \Big( {lines[0]}"
+        lines[-1] += r" \Big)"
+    return lines
+
+
+def _constant_times_sum(expr: sp.Basic) -> tuple[sp.Expr, sp.Add | None]:
+    """``c (t_1 + t_2 + ...)`` as ``(c, t_1 + t_2 + ...)``; ``(1, None)`` for anything else."""
+    if isinstance(expr, sp.Add):
+        return sp.S.One, expr
+    if not isinstance(expr, sp.Mul):
+        return sp.S.One, None
+    sums = [part for part in expr.args if isinstance(part, sp.Add)]
+    rest = [part for part in expr.args if not isinstance(part, sp.Add)]
+    if len(sums) != 1 or any(part.free_symbols for part in rest):
+        return sp.S.One, None
+    return sp.Mul(*rest), sums[0]
+
+
+def _sum_lines(total: sp.Add, line_width: float) -> list[str]:
     lines: list[list[str]] = [[]]
     used = 0.0
-    for term in written.as_ordered_terms():
+    for term in total.as_ordered_terms():
         negative = term.could_extract_minus_sign()
         text = latex.exact(-term if negative else term)
         if lines[-1] and used + _chars(term) > line_width:
             lines.append([])
             used = 0.0
-        sign = "-" if negative else "+"
-        lines[-1].append(
-            text if not lines[-1] and len(lines) == 1 and not negative else f"{sign} {text}"
-        )
+        first = not lines[-1] and len(lines) == 1
+        lines[-1].append(text if first and not negative else f"{'-' if negative else '+'} {text}")
         used += _chars(term) + 3
     return [" ".join(parts) for parts in lines]
 
@@ -219,12 +240,18 @@ def _grad_caption(context: Context, key: str) -> str:
 def _notes(context: Context, step: Step, shown: latex.Shown, general: bool) -> tuple[str, ...]:
     rows, cols = step.shape
     if shown.named and general:
-        return (context.words("names", "general", rows=rows, cols=cols),)
+        ranges = {"i_range": _range(rows), "j_range": _range(cols)}
+        return (context.words("names", "general", rows=rows, cols=cols, **ranges),)
     if shown.named:
         return (context.words("text", "named", rows=rows, cols=cols),)
     if shown.elided:
         return (context.words("text", "elided", rows=rows, cols=cols),)
     return ()
+
+
+def _range(count: int) -> str:
+    """``1, 2`` or ``1, \\dots, 8``: the values an index takes."""
+    return ", ".join(str(n) for n in range(1, count + 1)) if count <= 3 else rf"1, \dots, {count}"
 
 
 def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:
