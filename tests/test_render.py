@@ -288,9 +288,13 @@ def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
     assert "for $i = 1, \\dots, 8$ and $j = 1, 2$;" in head
     output = _section(md, "output")
     assert r"\sum_{k=1}^{4} \left(C\right)_{ik} \left(W_{O}\right)_{kj}" in output
-    concat = _section(md, "concat")  # side by side has no entry formula: names stay
-    assert r"\left(C\right)_{1,1} & \left(C\right)_{1,2}" in concat
-    assert "too long to print, so each is written by name" in concat
+    concat = _section(md, "concat")  # put side by side: written by its blocks
+    assert r" &= \begin{bmatrix} \mathrm{head}_{1} & \mathrm{head}_{2} \end{bmatrix}" in concat
+    assert r"\left(C\right)_{1,2}" not in concat
+    assert (
+        "so it is written by its blocks: columns $1, 2$ are $\\mathrm{head}_{1}$, "
+        "columns $3, 4$ are $\\mathrm{head}_{2}$;"
+    ) in concat
     q = _section(md, "head1.q")
     assert r"\frac{W_{Q1,11}}{5} + \frac{W_{Q1,21}}{2}" in q
 

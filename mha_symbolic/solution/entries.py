@@ -27,6 +27,26 @@ def general(step: Step) -> str | None:
     return None
 
 
+def blocks(step: Step) -> list[tuple[str, int, int]] | None:
+    """Named matrices put side by side (the heads' concatenation), each with its first and last
+    column; None for anything else."""
+    formula = step.formula
+    if not isinstance(formula, sp.BlockMatrix) or formula.blockshape[0] != 1:
+        return None
+    out, first = [], 1
+    for block in formula.blocks:
+        if not isinstance(block, sp.MatrixSymbol):
+            return None
+        out.append((latex.formula(block), first, first + block.shape[1] - 1))
+        first += block.shape[1]
+    return out
+
+
+def side_by_side(parts: list[tuple[str, int, int]]) -> str:
+    """``[ head_1  head_2 ]``: the matrix by its blocks."""
+    return rf"\begin{{bmatrix}} {' & '.join(name for name, _, _ in parts)} \end{{bmatrix}}"
+
+
 def matrix(rhs: str) -> str:
     """The whole matrix by its entries: ``[ ... ]_{i,j}``."""
     return rf"\left[\, {rhs} \,\right]_{{i,j}}"

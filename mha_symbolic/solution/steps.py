@@ -47,7 +47,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
-    general = entries.general(step) if shown.named else None
+    written = _by_formula(context, step, shown)
     numbers = _numbers(step)
     block = StepBlock(
         key=step.key,
@@ -61,11 +61,11 @@ def step_block(context: Context, step: Step) -> StepBlock:
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=None if step.kind == "input" else substituted(context, step),
-        exact=shown.exact if general is None else entries.matrix(general),
+        exact=shown.exact if written is None else written[0],
         approx=shown.approx,
         shape=shape_text(step),
         entry=_first_entry(context, step, shown),
-        notes=_notes(context, step, shown, general is not None),
+        notes=_notes(context, step, shown) if written is None else (written[1],),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
@@ -237,11 +237,8 @@ def _grad_caption(context: Context, key: str) -> str:
     return key
 
 
-def _notes(context: Context, step: Step, shown: latex.Shown, general: bool) -> tuple[str, ...]:
+def _notes(context: Context, step: Step, shown: latex.Shown) -> tuple[str, ...]:
     rows, cols = step.shape
-    if shown.named and general:
-        ranges = {"i_range": _range(rows), "j_range": _range(cols)}
-        return (context.words("names", "general", rows=rows, cols=cols, **ranges),)
     if shown.named:
         return (context.words("text", "named", rows=rows, cols=cols),)
     if shown.elided:
@@ -249,9 +246,33 @@ def _notes(context: Context, step: Step, shown: latex.Shown, general: bool) -> t
     return ()
 
 
-def _range(count: int) -> str:
+def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, str] | None:
+    """A matrix too long to print entry by entry, written as a teacher writes it: by its
+    general entry or, for matrices put side by side, by its blocks; and the note saying so."""
+    if not shown.named:
+        return None
+    rows, cols = step.shape
+    rhs = entries.general(step)
+    if rhs is not None:
+        ranges = {"i_range": _span(1, rows), "j_range": _span(1, cols)}
+        note = context.words("names", "general", rows=rows, cols=cols, **ranges)
+        return entries.matrix(rhs), note
+    parts = entries.blocks(step)
+    if parts is None:
+        return None
+    said = ", ".join(
+        context.words("names", "block", columns=_span(first, last), name=name)
+        for name, first, last in parts
+    )
+    note = context.words("names", "blocks", rows=rows, cols=cols, blocks=said)
+    return entries.side_by_side(parts), note
+
+
+def _span(first: int, last: int) -> str:
     """``1, 2`` or ``1, \\dots, 8``: the values an index takes."""
-    return ", ".join(str(n) for n in range(1, count + 1)) if count <= 3 else rf"1, \dots, {count}"
+    if last - first < 3:
+        return ", ".join(str(n) for n in range(first, last + 1))
+    return rf"{first}, \dots, {last}"
 
 
 def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:
