@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from fractions import Fraction
 
@@ -33,8 +34,12 @@ w_q = [[[1, 0], [0, 1]], [[0, 1], [2, 0]]]
 w_k = [[[2, 0], [0, 2]], [[0, -1], [1, 0]]]
 w_v = [[[1, 0], [0, 1]], [[0, 2], [2, 0]]]
 w_o = [["1/2", 0], [0, "1/2"], ["-1/2", 0], [0, "-1/2"]]
+
+[translations]
+bn = {title = "দুটি token, দুটি head"}
 """
 TWO_TOKENS_1_1_ANSWERS = {
+    "head1.q": "[[-1, 0], [0, 1]]",  # asked beside head2.q, which the document prints
     "head1.scores": "[[2, 0], [0, 2]]",
     "head1.weights": "[[0.88, 0.12], [0.12, 0.88]]",
     "head1.output": "[[-0.88, 0.12], [-0.12, 0.88]]",
@@ -184,7 +189,8 @@ def test_sheet_has_a_blank_for_each_asked_step_and_no_answers(raws, name):
     for number, step in enumerate(steps, start=1):
         rows, cols = step.shape
         blank = " \\\\ ".join([" & ".join([ex.BLANK] * cols)] * rows)
-        assert f"**{number}. " in sheet and f"(`{step.key}`)" in sheet
+        assert f"**{number}. " in sheet and f"`{step.key}`" not in sheet  # no step keys
+        assert "." not in step.key or step.key not in sheet
         assert f"{step.symbol.name} = \\begin{{bmatrix}} {blank} \\end{{bmatrix}}" in sheet
     assert sheet.count(ex.BLANK) == sum(s.shape[0] * s.shape[1] for s in steps)
     assert ex.printed_claims(sheet) == {}
@@ -205,6 +211,9 @@ def test_asked_steps_without_claims_are_scores_weights_outputs(raws):
         "head1.scaled",
         "head1.weights",
         "head1.output",
+        "head2.scores",  # every head is asked what head 1 is: even scaffolding
+        "head2.scaled",
+        "head2.weights",
         "head2.output",
         "concat",
         "output",
@@ -262,7 +271,8 @@ def test_symbolic_parameters_stay_and_their_answers_have_no_decimals():
     files = ex.make_variant(ex.load(example="temperature"), 1, 1, ex.ExerciseOptions())
     spec = files["variant-001/spec.toml"].decode()
     assert spec.endswith('scale = "1/tau"\nx = [[-1, 0], [0, 1], [1, 1]]\n\n[parameters]\n'
-                         'tau = "positive"\n')  # fmt: skip
+                         'tau = "positive"\n\n[translations]\n'
+                         'bn = {title = "Temperature: scale না করলে কী হয়?"}\n')  # fmt: skip
     answers = files["variant-001/answers.md"].decode()
     assert ex.printed_claims(answers) == {"head1.scores": "[[1, 0, -1], [0, 1, 1], [-1, 1, 2]]"}
     assert answers.count("*This answer contains symbols, so it has no decimals.*") == 3
@@ -271,7 +281,7 @@ def test_symbolic_parameters_stay_and_their_answers_have_no_decimals():
 def test_bengali_sheet_uses_the_bengali_words(raws):
     files = ex.make_variant(raws["two-tokens"], 1, 1, ex.ExerciseOptions(lang="bn"))
     sheet = files["variant-001/sheet.md"].decode()
-    assert sheet.startswith("# অনুশীলনী 1: Two tokens, two heads\n")
+    assert sheet.startswith("# অনুশীলনী 1: দুটি token, দুটি head\n")
     assert "## প্রশ্ন\n" in sheet
 
 
@@ -359,3 +369,37 @@ def test_combined_pdf_compiles_with_pdflatex(tmp_path):
     assert tex.index("Exercise 2:") < tex.index("Answer key, exercise 1:")
     again = bank(tmp_path / "again", "two-tokens", 2, seed=1, fmt="pdf")
     assert again["bank.pdf"] == files["bank.pdf"]  # pdfTeX: no dates, no random trailer ID
+
+
+# ---------------------------------------------------------------- what a student reads
+def test_every_symbol_a_question_uses_is_given_asked_before_or_defined(raws):
+    files = ex.make_variant(raws["pytorch-style"], 1, 1, ex.ExerciseOptions())
+    lines = [
+        line for line in files["variant-001/sheet.md"].decode().splitlines()
+        if line.startswith("**") and ". " in line[:6]
+    ]  # fmt: skip
+    assert lines[1] == (
+        "**2. Attention weights, head 1**: $A_{1} = \\operatorname{softmax}\\left(S'_{1}\\right)$, "
+        "where $S'_{1} = \\frac{Q_{1} K_{1}^{\\top}}{\\sqrt{d_{k}}}$; shape $(4, 4)$"
+    )
+    assert lines[0].endswith(
+        "where $K = X W_{K}^{\\top},\\; K_{1} = K[:,\\, 0{:}3],\\; Q = X W_{Q}^{\\top},\\; "
+        "Q_{1} = Q[:,\\, 0{:}3]$; shape $(4, 4)$"
+    )
+    assert lines[3].endswith(
+        "where $K_{2} = K[:,\\, 3{:}6],\\; Q_{2} = Q[:,\\, 3{:}6]$; shape $(4, 4)$"
+    )
+
+
+def test_the_answer_key_shows_maths_not_checker_syntax(raws):
+    answers = ex.make_variant(raws["two-tokens"], 1, 1, ex.ExerciseOptions())[
+        "variant-001/answers.md"
+    ].decode()
+    visible = re.sub(r"<!--.*?-->", "", answers, flags=re.DOTALL)
+    assert "head1." not in visible.split("---")[0]  # no step key before the worked solution
+    assert "`" not in visible.split("---")[0]
+    assert ex.printed_claims(answers)["head1.scores"] == "[[2, 0], [0, 2]]"  # for the checker
+
+
+def test_blanks_have_room_for_an_exact_answer():
+    assert ex.BLANK == r"\rule{0pt}{2.4em}\underline{\hspace{6em}}"

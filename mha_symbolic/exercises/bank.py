@@ -58,11 +58,13 @@ MAX_SPAN = 4
 MAX_DRAWS = 200
 DEFAULT_ASKED = ("scores", "weights", "output")  # per head, then the final output
 # Each blank cell of a student sheet: a line to write on, in Markdown maths and in LaTeX.
-BLANK = r"\rule{0pt}{1.6em}\underline{\hspace{2.5em}}"
+# Wide and tall enough for an exact answer such as e^{2}/(1 + e^{2}), written by hand.
+BLANK = r"\rule{0pt}{2.4em}\underline{\hspace{6em}}"
 _INPUTS = ("x", "query", "key", "value")
-# An answer key's decimals line: `key = [[...]]` (md) or \texttt{key = [[...]]} (tex).
+# An answer key's decimals for the checker, out of the reader's sight: an HTML comment
+# (md) or a LaTeX comment (tex), ``check: key = [[...]]``.
 _PRINTED = re.compile(
-    r"(?:^`|\\texttt\{)(?P<key>[A-Za-z0-9_.]+) = (?P<value>\[[^`}\n]*\])(?:`$|\})", re.M
+    r"^(?:<!-- |% )check: (?P<key>[A-Za-z0-9_.]+) = (?P<value>\[[^\n]*?\])(?: -->)?$", re.M
 )
 
 
@@ -166,6 +168,11 @@ def draw(raw: Mapping[str, Any], rng: random.Random, wide: bool = True) -> dict[
     for key, value in raw.items():
         if key in ("description", "claims", "assumed"):
             continue
+        if key == "translations":  # the titles still fit; a description speaks of old numbers
+            titles = {lang: {"title": t["title"]} for lang, t in value.items() if "title" in t}
+            if titles:
+                out[key] = titles
+            continue
         if key in _INPUTS:
             out[key] = _redraw(value, rng, wide, key)
         elif key == "weights":
@@ -251,6 +258,9 @@ def asked(raw: Mapping[str, Any], d: Derivation) -> list[Step]:
     and the output."""
     printed = [*raw.get("claims", {}), *raw.get("assumed", {})]
     keys = {str(key).split("[", 1)[0] for key in printed}
+    # A stage asked of one head is asked of every head: even scaffolding (Q_1 beside Q_2).
+    stages = {key.split(".", 1)[1] for key in keys if key.startswith("head") and "." in key}
+    keys |= {f"head{h}.{stage}" for h in range(1, d.spec.heads + 1) for stage in stages}
     chosen = [s for s in d.steps if s.key in keys and s.kind != "input"]
     if chosen:
         return chosen
@@ -293,6 +303,9 @@ class Question:
     title: str
     symbol: str  # LaTeX
     formula: str  # LaTeX, paper notation
+    # The steps the formula uses that the sheet neither gives nor asked before, defined:
+    # "Q_{1} = X W_{Q}^{1}" (LaTeX, "" when there are none).
+    where: str
     shape: str
     blank: str  # a matrix of lines to write on
     exact: str  # LaTeX of the exact value
@@ -300,15 +313,38 @@ class Question:
     decimals: str | None  # ``[[0.73, 0.27], ...]`` as the checker reads it; None with symbols
 
 
+def _where(
+    formula: sp.Basic, known: set[sp.Basic], formulas: Mapping[sp.Basic, sp.Basic]
+) -> list[tuple[sp.Basic, sp.Basic]]:
+    """The steps a formula uses that the student has not met (neither given nor asked
+    before), each with its own formula, those it needs first: ``S'_1 = S_1/sqrt(d_k)``."""
+    out: list[tuple[sp.Basic, sp.Basic]] = []
+
+    def visit(expr: sp.Basic) -> None:
+        for symbol in sorted(expr.atoms(sp.MatrixSymbol), key=str):
+            if symbol in known or symbol not in formulas or formulas[symbol] == symbol:
+                continue
+            known.add(symbol)
+            visit(formulas[symbol])
+            out.append((symbol, formulas[symbol]))
+
+    visit(formula)
+    return out
+
+
 def _questions(
-    steps: Sequence[Step], solution: Solution, options: ExerciseOptions
+    d: Derivation, steps: Sequence[Step], solution: Solution, options: ExerciseOptions
 ) -> list[Question]:
     """Each asked step: its title and formula, a blank, and (from the worked solution's own
     blocks, so nothing is computed twice) its exact value and decimals."""
     shown = solution.steps()
     out = []
+    known = {s.symbol for s in d.steps if s.kind == "input"} | set(d.bindings)
+    formulas = {s.symbol: s.formula for s in d.steps}
     for number, step in enumerate(steps, start=1):
         block = shown[step.key]
+        known.add(step.symbol)
+        where = _where(step.formula, known, formulas)
         out.append(
             Question(
                 number=number,
@@ -316,6 +352,7 @@ def _questions(
                 title=block.title,
                 symbol=step.symbol.name,
                 formula=latex.formula(step.formula),
+                where=r",\; ".join(f"{sp.latex(a)} = {latex.formula(b)}" for a, b in where),
                 shape=f"({step.shape[0]}, {step.shape[1]})",
                 blank=_blank(step),
                 exact=block.exact,
@@ -367,7 +404,7 @@ def make_variant(
     """
     table, d, _ = nice_variant(spec, seed, index)
     solution = build(d, options.render)
-    questions = _questions(asked(spec, d), solution, options)
+    questions = _questions(d, asked(spec, d), solution, options)
     env = _environment(options.fmt, options.templates)
     template = env.get_template(f"derivation.{options.fmt}.j2")
     text = template.render(variables(solution, options.font))

@@ -29,8 +29,8 @@ def build(
     walk.blocks += figures(context)
     return Solution(
         lang=options.lang,
-        title=derivation.spec.title,
-        description=derivation.spec.description.strip(),
+        title=_translated(derivation, options.lang, "title"),
+        description=_translated(derivation, options.lang, "description").strip(),
         setup=setup(context),
         lets=lets(context),
         limit=limit(context),
@@ -94,6 +94,12 @@ class _Walk:
             self.backward_heads.add(step.head)
             self.heading("text", "backprop_head", head=step.head)
         self.blocks.append(step_block(self.context, step))
+
+
+def _translated(derivation: Derivation, lang: str, key: str) -> str:
+    """The spec's title or description in ``lang`` when it has one, else as written."""
+    spec = derivation.spec
+    return str(spec.translations.get(lang, {}).get(key, getattr(spec, key)))
 
 
 def _is_split_slice(step: Step) -> bool:

@@ -53,7 +53,12 @@ def png(
     figure, axes = plt.subplots(figsize=(size, size * 0.9), dpi=110)
     try:
         image = axes.imshow(values, cmap="Blues", vmin=0.0, vmax=1.0)
-        axes.set_xticks(range(cols), [_label(k) for k in keys[:cols]], rotation=45, ha="right")
+        labels = [_label(k) for k in keys[:cols]]
+        # Tilted only when they would collide: one short label tilted reads as a stray mark.
+        tilt = cols > 2 and max(len(k) for k in labels) > 3
+        axes.set_xticks(
+            range(cols), labels, rotation=45 if tilt else 0, ha="right" if tilt else "center"
+        )
         axes.set_yticks(range(rows), [_label(q) for q in queries[:rows]])
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)

@@ -122,13 +122,37 @@ def sweep(
     return Sweep(name, start, stop, log, tuple(float(x) for x in grid), tuple(series))
 
 
-def png(result: Sweep, *, title: str, ylabel: str) -> bytes:
+_LINES = ("-", "--", ":", "-.")
+_MARKERS = ("", "o", "s", "^", "D", "v")
+
+
+def style(index: int) -> dict[str, Any]:
+    """Curve ``index``'s line style and marker: curves that lie on each other stay apart."""
+    marker = _MARKERS[(index // len(_LINES)) % len(_MARKERS)]
+    return {"linestyle": _LINES[index % len(_LINES)], "marker": marker, "markevery": 25}
+
+
+def legend(d: Derivation, label: str) -> str:
+    """A series' legend in the solution's notation: ``head1.weights[1,2]`` ->
+    ``$A_{1}[1,2]$ (I → love)``, the tokens when the step is a matrix over them."""
+    key, _, where = label.partition("[")
+    i, j = (int(n) - 1 for n in where.rstrip("]").split(","))
+    step = d.step(key)
+    name = f"${step.symbol.name}[{i + 1},{j + 1}]$"
+    spec = d.spec
+    if step.kind in ("scores", "scale", "mask", "softmax"):
+        return f"{name} ({spec.tokens[i]} → {spec.key_tokens[j]})"
+    return name
+
+
+def png(result: Sweep, *, title: str, ylabel: str, legends: Sequence[str] | None = None) -> bytes:
     """One line per entry, the parameter on the x axis (logarithmic for wide ranges)."""
     plt = pyplot()
     figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=110)
+    labels = legends or [label for label, _ in result.series]
     try:
-        for label, values in result.series:
-            axes.plot(result.xs, values, label=label)
+        for index, ((_, values), label) in enumerate(zip(result.series, labels)):
+            axes.plot(result.xs, values, label=label, **style(index))
         if result.log:
             axes.set_xscale("log")
         axes.set_xlabel(f"${sp.latex(sp.Symbol(result.name))}$")
@@ -154,5 +178,6 @@ def figure(
     result = sweep(d, name, start, stop, keys)
     words = Words(lang, None)
     title = words("plot", "title", name=sp.latex(d.spec.parameters[name]))
-    data = png(result, title=title, ylabel=words("plot", "ylabel"))
+    legends = [legend(d, label) for label, _ in result.series]
+    data = png(result, title=title, ylabel=words("plot", "ylabel"), legends=legends)
     return Plot(src, data, name, start, stop)

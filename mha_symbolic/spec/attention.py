@@ -46,6 +46,7 @@ TOP_KEYS = (
     "rope",
     "claims",
     "assumed",
+    "translations",  # [translations.bn] title = ..., description = ...: the spec's own words
     "scores",  # each head's Q K^T given directly (Q and K not known): see spec/scores.py
     "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
@@ -116,6 +117,8 @@ class AttentionSpec:
     floats: str = "decimal"  # "binary": each float is its exact binary value (an oracle's input)
     # Each head's scores Q K^T as given (a document that prints them but not Q and K), or None.
     scores: tuple[Matrix, ...] | None = None
+    # The title and description in other languages: {"bn": {"title": ..., "description": ...}}.
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -223,6 +226,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {
         "title": _text(raw.get("title", "Multi-head attention"), "title"),
         "description": _text(raw.get("description", ""), "description"),
+        "translations": _translations(raw.get("translations", {})),
         "heads": _heads(raw.get("heads", 1)),
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
@@ -301,6 +305,24 @@ def _text(value: Any, name: str) -> str:
     if not isinstance(value, str):
         raise SpecError(f"{name} must be text, got {value!r}")
     return value
+
+
+def _translations(value: Any) -> dict[str, dict[str, str]]:
+    """``{lang: {"title": ..., "description": ...}}``: what a solution in ``lang`` prints."""
+    if not isinstance(value, Mapping):
+        raise SpecError(f"translations must be a table of languages, got {one_line(repr(value))}")
+    out = {}
+    for lang, table in value.items():
+        if not isinstance(table, Mapping):
+            raise SpecError(f"translations.{lang} must be a table (title, description)")
+        for key in table:
+            if key not in ("title", "description"):
+                raise SpecError(
+                    f"unknown key 'translations.{lang}.{key}'"
+                    f"{_closest(str(key), ('title', 'description'))}"
+                )
+        out[str(lang)] = {k: _text(v, f"translations.{lang}.{k}") for k, v in table.items()}
+    return out
 
 
 def _heads(value: Any) -> int:
