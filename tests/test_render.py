@@ -250,17 +250,52 @@ def test_large_matrices_are_elided_and_json_keeps_every_value(derivations):
     assert parse_latex(step["latex"]) == d["x"]
 
 
-def test_long_symbolic_entries_are_named_with_a_note(derivations):
+def _section(md: str, key: str) -> str:
+    """The Markdown of one step, from its anchor to the next anchor."""
+    start = md.index(f'<a id="{key}"></a>')
+    end = md.find("<a id=", start + 1)
+    return md[start:] if end < 0 else md[start:end]
+
+
+def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
     md = derivations["eight-tokens-split"].to_markdown()
-    weights = md[md.index('<a id="head1.weights"></a>') :]
-    assert r"\left(A_{1}\right)_{1,1} & \left(A_{1}\right)_{1,2}" in weights
-    assert "too long to print, so each is written by name" in weights
-    scores = md[md.index('<a id="head1.scores"></a>') :]
+    weights = _section(md, "head1.weights")
     assert (
-        r"\left(S_{1}\right)_{1,1} = \frac{W_{K1,11} W_{Q1,11}}{25} + "
-        r"\frac{W_{K1,11} W_{Q1,21}}{10}"
-    ) in scores  # the first entry in full
-    q = md[md.index('<a id="head1.q"></a>') :]
+        r" &= \left[\, \frac{e^{\left(S'_{1}\right)_{ij}}}"
+        r"{\sum_{k=1}^{8} e^{\left(S'_{1}\right)_{ik}}} \,\right]_{i,j}"
+    ) in weights
+    assert r"\left(A_{1}\right)_{1,2}" not in weights  # no grid of names
+    assert (
+        "too long to print, so the matrix is written by its general entry, for "
+        "$i = 1, \\dots, 8$ and $j = 1, \\dots, 8$"
+    ) in weights
+    scores = _section(md, "head1.scores")
+    assert (
+        r" &= \left[\, \sum_{k=1}^{2} \left(Q_{1}\right)_{ik} "
+        r"\left(K_{1}\right)_{jk} \,\right]_{i,j}"
+    ) in scores
+    assert (
+        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= \frac{W_{K1,11} W_{Q1,11}}{25} + "
+        r"\frac{W_{K1,11} W_{Q1,21}}{10} + \frac{W_{K1,12} W_{Q1,12}}{25} \\ &\quad + "
+    ) in scores  # the first entry in full, a long sum over lines
+    scaled = _section(md, "head1.scaled")
+    assert r"\left[\, \frac{1}{\sqrt{d_{k}}} \sum_{k=1}^{2}" in scaled
+    assert (  # a constant times a long sum: the constant, then the sum over lines
+        r"\left(S'_{1}\right)_{1,1} &= \frac{\sqrt{2}}{2} \Big( \frac{W_{K1,11} W_{Q1,11}}{25}"
+    ) in scaled
+    assert r"\frac{W_{K1,22} W_{Q1,22}}{4} \Big) \end{aligned}" in scaled
+    head = _section(md, "head1.output")
+    assert "for $i = 1, \\dots, 8$ and $j = 1, 2$;" in head
+    output = _section(md, "output")
+    assert r"\sum_{k=1}^{4} \left(C\right)_{ik} \left(W_{O}\right)_{kj}" in output
+    concat = _section(md, "concat")  # put side by side: written by its blocks
+    assert r" &= \begin{bmatrix} \mathrm{head}_{1} & \mathrm{head}_{2} \end{bmatrix}" in concat
+    assert r"\left(C\right)_{1,2}" not in concat
+    assert (
+        "so it is written by its blocks: columns $1, 2$ are $\\mathrm{head}_{1}$, "
+        "columns $3, 4$ are $\\mathrm{head}_{2}$;"
+    ) in concat
+    q = _section(md, "head1.q")
     assert r"\frac{W_{Q1,11}}{5} + \frac{W_{Q1,21}}{2}" in q
 
 

@@ -44,11 +44,13 @@ def setup(context: Context) -> tuple[str, ...]:
 
 def lets(context: Context) -> tuple[str, ...]:
     """``Let a = e^{\\sqrt{3}/3} \\approx 1.78``: each named exponential, before the steps."""
-    out = []
+    out: list[str] = []
     for letter, base in context.names.bases:
         approx = latex.decimal(base, context.settings.decimals)
         name = sp.latex(letter)
-        out.append(context.words("setup", "let", name=name, value=latex.exact(base), approx=approx))
+        # Why a letter stands for an exponential is said once; the other letters just follow.
+        table, key = ("setup", "let") if not out else ("names", "let_more")
+        out.append(context.words(table, key, name=name, value=latex.exact(base), approx=approx))
     return tuple(out)
 
 

@@ -8,13 +8,14 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
-from mha_symbolic.solution import latex, notes
+from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.locale import generic_key, step_title
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).
 _NO_SUBSTITUTION = ("input", "slice", "concat")
+_LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
 
 
 def title_key(step: Step) -> str:
@@ -46,6 +47,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
+    written = _by_formula(context, step, shown)
     numbers = _numbers(step)
     block = StepBlock(
         key=step.key,
@@ -59,11 +61,11 @@ def step_block(context: Context, step: Step) -> StepBlock:
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=None if step.kind == "input" else substituted(context, step),
-        exact=shown.exact,
+        exact=shown.exact if written is None else written[0],
         approx=shown.approx,
         shape=shape_text(step),
         entry=_first_entry(context, step, shown),
-        notes=_notes(context, step, shown),
+        notes=_notes(context, step, shown) if written is None else (written[1],),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
@@ -134,7 +136,60 @@ def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None
     entry = step.value[0, 0]
     if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
         return None
-    return rf"\left({step.symbol.name}\right)_{{1,1}} = {context.exact(entry)}"
+    name = rf"\left({step.symbol.name}\right)_{{1,1}}"
+    lines = _terms_in_lines(context, entry, _LINE)
+    if len(lines) == 1:
+        return f"{name} = {lines[0]}"
+    body = r" \\ &\quad ".join(lines)  # a long sum over lines, full size, not shrunk to fit
+    return rf"\begin{{aligned}} {name} &= {body} \end{{aligned}}"
+
+
+def _chars(expr: sp.Basic) -> int:
+    """How many characters ``expr`` takes written out in one line (``a/25``, not a stacked
+    fraction): the page's measure of a long sum."""
+    return len(plain.inline(latex.exact(expr)))
+
+
+def _terms_in_lines(context: Context, entry: sp.Basic, line_width: float) -> list[str]:
+    r"""A long sum (or a constant times one: ``\frac{\sqrt{2}}{2} \Big( ... \Big)``) with its
+    terms, signs kept, gathered into lines at most ``line_width`` characters wide."""
+    written = context.names(entry)
+    factor, total = _constant_times_sum(written)
+    if total is None or _chars(written) <= line_width:
+        return [context.exact(entry)]
+    lines = _sum_lines(total, line_width)
+    if factor != 1:
+        lines[0] = rf"{latex.exact(factor)} \Big( {lines[0]}"
+        lines[-1] += r" \Big)"
+    return lines
+
+
+def _constant_times_sum(expr: sp.Basic) -> tuple[sp.Expr, sp.Add | None]:
+    """``c (t_1 + t_2 + ...)`` as ``(c, t_1 + t_2 + ...)``; ``(1, None)`` for anything else."""
+    if isinstance(expr, sp.Add):
+        return sp.S.One, expr
+    if not isinstance(expr, sp.Mul):
+        return sp.S.One, None
+    sums = [part for part in expr.args if isinstance(part, sp.Add)]
+    rest = [part for part in expr.args if not isinstance(part, sp.Add)]
+    if len(sums) != 1 or any(part.free_symbols for part in rest):
+        return sp.S.One, None
+    return sp.Mul(*rest), sums[0]
+
+
+def _sum_lines(total: sp.Add, line_width: float) -> list[str]:
+    lines: list[list[str]] = [[]]
+    used = 0.0
+    for term in total.as_ordered_terms():
+        negative = term.could_extract_minus_sign()
+        text = latex.exact(-term if negative else term)
+        if lines[-1] and used + _chars(term) > line_width:
+            lines.append([])
+            used = 0.0
+        first = not lines[-1] and len(lines) == 1
+        lines[-1].append(text if first and not negative else f"{'-' if negative else '+'} {text}")
+        used += _chars(term) + 3
+    return [" ".join(parts) for parts in lines]
 
 
 def _numbers(step: Step) -> dict[str, Any]:
@@ -189,6 +244,35 @@ def _notes(context: Context, step: Step, shown: latex.Shown) -> tuple[str, ...]:
     if shown.elided:
         return (context.words("text", "elided", rows=rows, cols=cols),)
     return ()
+
+
+def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, str] | None:
+    """A matrix too long to print entry by entry, written as a teacher writes it: by its
+    general entry or, for matrices put side by side, by its blocks; and the note saying so."""
+    if not shown.named:
+        return None
+    rows, cols = step.shape
+    rhs = entries.general(step)
+    if rhs is not None:
+        ranges = {"i_range": _span(1, rows), "j_range": _span(1, cols)}
+        note = context.words("names", "general", rows=rows, cols=cols, **ranges)
+        return entries.matrix(rhs), note
+    parts = entries.blocks(step)
+    if parts is None:
+        return None
+    said = ", ".join(
+        context.words("names", "block", columns=_span(first, last), name=name)
+        for name, first, last in parts
+    )
+    note = context.words("names", "blocks", rows=rows, cols=cols, blocks=said)
+    return entries.side_by_side(parts), note
+
+
+def _span(first: int, last: int) -> str:
+    """``1, 2`` or ``1, \\dots, 8``: the values an index takes."""
+    if last - first < 3:
+        return ", ".join(str(n) for n in range(first, last + 1))
+    return rf"{first}, \dots, {last}"
 
 
 def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:

@@ -1,0 +1,78 @@
+"""A step's general entry, as a teacher writes a matrix too big to print entry by entry:
+``(S_1)_{ij} = \\sum_k (Q_1)_{ik} (K_1)_{jk}`` instead of a grid of names."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Step
+from mha_symbolic.model.nodes import RowSoftmax
+from mha_symbolic.solution import latex
+
+
+def general(step: Step) -> str | None:
+    """The right-hand side of ``(step)_{ij} = ...`` in LaTeX, or None for a formula that has no
+    short entry form (a concatenation, a sum of products, a gradient through the softmax)."""
+    formula = step.formula
+    if isinstance(formula, RowSoftmax):
+        scores = formula.args[0]
+        if not isinstance(scores, sp.MatrixSymbol):
+            return None
+        count = step.shape[1]
+        top = rf"e^{{{_entry(scores, 'i', 'j')}}}"
+        bottom = rf"\sum_{{k=1}}^{{{count}}} e^{{{_entry(scores, 'i', 'k')}}}"
+        return rf"\frac{{{top}}}{{{bottom}}}"
+    if isinstance(formula, sp.MatMul):
+        return _product(formula)
+    return None
+
+
+def blocks(step: Step) -> list[tuple[str, int, int]] | None:
+    """Named matrices put side by side (the heads' concatenation), each with its first and last
+    column; None for anything else."""
+    formula = step.formula
+    if not isinstance(formula, sp.BlockMatrix) or formula.blockshape[0] != 1:
+        return None
+    out, first = [], 1
+    for block in formula.blocks:
+        if not isinstance(block, sp.MatrixSymbol):
+            return None
+        out.append((latex.formula(block), first, first + block.shape[1] - 1))
+        first += block.shape[1]
+    return out
+
+
+def side_by_side(parts: list[tuple[str, int, int]]) -> str:
+    """``[ head_1  head_2 ]``: the matrix by its blocks."""
+    return rf"\begin{{bmatrix}} {' & '.join(name for name, _, _ in parts)} \end{{bmatrix}}"
+
+
+def matrix(rhs: str) -> str:
+    """The whole matrix by its entries: ``[ ... ]_{i,j}``."""
+    return rf"\left[\, {rhs} \,\right]_{{i,j}}"
+
+
+def _product(formula: sp.MatMul) -> str | None:
+    """``c A B`` (``B`` maybe transposed), entry by entry: ``c \\sum_k A_{ik} B_{kj}``."""
+    factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]
+    scalars = [a for a in formula.args if not getattr(a, "is_Matrix", False)]
+    if len(factors) != 2 or not all(_leaf(f) for f in factors):
+        return None
+    left, right = factors
+    inner = left.shape[1]
+    body = rf"\sum_{{k=1}}^{{{inner}}} {_entry(left, 'i', 'k')} {_entry(right, 'k', 'j')}"
+    if not scalars:
+        return body
+    return rf"{latex.formula(sp.Mul(*scalars))} {body}"
+
+
+def _leaf(factor: sp.Basic) -> bool:
+    """A named matrix or its transpose: something whose entries can be written ``(M)_{ij}``."""
+    inner = factor.arg if isinstance(factor, sp.Transpose) else factor
+    return isinstance(inner, sp.MatrixSymbol)
+
+
+def _entry(factor: sp.Basic, row: str, col: str) -> str:
+    if isinstance(factor, sp.Transpose):
+        return _entry(factor.arg, col, row)
+    return rf"\left({latex.formula(factor)}\right)_{{{row}{col}}}"
