@@ -71,6 +71,15 @@ class Printer(LatexPrinter):
 
     _print_cos = _print_sin
 
+    def _print_ExpBase(self, expr: Any, exp: Any = None) -> str:
+        """``e^{\\frac{1}{2} - \\cos{...}}``: an exponent is worked out, not written by a
+        user, so its rationals are fractions (never 0.5 beside cos(2))."""
+        self._angles += 1
+        try:
+            return str(super()._print_ExpBase(expr, exp))
+        finally:
+            self._angles -= 1
+
     def _print_OneMatrix(self, expr: Any) -> str:
         return r"\mathbf{1}"
 
