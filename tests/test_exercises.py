@@ -188,11 +188,11 @@ def test_sheet_has_a_blank_for_each_asked_step_and_no_answers(raws, name):
     steps = ex.asked(raws[name], d)
     for number, step in enumerate(steps, start=1):
         rows, cols = step.shape
-        blank = " \\\\ ".join([" & ".join([ex.BLANK] * cols)] * rows)
+        blank = " \\\\ ".join([" & ".join([ex.blank_cell(step)] * cols)] * rows)
         assert f"**{number}. " in sheet and f"`{step.key}`" not in sheet  # no step keys
         assert "." not in step.key or step.key not in sheet
         assert f"{step.symbol.name} = \\begin{{bmatrix}} {blank} \\end{{bmatrix}}" in sheet
-    assert sheet.count(ex.BLANK) == sum(s.shape[0] * s.shape[1] for s in steps)
+    assert sheet.count(r"\underline{\hspace{") == sum(s.shape[0] * s.shape[1] for s in steps)
     assert ex.printed_claims(sheet) == {}
     assert "\\approx" not in sheet
 
@@ -401,5 +401,8 @@ def test_the_answer_key_shows_maths_not_checker_syntax(raws):
     assert ex.printed_claims(answers)["head1.scores"] == "[[2, 0], [0, 2]]"  # for the checker
 
 
-def test_blanks_have_room_for_an_exact_answer():
-    assert ex.BLANK == r"\rule{0pt}{2.4em}\underline{\hspace{6em}}"
+def test_blanks_have_room_for_the_exact_answer(raws):
+    d = ex.nice_variant(raws["two-tokens"], 1, 1)[1]
+    scores, weights = d.step("head1.scores"), d.step("head1.weights")
+    assert ex.blank_cell(scores) == r"\rule{0pt}{2.4em}\underline{\hspace{3em}}"  # integers
+    assert ex.blank_cell(weights) == r"\rule{0pt}{2.4em}\underline{\hspace{5.7em}}"  # e²/(1+e²)

@@ -59,8 +59,18 @@ MAX_SPAN = 4
 MAX_DRAWS = 200
 DEFAULT_ASKED = ("scores", "weights", "output")  # per head, then the final output
 # Each blank cell of a student sheet: a line to write on, in Markdown maths and in LaTeX.
-# Wide and tall enough for an exact answer such as e^{2}/(1 + e^{2}), written by hand.
-BLANK = r"\rule{0pt}{2.4em}\underline{\hspace{6em}}"
+# Each blank cell of a sheet: tall enough for a fraction written by hand, and as wide as the
+# step's widest exact entry needs (an integer: 3em; e^{2}/(1 + e^{2}): about 6em).
+BLANK = r"\rule{0pt}{2.4em}\underline{\hspace{6em}}"  # the width when the answer is unknown
+
+
+def blank_cell(step: Step) -> str:
+    """One blank of ``step``'s matrix, sized to its widest exact entry."""
+    widest = max((latex.width(entry) for entry in step.value), default=1.0)
+    em = min(12.0, max(3.0, round(1.5 + 1.2 * widest, 1)))  # handwriting is wider than print
+    return rf"\rule{{0pt}}{{2.4em}}\underline{{\hspace{{{em:g}em}}}}"
+
+
 _INPUTS = ("x", "query", "key", "value")
 # An answer key's decimals for the checker, out of the reader's sight: an HTML comment
 # (md) or a LaTeX comment (tex), ``check: key = [[...]]``.
@@ -291,7 +301,7 @@ def printed_claims(text: str) -> dict[str, str]:
 
 def _blank(step: Step) -> str:
     rows, cols = step.shape
-    line = " & ".join([BLANK] * cols)
+    line = " & ".join([blank_cell(step)] * cols)
     return r"\begin{bmatrix} " + r" \\ ".join([line] * rows) + r" \end{bmatrix}"
 
 
