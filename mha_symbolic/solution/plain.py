@@ -237,9 +237,12 @@ def _tidy(box: Box) -> Box:
     """Spaces as a reader writes them: ``3 a`` -> ``3a``, runs of spaces collapsed."""
     if len(box.lines) != 1:
         return box
-    text = re.sub(r"(?<=\d) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])", "", box.lines[0])
+    # "3 a" -> "3a" for a number standing alone, not the end of a name's index (W_K1,11 W_Q1,12)
+    text = re.sub(
+        r"(?<![\w,_.])(\d+) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])", r"\1", box.lines[0]
+    )
     text = re.sub(r"(^|(?<=[(\[]))- (?=\S)", "-", text)
-    text = re.sub(r"(?<=[\w)⁰¹²³⁴⁵⁶⁷⁸⁹]) (?=\()", "", text)  # 2a (a + 1) -> 2a(a + 1)
+    text = re.sub(r"(?<=[0-9A-Za-z]) (?=\()", "", text)  # 2a (a + 1) -> 2a(a + 1)
     text = re.sub(r" {2,}", " ", text)
     text = re.sub(r"\( | \)", lambda m: m.group().strip(), text)
     return _text(text)
