@@ -287,7 +287,7 @@ def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
     head = _section(md, "head1.output")
     assert "for $i = 1, \\dots, 8$ and $j = 1, 2$;" in head
     output = _section(md, "output")
-    assert r"\sum_{k=1}^{4} \left(C\right)_{ik} \left(W_{O}\right)_{kj}" in output
+    assert r"\sum_{k=1}^{4} C_{ik} \left(W_{O}\right)_{kj}" in output  # a lone letter: no brackets
     concat = _section(md, "concat")  # put side by side: written by its blocks
     assert r" &= \begin{bmatrix} \mathrm{head}_{1} & \mathrm{head}_{2} \end{bmatrix}" in concat
     assert r"\left(C\right)_{1,2}" not in concat

@@ -75,4 +75,7 @@ def _leaf(factor: sp.Basic) -> bool:
 def _entry(factor: sp.Basic, row: str, col: str) -> str:
     if isinstance(factor, sp.Transpose):
         return _entry(factor.arg, col, row)
-    return rf"\left({latex.formula(factor)}\right)_{{{row}{col}}}"
+    name = latex.formula(factor)
+    if len(name) == 1 and name.isalpha():  # C_{ik}; (Q_1)_{ik} keeps its brackets
+        return rf"{name}_{{{row}{col}}}"
+    return rf"\left({name}\right)_{{{row}{col}}}"
