@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
@@ -13,6 +12,7 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.bench_timing import median_interleaved
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.numeric.function import compile
 from mha_symbolic.spec.attention import AttentionSpec
@@ -47,23 +47,6 @@ def plain_sympy(spec: AttentionSpec) -> sp.Matrix:
         weights = sp.Matrix([[e / total for e in row] for row, total in zip(rows, map(sum, rows))])
         heads.append(weights * v[:, cols])
     return sp.Matrix.hstack(*heads) * sp.Matrix(spec.effective("w_o"))
-
-
-def _median_interleaved(
-    contenders: Mapping[str, Callable[[], object]],
-    repeats: int,
-    numbers: Mapping[str, int] | None = None,
-) -> dict[str, float]:
-    """Median seconds per call; each repeat runs every contender (``numbers[name]`` times)."""
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    for _ in range(repeats):
-        for name, run in contenders.items():
-            number = numbers[name] if numbers else 1
-            start = time.perf_counter()
-            for _ in range(number):
-                run()
-            times[name].append((time.perf_counter() - start) / number)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def _calls_per_sample(run: Callable[[], object], target: float = 0.01) -> tuple[int, float]:
@@ -104,7 +87,7 @@ def bench_derive(quick: bool = False) -> Iterator[str]:
             "derive": partial(_derived_output, spec),
             "plain": partial(plain_sympy, spec),
         }
-        medians = _median_interleaved(contenders, repeats)
+        medians = median_interleaved(contenders, repeats)
         ratio = medians["plain"] / medians["derive"]
         yield (
             f"{(length, width, heads)!s:>14}  {medians['derive']:9.4f}  "
@@ -253,7 +236,7 @@ def _compile_row(
     slowest = max(once for _, once in calibrated.values())
     repeats = 3 if slowest > 0.1 else 7
     numbers = {name: number for name, (number, _) in calibrated.items()}
-    medians = _median_interleaved(contenders, repeats, numbers)
+    medians = median_interleaved(contenders, repeats, numbers)
     base = medians[base_name]
     cells = []
     for name in names:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import statistics
-import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import partial
@@ -20,6 +18,7 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.bench_timing import median_interleaved
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -66,16 +65,6 @@ def symengine_products(spec: AttentionSpec) -> list[Any]:
     import symengine
 
     return _products(spec, lambda m: symengine.DenseMatrix(m.rows, m.cols, list(m)))
-
-
-def _medians(contenders: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    for _ in range(repeats):
-        for name, run in contenders.items():
-            start = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def status_mb(field: str) -> float:
@@ -141,7 +130,7 @@ def bench_forward(quick: bool = False) -> Iterator[str]:
         }
         if se is not None:
             contenders["symengine"] = partial(symengine_products, spec)
-        medians = _medians(contenders, 1 if shape[0] >= 128 else 3)
+        medians = median_interleaved(contenders, 1 if shape[0] >= 128 else 3)
         engine = medians.get("symengine")
         ratio = "" if engine is None else f"{engine / medians['derive']:5.1f}x"
         yield (

@@ -8,13 +8,13 @@ printed inputs stand for (a claim outside that enclosure must be judged wrong), 
 from __future__ import annotations
 
 import mpmath
+import numpy as np
 import pytest
 
 from mha_symbolic import check, derive
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec.attention import AttentionSpec
 
-np = pytest.importorskip("numpy")
 iv = mpmath.iv
 
 

@@ -54,12 +54,12 @@ def hconcat(boxes: list[Box]) -> Box:
         for i in range(above + below):
             inside = top <= i < top + len(box.lines)
             lines[i] += box.lines[i - top].ljust(box.width) if inside else " " * box.width
-    return Box(tuple(line.rstrip() if False else line for line in lines), above)
+    return Box(tuple(lines), above)
 
 
 class _Parser:
     def __init__(self, tex: str, width: int | None = None) -> None:
-        self.tokens = [t for t in _TOKEN.findall(tex)]
+        self.tokens = _TOKEN.findall(tex)
         self.at = 0
         self.width = width  # the columns a matrix may take (None: no limit)
         self.matrices = 0  # matrices read so far

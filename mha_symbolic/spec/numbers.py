@@ -264,15 +264,15 @@ def _binary_array(value: Any, where: str) -> sp.ImmutableMatrix | None:
         return None  # the general reader names what is wrong
     rows, cols = (int(n) for n in value.shape)
     _check_size(rows, cols, where, True)
+    import numpy  # the value is a NumPy array already: no import cost here
+
+    finite = numpy.isfinite(value)
+    if not finite.all():
+        i, j = (int(n) for n in numpy.argwhere(~finite)[0])
+        entry = float(value[i, j])
+        raise SpecError(f"{where}[{i + 1},{j + 1}]: {entry!r} is not a finite number")
     flat = value.astype("float64").ravel().tolist()
-    for index, entry in enumerate(flat):
-        if entry != entry or entry in (_INF, -_INF):
-            i, j = divmod(index, cols)
-            raise SpecError(f"{where}[{i + 1},{j + 1}]: {entry!r} is not a finite number")
     return rational_matrix(rows, cols, [entry.as_integer_ratio() for entry in flat])
-
-
-_INF = float("inf")
 
 
 def rational_matrix(rows: int, cols: int, ratios: list[tuple[int, int]]) -> sp.ImmutableMatrix:
