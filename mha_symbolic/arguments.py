@@ -101,6 +101,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_json(derive: argparse.ArgumentParser) -> None:
+    derive.add_argument(
+        "--enclose",
+        type=_count,
+        metavar="DIGITS",
+        help="json: every entry also as a certified arb ball, radius below 10^-DIGITS",
+    )
+    derive.add_argument(
+        "--no-exact",
+        dest="exact",
+        action="store_false",
+        help="json: leave out the exact LaTeX (balls and decimals only; for model scale)",
+    )
+
+
 def _add_derive(commands: Any) -> None:
     derive = _command(
         commands,
@@ -143,6 +158,7 @@ def _add_derive(commands: Any) -> None:
     derive.add_argument(
         "--templates", type=_path, metavar="DIR", help="use these templates instead (sandboxed)"
     )
+    _add_json(derive)
     derive.add_argument(
         "--gradients",
         action="store_true",

@@ -94,15 +94,26 @@ def _derive(args: argparse.Namespace) -> int:
         lang=args.lang,
         max_size=args.max_size,
         templates=args.templates,
+        enclose=args.enclose,
+        exact=args.exact,
     )
     specs = load_specs(args)
     fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
+    if fmt != "json" and (args.enclose is not None or not args.exact):
+        flag = "--enclose" if args.enclose is not None else "--no-exact"
+        raise SpecError(f"{flag} is for --format json, not {fmt}")
     if len(specs) > 1:
         return _derive_batch(args, specs, options, fmt)
     d, options = _derive_one(args, specs[0], options)
     if args.output is None:
         if fmt == "pdf":
             raise SpecError("--format pdf writes a file: give -o FILE.pdf")
+        if fmt == "json":  # streamed, row by row
+            from mha_symbolic.solution.json_out import chunks
+
+            for piece in chunks(d, options):
+                sys.stdout.write(piece)
+            return EXIT_OK
         _write(render(d, fmt, options), None)
         return EXIT_OK
     for path in write(d, args.output, fmt, options):

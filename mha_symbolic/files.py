@@ -6,7 +6,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from mha_symbolic.errors import SpecError
@@ -33,14 +33,24 @@ def _cannot_write(path: Path, exc: OSError) -> SpecError:
     return SpecError(f"cannot write: {exc.strerror or exc}", source=str(path))
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write ``data`` (text as UTF-8) to ``path`` all at once: into a temporary file in the
-    same folder, flushed to disk, then renamed over ``path``. A failure at any point leaves
+Data = bytes | str | Iterable[str]  # an iterable of text is streamed, piece by piece
+
+
+def write_atomic(path: str | Path, data: Data) -> None:
+    """Write ``data`` (text as UTF-8; an iterable of text pieces as they come) to ``path``
+    all at once: into a temporary file in the same folder, flushed to disk, then renamed over
+    ``path``. A failure at any point leaves
     the old file as it was and no temporary behind; an OSError becomes a one-line SpecError."""
     if str(path) == "":  # Path("") would be the current folder
         raise SpecError("cannot write: the file name is empty")
     path = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    pieces: Iterable[bytes] = (
+        [data.encode("utf-8")]
+        if isinstance(data, str)
+        else [data]
+        if isinstance(data, bytes)
+        else (piece.encode("utf-8") for piece in data)
+    )
     if path.is_dir():
         raise SpecError("cannot write: it is a folder", source=str(path))
     try:
@@ -51,7 +61,8 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
         raise _cannot_write(path, exc) from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
+            for piece in pieces:
+                stream.write(piece)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode(path, 0o666))
@@ -65,7 +76,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
         raise
 
 
-def write_files(files: Mapping[Path, bytes | str]) -> list[Path]:
+def write_files(files: Mapping[Path, Data]) -> list[Path]:
     """Write several files (a document and its images): every target is checked before the
     first is written, each is written atomically, and if one fails the files this call
     created are removed again (files it replaced hold their new, complete contents)."""

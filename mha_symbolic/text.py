@@ -63,7 +63,7 @@ def decimal_text(value: Any, places: int, *, shortest: bool = False) -> str | No
         ends = _terminating_places(denominator)
         if ends is not None and ends <= places:
             places = ends
-    return _rounded(numerator, denominator, places)
+    return rounded(numerator, denominator, places)
 
 
 def _approximation(value: Any, places: int) -> Any:
@@ -102,7 +102,7 @@ def _terminating_places(denominator: int) -> int | None:
     return max(twos, fives) if denominator == 1 else None
 
 
-def _rounded(numerator: int, denominator: int, places: int) -> str:
+def rounded(numerator: int, denominator: int, places: int) -> str:
     """numerator/denominator to ``places`` places with integer arithmetic, half to even."""
     negative = numerator < 0
     units, rest = divmod(abs(numerator) * 10**places, denominator)

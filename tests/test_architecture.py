@@ -153,6 +153,16 @@ def test_a_derivation_estimated_to_take_minutes_asks_for_large(monkeypatch, caps
     else:
         raise AssertionError("no refusal")
     assert str(derive(spec, large=True)["output"][0, 0]) == "1/2"
-    assert main(["derive", "--example", "two-tokens"]) == 2
-    assert capsys.readouterr().err.endswith("1 minute; pass --large to go ahead\n")
+    # The worked solution makes only the entries it shows: no refusal. JSON writes every
+    # exact entry, so it asks for --large, or for the certified balls alone.
+    assert main(["derive", "--example", "two-tokens", "--format", "md"]) == 0
+    assert capsys.readouterr().out == derive(spec, large=True).to_markdown()
+    assert main(["derive", "--example", "two-tokens", "--format", "json"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "1 minute; pass --large to go ahead, or write certified balls alone "
+        "(--enclose N --no-exact)\n"
+    )
+    args = ["derive", "--example", "two-tokens", "--format", "json", "--enclose", "5"]
+    assert main([*args, "--no-exact"]) == 0
+    assert '"latex": null' in capsys.readouterr().out
     assert main(["check", "--example", "two-tokens", "--large"]) == 0

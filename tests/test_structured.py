@@ -46,6 +46,11 @@ def _agrees(d: Any, gradients: bool = False) -> None:
     for step in old.steps:
         form, value = d.structured[step.key], step.value
         assert d[step.key] == value, step.key  # the values made on demand are today's
+        entries = d.step(step.key).entries  # made one by one from the structure (rows.py)
+        assert entries.shape == value.shape, step.key
+        assert [entries[i, j] for i in range(value.rows) for j in range(value.cols)] == list(
+            value
+        ), step.key
         if isinstance(form, flint.fmpq_mat):
             assert (form.nrows(), form.ncols()) == value.shape, step.key
             exact = [sp.Rational(int(e.p), int(e.q)) for e in form.entries()]
@@ -61,6 +66,25 @@ def _agrees(d: Any, gradients: bool = False) -> None:
 def test_examples_structure_equals_sympy_values(name: str) -> None:
     d = derive(AttentionSpec.example(name))
     assert d.structured is not None
+    _agrees(d)
+
+
+def test_cross_attention_structure_has_a_row_per_query() -> None:
+    """Fewer queries than keys (and a mask, a value bias): the mix of heads has the queries'
+    rows, its entries and enclosures agree with the SymPy values."""
+    raw = {
+        "tokens": ["a", "b"],
+        "key_tokens": ["k1", "k2", "k3"],
+        "heads": 1,
+        "scale": "1/2",
+        "mask": [[1, 1, 0], [0, 1, 1]],
+        "query": [[1, 0], [0, 1]],
+        "key": [[1, 1], [0, 1], [1, 0]],
+        "value": [[1, 0], [0, 1], [1, 1]],
+        "weights": {"w_q": [[1, 0], [0, 1]], "b_v": ["0.5", 0]},
+    }
+    d = derive(AttentionSpec.from_dict(raw))
+    assert d.structured is not None and d.step("output").entries.shape == (2, 2)
     _agrees(d)
 
 

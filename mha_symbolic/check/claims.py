@@ -91,10 +91,10 @@ class Claim:
 
     def target(self, value: sp.MatrixBase) -> sp.ImmutableMatrix:
         """The part of a step's value this claim is about."""
-        if self.row is None:
-            return sp.ImmutableMatrix(value)
+        if self.row is None:  # (a lazy step's Entries make only the entries asked for)
+            return sp.ImmutableMatrix(value[:, :])
         if self.col is None:
-            return sp.ImmutableMatrix(value.row(self.row - 1))
+            return sp.ImmutableMatrix(value[self.row - 1, :])
         return sp.ImmutableMatrix([[value[self.row - 1, self.col - 1]]])
 
     def position(self, i: int, j: int) -> tuple[int, int]:

@@ -93,7 +93,8 @@ def follow(
 ) -> list[str | None]:
     """For each verdict, a sentence on how it relates to the document's earlier numbers
     (its claims, and the numbers it ``assumed`` rather than computed)."""
-    if all(v.holds for v in verdicts):
+    if all(v.holds for v in verdicts) or d.refusal is not None:
+        # (at model scale: re-walking the document's own numbers would take minutes)
         return [None] * len(verdicts)
     claims = [*assumed, *(v.claim for v in verdicts)]
     printed = printed_values(claims, d)

@@ -45,6 +45,8 @@ class Mistakes:
         """(label, lazy values, first kind of step changed) of every mistake that applies."""
         if self._candidates is None:
             self._candidates = []
+            if self.d.refusal is not None:  # each variant is a whole SymPy re-walk: minutes
+                return self._candidates
             for rule, first in MISTAKES:
                 found = rule(self.d)
                 if found is not None:
@@ -78,7 +80,7 @@ class Mistakes:
         found = []
         for other in range(1, self.d.spec.heads + 1):
             key = f"head{other}.{stage}"
-            if other != head and key in self.d and holds_for(claim, self.d[key]):
+            if other != head and key in self.d and holds_for(claim, self.d.step(key).entries):
                 found.append(f"head {other}'s values ({key})")
         return found
 

@@ -56,8 +56,8 @@ class Values(Mapping[str, Matrix]):
         self._made[key] = make
 
     def __getitem__(self, key: str) -> Matrix:
-        if key in self.d:
-            return self.d[key]
+        if key in self.d:  # entries made as a claim reads them (a lazy step's Entries)
+            return self.d.step(key).entries
         if key not in self._cache:
             self._cache[key] = self._made[key]()
         return self._cache[key]

@@ -54,6 +54,12 @@ class Step:
         return (self.value.rows, self.value.cols)
 
     @property
+    def entries(self) -> Any:
+        """The value as printing reads it (``m[i, j]``, ``rows``, ``cols``): the matrix itself
+        here; a lazy step's rows are made one by one (see :class:`LazyStep`)."""
+        return self.value
+
+    @property
     def title(self) -> str:
         """The step's English title ("Scaled scores, head 2"); solutions use their locale's."""
         return step_title(self.key, self.head)
@@ -71,12 +77,14 @@ class LazyStep(Step):
         formula: sp.Basic,
         make: Callable[[str], Matrix],
         head: int | None = None,
+        entries: Any = None,
     ) -> None:
         for name, given in (("key", key), ("kind", kind), ("symbol", symbol)):
             object.__setattr__(self, name, given)
         object.__setattr__(self, "formula", formula)
         object.__setattr__(self, "head", head)
         object.__setattr__(self, "_make", make)
+        object.__setattr__(self, "_entries", entries)
 
     @property
     def value(self) -> Matrix:
@@ -85,6 +93,13 @@ class LazyStep(Step):
     @property
     def shape(self) -> tuple[int, int]:
         return (int(self.symbol.shape[0]), int(self.symbol.shape[1]))
+
+    @property
+    def entries(self) -> Any:
+        """Rows made one at a time from the structure (:class:`~mha_symbolic.exact.rows.
+        Entries`), entry for entry the same as ``value``; ``value`` where there is none."""
+        made = self._entries  # type: ignore[attr-defined]
+        return self.value if made is None else made
 
 
 @dataclass(frozen=True)
@@ -98,6 +113,9 @@ class Derivation(Mapping[str, Matrix]):
     # Step key -> the exact value in its structured form (rational matrices, softmax rows over
     # one denominator); None when the spec has something it does not hold (symbols, RoPE).
     structured: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    # Why making every SymPy value would take minutes (a structured derivation at model
+    # scale, without large=True): d[key] says it; None when they may all be made.
+    refusal: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {step.key: step for step in self.steps})
@@ -112,6 +130,9 @@ class Derivation(Mapping[str, Matrix]):
 
     def __getitem__(self, key: str) -> Matrix:
         return self.step(key).value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key  # type: ignore[attr-defined]  # (never makes a value)
 
     def __iter__(self) -> Iterator[str]:
         return (step.key for step in self.steps)

@@ -12,6 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.backward import LOSS_SYMBOL, backward, plan
 from mha_symbolic.exact.derivation import Derivation, LazyStep, Progress, Step
+from mha_symbolic.exact.rows import Entries, entry_maker, shape_of
 from mha_symbolic.exact.structured import structure
 from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
@@ -154,10 +155,19 @@ def walk_structured(
         return None
     make = _OnDemand(program, refusal)
     steps = tuple(
-        LazyStep(node.key, node.kind, node.symbol, node.formula, make, node.head)
+        LazyStep(
+            node.key, node.kind, node.symbol, node.formula, make, node.head, _rows(values[node.key])
+        )
         for node in program.nodes
     )
-    return Derivation(program.spec, steps, program.bindings, program=program, structured=values)
+    return Derivation(
+        program.spec, steps, program.bindings, program=program, structured=values, refusal=refusal
+    )
+
+
+def _rows(form: object) -> Entries | None:
+    maker = entry_maker(form)
+    return None if maker is None else Entries(shape_of(form), maker)
 
 
 class _OnDemandBackward:
@@ -205,6 +215,7 @@ def backward_structured(
         bindings,
         program=program,
         structured={**d.structured, **gradients},
+        refusal=refusal,
     )
 
 

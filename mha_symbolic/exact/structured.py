@@ -157,7 +157,8 @@ def _times(left: Value, right: Value) -> Value:
     if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
         return left * right
     if isinstance(left, Weights) and isinstance(right, flint.fmpq_mat):
-        return Mix(right.nrows(), right.ncols(), (Term(left, right, 0),))
+        # one row per query (the weights' rows), not per key: cross-attention has both
+        return Mix(left.logits.matrix.nrows(), right.ncols(), (Term(left, right, 0),))
     if isinstance(left, Mix) and isinstance(right, flint.fmpq_mat):
         terms = tuple(
             Term(t.weights, t.matrix * _rows(right, t.offset, t.offset + t.matrix.ncols()), 0)

@@ -139,7 +139,7 @@ def heatmap(context: Context, step: Step) -> Heatmap | None:
     """The figure of a head's weights; words only when they have symbols."""
     head = step.head
     assert head is not None
-    if step.value.free_symbols:
+    if step.entries.free_symbols:
         return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
     if context.images is not None and head in context.images:
         return Heatmap(head, context.images[head], context.words("text", "heatmap", head=head))

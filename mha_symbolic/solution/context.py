@@ -16,6 +16,10 @@ from mha_symbolic.solution.words import Words
 from mha_symbolic.spec.attention import AttentionSpec
 
 
+def _lazy(value: Any) -> bool:
+    return not isinstance(value, sp.MatrixBase)
+
+
 @dataclass
 class Context:
     """One solution being built: read by every block builder, grown as the steps are shown."""
@@ -34,11 +38,13 @@ class Context:
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:
         words = Words(options.lang, options.templates)
-        values = [step.value for step in d.steps]
+        values = [step.entries for step in d.steps]
         taken = {str(s) for v in values for s in v.free_symbols}
-        context = cls(
-            d, options, words, options.settings, images, names=exponentials(values, taken)
-        )
+        # Named from what is shown: a lazy step's hidden entries are never made.
+        shown: list[Any] = []
+        for v in values:
+            shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
+        context = cls(d, options, words, options.settings, images, names=exponentials(shown, taken))
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
             if text is not None:
@@ -66,7 +72,7 @@ class Context:
 
     def show(self, step: Step) -> latex.Shown:
         if step.key not in self.shown:
-            self.shown[step.key] = self.show_value(step.value, step.symbol.name)
+            self.shown[step.key] = self.show_value(step.entries, step.symbol.name)
         return self.shown[step.key]
 
     def once(self, section: str, key: str, numbers: Mapping[str, Any]) -> str | None:

@@ -35,6 +35,14 @@ def _label(text: str, limit: int = 12) -> str:
     return text.replace("$", r"\$")
 
 
+def _ticks(n: int, most: int = 24) -> list[int]:
+    """Every token up to ``most``; beyond, evenly spaced ones (the last always)."""
+    if n <= most:
+        return list(range(n))
+    step = -(-n // most)
+    return sorted({*range(0, n, step), n - 1})
+
+
 def png(
     weights: sp.MatrixBase,
     queries: Sequence[str],
@@ -49,17 +57,16 @@ def png(
     plt = pyplot()
     rows, cols = weights.shape
     values = [[float(weights[i, j]) for j in range(cols)] for i in range(rows)]
-    size = max(2.6, 0.55 * max(rows, cols) + 1.4)
+    size = min(max(2.6, 0.55 * max(rows, cols) + 1.4), 9.0)  # a model-sized head fits a page
     figure, axes = plt.subplots(figsize=(size, size * 0.9), dpi=110)
     try:
         image = axes.imshow(values, cmap="Blues", vmin=0.0, vmax=1.0)
-        labels = [_label(k) for k in keys[:cols]]
+        xs, ys = _ticks(cols), _ticks(rows)
+        labels = [_label(keys[j]) for j in xs]
         # Tilted only when they would collide: one short label tilted reads as a stray mark.
-        tilt = cols > 2 and max(len(k) for k in labels) > 3
-        axes.set_xticks(
-            range(cols), labels, rotation=45 if tilt else 0, ha="right" if tilt else "center"
-        )
-        axes.set_yticks(range(rows), [_label(q) for q in queries[:rows]])
+        tilt = len(xs) > 2 and max(len(k) for k in labels) > 3
+        axes.set_xticks(xs, labels, rotation=45 if tilt else 0, ha="right" if tilt else "center")
+        axes.set_yticks(ys, [_label(queries[i]) for i in ys])
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
         axes.set_title(title)

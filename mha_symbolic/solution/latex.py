@@ -212,8 +212,14 @@ def _indices(n: int, max_size: int) -> tuple[int | None, ...]:
     return (*range(keep), ELLIPSIS, n - 1)
 
 
-def layout(matrix: sp.MatrixBase, max_size: int) -> Layout:
+def layout(matrix: Any, max_size: int) -> Layout:
     return Layout(_indices(matrix.rows, max_size), _indices(matrix.cols, max_size))
+
+
+def cells(matrix: Any, max_size: int) -> list[sp.Basic]:
+    """The entries a matrix shows once elided (row by row)."""
+    shown = layout(matrix, max_size)
+    return [matrix[i, j] for i in shown.rows for j in shown.cols if i is not None and j is not None]
 
 
 def bmatrix(

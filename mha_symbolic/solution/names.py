@@ -32,7 +32,7 @@ class Names:
         if not self.replace or not hasattr(value, "xreplace"):
             return value
         written = value.xreplace(dict(self.replace))
-        if isinstance(written, sp.MatrixBase):
+        if hasattr(written, "applyfunc"):  # a matrix, or a lazy step's Entries
             return written.applyfunc(self._tidy)
         return self._tidy(written)
 

@@ -39,7 +39,7 @@ def latex_maths(d: Derivation, options: Options | None = None) -> str:
     blocks = []
     for step in d.steps:
         title = step_title(step.key, step.head, options.lang, options.templates)
-        shown = latex.show(step.value, step.symbol.name, settings)
+        shown = latex.show(step.entries, step.symbol.name, settings)
         rows = [rf"&\text{{{_text(title)}}}"]
         if step.kind == "input":
             rows.append(rf"{step.symbol.name} &= {shown.exact}")

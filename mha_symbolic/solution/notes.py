@@ -88,7 +88,7 @@ def _assumption(
     words = context.words
     if step.kind == "output" and not context.spec.has_output_projection:
         return _unknown_projection(context, step, key, text)
-    value = part(step.value, *where)
+    value = part(step.entries, *where)
     numbers = printed(text)
     fits = numbers is not None and len(numbers) == len(value)
     assumed = (
@@ -118,9 +118,9 @@ def _unknown_projection(context: Context, step: Step, key: str, text: str) -> As
     """A document's output projection named without numbers: O = C W_O with W_O unknown,
     written entry by entry from the concatenation's first row."""
     concat = context.d.step("concat")
-    width = concat.value.cols
+    width = concat.entries.cols
     terms = " + ".join(
-        rf"{_factor(context, concat.value[0, k])} \, (W_O)_{{{k + 1}j}}" for k in range(width)
+        rf"{_factor(context, concat.entries[0, k])} \, (W_O)_{{{k + 1}j}}" for k in range(width)
     )
     line = context.words(
         "notes",
@@ -153,9 +153,12 @@ def _what_it_takes(
     """For an assumed head output: the score gaps its weights would need (two keys only)."""
     if step.kind != "attend" or where != (None, None) or step.head is None:
         return []
-    values = context.d.step(f"head{step.head}.v").value
-    claimed = sp.Matrix(step.value.rows, step.value.cols, [sp.Rational(n) for n in numbers])
-    if values.rows != 2 or not values.is_square or values.det() == 0:
+    values = context.d.step(f"head{step.head}.v").entries
+    claimed = sp.Matrix(step.entries.rows, step.entries.cols, [sp.Rational(n) for n in numbers])
+    if values.rows != 2 or values.cols != 2:
+        return []
+    values = sp.Matrix(values.rows, values.cols, list(values))
+    if values.det() == 0:
         return []
     weights = claimed * values.inv()
     ratios = set()
@@ -189,7 +192,7 @@ def _one_token(context: Context, step: Step) -> str | None:
         "one_token",
         head=step.head,
         symbol=values.symbol.name,
-        value=context.row(values.value, 0),
+        value=context.row(values.entries, 0),
     )
 
 
@@ -209,13 +212,13 @@ def _concat_heads(context: Context, step: Step, mark: Mapping[str, Any]) -> list
     """The heads whose columns of a printed concat row do not hold."""
     _, row, col = target(str(mark["key"]))
     numbers = printed(str(mark["claimed"]))
-    if row is None or col is not None or numbers is None or len(numbers) != step.value.cols:
+    if row is None or col is not None or numbers is None or len(numbers) != step.entries.cols:
         return []
-    width = step.value.cols // context.spec.heads
+    width = step.entries.cols // context.spec.heads
     out = []
     for head in range(1, context.spec.heads + 1):
         cols = slice((head - 1) * width, head * width)
-        if not _agrees(numbers[cols], step.value[row, cols]):
+        if not _agrees(numbers[cols], step.entries[row, cols]):
             out.append(head)
     return out
 

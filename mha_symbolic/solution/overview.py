@@ -85,11 +85,11 @@ def fused_steps(context: Context) -> tuple[FusedStep, FusedStep]:
     d = E // h
     numbers = {"L": L, "E": E, "h": h, "d": d}
     rows = []
-    for i in latex.layout(q.value, context.settings.max_size).rows:
+    for i in latex.layout(q.entries, context.settings.max_size).rows:
         if i is None:
             continue
         chunks = [
-            r",\; ".join(context.exact(q.value[i, c]) for c in range(k * d, (k + 1) * d))
+            r",\; ".join(context.exact(q.entries[i, c]) for c in range(k * d, (k + 1) * d))
             for k in range(h)
         ]
         row = r"\left[" + r" \;\middle|\; ".join(chunks) + r"\right]"

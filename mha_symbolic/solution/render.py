@@ -3,27 +3,24 @@
 from __future__ import annotations
 
 import base64
-import json
 import re
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import sympy as sp
 from markupsafe import Markup, escape
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact.derivation import Derivation
-from mha_symbolic.exact.limits import LimitDerivation
-from mha_symbolic.files import write_files
-from mha_symbolic.solution import latex, terminal
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.files import Data, write_files
+from mha_symbolic.solution import json_out, terminal
 from mha_symbolic.solution.build import build
-from mha_symbolic.solution.locale import step_title, template_dir
+from mha_symbolic.solution.locale import template_dir
 from mha_symbolic.solution.sandbox import Sandbox
 from mha_symbolic.solution.view import Options, Solution
 from mha_symbolic.solution.words import Words
-from mha_symbolic.spec import parameters
-from mha_symbolic.text import decimal_text
 
 FORMATS = ("md", "text", "tex", "html", "pdf", "json")
 TEXT_FORMATS = ("md", "text", "tex", "html", "json")
@@ -128,7 +125,7 @@ def render(
     if fmt not in TEXT_FORMATS:
         raise SpecError(f"unknown text format {fmt!r}; choose one of {', '.join(TEXT_FORMATS)}")
     if fmt == "json":
-        return to_json(derivation, options)
+        return json_out.to_json(derivation, options)
     if fmt == "html" and images is None:
         images = {h: _data_uri(png) for h, png in heatmaps(derivation, options).items()}
     if fmt == "html":  # one self-contained file: plots inline as well
@@ -148,45 +145,6 @@ def variables(solution: Solution, font: str | None) -> dict[str, Any]:
     return {**{f.name: getattr(solution, f.name) for f in fields(solution)}, "font": font}
 
 
-# ---------------------------------------------------------------------- json
-def to_json(derivation: Derivation, options: Options) -> str:
-    """Every step by key: title, shape, exact LaTeX (nothing elided) and decimals."""
-    steps = []
-    for step in derivation.steps:
-        steps.append(
-            {
-                "key": step.key,
-                "title": step_title(step.key, step.head, options.lang, options.templates),
-                "kind": step.kind,
-                "head": step.head,
-                "shape": list(step.shape),
-                "symbol": step.symbol.name,
-                "formula": latex.formula(step.formula),
-                "latex": latex.exact(step.value),
-                "decimals": [
-                    [decimal_text(step.value[i, j], options.decimals) for j in range(step.shape[1])]
-                    for i in range(step.shape[0])
-                ],
-            }
-        )
-    spec = derivation.spec
-    document = {
-        "title": spec.title,
-        "lang": options.lang,
-        "decimals": options.decimals,
-        "layout": spec.layout,
-        "heads": spec.heads,
-        "tokens": list(spec.tokens),
-        "key_tokens": list(spec.key_tokens),
-        "parameters": {name: parameters.kind_of(s) for name, s in spec.parameters.items()},
-        "steps": steps,
-    }
-    if isinstance(derivation, LimitDerivation):
-        document["limit"] = derivation.taken.text
-        document["limit_latex"] = derivation.taken.latex
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-
-
 # ---------------------------------------------------------------------- heatmaps
 def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
     """PNG heatmaps of each head's weights (heads with symbolic weights have none)."""
@@ -195,10 +153,10 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
     words = Words(options.lang, options.templates)
     out = {}
     for step in derivation.steps:
-        if step.kind == "softmax" and step.head is not None and not step.value.free_symbols:
+        if step.kind == "softmax" and step.head is not None and not step.entries.free_symbols:
             title = words("text", "heatmap_title", head=step.head)
             out[step.head] = png(
-                step.value,
+                _weights(derivation, step),
                 derivation.spec.tokens,
                 derivation.spec.key_tokens,
                 title=title,
@@ -207,6 +165,16 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
                 decimals=options.decimals,
             )
     return out
+
+
+def _weights(derivation: Derivation, step: Step) -> Any:
+    """What a heatmap reads: the exact weights, or (for a lazy step too large to write out
+    in the cells) their certified 17-digit values, made from the structure."""
+    entries = step.entries
+    if isinstance(entries, sp.MatrixBase) or max(step.shape) <= 12:
+        return entries
+    balls = derivation.enclose(step.key, 17)
+    return sp.Matrix([[sp.Float(float(b.mid())) for b in row] for row in balls])
 
 
 def _data_uri(png: bytes) -> str:
@@ -278,7 +246,7 @@ def write(
     if fmt not in FORMATS:
         raise SpecError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     # A plot's src is its file relative to the document (html and pdf also carry it inside).
-    files: dict[Path, bytes] = {path.parent / p.src: p.png for p in options.plots}
+    files: dict[Path, Data] = {path.parent / p.src: p.png for p in options.plots}
     if fmt == "pdf":
         files[path] = pdf_bytes(derivation, options)
     elif fmt in ("md", "tex"):
@@ -287,6 +255,8 @@ def write(
         text = render(derivation, fmt, options, images=_heads(images), font=font)
         files.update({path.with_name(name): data for name, data in images.items()})
         files[path] = text.encode("utf-8")
+    elif fmt == "json":  # streamed: a model-sized step is never one string in memory
+        files[path] = json_out.chunks(derivation, options)
     else:
         files[path] = render(derivation, fmt, options).encode("utf-8")
     # Each file whole or not at all; the document checked and written first, so an error

@@ -32,7 +32,7 @@ def shape_text(step: Step) -> str:
     formula = step.formula
     if isinstance(formula, sp.MatAdd):
         formula = formula.args[0] if isinstance(formula.args[0], sp.MatMul) else formula
-    result = _shape(step.value)
+    result = _shape(step.entries)
     if isinstance(formula, sp.MatMul):
         factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]
         if len(factors) > 1:
@@ -133,7 +133,7 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
 
 def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None:
     """When entries are written by name, the first one in full if it is not too long."""
-    entry = step.value[0, 0]
+    entry = step.entries[0, 0]
     if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
         return None
     name = rf"\left({step.symbol.name}\right)_{{1,1}}"
@@ -279,7 +279,7 @@ def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:
     """An input's rows, each with its token's label."""
     spec = context.spec
     labels = spec.key_tokens if step.key in ("key", "value") else spec.tokens
-    indices = latex.layout(step.value, context.settings.max_size).rows
+    indices = latex.layout(step.entries, context.settings.max_size).rows
     return tuple(
-        TokenRow(i + 1, labels[i], context.row(step.value, i)) for i in indices if i is not None
+        TokenRow(i + 1, labels[i], context.row(step.entries, i)) for i in indices if i is not None
     )

@@ -18,10 +18,10 @@ def token_work(context: Context, head: int) -> TokenWork:
     title = context.words("tokens", "heading", head=head)
     if "q" not in steps:  # given scores: no query rows to take apart
         return TokenWork(head, title, (), context.words("tokens", "scores_given", head=head))
-    if any(_too_long(context, steps[k].value) for k in _KEYS if k in steps):
+    if any(_too_long(context, steps[k].entries) for k in _KEYS if k in steps):
         note = context.words("tokens", "too_long", head=head)
         return TokenWork(head, title, (), note)
-    rows = latex.layout(steps["q"].value, context.settings.max_size).rows
+    rows = latex.layout(steps["q"].entries, context.settings.max_size).rows
     queries = tuple(_query(context, steps, i) for i in rows if i is not None)
     return TokenWork(head, title, queries, None)
 
@@ -32,8 +32,8 @@ def _too_long(context: Context, matrix: sp.MatrixBase) -> bool:
 
 def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
     words, row = context.words, context.row
-    q, k, v = steps["q"].value, steps["k"].value, steps["v"].value
-    s, a, z = steps["scores"].value, steps["weights"].value, steps["output"].value
+    q, k, v = steps["q"].entries, steps["k"].entries, steps["v"].entries
+    s, a, z = steps["scores"].entries, steps["weights"].entries, steps["output"].entries
     n = i + 1
     key_rows = [j for j in latex.layout(k, context.settings.max_size).rows if j is not None]
     dots = [rf"q_{{{n}}} = {row(q, i)}"] + [
@@ -42,9 +42,9 @@ def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
         for j in key_rows
     ]
     parts = [Part(words("tokens", "dot"), tuple(dots)), _scaled_row(context, steps, i)]
-    logits = steps["scaled"].value
+    logits = steps["scaled"].entries
     if "masked" in steps:
-        logits = steps["masked"].value
+        logits = steps["masked"].entries
         line = rf"\tilde{{s}}_{{{n}}} = {row(logits, i)}"
         parts.append(Part(words("tokens", "masked"), (line,)))
     softmax = (
@@ -69,11 +69,11 @@ def _scaled_row(context: Context, steps: dict[str, Step], i: int) -> Part:
         return Part(context.words("tokens", "scaled_none"))
     row = sp.MatrixSymbol("s", 1, scaled.shape[1])
     factors = [a for a in scaled.formula.args if not getattr(a, "is_Matrix", False)]
-    replace = {row: context.row(steps["scores"].value, i)}
+    replace = {row: context.row(steps["scores"].entries, i)}
     replace.update({k: latex.exact(v) for k, v in context.d.bindings.items() if k.is_Symbol})
     written = latex.formula(sp.MatMul(*factors, row, evaluate=False), replace)
-    line = rf"s'_{{{n}}} = {written} = {context.row(scaled.value, i)}"
-    line += _approx(context, scaled.value, i)
+    line = rf"s'_{{{n}}} = {written} = {context.row(scaled.entries, i)}"
+    line += _approx(context, scaled.entries, i)
     key = "scaled" if spec.scale == "sqrt_dk" else "scaled_value"
     return Part(context.words("tokens", key), (line,))
 

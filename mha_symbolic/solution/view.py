@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 DETAILS = ("matrix", "token")
 
 
+MAX_ENCLOSE_DIGITS = 10_000
+
+
 @dataclass(frozen=True)
 class Options:
     """How a solution is written: rounding, detail, language, elision and template folder."""
@@ -34,12 +37,20 @@ class Options:
     marks: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
     # Step entries drawn against a parameter (plot.figure), shown after the steps.
     plots: Sequence[Plot] = ()
+    # JSON only: every entry also as an arb ball to this many digits (None: no balls), and
+    # whether the exact LaTeX is written (False: balls and decimals alone, for model scale).
+    enclose: int | None = None
+    exact: bool = True
 
     def __post_init__(self) -> None:
         if self.detail not in DETAILS:
             raise SpecError(f"unknown detail {self.detail!r}; choose one of {', '.join(DETAILS)}")
         if self.max_size < 2:
             raise SpecError("max_size must be at least 2")
+        if self.enclose is not None and not 1 <= self.enclose <= MAX_ENCLOSE_DIGITS:
+            raise SpecError(f"enclose must be 1 to {MAX_ENCLOSE_DIGITS} digits, got {self.enclose}")
+        if not self.exact and self.enclose is None:
+            raise SpecError("exact=False leaves only the balls: give enclose (digits) as well")
 
     @property
     def settings(self) -> latex.Settings:

@@ -1,0 +1,177 @@
+"""One entry of a step's SymPy value made from its structured form, and a lazy matrix of them.
+
+A worked solution of a model-sized layer shows 8 x 8 corners of 128 x 768 matrices: making
+every entry as a SymPy expression (minutes) to print 64 of them is the waste this avoids.
+Every row of attention is its own: row i of a softmax needs row i of the logits only, row i
+of a mix of heads only row i of each head's softmax. So row i is made here by the same
+operations (:mod:`mha_symbolic.exact.ops`) the evaluator applies to the whole matrix, on a
+one-row slice: its entries are the very expressions ``d[key]`` holds (the tests compare them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import flint
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+
+from mha_symbolic.exact import ops
+from mha_symbolic.exact import structured as st
+
+EntryMaker = Callable[[int, int], sp.Expr]
+
+
+def _rational(number: flint.fmpq) -> sp.Rational:
+    return sp.Rational(int(number.p), int(number.q))
+
+
+class _Logits:
+    def __init__(self, logits: st.Logits) -> None:
+        self.logits = logits
+
+    def __call__(self, i: int, j: int) -> sp.Expr:
+        logits = self.logits
+        if logits.allowed is not None and not logits.allowed[i][j]:
+            return -sp.oo
+        entry = _rational(logits.matrix[i, j])
+        return entry if logits.factor == 1 else logits.factor * entry
+
+    def row(self, i: int) -> Matrix:
+        return Matrix([[self(i, j) for j in range(self.logits.matrix.ncols())]])
+
+
+class _Softmaxes:
+    """Row i's softmax of each head (one shared denominator), made once per row."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[int, int], ops.Softmax] = {}
+
+    def __call__(self, weights: st.Weights, i: int) -> ops.Softmax:
+        key = (id(weights), i)
+        if key not in self.made:
+            self.made[key] = ops.row_softmax(_Logits(weights.logits).row(i))
+        return self.made[key]
+
+
+def _weights(weights: st.Weights) -> EntryMaker:
+    softmaxes = _Softmaxes()
+
+    def entry(i: int, j: int) -> sp.Expr:
+        softmax = softmaxes(weights, i)
+        return ops.divide(ops.linear_sum([(softmax.exps[0][j], sp.Integer(1))]), softmax.sums[0])
+
+    return entry
+
+
+def _mix(mix: st.Mix) -> EntryMaker:
+    """Entry (i, c) of sum_h softmax_h V_h (+ rational), as ``ops.output_projection`` writes
+    it: the heads over one denominator added inside one fraction, the rational part after."""
+    softmaxes = _Softmaxes()
+
+    def entry(i: int, c: int) -> sp.Expr:
+        grouped: dict[ops.Sum, list[tuple[sp.Expr, sp.Expr]]] = {}
+        for term in mix.terms:
+            if not term.offset <= c < term.offset + term.matrix.ncols():
+                continue
+            softmax = softmaxes(term.weights, i)
+            pairs = grouped.setdefault(softmax.sums[0], [])
+            column = c - term.offset
+            pairs.extend(
+                (e, _rational(term.matrix[j, column]))
+                for j, e in enumerate(softmax.exps[0])
+                if e != 0
+            )
+        total = sp.Add(*(ops.divide(ops.linear_sum(pairs), z) for z, pairs in grouped.items()))
+        return total if mix.rational is None else total + _rational(mix.rational[i, c])
+
+    return entry
+
+
+def entry_maker(form: Any) -> EntryMaker | None:
+    """Entry (i, j) of the SymPy value of a step held as ``form``; None for a form (a
+    gradient's formula) whose entries are not made one by one."""
+    if isinstance(form, flint.fmpq_mat):
+        return lambda i, j: _rational(form[i, j])
+    if isinstance(form, st.Logits):
+        return _Logits(form)
+    if isinstance(form, st.Weights):
+        return _weights(form)
+    if isinstance(form, st.Mix):
+        return _mix(form)
+    return None
+
+
+def shape_of(form: Any) -> tuple[int, int]:
+    if isinstance(form, flint.fmpq_mat):
+        return (form.nrows(), form.ncols())
+    if isinstance(form, st.Logits):
+        return (form.matrix.nrows(), form.matrix.ncols())
+    if isinstance(form, st.Weights):
+        return (form.logits.matrix.nrows(), form.logits.matrix.ncols())
+    assert isinstance(form, st.Mix)
+    return (form.rows, form.cols)
+
+
+def _within(index: int, size: int, what: str) -> int:
+    if not -size <= index < size:
+        raise IndexError(f"{what} {index} of {size}")
+    return index % size
+
+
+class Entries:
+    """A step's exact value read entry by entry, each entry made when first read.
+
+    It answers what printing a matrix asks (``rows``, ``cols``, ``shape``, ``m[i, j]``,
+    ``row(i)``, ``free_symbols``) and maps lazily (``applyfunc``, ``xreplace``): a solution
+    that shows an 8 x 8 corner of a 128 x 768 value makes those 64 entries (and the softmax
+    rows they need), not 98,304. ``matrix()`` makes every entry (what ``d[key]`` is).
+    """
+
+    def __init__(self, shape: tuple[int, int], entry: EntryMaker) -> None:
+        self.rows, self.cols = shape
+        self._entry = entry
+        self._made: dict[tuple[int, int], sp.Expr] = {}
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    @property
+    def free_symbols(self) -> set[sp.Symbol]:
+        return set()  # made from rational inputs: numbers only
+
+    def entry(self, i: int, j: int) -> sp.Expr:
+        i, j = _within(i, self.rows, "row"), _within(j, self.cols, "column")
+        if (i, j) not in self._made:
+            self._made[i, j] = self._entry(i, j)
+        return self._made[i, j]
+
+    def row(self, i: int) -> tuple[sp.Expr, ...]:
+        return tuple(self.entry(i, j) for j in range(self.cols))
+
+    def __getitem__(self, index: tuple[int | slice, int | slice]) -> Any:
+        """An entry ``m[i, j]``; a part (an ImmutableMatrix) when either index is a slice."""
+        i, j = index
+        if isinstance(i, int) and isinstance(j, int):
+            return self.entry(i, j)
+        rows = range(self.rows)[i] if isinstance(i, slice) else [i]
+        cols = range(self.cols)[j] if isinstance(j, slice) else [j]
+        return Matrix([[self.entry(r, c) for c in cols] for r in rows])
+
+    def __iter__(self) -> Iterator[sp.Expr]:
+        for i in range(self.rows):
+            yield from self.row(i)
+
+    def __len__(self) -> int:
+        return self.rows * self.cols
+
+    def applyfunc(self, function: Callable[[sp.Expr], sp.Expr]) -> Entries:
+        return Entries(self.shape, lambda i, j: function(self.entry(i, j)))
+
+    def xreplace(self, mapping: dict[sp.Basic, sp.Basic]) -> Entries:
+        return self.applyfunc(lambda e: e.xreplace(mapping))
+
+    def matrix(self) -> Matrix:
+        return Matrix(self.rows, self.cols, list(self))
