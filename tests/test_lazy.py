@@ -180,3 +180,44 @@ def test_heatmap_ticks_thin_out_for_long_sequences() -> None:
     assert _ticks(5) == [0, 1, 2, 3, 4]
     ticks = _ticks(128)
     assert ticks[0] == 0 and ticks[-1] == 127 and len(ticks) <= 25
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_verdicts_and_decimals_from_balls_are_those_of_the_exact_values(
+    data: st.DataObject,
+) -> None:
+    """Claims near the exact weights (right, rounded, off by a unit, a tie's neighbours):
+    the report with enclosures equals the report that judges every entry from SymPy."""
+    from mha_symbolic.check.steps import Values
+
+    d = derive(AttentionSpec.example("pytorch-style"))
+    key = data.draw(st.sampled_from(["head1.weights", "head2.output", "output", "head1.q"]))
+    value = d[key]
+    i = data.draw(st.integers(1, value.rows))
+    places = data.draw(st.integers(0, 5))
+    shift = data.draw(st.sampled_from([0, 0, 1, -1]))
+    numbers = []
+    for j in range(value.cols):
+        text = decimal_text(value[i - 1, j], places)
+        assert text is not None
+        unit = Fraction(1, 10**places)
+        numbers.append(str(float(Fraction(text) + shift * unit)) if shift else text)
+    claims = {f"{key}[{i}]": "[" + ", ".join(numbers) + "]"}
+    quick = check(d, claims)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Values, "enclosure", lambda self, key: None)
+        slow = check(d, claims)
+    assert [c.verdict for c in quick.claims] == [c.verdict for c in slow.claims]
+    assert [c.decimal for c in quick.claims] == [c.decimal for c in slow.claims]
+    assert str(quick) == str(slow)
+
+
+def test_a_report_does_not_print_an_exact_value_too_long_to_read(refused: None) -> None:
+    d = derive(_spec(40, 4, 2))
+    report = check(d, {"output[40,1]": "0.5"})
+    text = str(report)
+    assert "(too long to print; --format json has it)" in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert len(text) < 2_000
+    assert "too long to print" in report.to_markdown()

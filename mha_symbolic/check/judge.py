@@ -35,7 +35,8 @@ _SYMBOLS_LISTED = 6  # symbols named when a claim uses one the derivation does n
 
 def _judge_claim(claim: Claim, d: Derivation, values: Values, mistakes: Mistakes) -> ClaimVerdict:
     target = claim.target(values[claim.step])
-    judged = [(side, judge_side(claim, side, target)) for side in claim.sides]
+    balls = values.enclosure(claim.step)
+    judged = [(side, judge_side(claim, side, target, balls)) for side in claim.sides]
     entries = tuple(e for _, side_entries in judged if side_entries for e in side_entries)
     misfits = [side for side, side_entries in judged if side_entries is None]
     verdict = "shape" if misfits else worst(e.verdict for e in entries)

@@ -31,6 +31,28 @@ def _plain(value: sp.Expr) -> str:
     return _Plain().doprint(value)
 
 
+_MAX_NODES = 200  # an exact value larger than this is too long to print in a report
+TOO_LONG = "(too long to print; --format json has it)"
+
+
+def _small(value: sp.Basic) -> bool:
+    """Short enough to print (counted up to the limit only: a model-sized layer's output
+    entry has thousands of terms, and printing it, or even counting them all, takes long)."""
+    return all(count <= _MAX_NODES for count, _ in enumerate(sp.preorder_traversal(value)))
+
+
+def _exact(matrix: sp.MatrixBase) -> str | None:
+    """The exact value as one line, or None when an entry is too long to print."""
+    return grid(matrix, _plain) if all(_small(v) for v in matrix) else None
+
+
+def _shown(exact: str | None, decimal: str | None) -> str:
+    """``exact = decimal`` (either alone when the other says nothing more)."""
+    if exact is None:
+        return f"{decimal} {TOO_LONG}" if decimal else TOO_LONG
+    return exact if decimal in (None, exact) else f"{exact} = {decimal}"
+
+
 def _clip(text: str) -> str:
     """Long symbolic values cut short in the text table (JSON and Markdown keep them whole)."""
     return text if len(text) <= _TEXT_WIDTH else text[: _TEXT_WIDTH - 1] + "…"
@@ -108,7 +130,7 @@ class Report:
             (
                 c.key,
                 c.claim.display,
-                _clip(grid(c.exact, _plain)),
+                _clip(_exact(c.exact) or "…"),
                 c.decimal or SYMBOLIC,
                 c.verdict,
                 c.diagnosis or "",
@@ -155,7 +177,7 @@ class Report:
             cells = (
                 f"`{c.key}`",
                 f"`{' '.join(c.claim.text.split())}`",
-                f"${c.exact_latex}$",
+                f"${c.exact_latex}$" if all(_small(v) for v in c.exact) else TOO_LONG,
                 c.decimal or SYMBOLIC,
                 f"**{c.verdict}**" if not c.holds else c.verdict,
                 c.diagnosis or "",
@@ -171,7 +193,8 @@ def _entry_lines(claim: ClaimVerdict) -> list[str]:
     lines = []
     for entry in claim.entries:
         if not entry.holds:
-            (i, j), exact = entry.index, _clip(_plain(entry.exact))
+            (i, j) = entry.index
+            exact = _clip(_plain(entry.exact)) if _small(entry.exact) else "…"
             decimal = entry.decimal
             shown = exact if decimal in (None, exact) else f"{exact} = {decimal}"
             lines.append(
@@ -196,15 +219,13 @@ def _block(claim: ClaimVerdict) -> list[str]:
     their place within the claim) and why."""
     lines = [f"{claim.key}: {claim.verdict}"]
     lines += _wrap(claim.claim.display, " " * 11, "  claimed  ")
-    exact = grid(claim.exact, _plain)
-    decimal = claim.decimal
-    shown = exact if decimal in (None, exact) else f"{exact} = {decimal}"
-    lines += _wrap(shown, " " * 11, "  exact    ")
+    lines += _wrap(_shown(_exact(claim.exact), claim.decimal), " " * 11, "  exact    ")
     if not claim.holds:
         for entry in claim.entries:
             if not entry.holds:
                 where = _within(claim, entry.index)
-                text = f"claimed {entry.claimed.text}, exact {entry.decimal or _plain(entry.exact)}"
+                exact = entry.decimal or (_plain(entry.exact) if _small(entry.exact) else TOO_LONG)
+                text = f"claimed {entry.claimed.text}, exact {exact}"
                 lines += _wrap(f"{text}: {entry.verdict}", " " * 11, f"  {where:<9}")
         if claim.explanation:
             lines += _wrap(claim.explanation, " " * 11, "  why      ")
@@ -216,8 +237,7 @@ def _assumed_block(item: Assumed) -> list[str]:
     verdict = item.verdict
     lines = [f"{item.key}: assumed ({item.status})"]
     lines += _wrap(verdict.claim.display, " " * 11, "  assumed  ")
-    exact = grid(verdict.exact, _plain)
-    shown = exact if verdict.decimal in (None, exact) else f"{exact} = {verdict.decimal}"
+    shown = _shown(_exact(verdict.exact), verdict.decimal)
     label = "  setup    " if item.status == "undetermined" else "  given    "
     lines += _wrap(shown, " " * 11, label)
     lines += _wrap(item.note, " " * 11, "  note     ")

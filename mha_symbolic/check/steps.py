@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
@@ -17,6 +18,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.model.program import Program, build
 
+_DIGITS = 30  # of the enclosures verdicts are decided with
 PER_QUERY = re.compile(r"head\d+\.weighted")
 
 
@@ -32,6 +34,7 @@ class Values(Mapping[str, Matrix]):
         self._made: dict[str, Callable[[], Matrix]] = {}
         self.shapes: dict[str, tuple[int, int]] = {step.key: step.shape for step in d.steps}
         self._cache: dict[str, Matrix] = {}
+        self._balls: dict[str, list[list[Any]] | None] = {}
         program = _program(d)
         for n in program.heads():
             self._add_head(program, n)
@@ -61,6 +64,18 @@ class Values(Mapping[str, Matrix]):
         if key not in self._cache:
             self._cache[key] = self._made[key]()
         return self._cache[key]
+
+    def enclosure(self, key: str) -> list[list[Any]] | None:
+        """Step ``key``'s entries as certified balls (30 digits, from the structure), which
+        decide most verdicts at once; None where there are none (symbols, -oo, no structure)."""
+        if self.d.structured is None or key not in self.d.structured:
+            return None
+        if key not in self._balls:
+            try:
+                self._balls[key] = self.d.enclose(key, _DIGITS)
+            except ValueError:  # -oo (masked logits): the exact entries decide
+                self._balls[key] = None
+        return self._balls[key]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.shapes)

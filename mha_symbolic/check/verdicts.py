@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import flint
@@ -13,6 +13,7 @@ from sympy.core.evalf import PrecisionExhausted
 
 from mha_symbolic.check import balls
 from mha_symbolic.check.claims import Claim, Printed, Side
+from mha_symbolic.exact.arb import decimal_of
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
 # best to worst; "within": holds within the printed precision of the inputs (check/precision)
@@ -32,13 +33,18 @@ def worst(verdicts: Iterable[str]) -> str:
 
 
 # ------------------------------------------------------------------ one entry
-def judge(value: sp.Expr, printed: Printed) -> str:
+def judge(value: sp.Expr, printed: Printed, ball: flint.arb | None = None) -> str:
     """The verdict on one printed number against the exact ``value``.
 
     ``exact`` when equal; ``rounded`` when printed with n decimals and within half a unit of
     the last digit; ``undecided`` when neither equality nor inequality can be proved
-    (symbolic entries only, in practice); otherwise ``wrong``.
+    (symbolic entries only, in practice); otherwise ``wrong``. ``ball``, a certified
+    enclosure of ``value`` (``Derivation.enclose``), decides most verdicts without SymPy.
     """
+    if ball is not None:
+        quick = judge_ball(ball, printed)
+        if quick is not None:
+            return quick
     claimed = printed.value
     if value == claimed:
         return "exact"
@@ -62,6 +68,27 @@ def judge(value: sp.Expr, printed: Printed) -> str:
     if margin > 0:
         return "wrong"
     return _in_decade(value, printed, sign * difference) if printed.significant else "rounded"
+
+
+def judge_ball(ball: flint.arb, printed: Printed) -> str | None:
+    """``wrong`` or ``rounded`` when the enclosure ``ball`` of the exact value proves it;
+    None when only the exact value can tell (it may equal the claim, sit near a rounding
+    boundary, or the claim is a formula or in scientific notation)."""
+    claimed = printed.value
+    if printed.formula is not None or not claimed.is_Rational or not ball.is_finite():
+        return None
+    with balls.precision(max(flint.ctx.prec, 256)):
+        difference = ball - flint.arb(int(claimed.p)) / int(claimed.q)
+        if difference.contains(0):
+            return None
+        if printed.unit is None:
+            return "wrong"
+        distance = abs(difference) - flint.arb(int(printed.unit.p)) / (2 * int(printed.unit.q))
+        if distance > 0:
+            return "wrong"
+        if distance < 0 and not printed.significant:
+            return "rounded"
+    return None
 
 
 def _judge_formula(value: sp.Expr, printed: Printed) -> str:
@@ -155,6 +182,16 @@ def _judge_symbolic(difference: sp.Expr) -> str:
     return "exact" if sp.simplify(difference) == 0 else "undecided"
 
 
+def _decimal(value: sp.Expr, ball: Any, places: int) -> str | None:
+    """``value`` in decimals, from its enclosure when it has one (an exponential sum of
+    thousands of terms evaluates slowly); a rational's own decimals keep their short form."""
+    if ball is not None and not value.is_Rational:
+        quick = decimal_of(ball, places)
+        if quick is not None:
+            return quick
+    return decimal_text(value, places)
+
+
 def decimal_text(value: sp.Expr, places: int) -> str | None:
     """``value`` as a decimal rounded to ``places`` (terminating fractions in full)."""
     return shared_decimal_text(value, places, shortest=True)
@@ -173,6 +210,7 @@ class EntryVerdict:
     claimed: Printed
     exact: sp.Expr
     verdict: str
+    ball: Any = field(default=None, compare=False, repr=False)  # its enclosure, if it has one
 
     @property
     def holds(self) -> bool:
@@ -180,7 +218,7 @@ class EntryVerdict:
 
     @property
     def decimal(self) -> str | None:
-        return decimal_text(self.exact, _places(self.claimed))
+        return _decimal(self.exact, self.ball, _places(self.claimed))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -224,7 +262,16 @@ class ClaimVerdict:
         if self.exact.free_symbols:
             return None
         places = max((_places(e.claimed) for e in self.entries), default=_MIN_PLACES)
-        return grid(self.exact, lambda v: decimal_text(v, places) or "")
+        rows, cols = self.exact.shape
+        balls = [e.ball for e in self.entries[: rows * cols]]
+        if len(balls) != rows * cols:  # (a claim of another shape: no balls to read)
+            balls = [None] * (rows * cols)
+        return grid_of(
+            [
+                [_decimal(self.exact[i, j], balls[i * cols + j], places) or "" for j in range(cols)]
+                for i in range(rows)
+            ]
+        )
 
     @property
     def exact_latex(self) -> str:
@@ -247,15 +294,29 @@ class ClaimVerdict:
         }
 
 
-def judge_side(claim: Claim, side: Side, target: Matrix) -> tuple[EntryVerdict, ...] | None:
-    """Entry verdicts of one side of the claim, or None when its shape differs."""
+def judge_side(
+    claim: Claim, side: Side, target: Matrix, balls: Any = None
+) -> tuple[EntryVerdict, ...] | None:
+    """Entry verdicts of one side of the claim, or None when its shape differs; ``balls``:
+    the step's enclosure (rows of arb balls), when it has one."""
     if side.shape != target.shape:
         return None
+
+    def ball(i: int, j: int) -> flint.arb | None:
+        if balls is None:
+            return None
+        row, col = claim.position(i, j)
+        return balls[row - 1][col - 1]
+
     return tuple(
-        EntryVerdict(claim.position(i, j), printed, target[i, j], judge(target[i, j], printed))
+        _entry(claim.position(i, j), printed, target[i, j], ball(i, j))
         for i, row in enumerate(side.rows)
         for j, printed in enumerate(row)
     )
+
+
+def _entry(index: tuple[int, int], printed: Printed, exact: sp.Expr, ball: Any) -> EntryVerdict:
+    return EntryVerdict(index, printed, exact, judge(exact, printed, ball), ball)
 
 
 def holds_for(claim: Claim, value: Matrix) -> bool:
@@ -270,7 +331,12 @@ def holds_for(claim: Claim, value: Matrix) -> bool:
 
 def grid(matrix: Matrix, show: Callable[[sp.Expr], str]) -> str:
     """A value as a scalar, a row ``[a, b]`` or rows ``[[a, b], [c, d]]``."""
-    rows = ["[" + ", ".join(show(v) for v in matrix.row(i)) + "]" for i in range(matrix.rows)]
-    if matrix.shape == (1, 1):
-        return show(matrix[0, 0])
-    return rows[0] if matrix.rows == 1 else "[" + ", ".join(rows) + "]"
+    return grid_of([[show(v) for v in matrix.row(i)] for i in range(matrix.rows)])
+
+
+def grid_of(cells: list[list[str]]) -> str:
+    """Texts as a scalar, a row ``[a, b]`` or rows ``[[a, b], [c, d]]``."""
+    if len(cells) == 1 and len(cells[0]) == 1:
+        return cells[0][0]
+    rows = ["[" + ", ".join(row) + "]" for row in cells]
+    return rows[0] if len(rows) == 1 else "[" + ", ".join(rows) + "]"

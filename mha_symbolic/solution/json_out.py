@@ -15,13 +15,14 @@ from typing import Any
 import flint
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.exact.arb import decimal_of
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.locale import step_title
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec import parameters
-from mha_symbolic.text import decimal_text, rounded
+from mha_symbolic.text import decimal_text
 
 _LATEX = "\x00latex {}\x00"  # stands in for step n's streamed LaTeX until it is written
 
@@ -59,25 +60,6 @@ def _latex_chunks(step: Step) -> Iterator[str]:
     yield _escaped(r" \end{bmatrix}") + '"'
 
 
-def _dyadic(number: Any) -> tuple[int, int]:
-    """An exact arb (a midpoint or a radius) as (numerator, denominator)."""
-    mantissa, exponent = (int(n) for n in number.man_exp())
-    return (mantissa << exponent, 1) if exponent >= 0 else (mantissa, 1 << -exponent)
-
-
-def _ball_decimal(ball: flint.arb, places: int) -> str | None:
-    """The ball's value rounded to ``places`` when both its ends round alike and no integer
-    lies in it (an integer prints without a point), else None: the exact entry decides."""
-    if not ball.is_finite() or ball.rad() == 0:
-        return None
-    (m, q), (r, s) = _dyadic(ball.mid()), _dyadic(ball.rad())
-    low, high, den = m * s - r * q, m * s + r * q, q * s
-    if low // den != high // den or low % den == 0:
-        return None
-    text = rounded(low, den, places)
-    return text if text == rounded(high, den, places) else None
-
-
 class _Step:
     """The streamed fields of one step: its balls (once, when asked for) and rows."""
 
@@ -93,7 +75,7 @@ class _Step:
     def decimals(self, i: int) -> list[str | None]:
         places = self.options.decimals
         row = [None] * self.step.shape[1] if self.balls is None else self.balls[i]
-        out = [None if b is None else _ball_decimal(b, places) for b in row]
+        out = [None if b is None else decimal_of(b, places) for b in row]
         if None in out:
             entries = self.step.entries
             out = [t or decimal_text(entries[i, j], places) for j, t in enumerate(out)]
