@@ -58,11 +58,15 @@ def hconcat(boxes: list[Box]) -> Box:
 
 
 class _Parser:
-    def __init__(self, tex: str, width: int | None = None) -> None:
+    def __init__(self, tex: str, width: int | None = None, stacked: bool = False) -> None:
         self.tokens = _TOKEN.findall(tex)
         self.at = 0
         self.width = width  # the columns a matrix may take (None: no limit)
         self.matrices = 0  # matrices read so far
+        # Fractions drawn numerator over a bar over denominator (display maths), except in
+        # exponents, indices and roots, which stay on their line: e^(√3/3).
+        self.stacked = stacked
+        self.flat = 0  # depth of scripts and roots being read
 
     def peek(self) -> str | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
@@ -83,6 +87,14 @@ class _Parser:
                 self.take()
             return box
         return self.atom() if self.peek() is not None else _text("")
+
+    def flat_group(self) -> Box:
+        """A group on one line (an exponent, an index, a root's argument)."""
+        self.flat += 1
+        try:
+            return self.group()
+        finally:
+            self.flat -= 1
 
     def raw_group(self) -> str:
         """A ``{name}`` argument as its text (environment names, \\text{...})."""
@@ -107,7 +119,7 @@ class _Parser:
             if token in ("^", "_"):
                 self.take()
                 base = parts.pop() if parts else _text("")
-                parts.append(_script(base, self.group(), token))
+                parts.append(_script(base, self.flat_group(), token))
                 continue
             parts.append(self.atom())
         return _tidy(hconcat(parts))
@@ -126,9 +138,11 @@ class _Parser:
         name = token[1:]
         if name in _FRACTIONS:
             top, bottom = self.group(), self.group()
+            if self.stacked and not self.flat:
+                return _stack(top, bottom)
             return _text(f"{_wrap(top)}/{_wrap(bottom, denominator=True)}")
         if name == "sqrt":
-            inner = self.group()
+            inner = self.flat_group()
             return _text("√" + _wrap(inner))
         if name in _FONTS:
             text = self.raw_group()
@@ -138,9 +152,21 @@ class _Parser:
             return _text(accented[:1] + _ACCENTS[name] + accented[1:])
         if name == "begin":
             return self.environment(self.raw_group())
+        if name == "left" and self.stacked:
+            return self.delimited()
         if name in _IGNORED:
             return _text("") if self.peek() != "." else _skip(self)
         return _text(_SYMBOLS.get(name, name))
+
+    def delimited(self) -> Box:
+        r"""``\left( ... \right)``: brackets as tall as what they hold."""
+        opening = self.take() if self.peek() is not None else "."
+        inner = self.sequence(stop=r"\right")
+        closing = "."
+        if self.peek() == r"\right":
+            self.take()
+            closing = self.take() if self.peek() is not None else "."
+        return _delimit(_DELIMITER.get(opening, opening), inner, _DELIMITER.get(closing, closing))
 
     def environment(self, kind: str) -> Box:
         rows: list[list[Box]] = [[]]
@@ -171,6 +197,44 @@ class _Parser:
             and not (self.width is not None and after - before > 1 and _wide(row, self.width))
         ]
         return aligned(kept)
+
+
+_DELIMITER = {".": "", r"\{": "{", r"\}": "}", r"\lbrace": "{", r"\rbrace": "}", "|": "|"}
+_TALL = {"(": "⎛⎜⎝", ")": "⎞⎟⎠", "[": "⎡⎢⎣", "]": "⎤⎥⎦", "|": "│││", "{": "⎧⎨⎩", "}": "⎫⎬⎭"}
+
+
+def _delimit(opening: str, inner: Box, closing: str) -> Box:
+    """``inner`` between its brackets: characters on one line, drawn as tall as it is."""
+    if len(inner.lines) == 1:
+        return hconcat([_text(opening), inner, _text(closing)])
+    return hconcat([_tall_delimiter(opening, inner), inner, _tall_delimiter(closing, inner)])
+
+
+def _tall_delimiter(mark: str, inner: Box) -> Box:
+    if not mark:
+        return _text("")
+    tall = _TALL.get(mark)
+    top, middle, bottom = (tall[0], tall[1], tall[2]) if tall else (mark, mark, mark)
+    height = len(inner.lines)
+    lines = [top] + [middle] * (height - 2) + [bottom]
+    return Box(tuple(lines), inner.base)
+
+
+def _stack(top: Box, bottom: Box) -> Box:
+    """A fraction as a reader writes it on paper: the numerator over a bar over the
+    denominator, the bar on the text line."""
+    width = max(top.width, bottom.width)
+    lines = [line.center(width) for line in _pad(top).lines]
+    lines.append("─" * width)
+    lines.extend(line.center(width) for line in _pad(bottom).lines)
+    return Box(tuple(lines), len(top.lines))
+
+
+def _pad(box: Box) -> Box:
+    """Every line as wide as the box; a one-line box's text without its outer spaces."""
+    if len(box.lines) == 1:
+        return _text(box.lines[0].strip())
+    return Box(tuple(line.ljust(box.width) for line in box.lines), box.base)
 
 
 def _wide(row: list[Box], width: int) -> bool:
@@ -255,6 +319,8 @@ def matrix(rows: list[list[Box]], width: int | None = None) -> Box:
     if not rows:
         return _text("[]")
     cols = max(len(row) for row in rows)
+    if any(len(box.lines) > 1 for row in rows for box in row):  # stacked fractions
+        return _tall(rows, cols)
     cells = [[_one(row[j]) if j < len(row) else "" for j in range(cols)] for row in rows]
     widths = [max(len(r[j]) for r in cells) for j in range(cols)]
     if width is not None and sum(widths) + 2 * cols + 2 > width:
@@ -269,6 +335,25 @@ def _bracketed(cells: list[list[str]], widths: list[int]) -> Box:
     left = ["⎡"] + ["⎢"] * (len(body) - 2) + ["⎣"]
     right = ["⎤"] + ["⎥"] * (len(body) - 2) + ["⎦"]
     lines = tuple(f"{a} {line} {b}" for a, line, b in zip(left, body, right))
+    return Box(lines, (len(lines) - 1) // 2)
+
+
+def _tall(rows: list[list[Box]], cols: int) -> Box:
+    """A matrix of entries over several lines: each row on its entries' common baseline, a
+    blank line between rows, each column centred."""
+    filled = [[row[j] if j < len(row) else _text("") for j in range(cols)] for row in rows]
+    widths = [max(r[j].width for r in filled) for j in range(cols)]
+    body: list[str] = []
+    for k, row in enumerate(filled):
+        parts: list[Box] = []
+        for j, (box, w) in enumerate(zip(row, widths)):
+            centred = Box(tuple(line.center(w) for line in _pad(box).lines), box.base)
+            parts += ([_text("  ")] if j else []) + [centred]
+        body += ([""] if k else []) + list(hconcat(parts).lines)
+    width = max(len(line) for line in body)
+    left = ["⎡"] + ["⎢"] * (len(body) - 2) + ["⎣"]
+    right = ["⎤"] + ["⎥"] * (len(body) - 2) + ["⎦"]
+    lines = tuple(f"{a} {line.ljust(width)} {b}" for a, line, b in zip(left, body, right))
     return Box(lines, (len(lines) - 1) // 2)
 
 
@@ -352,7 +437,7 @@ def _flat(tex: str) -> str:
 def display(tex: str, width: int = 100) -> str:
     """Display maths over as many lines as it needs; past ``width`` columns, matrices are
     written on one line each row (``[a, b]``) instead of drawn."""
-    box = _Parser(tex).sequence()
+    box = _Parser(tex, stacked=True).sequence()
     lines = [line.rstrip() for line in box.lines]
     if max((len(line) for line in lines), default=0) <= width:
         return "\n".join(lines)

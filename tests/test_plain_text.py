@@ -1,0 +1,48 @@
+"""The text format's maths: fractions drawn in two dimensions in display maths (numerator,
+bar, denominator), on one line in exponents, roots and running text."""
+
+from __future__ import annotations
+
+from mha_symbolic.solution import plain
+
+
+def test_a_display_fraction_is_drawn_over_its_bar() -> None:
+    assert plain.display(r"A = \frac{e}{1 + e}").splitlines() == [
+        "      e",
+        "A = ─────",
+        "    1 + e",
+    ]
+
+
+def test_exponents_and_roots_keep_their_fractions_on_one_line() -> None:
+    assert plain.display(r"a = e^{\frac{\sqrt{3}}{3}}") == "a = e^(√3/3)"
+    assert plain.display(r"\sqrt{\frac{1}{2}}") == "√(1/2)"
+
+
+def test_running_text_keeps_fractions_on_one_line() -> None:
+    assert plain.inline(r"\frac{a}{3 a + 1}") == "a/(3a + 1)"
+
+
+def test_a_matrix_of_fractions_has_a_row_per_baseline_and_tall_brackets() -> None:
+    lines = plain.display(
+        r"\operatorname{softmax}\left(S\right) = \begin{bmatrix} \frac{e}{1 + e} & \frac{1}{1 + e}"
+        r" \\ \frac{1}{1 + e} & \frac{e}{1 + e} \end{bmatrix}"
+    ).splitlines()
+    assert len(lines) == 7
+    assert lines[3].startswith("softmax(S) = ⎢")  # the bar of the matrix's middle, on the line
+    assert lines[0].strip().startswith("⎡") and lines[-1].strip().startswith("⎣")
+    assert [line.count("─────") for line in lines] == [0, 2, 0, 0, 0, 2, 0]
+
+
+def test_brackets_grow_with_what_they_hold() -> None:
+    lines = plain.display(r"f\left(\begin{bmatrix} 1 \\ 2 \\ 3 \end{bmatrix}\right)").splitlines()
+    assert [line[1] for line in lines] == ["⎛", "⎜", "⎝"]
+    assert [line[-1] for line in lines] == ["⎞", "⎟", "⎠"]
+    assert plain.display(r"f\left(x\right)") == "f(x)"
+
+
+def test_too_wide_display_falls_back_to_one_line_entries() -> None:
+    wide = r"M = \begin{bmatrix} " + " & ".join([r"\frac{1}{1 + 3 e}"] * 12) + r" \end{bmatrix}"
+    shown = plain.display(wide, width=60)
+    assert max(len(line) for line in shown.splitlines()) <= 60
+    assert "1/(1 + 3e)" in shown and "─" not in shown
