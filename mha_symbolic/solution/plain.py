@@ -199,7 +199,18 @@ class _Parser:
         return aligned(kept)
 
 
-_DELIMITER = {".": "", r"\{": "{", r"\}": "}", r"\lbrace": "{", r"\rbrace": "}", "|": "|"}
+_DELIMITER = {
+    ".": "",
+    r"\langle": "⟨",
+    r"\rangle": "⟩",
+    r"\lvert": "|",
+    r"\rvert": "|",
+    r"\{": "{",
+    r"\}": "}",
+    r"\lbrace": "{",
+    r"\rbrace": "}",
+    "|": "|",
+}
 _TALL = {"(": "⎛⎜⎝", ")": "⎞⎟⎠", "[": "⎡⎢⎣", "]": "⎤⎥⎦", "|": "│││", "{": "⎧⎨⎩", "}": "⎫⎬⎭"}
 
 
