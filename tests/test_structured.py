@@ -28,13 +28,14 @@ UNSTRUCTURED = ["eight-tokens-split", "rope", "temperature"]  # symbols, cos/sin
 
 
 def _ball(value: sp.Expr) -> flint.arb:
-    with mpmath.workdps(60):
+    """The value by mpmath at 80 digits, as a ball of radius 1e-75."""
+    with mpmath.workdps(80):
         number = sp.lambdify((), value, modules="mpmath")()
-        text = mpmath.nstr(number, 60, strip_zeros=False)
+        text = mpmath.nstr(number, 80, strip_zeros=False)
     old = flint.ctx.prec
-    flint.ctx.prec = 300
+    flint.ctx.prec = 400
     try:
-        return flint.arb(text, "1e-55")
+        return flint.arb(text, "1e-75")
     finally:
         flint.ctx.prec = old
 
