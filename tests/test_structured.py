@@ -22,6 +22,7 @@ from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import walk
 from mha_symbolic.model.program import build
 from mha_symbolic.spec import numbers
+from tests.test_exercises import MASKED_CROSS  # 2 queries, 3 keys, a mask, a value bias
 
 STRUCTURED = ["one-token", "pytorch-style", "split-scaled", "two-tokens"]
 UNSTRUCTURED = ["eight-tokens-split", "rope", "temperature"]  # symbols, cos/sin, a parameter
@@ -73,18 +74,7 @@ def test_examples_structure_equals_sympy_values(name: str) -> None:
 def test_cross_attention_structure_has_a_row_per_query() -> None:
     """Fewer queries than keys (and a mask, a value bias): the mix of heads has the queries'
     rows, its entries and enclosures agree with the SymPy values."""
-    raw = {
-        "tokens": ["a", "b"],
-        "key_tokens": ["k1", "k2", "k3"],
-        "heads": 1,
-        "scale": "1/2",
-        "mask": [[1, 1, 0], [0, 1, 1]],
-        "query": [[1, 0], [0, 1]],
-        "key": [[1, 1], [0, 1], [1, 0]],
-        "value": [[1, 0], [0, 1], [1, 1]],
-        "weights": {"w_q": [[1, 0], [0, 1]], "b_v": ["0.5", 0]},
-    }
-    d = derive(AttentionSpec.from_dict(raw))
+    d = derive(AttentionSpec.from_dict(MASKED_CROSS))
     assert d.structured is not None and d.step("output").entries.shape == (2, 2)
     _agrees(d)
 
