@@ -79,20 +79,20 @@ def bench_layer(quick: bool = False) -> Iterator[str]:
     with torch.no_grad():
         wide, _ = _seconds(lambda: double(x.double(), x.double(), x.double(), need_weights=False))
     exact = made + enclosed
-    yield f"  read from torch (floats in binary)  {read:8.2f} s"
-    yield f"  derive (exact structure)            {made:8.2f} s"
+    label = "  {:<36}".format  # one column of labels, whatever DIGITS is
+    yield f"{label('read from torch (floats in binary)')}{read:8.2f} s"
+    yield f"{label('derive (exact structure)')}{made:8.2f} s"
+    enclose = label(f"enclose every output, {DIGITS} digits")
+    yield f"{enclose}{enclosed:8.2f} s   widest radius {widest:.1e}"
     yield (
-        f"  enclose every output, {DIGITS} digits   {enclosed:8.2f} s   widest radius {widest:.1e}"
-    )
-    yield (
-        f"  derive + enclose                    {exact:8.2f} s   peak +{_peak(memory)} over the "
+        f"{label('derive + enclose')}{exact:8.2f} s   peak +{_peak(memory)} over the "
         f"{_process_mb():,.0f} MB the process holds (torch, the module, the exact spec)"
     )
     yield (
-        f"  mpmath, {DIGITS} digits, naive          {mpmath_total:8.0f} s   (estimated from "
+        f"{label(f'mpmath, {DIGITS} digits, naive')}{mpmath_total:8.0f} s   (estimated from "
         f"{done:,} multiply-adds timed)   {mpmath_total / exact:,.0f}x slower"
     )
-    yield f"  torch float64 forward               {wide:8.4f} s"
+    yield f"{label('torch float64 forward')}{wide:8.4f} s"
 
 
 def _process_mb() -> float:
