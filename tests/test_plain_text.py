@@ -46,3 +46,16 @@ def test_too_wide_display_falls_back_to_one_line_entries() -> None:
     shown = plain.display(wide, width=60)
     assert max(len(line) for line in shown.splitlines()) <= 60
     assert "1/(1 + 3e)" in shown and "─" not in shown
+
+
+def test_brackets_enclose_a_matrix_cut_into_column_groups() -> None:
+    """Too wide for the page, a matrix inside softmax(...) is cut into column groups; the
+    brackets still hold all of it (they used to sit on its first line only)."""
+    cells = " & ".join([r"\sin{\left(1 \right)} + \cos{\left(1 \right)}"] * 4)
+    matrix = rf"\begin{{bmatrix}} {cells} \\ {cells} \end{{bmatrix}}"
+    lines = plain.display(
+        rf"A = \operatorname{{softmax}}\left({matrix}\right)", width=70
+    ).splitlines()
+    assert max(len(line) for line in lines) <= 70
+    assert lines[0].rstrip().endswith("⎞") and lines[-1].rstrip().endswith("⎠")
+    assert "columns 1–" in lines[0]

@@ -152,7 +152,7 @@ class _Parser:
             return _text(accented[:1] + _ACCENTS[name] + accented[1:])
         if name == "begin":
             return self.environment(self.raw_group())
-        if name == "left" and self.stacked:
+        if name == "left":
             return self.delimited()
         if name in _IGNORED:
             return _text("") if self.peek() != "." else _skip(self)
