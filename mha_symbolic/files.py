@@ -36,6 +36,14 @@ def _cannot_write(path: Path, exc: OSError) -> SpecError:
 Data = bytes | str | Iterable[str]  # an iterable of text is streamed, piece by piece
 
 
+def _pieces(data: Data) -> Iterable[bytes]:
+    if isinstance(data, bytes):
+        return [data]
+    if isinstance(data, str):
+        return [data.encode("utf-8")]
+    return (piece.encode("utf-8") for piece in data)
+
+
 def write_atomic(path: str | Path, data: Data) -> None:
     """Write ``data`` (text as UTF-8; an iterable of text pieces as they come) to ``path``
     all at once: into a temporary file in the same folder, flushed to disk, then renamed over
@@ -44,13 +52,7 @@ def write_atomic(path: str | Path, data: Data) -> None:
     if str(path) == "":  # Path("") would be the current folder
         raise SpecError("cannot write: the file name is empty")
     path = Path(path)
-    pieces: Iterable[bytes] = (
-        [data.encode("utf-8")]
-        if isinstance(data, str)
-        else [data]
-        if isinstance(data, bytes)
-        else (piece.encode("utf-8") for piece in data)
-    )
+    pieces = _pieces(data)
     if path.is_dir():
         raise SpecError("cannot write: it is a folder", source=str(path))
     try:

@@ -96,7 +96,7 @@ class LazyStep(Step):
 
     @property
     def entries(self) -> Any:
-        """Rows made one at a time from the structure (:class:`~mha_symbolic.exact.rows.
+        """Entries made one at a time from the structure (:class:`~mha_symbolic.exact.rows.
         Entries`), entry for entry the same as ``value``; ``value`` where there is none."""
         made = self._entries  # type: ignore[attr-defined]
         return self.value if made is None else made

@@ -12,7 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.backward import LOSS_SYMBOL, backward, plan
 from mha_symbolic.exact.derivation import Derivation, LazyStep, Progress, Step
-from mha_symbolic.exact.rows import Entries, entry_maker, shape_of
+from mha_symbolic.exact.rows import Entries, Softmaxes, entry_maker, shape_of
 from mha_symbolic.exact.structured import structure
 from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
@@ -154,9 +154,16 @@ def walk_structured(
     if values is None:
         return None
     make = _OnDemand(program, refusal)
+    softmaxes = Softmaxes()  # each head's softmax rows, made once for all the steps reading them
     steps = tuple(
         LazyStep(
-            node.key, node.kind, node.symbol, node.formula, make, node.head, _rows(values[node.key])
+            node.key,
+            node.kind,
+            node.symbol,
+            node.formula,
+            make,
+            node.head,
+            _entries(values[node.key], softmaxes),
         )
         for node in program.nodes
     )
@@ -165,8 +172,8 @@ def walk_structured(
     )
 
 
-def _rows(form: object) -> Entries | None:
-    maker = entry_maker(form)
+def _entries(form: object, softmaxes: Softmaxes) -> Entries | None:
+    maker = entry_maker(form, softmaxes)
     return None if maker is None else Entries(shape_of(form), maker)
 
 

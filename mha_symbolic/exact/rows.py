@@ -42,8 +42,9 @@ class _Logits:
         return Matrix([[self(i, j) for j in range(self.logits.matrix.ncols())]])
 
 
-class _Softmaxes:
-    """Row i's softmax of each head (one shared denominator), made once per row."""
+class Softmaxes:
+    """Row i's softmax of each head (one shared denominator), made once per row for every
+    step that reads it (a head's weights, its output, the concatenation, the projection)."""
 
     def __init__(self) -> None:
         self.made: dict[tuple[int, int], ops.Softmax] = {}
@@ -55,9 +56,7 @@ class _Softmaxes:
         return self.made[key]
 
 
-def _weights(weights: st.Weights) -> EntryMaker:
-    softmaxes = _Softmaxes()
-
+def _weights(weights: st.Weights, softmaxes: Softmaxes) -> EntryMaker:
     def entry(i: int, j: int) -> sp.Expr:
         softmax = softmaxes(weights, i)
         return ops.divide(ops.linear_sum([(softmax.exps[0][j], sp.Integer(1))]), softmax.sums[0])
@@ -65,10 +64,9 @@ def _weights(weights: st.Weights) -> EntryMaker:
     return entry
 
 
-def _mix(mix: st.Mix) -> EntryMaker:
+def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
     """Entry (i, c) of sum_h softmax_h V_h (+ rational), as ``ops.output_projection`` writes
     it: the heads over one denominator added inside one fraction, the rational part after."""
-    softmaxes = _Softmaxes()
 
     def entry(i: int, c: int) -> sp.Expr:
         grouped: dict[ops.Sum, list[tuple[sp.Expr, sp.Expr]]] = {}
@@ -89,17 +87,18 @@ def _mix(mix: st.Mix) -> EntryMaker:
     return entry
 
 
-def entry_maker(form: Any) -> EntryMaker | None:
-    """Entry (i, j) of the SymPy value of a step held as ``form``; None for a form (a
-    gradient's formula) whose entries are not made one by one."""
+def entry_maker(form: Any, softmaxes: Softmaxes) -> EntryMaker | None:
+    """Entry (i, j) of the SymPy value of a step held as ``form`` (the softmax rows it needs
+    from ``softmaxes``, shared by the steps of one derivation); None for a form (a gradient's
+    formula) whose entries are not made one by one."""
     if isinstance(form, flint.fmpq_mat):
         return lambda i, j: _rational(form[i, j])
     if isinstance(form, st.Logits):
         return _Logits(form)
     if isinstance(form, st.Weights):
-        return _weights(form)
+        return _weights(form, softmaxes)
     if isinstance(form, st.Mix):
-        return _mix(form)
+        return _mix(form, softmaxes)
     return None
 
 

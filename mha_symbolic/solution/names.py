@@ -55,10 +55,15 @@ class Names:
 def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names:
     """Name the exponentials of irrational exponents in ``values``: those whose exponents are
     rational multiples of one irrational number share a base, ``e^{k c} = a^k``."""
-    groups: dict[sp.Expr, list[tuple[sp.Rational, sp.Basic]]] = {}
+    groups: dict[sp.Expr, dict[sp.Basic, sp.Rational]] = {}  # rest -> {e^{k rest}: k}
+    seen: set[sp.Basic] = set()
     for value in values:
         atoms = value.atoms(sp.exp) if hasattr(value, "atoms") else set()
-        for atom in sorted(atoms, key=sp.default_sort_key):
+        # In order of first appearance; only the new ones sorted (a model-sized output's
+        # entries share the same hundreds of exponentials).
+        new = sorted(atoms - seen, key=sp.default_sort_key)
+        seen.update(new)
+        for atom in new:
             arg = atom.args[0]
             if arg.free_symbols or arg.is_Rational:
                 continue
@@ -68,21 +73,20 @@ def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names
             # it helps no one, and cancelling such entries costs minutes.
             if not coeff.is_Rational or rest == 1 or rest.is_algebraic is not True:
                 continue
-            members = groups.setdefault(rest, [])
-            if (coeff, atom) not in members:
-                members.append((sp.Rational(coeff), atom))
+            groups.setdefault(rest, {}).setdefault(atom, sp.Rational(coeff))
     letters = [c for c in _LETTERS if c not in set(taken)]
     bases, replace = [], {}
     groups = {
         rest: members
         for rest, members in groups.items()
-        if max(abs(c) for c, _ in members) <= MAX_POWER * _gcd([abs(c) for c, _ in members])
+        if max(abs(c) for c in members.values())
+        <= MAX_POWER * _gcd([abs(c) for c in members.values()])
     }
     for letter, (rest, members) in zip(letters, groups.items()):
-        step = _gcd([abs(c) for c, _ in members])
+        step = _gcd([abs(c) for c in members.values()])
         symbol = sp.Symbol(letter, positive=True)
         bases.append((symbol, sp.exp(step * rest)))
-        for coeff, atom in members:
+        for atom, coeff in members.items():
             replace[atom] = symbol ** int(coeff / step)
     return Names(tuple(bases), replace)
 
