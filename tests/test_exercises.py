@@ -36,7 +36,7 @@ w_v = [[[1, 0], [0, 1]], [[0, 2], [2, 0]]]
 w_o = [["1/2", 0], [0, "1/2"], ["-1/2", 0], [0, "-1/2"]]
 
 [translations]
-bn = {title = "দুটি token, দুটি head"}
+bn = {title = "দুটি টোকেন, দুটি হেড"}
 """
 TWO_TOKENS_1_1_ANSWERS = {
     "head1.q": "[[-1, 0], [0, 1]]",  # asked beside head2.q, which the document prints
@@ -272,7 +272,7 @@ def test_symbolic_parameters_stay_and_their_answers_have_no_decimals():
     spec = files["variant-001/spec.toml"].decode()
     assert spec.endswith('scale = "1/tau"\nx = [[-1, 0], [0, 1], [1, 1]]\n\n[parameters]\n'
                          'tau = "positive"\n\n[translations]\n'
-                         'bn = {title = "Temperature: scale না করলে কী হয়?"}\n')  # fmt: skip
+                         'bn = {title = "তাপমাত্রা: স্কেল না করলে কী হতো?"}\n')  # fmt: skip
     answers = files["variant-001/answers.md"].decode()
     assert ex.printed_claims(answers) == {"head1.scores": "[[1, 0, -1], [0, 1, 1], [-1, 1, 2]]"}
     assert answers.count("*This answer contains symbols, so it has no decimals.*") == 3
@@ -281,7 +281,7 @@ def test_symbolic_parameters_stay_and_their_answers_have_no_decimals():
 def test_bengali_sheet_uses_the_bengali_words(raws):
     files = ex.make_variant(raws["two-tokens"], 1, 1, ex.ExerciseOptions(lang="bn"))
     sheet = files["variant-001/sheet.md"].decode()
-    assert sheet.startswith("# অনুশীলনী 1: দুটি token, দুটি head\n")
+    assert sheet.startswith("# অনুশীলনী 1: দুটি টোকেন, দুটি হেড\n")
     assert "## প্রশ্ন\n" in sheet
 
 

@@ -164,7 +164,7 @@ def test_markdown_has_the_backpropagation_section() -> None:
     )
     assert r"- \frac{e}{2 \left(1 + e\right)^{2}}" in md
     bn = derive(two_tokens_mse()).to_markdown(lang="bn")
-    assert "## Backpropagation (পেছনের দিকে gradient)" in bn
+    assert "## ব্যাকপ্রোপাগেশন (পেছনের দিকে গ্রেডিয়েন্ট)" in bn
 
 
 @pytest.mark.parametrize("fmt", ["tex", "html", "json"])

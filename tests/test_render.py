@@ -315,7 +315,7 @@ def test_json_has_every_step_with_title_shape_latex_and_decimals(two):
 def test_bengali_prose_in_md_and_json(two):
     md = two.to_markdown(lang="bn")
     assert "## সেটআপ" in md
-    assert "Softmax প্রতিটি row-কে" in md
+    assert "সফটম্যাক্স প্রতিটি সারিকে" in md
     assert WEIGHTS_1 in md
     data = json.loads(render(two, "json", Options(lang="bn")))
     assert data["steps"][0]["title"] == "ইনপুট"
@@ -383,7 +383,7 @@ def test_bengali_pdf_with_xelatex(two, tmp_path):
             ["pdftotext", str(tmp_path / "bn.pdf"), "-"], capture_output=True, text=True
         ).stdout
         # pdftotext stores Bengali vowel signs in visual order, so check a phrase without any.
-        assert "Weight-এর shape" in text
+        assert "মান হুবহু" in text
 
 
 def test_bengali_pdf_without_a_font_says_what_to_install(two, monkeypatch, tmp_path, capsys):

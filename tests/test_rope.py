@@ -300,7 +300,7 @@ def test_odd_widths_cannot_turn_in_pairs() -> None:
 def test_rendered_in_every_format(lang: str) -> None:
     d = derive(AttentionSpec.example("rope"))
     md = d.to_markdown(lang=lang)
-    assert ("Rotated queries, head 1" if lang == "en" else "ঘোরানো Query") in md
+    assert ("Rotated queries, head 1" if lang == "en" else "ঘোরানো কোয়েরি, হেড 1") in md
     assert r"\sin{\left(\frac{1}{100} \right)}" in md
     assert r"\operatorname{RoPE}\left(Q_{1}\right)" in d.to_latex(lang=lang)
     assert "RoPE" in d.to_html(lang=lang)

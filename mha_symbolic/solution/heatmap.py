@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import re
+import shutil
+import subprocess
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import sympy as sp
@@ -19,6 +23,38 @@ def pyplot() -> Any:
     from matplotlib import pyplot as plt
 
     return plt
+
+
+_BENGALI = re.compile("[\u0980-\u09ff]")
+
+
+@lru_cache(maxsize=1)
+def _bengali_family() -> str | None:
+    """A Bengali font registered with matplotlib (its cache may predate the font), or None."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return None
+    found = subprocess.run(
+        [fc_list, ":lang=bn", "file"], capture_output=True, text=True, check=False
+    ).stdout
+    # Fonts named for Bengali first (Assamese fonts share the script but not the name).
+    files = sorted((line.rstrip(": ") for line in found.splitlines() if line.strip()),
+                   key=lambda path: ("Bengali" not in path, path))  # fmt: skip
+    if not files:
+        return None
+    from matplotlib import font_manager
+
+    font_manager.fontManager.addfont(files[0])
+    return str(font_manager.FontProperties(fname=files[0]).get_name())
+
+
+def fonts(*texts: str) -> list[str] | None:
+    """The font families that draw ``texts`` (matplotlib falls back along the list, and
+    shapes Bengali itself), or None when they hold Bengali and no Bengali font is installed."""
+    if not any(_BENGALI.search(text) for text in texts):
+        return ["DejaVu Sans"]
+    family = _bengali_family()
+    return None if family is None else ["DejaVu Sans", family]
 
 
 def to_png(figure: Any) -> bytes:
@@ -53,7 +89,26 @@ def png(
     ylabel: str,
     decimals: int,
 ) -> bytes:
-    """One head's weights: tokens on both axes, each cell's rounded value written in it."""
+    """One head's weights: tokens on both axes, each cell's rounded value written in it.
+
+    Without a font for the words (Bengali, none installed) the figure has no title or axis
+    names; the document's caption beside it says the same in its own font."""
+    families = fonts(title, xlabel, ylabel, *queries, *keys)
+    if families is None:
+        title = xlabel = ylabel = ""
+        families = ["DejaVu Sans"]
+    plt = pyplot()
+    with plt.rc_context({"font.family": families}):
+        return _draw(weights, queries, keys, (title, xlabel, ylabel), decimals)
+
+
+def _draw(
+    weights: sp.MatrixBase,
+    queries: Sequence[str],
+    keys: Sequence[str],
+    words: tuple[str, str, str],
+    decimals: int,
+) -> bytes:
     plt = pyplot()
     rows, cols = weights.shape
     values = [[float(weights[i, j]) for j in range(cols)] for i in range(rows)]
@@ -67,6 +122,7 @@ def png(
         tilt = len(xs) > 2 and max(len(k) for k in labels) > 3
         axes.set_xticks(xs, labels, rotation=45 if tilt else 0, ha="right" if tilt else "center")
         axes.set_yticks(ys, [_label(queries[i]) for i in ys])
+        title, xlabel, ylabel = words
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
         axes.set_title(title)

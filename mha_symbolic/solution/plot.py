@@ -12,7 +12,7 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import parameter
-from mha_symbolic.solution.heatmap import pyplot, to_png
+from mha_symbolic.solution.heatmap import fonts, pyplot, to_png
 from mha_symbolic.solution.words import Words
 from mha_symbolic.spec import numbers as exact
 
@@ -148,8 +148,17 @@ def legend(d: Derivation, label: str) -> str:
 def png(result: Sweep, *, title: str, ylabel: str, legends: Sequence[str] | None = None) -> bytes:
     """One line per entry, the parameter on the x axis (logarithmic for wide ranges)."""
     plt = pyplot()
-    figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=110)
     labels = legends or [label for label, _ in result.series]
+    families = fonts(title, ylabel)
+    if families is None:  # Bengali words, no Bengali font: the caption beside says them
+        title, ylabel, families = "", "", ["DejaVu Sans"]
+    with plt.rc_context({"font.family": families}):
+        return _draw(result, title, ylabel, labels)
+
+
+def _draw(result: Sweep, title: str, ylabel: str, labels: Sequence[str]) -> bytes:
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=110)
     try:
         for index, ((_, values), label) in enumerate(zip(result.series, labels)):
             axes.plot(result.xs, values, label=label, **style(index))
