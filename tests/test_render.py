@@ -462,3 +462,33 @@ def test_user_templates_replace_the_shipped_ones(tmp_path, capsys):
     (tmp_path / "derivation.md.j2").write_text("{{ title|upper }}: {{ setup[2] }}\n")
     assert main(["derive", "--example", "one-token", "--templates", str(tmp_path)]) == 0
     assert capsys.readouterr().out == "ONE TOKEN, TWO HEADS: Number of heads $h = 2$.\n"
+
+
+def test_a_matrix_keeps_one_notation_fractions_or_decimals() -> None:
+    from mha_symbolic.solution import latex
+
+    # Short decimals a user could write stay decimals when every entry is one ...
+    decimals = sp.Matrix([[sp.Rational(1, 2), sp.Rational(3, 4)], [2, sp.Rational(-1, 5)]])
+    assert latex.show(decimals, "A", latex.Settings()).exact == (
+        r"\begin{bmatrix} 0.5 & 0.75 \\ 2 & -0.2 \end{bmatrix}"
+    )
+    # ... but beside a fraction that has no short decimal (127/1024, 1/3) every entry is one.
+    rational = sp.Matrix([[sp.Rational(1, 2), sp.Rational(127, 1024)], [2, sp.Rational(1, 3)]])
+    text = latex.show(rational, "A", latex.Settings()).exact
+    assert text == (
+        r"\begin{bmatrix} \frac{1}{2} & \frac{127}{1024} \\ 2 & \frac{1}{3} \end{bmatrix}"
+    )
+    assert latex.exact(rational) == text
+    assert latex.exact(decimals) == latex.show(decimals, "A", latex.Settings()).exact
+
+
+def test_html_aligns_a_first_entry_split_over_lines_without_stray_ampersands() -> None:
+    from mha_symbolic.bench_scale import rational_spec
+
+    html = derive(rational_spec(16, 16, 4)).to_html()
+    assert r"\begin{aligned}" in derive(rational_spec(16, 16, 4)).to_markdown()
+    assert "<mi>&</mi>" not in html and "<mi>&amp;</mi>" not in html
+    table = html[html.index('<mtable displaystyle="true"') :]
+    row = table[: table.index("</mtr>")]
+    assert '<mtd columnalign="right"><msub><mrow><mo stretchy="true"' in row  # (head_1)_{1,1}
+    assert '<mtd columnalign="left"><mi /><mo>&#x0003D;</mo>' in row  # = ...

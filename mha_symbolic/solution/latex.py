@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -250,7 +250,8 @@ _FRACTIONS = Printer(fractions=True)
 def exact(expr: sp.Basic) -> str:
     """LaTeX of one exact value (scalar or matrix), nothing elided."""
     if isinstance(expr, sp.MatrixBase):
-        return bmatrix(expr, lambda i, j: _scalar(expr[i, j]))
+        entry = _fraction if _mixed(expr) else _scalar
+        return bmatrix(expr, lambda i, j: entry(expr[i, j]))
     return _scalar(expr)
 
 
@@ -264,9 +265,14 @@ def _fraction(expr: sp.Basic) -> str:
     return _FRACTIONS.doprint(expr)
 
 
-def _mixed(entries: list[sp.Basic]) -> bool:
-    """Some entries are not numbers the user could have written: fractions for all."""
-    return any(not getattr(e, "is_Rational", False) and not e.free_symbols for e in entries)
+def _mixed(entries: Iterable[sp.Basic]) -> bool:
+    """Some entries are not short decimals a user could have written (an irrational number, or
+    a fraction such as 1/3 or 127/1024): fractions for all, so a matrix keeps one notation."""
+    return any(not e.free_symbols and not _short_decimal(e) for e in entries)
+
+
+def _short_decimal(expr: sp.Basic) -> bool:
+    return isinstance(expr, sp.Rational) and terminating_decimal(expr) is not None
 
 
 def formula(expr: sp.Basic, substitute: Mapping[sp.Basic, str] | None = None) -> str:

@@ -59,6 +59,11 @@ def _split_math(text: str) -> list[tuple[bool, str]]:
 def _mathml(tex: str, display: bool = False) -> str:
     from latex2mathml.converter import convert
 
+    # latex2mathml reads "aligned" as a plain group (its & and \\ come out as text); "align*"
+    # is the same alignment to it, written as a table.
+    tex = tex.replace(r"\begin{aligned}", r"\begin{align*}").replace(
+        r"\end{aligned}", r"\end{align*}"
+    )
     return convert(tex, display="block" if display else "inline")
 
 
