@@ -80,19 +80,39 @@ def test_an_input_has_no_formula_and_lists_its_tokens(two):
 
 
 def test_marks_sit_at_their_step_with_their_reason_in_plain_words():
+    # one-token's concat row is its two assumed head outputs side by side: it holds under the
+    # document's assumption, and the box says so rather than calling it wrong.
     d = derive(AttentionSpec.example("one-token"))
     solution = build(d, Options(marks=check(d).marks()))
     assert solution.steps()["concat"].marks == (
         Mark(
             key="concat[1]",
+            title="This number follows the document's own assumption.",
             claimed="[0.5, 1.2, -0.4, 2.3]",
-            verdict="wrong",
+            verdict="as assumed",
+            exact_is="from the given inputs and weights it is",
             exact=r"\begin{bmatrix} 4 & 11 & 6 & 9 \end{bmatrix}",
             approx=None,
-            diagnosis="The concatenation only places the head outputs side by side; the printed "
-            "row differs in the columns of heads 1 and 2, where the document places its assumed "
-            "head output instead of the one computed above.",
+            diagnosis="The concatenation only places the head outputs side by side. In the "
+            "columns of heads 1 and 2 the document places the head output it assumes, so the "
+            "printed row holds under that assumption; with the weights given, those columns are "
+            "the head output computed above.",
         ),
+    )
+
+
+def test_a_concat_row_wrong_in_a_head_nobody_assumed_is_called_wrong():
+    d = derive(AttentionSpec.example("two-tokens"))
+    marks = check(d, {"concat[1]": "[0.73, 0.27, 0.5, 0.5]"}).marks()
+    (mark,) = build(d, Options(marks=marks)).steps()["concat"].marks
+    assert (mark.title, mark.verdict, mark.exact_is) == (
+        "The document prints a wrong number here.",
+        "wrong",
+        "the exact value is",
+    )
+    assert mark.diagnosis == (
+        "The concatenation only places the head outputs side by side; the printed row differs "
+        "in the columns of head 2, so it carries a head output other than the one computed above."
     )
 
 

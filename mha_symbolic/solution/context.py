@@ -62,6 +62,14 @@ class Context:
             return None if shown.named else shown.exact
         return self.exact(sp.sympify(value))
 
+    @property
+    def output_unknown(self) -> bool:
+        """The document names an output projection W_O (in an assumed value) but gives no
+        numbers for it."""
+        spec = self.spec
+        named = any("W_O" in str(value) for value in spec.assumed.values())
+        return named and not spec.has_output_projection
+
     def exact(self, value: sp.Basic) -> str:
         """LaTeX of an exact value, written with the named exponentials."""
         return latex.exact(self.names(value))

@@ -226,10 +226,22 @@ def _concat_heads(context: Context, step: Step, mark: Mapping[str, Any]) -> list
 def _concat_reason(context: Context, heads: list[int]) -> str:
     numbers = context.words("text", "and").join(str(h) for h in heads)
     listed = context.words("notes", "heads_one" if len(heads) == 1 else "heads_many", heads=numbers)
-    assumed_steps = {target(key)[0] for key in context.spec.assumed}
-    assumed = [h for h in heads if f"head{h}.output" in assumed_steps]
-    key = "concat_assumed" if assumed == heads else "concat_wrong"
+    key = "concat_assumed" if _all_assumed(context, heads) else "concat_wrong"
     return context.words("notes", key, heads=listed)
+
+
+def _all_assumed(context: Context, heads: list[int]) -> bool:
+    assumed_steps = {target(key)[0] for key in context.spec.assumed}
+    return all(f"head{h}.output" in assumed_steps for h in heads)
+
+
+def follows_assumption(context: Context, step: Step, mark: Mapping[str, Any]) -> bool:
+    """A printed concat row that differs from the computed one only in the columns of heads
+    whose output the document assumes: it holds under the document's assumption."""
+    if step.kind != "concat":
+        return False
+    heads = _concat_heads(context, step, mark)
+    return bool(heads) and _all_assumed(context, heads)
 
 
 def diagnosis(context: Context, text: Any) -> str | None:

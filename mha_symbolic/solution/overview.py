@@ -34,8 +34,7 @@ def setup(context: Context) -> tuple[str, ...]:
     if spec.mask_kind != "none":
         lines.append(w("setup", f"mask_{spec.mask_kind}"))
     if not spec.has_output_projection:
-        named = any("W_O" in str(value) for value in spec.assumed.values())
-        lines.append(w("setup", "unknown_output" if named else "no_output"))
+        lines.append(w("setup", "unknown_output" if context.output_unknown else "no_output"))
     for symbol in spec.parameters.values():
         kind = w("parameter_kinds", parameters.kind_of(symbol))
         lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))

@@ -86,7 +86,7 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     if key == "output" and section == "insights":
         if spec.scale not in ("sqrt_dk", "none"):
             return None
-        key += "" if spec.has_output_projection else "_none"
+        key += "" if spec.has_output_projection or context.output_unknown else "_none"
         key += "_unscaled" if spec.scale == "none" else ""
     return context.once(section, key, numbers)
 
@@ -121,10 +121,15 @@ def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
 def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     """A printed number that does not hold: what was printed, and the exact value."""
     shown = context.show_value(mark["exact"], step.symbol.name)
+    words = context.words
+    follows = notes.follows_assumption(context, step, mark)
+    verdict = "follows" if follows else str(mark["verdict"])
     return Mark(
         key=mark["key"],
+        title=words("text", "follows" if follows else "wrong"),
         claimed=mark["claimed"],
-        verdict=context.words.get("verdicts", str(mark["verdict"])) or str(mark["verdict"]),
+        verdict=words.get("verdicts", verdict) or verdict,
+        exact_is=words("text", "computed_is" if follows else "exact_is"),
         exact=shown.exact,
         approx=shown.approx,
         diagnosis=notes.reason(context, step, mark),
@@ -211,7 +216,7 @@ def caption(context: Context, step: Step) -> str:
     if step.kind == "scale" and spec.scale != "sqrt_dk":
         key += "_none" if spec.scale == "none" else "_value"
     if step.kind == "output" and not spec.has_output_projection:
-        key = "output_none"
+        key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):
         key = _grad_caption(context, key)
     if spec.layout == "fused":

@@ -72,8 +72,10 @@ class Mark:
     """A number a document prints that does not hold, shown at its step."""
 
     key: str  # the claim's key: ``head1.output[1]``
+    title: str  # "The document prints a wrong number here." (or: it follows an assumption)
     claimed: str  # as the document printed it
     verdict: str
+    exact_is: str  # the words before the exact value
     exact: str  # LaTeX of the exact value
     approx: str | None  # LaTeX of its decimals
     diagnosis: str | None  # why it does not hold, in plain words, when that is known
