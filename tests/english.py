@@ -21,6 +21,7 @@ _MATH = [
     re.compile(r"<style\b.*?</style>", re.S),
     re.compile(r"<!--.*?-->", re.S),
     re.compile(r"`[^`]*`"),  # code spans
+    re.compile(r"<code>.*?</code>", re.S),
     re.compile(r"!\[[^\]]*\]\([^)]*\)"),  # the alt text is repeated as the caption
     re.compile(r"\]\([^)]*\)"),  # link targets (file names)
     re.compile(r"<[^>]+>"),  # tags, with their attributes (ids are step keys)
@@ -38,6 +39,7 @@ _TEX_ARGUMENTS = {
     "chain": {0, 1},
     "fitmath": {0},
     "wrongclaim": {2},
+    "texttt": {0},
     "label": {0},
     "ref": {0},
     "hypertarget": {0},

@@ -492,3 +492,29 @@ def test_html_aligns_a_first_entry_split_over_lines_without_stray_ampersands() -
     row = table[: table.index("</mtr>")]
     assert '<mtd columnalign="right"><msub><mrow><mo stretchy="true"' in row  # (head_1)_{1,1}
     assert '<mtd columnalign="left"><mi /><mo>&#x0003D;</mo>' in row  # = ...
+
+
+def test_maths_characters_in_plain_text_become_maths_commands_in_tex() -> None:
+    from mha_symbolic.solution.render import tex_escape
+
+    assert tex_escape("QKᵀ, τ → 0⁺, √2 ≈ 1.41, −0.4, Δx²") == (
+        r"QK$^{\top}$, $\tau$ $\to$ 0$^{+}$, $\surd$2 $\approx$ 1.41, $-$0.4, $\Delta$x$^{2}$"
+    )
+
+
+def test_a_descriptions_code_spans_are_code_in_every_format() -> None:
+    spec = AttentionSpec(x=[[1, 0]], description="Try `mha-symbolic --limit tau=0+` & see.")
+    d = derive(spec)
+    assert "Try `mha-symbolic --limit tau=0+` \\& see." in d.to_markdown()
+    assert "Try <code>mha-symbolic --limit tau=0+</code> &amp; see." in d.to_html()
+    assert r"Try \texttt{mha-{}symbolic -{}-{}limit tau=0+} \& see." in d.to_latex()
+    odd = derive(AttentionSpec(x=[[1, 0]], description="a ` b"))
+    assert "a \\` b" in odd.to_markdown()
+
+
+@needs_pdflatex
+def test_a_description_with_unicode_maths_compiles(tmp_path) -> None:
+    description = "As τ → 0⁺ the scores QKᵀ/√2 of −1 ≈ `--limit tau=0+`."
+    d = derive(AttentionSpec(x=[[1, 0], [0, 1]], description=description))
+    d.write(str(tmp_path / "unicode.pdf"))
+    assert (tmp_path / "unicode.pdf").read_bytes().startswith(b"%PDF")

@@ -53,9 +53,11 @@ def _escaped(text: str) -> str:
 def _latex_chunks(step: Step) -> Iterator[str]:
     """``latex.exact(step.value)``, one row at a time (same text, escaped for JSON)."""
     entries = step.entries
+    rows, cols = step.shape
+    write = latex.notation(entries[i, j] for i in range(rows) for j in range(cols))
     yield '"' + _escaped(r"\begin{bmatrix} ")
-    for i in range(step.shape[0]):
-        cells = " & ".join(latex.exact(entries[i, j]) for j in range(step.shape[1]))
+    for i in range(rows):
+        cells = " & ".join(write(entries[i, j]) for j in range(cols))
         yield _escaped((r" \\ " if i else "") + cells)
     yield _escaped(r" \end{bmatrix}") + '"'
 

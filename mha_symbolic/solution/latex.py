@@ -250,9 +250,15 @@ _FRACTIONS = Printer(fractions=True)
 def exact(expr: sp.Basic) -> str:
     """LaTeX of one exact value (scalar or matrix), nothing elided."""
     if isinstance(expr, sp.MatrixBase):
-        entry = _fraction if _mixed(expr) else _scalar
+        entry = notation(expr)
         return bmatrix(expr, lambda i, j: entry(expr[i, j]))
     return _scalar(expr)
+
+
+def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
+    """How each entry of one matrix is written: all as fractions when one of them has no short
+    decimal (so a matrix keeps one notation), else as the numbers a user writes (0.5)."""
+    return _fraction if _mixed(entries) else _scalar
 
 
 @lru_cache(maxsize=4096)

@@ -165,6 +165,9 @@ def summary(context: Context) -> Summary:
         w_o = "W_O^\\top" if spec.convention == "xWT" else "W_O"
         out = context.d.step("output").shape
         rows.append(("output", rf"(L, h \cdot d) \cdot {w_o} \to (L, E)", rf"({out[0]}, {out[1]})"))
+    elif context.output_unknown:  # W_O named by the document, its numbers not given
+        E = spec.query.cols
+        rows.append(("output", r"(L, h \cdot d) \cdot W_O \to (L, E)", rf"({L}, {E})"))
     return Summary(
         columns=tuple(w("summary", k) for k in ("step", "operation", "shapes", "here")),
         rows=tuple(SummaryRow(n, w("summary", op), a, b) for n, (op, a, b) in enumerate(rows)),
@@ -189,4 +192,6 @@ def closed_form(context: Context) -> tuple[str, ...]:
     if final.formula != concat.symbol:
         text = {concat.symbol: latex.formula(concat.formula)}
         lines.append(rf"{final.symbol.name} = {latex.formula(final.formula, text)}")
+    elif context.output_unknown:
+        lines.append(rf"{final.symbol.name} = {latex.formula(concat.formula)}\, W_O")
     return tuple(lines)

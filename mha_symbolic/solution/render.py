@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import re
+import unicodedata
+from collections.abc import Callable
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,38 @@ _TEX_SPECIAL = {
     "^": r"\textasciicircum{}",
     "~": r"\textasciitilde{}",
 }
+# Maths characters plain text may hold (a description's "√2", "QKᵀ", "τ → 0⁺"), which
+# pdflatex's UTF-8 input does not know: each as its maths command.
+_GREEK = "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ"
+
+
+def _greek_command(char: str) -> str:
+    """``τ`` -> ``\\tau``, ``Δ`` -> ``\\Delta`` (Unicode spells lambda "LAMDA")."""
+    name = unicodedata.name(char).split()[-1].lower().replace("lamda", "lambda")
+    return "\\" + (name.capitalize() if char.isupper() else name)
+
+
+_TEX_SPECIAL.update({c: f"${_greek_command(c)}$" for c in _GREEK})
+_TEX_SPECIAL.update(
+    {
+        "−": "$-$",
+        "√": r"$\surd$",
+        "ᵀ": r"$^{\top}$",
+        "⁺": "$^{+}$",
+        "⁻": "$^{-}$",
+        "→": r"$\to$",
+        "←": r"$\leftarrow$",
+        "∞": r"$\infty$",
+        "≈": r"$\approx$",
+        "≤": r"$\le$",
+        "≥": r"$\ge$",
+        "≠": r"$\ne$",
+        "·": r"$\cdot$",
+        "∑": r"$\sum$",
+        **{d: f"$^{{{i}}}$" for i, d in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
+        **{d: f"$_{{{i}}}$" for i, d in enumerate("₀₁₂₃₄₅₆₇₈₉")},
+    }
+)
 _TEX_RE = re.compile("|".join(re.escape(c) for c in _TEX_SPECIAL))
 # CommonMark lets a backslash escape any ASCII punctuation; letters, digits and spaces stay.
 _MD_RE = re.compile(r"([\\`*_\[\]<>#|$&~])")
@@ -49,6 +83,20 @@ def tex_escape(text: str) -> str:
 
 def md_escape(text: str) -> str:
     return _MD_RE.sub(r"\\\1", str(text))
+
+
+def _code_spans(text: str, plain: Callable[[str], str], code: Callable[[str], str]) -> str:
+    """User text (a description) with its `code spans` set as code, the rest as plain text;
+    an odd number of backticks means there are none."""
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:
+        return plain(str(text))
+    return "".join(code(p) if i % 2 else plain(p) for i, p in enumerate(parts))
+
+
+def _tex_code(text: str) -> str:
+    # "--limit" stays two hyphens (typewriter fonts have no ligatures, but T1 Latin Modern does)
+    return r"\texttt{" + tex_escape(text).replace("-", "-{}") + "}"
 
 
 def _split_math(text: str) -> list[tuple[bool, str]]:
@@ -101,6 +149,7 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
             **common,
         )
         env.filters.update(text=tex_escape, prose=_tex_prose)
+        env.filters["described"] = lambda t: _code_spans(t, tex_escape, _tex_code)
     elif fmt == "text":
         env = Sandbox(autoescape=False, **common)
         env.filters.update(terminal.FILTERS)
@@ -108,9 +157,13 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
         env.filters["display"] = lambda t: Markup(_mathml(t, display=True))
+        env.filters["described"] = lambda t: Markup(
+            _code_spans(t, lambda p: str(escape(p)), lambda p: f"<code>{escape(p)}</code>")
+        )
     else:
         env = Sandbox(autoescape=False, **common)
         env.filters.update(text=md_escape, prose=str)
+        env.filters["described"] = lambda t: _code_spans(t, md_escape, lambda p: f"`{p}`")
     return env
 
 
