@@ -205,7 +205,14 @@ def test_given_weights_are_listed_per_head_like_seed_001(derivations):
     assert r"&W_{Q}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 0 & 0 \\ 1 & 0 \end{bmatrix}" in head1
     assert r"&W_{V}^{1} = \begin{bmatrix} 1 & 0 \\ 0 & 2 \\ 1 & 1 \\ 0 & 1 \end{bmatrix}" in head1
     split = derivations["split-scaled"].to_markdown()
-    assert "$W_{Q}^{1}$ is not given, so it is the identity" in split
+    assert (
+        "*Note:* $W_{Q}^{1}$, $W_{K}^{1}$ and $W_{V}^{1}$ are not given, so each is the "
+        "identity: the head uses its input as it is." in split
+    )
+    assert split.count("are not given, so each is the identity") == 2  # one note per head
+    weights = {"w_q": [[1, 0], [0, 1]], "w_k": [[0, 1], [1, 0]]}
+    alone = derive(AttentionSpec(x=[[1, 0], [0, 1]], weights=weights)).to_markdown()
+    assert "*Note:* $W_{V}^{1}$ is not given, so it is the identity: the head uses" in alone
 
 
 # ------------------------------------------------------------------ token detail

@@ -109,7 +109,9 @@ def _is_split_slice(step: Step) -> bool:
 def given(context: Context, head: int | None, letters: str) -> Given | None:
     """The weights the spec gives (or fills in) for ``head``: seed 001 lists them first."""
     suffix = "" if head is None else f"^{{{head}}}"
-    lines, notes = [], []
+    lines: list[str] = []
+    omitted: list[str] = []
+    symbolic: dict[str, list[tuple[str, str]]] = {"symbolic": [], "symbolic_shared": []}
     for letter in letters:
         for kind in ("W", "b"):
             name = f"{kind}_{{{letter}}}{suffix}"
@@ -119,14 +121,39 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
             lines.append(_given_line(context, name, context.d.bindings[symbol]))
             label = f"{kind.lower()}_{letter.lower()}"
             if label in context.spec.omitted:
-                notes.append(context.words("text", "omitted", name=name))
+                omitted.append(name)
             elif label in context.spec.symbolic:
                 key = "symbolic" if head is not None or letter != "O" else "symbolic_shared"
-                notes.append(context.words("text", key, name=name, letter=letter))
+                symbolic[key].append((name, letter))
     if not lines:
         return None
     title = context.words("text", "weights" if head is None else "head_weights", head=head)
-    return Given(title, tuple(lines), tuple(notes))
+    return Given(title, tuple(lines), _given_notes(context, omitted, symbolic))
+
+
+def _given_notes(
+    context: Context, omitted: list[str], symbolic: dict[str, list[tuple[str, str]]]
+) -> tuple[str, ...]:
+    """One note for the weights not given (identities), one for the symbolic ones: three
+    matrices of a head in one sentence, not three sentences alike."""
+    words, notes = context.words, []
+    if len(omitted) == 1:
+        notes.append(words("text", "omitted", name=omitted[0]))
+    elif omitted:
+        notes.append(words("text", "omitted_many", names=_listed(context, omitted)))
+    for key, named in symbolic.items():
+        if len(named) == 1 or (named and key == "symbolic_shared"):
+            notes += [words("text", key, name=name, letter=letter) for name, letter in named]
+        elif named:
+            names = _listed(context, [name for name, _ in named])
+            notes.append(words("text", "symbolic_many", names=names, letter=named[0][1]))
+    return tuple(notes)
+
+
+def _listed(context: Context, names: list[str]) -> str:
+    """``$A$, $B$ and $C$``."""
+    maths = [f"${name}$" for name in names]
+    return ", ".join(maths[:-1]) + context.words("text", "and") + maths[-1]
 
 
 def _given_line(context: Context, name: str, value: sp.MatrixBase) -> str:
