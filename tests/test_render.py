@@ -78,7 +78,7 @@ def test_scaled_scores_in_paper_notation_then_substituted(derivations):
     md = derivations["split-scaled"].to_markdown(decimals=3)
     assert r"S'_{1} &= \frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}} \\" in md
     assert (
-        r" &= \frac{\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}}{\sqrt{2}} \\" + "\n"
+        r" &= \frac{1}{\sqrt{2}} \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix} \\" + "\n"
         r" &= \begin{bmatrix} \frac{\sqrt{2}}{2} & 0 \\ 0 & \frac{\sqrt{2}}{2} \end{bmatrix} \\"
         + "\n"
         r"&\approx \begin{bmatrix} 0.707 & 0 \\ 0 & 0.707 \end{bmatrix}"

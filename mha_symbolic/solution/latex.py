@@ -107,6 +107,8 @@ class Printer(LatexPrinter):
         if factor == 1:
             return product
         divisor = _divisor(factor)
+        if divisor is not None and r"\begin{" in product:  # a matrix written out: 1/x before it
+            return rf"\frac{{1}}{{{self._print(divisor)}}} {product}"
         if divisor is not None:
             return rf"\frac{{{product}}}{{{self._print(divisor)}}}"
         return rf"{self.parenthesize(factor, 1000)} {product}"
