@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mha_symbolic.solution.locale import fill, load
+from mha_symbolic.locale import fill, load
 
 
 class Words:

@@ -30,7 +30,7 @@ def template_dir(override: str | Path | None = None) -> Path:
         return path
     # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
     # editable install) it is the top-level folder beside the package.
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parent
     packaged = package / "templates"
     return packaged if packaged.is_dir() else package.parent / "templates"
 
