@@ -51,10 +51,11 @@ class Locale(dict[str, Any]):
         raise SpecError(f"no {missing}", source=self.path)
 
     def name(self, *keys: str) -> str:
-        """``[section] key`` of an entry, as its file names it."""
-        dotted = self.prefix + ".".join(keys)
-        section, _, key = dotted.partition(".")
-        return f"[{section}] {key}" if key else dotted
+        """``[section] key`` of an entry, as its file names it (``[check.verdicts] wrong``)."""
+        if self.prefix:
+            return f"[{self.prefix[:-1]}] {'.'.join(keys)}"
+        section, _, key = ".".join(keys).partition(".")
+        return f"[{section}] {key}" if key else section
 
     def where(self, *keys: str) -> str:
         """``FILE: [section] key`` of an entry, for messages."""
