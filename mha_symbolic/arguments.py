@@ -6,6 +6,7 @@ import argparse
 from typing import Any, NoReturn
 
 from mha_symbolic import __version__
+from mha_symbolic.locale import LANGUAGES
 from mha_symbolic.text import MAX_DECIMALS, one_line
 
 EXIT_BAD_INPUT = 2
@@ -55,6 +56,10 @@ def _add_large(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="go ahead with a derivation estimated to take minutes (refused by default)",
     )
+
+
+def _add_lang(parser: argparse.ArgumentParser, about: str = "language of prose") -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help=about)
 
 
 def _count(text: str) -> int:
@@ -147,7 +152,7 @@ def _add_derive(commands: Any) -> None:
     derive.add_argument(
         "--detail", choices=("matrix", "token"), default="matrix", help="token: per-token sums"
     )
-    derive.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
+    _add_lang(derive)
     derive.add_argument(
         "--max-size",
         type=_count,
@@ -240,6 +245,7 @@ def _add_check_precision(check: Any) -> None:
         help="allow the rounding of a computation in this type (default: the spec's dtype)",
     )
     check.add_argument("--why", action="store_true", help="the text report, whatever --format says")
+    _add_lang(check, "the report's words (step keys, maths and JSON keys stay as they are)")
 
 
 def _add_bench(commands: Any) -> None:
@@ -312,7 +318,7 @@ def _add_exercises(commands: Any) -> None:
         metavar="N",
         help=f"decimal places, 0 to {MAX_DECIMALS} (default 2)",
     )
-    exercises.add_argument("--lang", choices=("en", "bn"), default="en", help="language of prose")
+    _add_lang(exercises)
     exercises.add_argument(
         "--templates", type=_path, metavar="DIR", help="use these templates instead (sandboxed)"
     )

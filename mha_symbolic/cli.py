@@ -218,16 +218,16 @@ def _check(args: argparse.Namespace) -> int:
         report = check_specs(specs, specs[0].source, **options)
     else:
         report = check(specs[0], claims, **options)
-    text = _report_text(report, "text" if args.why else args.format)
+    text = _report_text(report, "text" if args.why else args.format, args.lang)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
 
 
-def _report_text(report: Any, fmt: str) -> str:
-    """text: a block per claim within 100 columns; table: a row per claim (wide)."""
-    formats = {"text": report.__str__, "table": report.to_text}
+def _report_text(report: Any, fmt: str, lang: str) -> str:
+    """text: a block per claim within 100 columns; table: a row per claim (wide); in ``lang``."""
+    formats = {"text": report.readable, "table": report.to_text}
     formats.update(md=report.to_markdown, json=report.to_json)
-    return str(formats[fmt]())
+    return str(formats[fmt](lang))
 
 
 def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -314,7 +314,7 @@ def _check_document(args: argparse.Namespace) -> int:
         for line in (*one.mapping, *(f"note: {note}" for note in one.notes)):
             say(line)
         report = check(one.spec, large=args.large)
-        text = _report_text(report, args.format)
+        text = _report_text(report, args.format, args.lang)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         worst = worst if report.ok else EXIT_WRONG_CLAIM
     return worst

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mha_symbolic.check.phrases import Voice, phrase, voice
 from mha_symbolic.check.verdicts import ClaimVerdict
 
 _PROJECTIONS = {"w_q", "w_k", "w_v"}
@@ -28,32 +29,25 @@ class Assumed:
     def key(self) -> str:
         return self.verdict.key
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, words: Voice | None = None) -> dict[str, Any]:
+        """Plain data (the status as it is; the note in ``words``' language)."""
         return {
             "key": self.key,
             "assumed": self.verdict.claim.text,
             "given": self.verdict.exact_latex,
             "decimal": self.verdict.decimal,
             "status": self.status,
-            "note": self.note,
+            "note": (words or voice()).sentence(self.note),
         }
 
 
 def judge(verdict: ClaimVerdict, head: int | None, omitted: frozenset[str], heads: int) -> Assumed:
     """An assumed value (``verdict``: judged like a claim) at a step of head ``head``."""
     if head is not None and heads > 1 and omitted >= _PROJECTIONS:
-        note = (
-            f"Assumed by the document; not determined by the given inputs: the document gives "
-            f"no projections for head {head} (the setup line is what Q = K = V = X_{head} would "
-            f"give), so it is not judged."
-        )
+        note = phrase("assumed_notes.undetermined", head=head)
         return Assumed(verdict, "undetermined", note)
     if verdict.holds:
-        note = "Assumed by the document; consistent with the given inputs and weights."
-        return Assumed(verdict, "consistent", note)
+        return Assumed(verdict, "consistent", phrase("assumed_notes.consistent"))
     given = verdict.decimal or verdict.exact_latex
-    note = (
-        f"Assumed by the document; the given inputs and weights give {given}, "
-        f"not {verdict.claim.display}."
-    )
+    note = phrase("assumed_notes.differs", given=given, claimed=verdict.claim.display)
     return Assumed(verdict, "differs", note)

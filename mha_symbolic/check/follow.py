@@ -10,33 +10,34 @@ document's earlier numbers. Then the diagnosis says so, in words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check.claims import Claim
+from mha_symbolic.check.phrases import Phrase, code, joined, phrase
 from mha_symbolic.check.verdicts import ClaimVerdict, holds_for
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.program import Program, build
 
-# What one entry of a step of each kind is, for a diagnosis in words.
-NOUNS = {
-    "input": "input",
-    "project": "projection",
-    "slice": "projection",
-    "rope": "rotated projection",
-    "scores": "dot product",
-    "scale": "scaled score",
-    "mask": "masked score",
-    "softmax": "attention weight",
-    "attend": "weighted sum of values",
-    "concat": "concatenated entry",
-    "output": "output",
-    "intermediate": "value",
-}
+# The kinds of step whose entries have a name of their own ([check.nouns]), for a diagnosis in
+# words; any other is a "value".
+NOUNS = (
+    "input",
+    "project",
+    "slice",
+    "rope",
+    "scores",
+    "scale",
+    "mask",
+    "softmax",
+    "attend",
+    "concat",
+    "output",
+)
 
 
 def _program(d: Derivation) -> Program:
@@ -90,7 +91,7 @@ def ancestors(d: Derivation) -> dict[str, set[str]]:
 
 def follow(
     d: Derivation, verdicts: Sequence[ClaimVerdict], assumed: Sequence[Claim] = ()
-) -> list[str | None]:
+) -> list[Phrase | None]:
     """For each verdict, a sentence on how it relates to the document's earlier numbers
     (its claims, and the numbers it ``assumed`` rather than computed)."""
     if all(v.holds for v in verdicts) or d.refusal is not None:
@@ -103,7 +104,7 @@ def follow(
     before = ancestors(d)
     follows: dict[str, list[str]] = {}
     wrong = {v.step for v in verdicts if v.verdict == "wrong"}
-    notes: list[str | None] = [None] * len(verdicts)
+    notes: list[Phrase | None] = [None] * len(verdicts)
     for index, verdict in enumerate(verdicts):
         if verdict.holds or verdict.step not in again or verdict.verdict == "shape":
             continue
@@ -114,34 +115,33 @@ def follow(
             slips = [key for key in sources if key in wrong]
             supposed = [key for key in sources if key in taken]
             if slips:
-                notes[index] = f"follows correctly from the document's own {', '.join(slips)}"
+                notes[index] = phrase("follows_slip", keys=_keys(slips))
             elif supposed:
-                notes[index] = (
-                    f"follows correctly from the document's assumed {', '.join(supposed)}"
-                )
+                notes[index] = phrase("follows_assumed", keys=_keys(supposed))
             else:
-                notes[index] = (
-                    f"computed from the document's own rounded {', '.join(sources)}: consistent"
-                )
+                notes[index] = phrase("follows_rounded", keys=_keys(sources))
             for source in slips:
                 follows.setdefault(source, []).append(verdict.key)
     for index, verdict in enumerate(verdicts):
         later = follows.get(verdict.step)
         if notes[index] is None and not verdict.holds and later:
-            shown = ", ".join(dict.fromkeys(later))
-            notes[index] = f"wrong here; the later {shown} follow correctly from this slip"
+            notes[index] = phrase("slip", keys=_keys(dict.fromkeys(later)))
     return notes
 
 
-def in_words(verdict: ClaimVerdict, kind: str) -> str | None:
+def _keys(keys: Iterable[str]) -> Phrase:
+    """Step keys as a list in words: "head1.output, head2.output"."""
+    return joined("list", map(code, keys))
+
+
+def in_words(verdict: ClaimVerdict, kind: str) -> Phrase | None:
     """The first wrong entry said plainly: "entry (2, 3): the dot product is 1.3569, the
     document has 2.405"."""
     for entry in verdict.entries:
         if entry.verdict == "wrong" and entry.decimal is not None:
-            noun = NOUNS.get(kind, "value")
+            noun = phrase(f"nouns.{kind if kind in NOUNS else 'intermediate'}")
             i, j = entry.index
-            return (
-                f"entry ({i}, {j}): the {noun} is {entry.decimal}, the document has "
-                f"{entry.claimed.text}"
+            return phrase(
+                "in_words", row=i, col=j, noun=noun, exact=entry.decimal, claimed=entry.claimed.text
             )
     return None

@@ -11,6 +11,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.check import assumed, follow, precision
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
+from mha_symbolic.check.phrases import Phrase, code, joined, phrase, sentence
 from mha_symbolic.check.report import Report
 from mha_symbolic.check.steps import Values
 from mha_symbolic.check.verdicts import (
@@ -46,17 +47,17 @@ def _judge_claim(claim: Claim, d: Derivation, values: Values, mistakes: Mistakes
     if strangers:
         return ClaimVerdict(claim, target, verdict, entries, strangers, ())
     found = mistakes.matching(claim)
-    notes = [_shape_note(claim, misfits[0], target)] if misfits else []
+    notes: list[Phrase] = [_shape_note(claim, misfits[0], target)] if misfits else []
     if found:
         notes.append(_likely(found))
     elif not misfits:
         notes.append(INCONSISTENT)
         if target.free_symbols and not any(e.claimed.value.free_symbols for e in entries):
             notes.append(SYMBOLIC_NOTE)
-    return ClaimVerdict(claim, target, verdict, entries, "; ".join(notes), found)
+    return ClaimVerdict(claim, target, verdict, entries, joined("parts", notes), found)
 
 
-def _unknown_symbols(claim: Claim, d: Derivation) -> str | None:
+def _unknown_symbols(claim: Claim, d: Derivation) -> Phrase | None:
     """A note naming claimed symbols that the derivation does not have, if any."""
     claimed = {
         symbol
@@ -72,21 +73,25 @@ def _unknown_symbols(claim: Claim, d: Derivation) -> str | None:
     if not strangers:
         return None
     names = sorted(map(str, known))
-    listed = ", ".join(names[:_SYMBOLS_LISTED]) + (", ..." if len(names) > _SYMBOLS_LISTED else "")
-    verb = "does" if len(strangers) == 1 else "do"
-    where = f"its symbols are {listed}" if names else "it has no symbols"
-    return f"{', '.join(strangers)} {verb} not occur in the derivation ({where})"
+    listed = [
+        *map(code, names[:_SYMBOLS_LISTED]),
+        *(["..."] if len(names) > _SYMBOLS_LISTED else []),
+    ]
+    where = phrase("symbols_are", symbols=joined("list", listed)) if names else phrase("no_symbols")
+    key = "unknown_symbol" if len(strangers) == 1 else "unknown_symbols"
+    return phrase(key, names=joined("list", map(code, strangers)), where=where)
 
 
-def _shape_note(claim: Claim, side: Side, target: Matrix) -> str:
-    fits = "; its transpose fits" if side.shape == (target.cols, target.rows) else ""
-    return f"claimed shape {side.shape} but {claim.key} has shape {target.shape}{fits}"
+def _shape_note(claim: Claim, side: Side, target: Matrix) -> Phrase:
+    fits = side.shape == (target.cols, target.rows)
+    key = "shape_transpose" if fits else "shape"
+    return phrase(key, claimed=side.shape, key=code(claim.key), real=target.shape)
 
 
-def _likely(mistakes: tuple[str, ...]) -> str:
+def _likely(mistakes: tuple[str, ...]) -> Phrase:
     if len(mistakes) == 1:
-        return f"likely mistake: {mistakes[0]}"
-    return "likely mistake, one of: " + "; ".join(mistakes)
+        return phrase("likely_one", mistake=mistakes[0])
+    return phrase("likely_many", mistakes=joined("parts", mistakes))
 
 
 def check(
@@ -156,7 +161,7 @@ def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim
     return out
 
 
-def _explain(verdict: ClaimVerdict, note: str | None, d: Derivation) -> str | None:
+def _explain(verdict: ClaimVerdict, note: Phrase | None, d: Derivation) -> Phrase | None:
     """The diagnosis in a sentence (None for a claim that holds)."""
     if verdict.holds:
         return None
@@ -166,8 +171,8 @@ def _explain(verdict: ClaimVerdict, note: str | None, d: Derivation) -> str | No
     parts = [note, likely, words] if note or likely else [words or verdict.diagnosis]
     if verdict.diagnosis and verdict.diagnosis.startswith(precision.WRONG_NOTE):
         parts.insert(0, precision.WRONG_NOTE)
-    text = "; ".join(part for part in parts if part)
-    return text[:1].upper() + text[1:] + "." if text else None
+    said = [part for part in parts if part]
+    return sentence(said) if said else None
 
 
 def _allowing(verdict: ClaimVerdict, bounds: precision.Bounds) -> ClaimVerdict:
@@ -184,7 +189,7 @@ def _allowing(verdict: ClaimVerdict, bounds: precision.Bounds) -> ClaimVerdict:
     result = worst(e.verdict for e in entries)
     diagnosis: str | None = verdict.diagnosis
     if result == "wrong":
-        diagnosis = "; ".join(filter(None, (precision.WRONG_NOTE, verdict.diagnosis)))
+        diagnosis = joined("parts", filter(None, (precision.WRONG_NOTE, verdict.diagnosis)))
     elif result == "within":
         diagnosis = precision.WITHIN_NOTE
     found = verdict.mistakes if result == "wrong" else ()

@@ -14,6 +14,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check.claims import Claim
+from mha_symbolic.check.phrases import Phrase, code, phrase
 from mha_symbolic.check.verdicts import holds_for
 from mha_symbolic.exact.derivation import KINDS, Derivation
 from mha_symbolic.exact.evaluate import walk
@@ -38,10 +39,10 @@ class Mistakes:
 
     def __init__(self, d: Derivation) -> None:
         self.d = d
-        self._candidates: list[tuple[str, Variant, str]] | None = None
+        self._candidates: list[tuple[Phrase, Variant, str]] | None = None
         self._values: dict[str, Mapping[str, Matrix]] = {}
 
-    def candidates(self) -> list[tuple[str, Variant, str]]:
+    def candidates(self) -> list[tuple[Phrase, Variant, str]]:
         """(label, lazy values, first kind of step changed) of every mistake that applies."""
         if self._candidates is None:
             self._candidates = []
@@ -58,7 +59,7 @@ class Mistakes:
             self._values[label] = variant()
         return self._values[label]
 
-    def matching(self, claim: Claim) -> tuple[str, ...]:
+    def matching(self, claim: Claim) -> tuple[Phrase, ...]:
         """Labels of the mistakes whose value for the claim's step matches the claim."""
         if claim.step not in self.d:  # an intermediate (head1.exp): not re-walked
             return ()
@@ -72,7 +73,7 @@ class Mistakes:
                 found.append(label)
         return (*found, *self._other_heads(claim))
 
-    def _other_heads(self, claim: Claim) -> list[str]:
+    def _other_heads(self, claim: Claim) -> list[Phrase]:
         match = _HEAD_KEY.fullmatch(claim.step)
         if not match:
             return []
@@ -81,19 +82,22 @@ class Mistakes:
         for other in range(1, self.d.spec.heads + 1):
             key = f"head{other}.{stage}"
             if other != head and key in self.d and holds_for(claim, self.d.step(key).entries):
-                found.append(f"head {other}'s values ({key})")
+                found.append(phrase("mistakes.other_head", head=other, key=code(key)))
         return found
 
 
-def _unscaled(d: Derivation) -> tuple[str, Variant] | None:
+def _unscaled(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
     if spec.scale == "none":
         return None
-    factor = "1/sqrt(d_k)" if spec.scale == "sqrt_dk" else sp.sstr(spec.scale)
-    return f"scores not scaled by {factor}", _variant(d, rewrite.scaled_by(sp.Integer(1)))
+    if spec.scale == "sqrt_dk":
+        label = phrase("mistakes.unscaled")
+    else:
+        label = phrase("mistakes.unscaled_by", factor=sp.sstr(spec.scale))
+    return label, _variant(d, rewrite.scaled_by(sp.Integer(1)))
 
 
-def _scaled_again(d: Derivation) -> tuple[str, Variant] | None:
+def _scaled_again(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
     if spec.scores is not None:  # given scores: d_k is not known
         return None
@@ -102,29 +106,26 @@ def _scaled_again(d: Derivation) -> tuple[str, Variant] | None:
         return None
     d_k = widths.pop()
     if spec.scale == "none":
-        label = "scores scaled by 1/sqrt(d_k), which this attention does not do"
+        label = phrase("mistakes.scaled_unscaled")
         return label, _variant(d, rewrite.scaled_by(1 / sp.sqrt(d_k)))
     if spec.scale == "sqrt_dk":
-        label, factor = "scores scaled by 1/sqrt(d_k) twice (divided by d_k)", sp.Rational(1, d_k)
+        label, factor = phrase("mistakes.scaled_twice"), sp.Rational(1, d_k)
     else:
-        label = f"scores scaled by 1/sqrt(d_k) as well as by {spec.scale}"
+        label = phrase("mistakes.scaled_as_well", scale=spec.scale)
         factor = spec.scale / sp.sqrt(d_k)
     return label, _variant(d, rewrite.scaled_by(factor))
 
 
-def _transposed(d: Derivation) -> tuple[str, Variant] | None:
+def _transposed(d: Derivation) -> tuple[Phrase, Variant] | None:
     """Square weights read the other way round; others fit only one way, so they stay."""
     spec = d.spec
     if not any(m.is_square for name, ms in spec.weights.items() if name[0] == "w" for m in ms):
         return None
-    if spec.convention == "xW":
-        label = "weights transposed (X W^T instead of X W)"
-    else:
-        label = "weights transposed (X W instead of X W^T)"
+    label = phrase(f"mistakes.transposed_{'xW' if spec.convention == 'xW' else 'xWT'}")
     return label, _variant(d, rewrite.transposed_square_weights)
 
 
-def _column_softmax(d: Derivation) -> tuple[str, Variant] | None:
+def _column_softmax(d: Derivation) -> tuple[Phrase, Variant] | None:
     program = _program(d)
     logits = [d[program.logits(n).key] for n in program.heads()]
     blocked = any(
@@ -132,7 +133,7 @@ def _column_softmax(d: Derivation) -> tuple[str, Variant] | None:
     )
     if blocked:  # a key no query may see: its column has nothing to normalise
         return None
-    return "softmax over columns instead of rows", _variant(d, rewrite.column_softmax)
+    return phrase("mistakes.column_softmax"), _variant(d, rewrite.column_softmax)
 
 
 def _same_shapes(d: Derivation, first: str, second: str) -> bool:
@@ -140,38 +141,38 @@ def _same_shapes(d: Derivation, first: str, second: str) -> bool:
     return all(a.shape == b.shape for a, b in pairs)
 
 
-def _k_for_v(d: Derivation) -> tuple[str, Variant] | None:
+def _k_for_v(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
     if spec.scores is not None:  # no K when the scores are given
         return None
     if spec.key.shape != spec.value.shape or not _same_shapes(d, "k", "v"):
         return None
-    return "K used in place of V", _variant(d, rewrite.stream_for("v", "k"))
+    return phrase("mistakes.k_for_v"), _variant(d, rewrite.stream_for("v", "k"))
 
 
-def _q_for_k(d: Derivation) -> tuple[str, Variant] | None:
+def _q_for_k(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
     if spec.scores is not None:
         return None
     if spec.query.shape != spec.key.shape or not _same_shapes(d, "q", "k"):
         return None
-    return "Q used in place of K", _variant(d, rewrite.stream_for("k", "q"))
+    return phrase("mistakes.q_for_k"), _variant(d, rewrite.stream_for("k", "q"))
 
 
-def _no_output_projection(d: Derivation) -> tuple[str, Variant] | None:
+def _no_output_projection(d: Derivation) -> tuple[Phrase, Variant] | None:
     if not d.spec.has_output_projection:
         return None
-    label = "W_O missing (the concat taken as the output)"
+    label = phrase("mistakes.no_output_projection")
     return label, _variant(d, rewrite.without_output_projection)
 
 
-def _mask_ignored(d: Derivation) -> tuple[str, Variant] | None:
+def _mask_ignored(d: Derivation) -> tuple[Phrase, Variant] | None:
     if d.spec.mask is None:
         return None
-    return "mask ignored", _variant(d, rewrite.unmasked)
+    return phrase("mistakes.mask_ignored"), _variant(d, rewrite.unmasked)
 
 
-Rule = Callable[[Derivation], tuple[str, Variant] | None]
+Rule = Callable[[Derivation], tuple[Phrase, Variant] | None]
 
 # Each rule gives (label, lazy values) of one mistake, or None when it does not apply to the
 # spec; beside it, the first kind of step the mistake can change (earlier steps skip it).

@@ -21,6 +21,7 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check import balls
 from mha_symbolic.check.claims import Printed
+from mha_symbolic.check.phrases import phrase
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
@@ -30,8 +31,8 @@ from mha_symbolic.spec.attention import DTYPES, INPUTS
 _UNIT_ROUNDOFF = {"exact": 0.0, "float64": 2.0**-53, "float32": 2.0**-24}
 _ROLES = ("x", "query", "key", "value", "w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o")
 _BITS = 128
-WRONG_NOTE = "wrong even allowing for the printed precision of the inputs"
-WITHIN_NOTE = "holds within the printed precision of the inputs"
+WRONG_NOTE = phrase("wrong_within")
+WITHIN_NOTE = phrase("within")
 
 
 def options(inputs: str, dtype: str) -> tuple[str, str]:

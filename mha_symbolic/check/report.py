@@ -1,8 +1,13 @@
-"""The report of a check: verdicts per claim, as text, Markdown, JSON and marks."""
+"""The report of a check: verdicts per claim, as text, Markdown, JSON and marks.
+
+A Report is data; its words are put in as it is rendered, in the language asked for
+(``lang="en"``, the default, or ``"bn"``: every word from templates/locales, [check]).
+Step keys, printed claims, exact values and decimals are data and stay as they are."""
 
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from dataclasses import dataclass
 from typing import Any
@@ -11,10 +16,14 @@ import sympy as sp
 from sympy.printing.str import StrPrinter
 
 from mha_symbolic.check.assumed import Assumed
-from mha_symbolic.check.verdicts import SYMBOLIC, VERDICTS, ClaimVerdict, grid
+from mha_symbolic.check.phrases import Voice, columns, pad, voice
+from mha_symbolic.check.verdicts import VERDICTS, ClaimVerdict, grid
+from mha_symbolic.spec.attention import example_names
 
 _TEXT_WIDTH = 80  # characters of an exact value shown in the text table
 _COLUMNS = 100  # the width of the readable report (str(report))
+_LABEL = 9  # the least width of the readable report's labels ("claimed  ")
+_EXAMPLE = re.compile(r"example (\S+)")  # AttentionSpec.example's source
 
 
 class _Plain(StrPrinter):
@@ -32,7 +41,6 @@ def _plain(value: sp.Expr) -> str:
 
 
 _MAX_NODES = 200  # an exact value larger than this is too long to print in a report
-TOO_LONG = "(too long to print; --format json has it)"
 
 
 def _small(value: sp.Basic) -> bool:
@@ -46,10 +54,10 @@ def _exact(matrix: sp.MatrixBase) -> str | None:
     return grid(matrix, _plain) if all(_small(v) for v in matrix) else None
 
 
-def _shown(exact: str | None, decimal: str | None) -> str:
+def _shown(exact: str | None, decimal: str | None, words: Voice) -> str:
     """``exact = decimal`` (either alone when the other says nothing more)."""
     if exact is None:
-        return f"{decimal} {TOO_LONG}" if decimal else TOO_LONG
+        return f"{decimal} {words('too_long')}" if decimal else words("too_long")
     return exact if decimal in (None, exact) else f"{exact} = {decimal}"
 
 
@@ -100,60 +108,74 @@ class Report:
             out[claim.step] = (*out.get(claim.step, ()), mark)
         return out
 
-    def summary(self) -> str:
+    def summary(self, lang: str = "en") -> str:
+        """One line: how many claims hold, exactly or rounded, and how many do not."""
+        words = voice(lang)
+        source = _source(self.source, words)
         if not self.claims:
-            return f"{self.source}: no claims to check"
+            return words("no_claims", source=source)
         counts = {v: sum(c.verdict == v for c in self.claims) for v in VERDICTS}
         held = counts["exact"] + counts["rounded"] + counts["within"]
-        noun = "claim" if len(self.claims) == 1 else "claims"
-        within = f", {counts['within']} within the printed precision" if counts["within"] else ""
-        verb = "holds" if held == 1 else "hold"
-        parts = [f"{held} {verb} ({counts['exact']} exact, {counts['rounded']} rounded{within})"]
-        parts += [f"{counts[v]} {v}" for v in VERDICTS[3:] if counts[v]]
-        return f"{self.source}: {len(self.claims)} {noun}: " + ", ".join(parts)
+        key = ("held_one" if held == 1 else "held_many") + ("_within" if counts["within"] else "")
+        numbers = {v: counts[v] for v in ("exact", "rounded", "within")}
+        parts = [words(key, held=held, **numbers)]
+        parts += [words(f"counts.{v}", count=counts[v]) for v in VERDICTS[3:] if counts[v]]
+        count = len(self.claims)
+        claims = words("claims_one" if count == 1 else "claims_many", count=count)
+        return words("summary", source=source, claims=claims, results=words("list").join(parts))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        """Plain data: keys, verdicts and statuses as they are (an API); sentences in ``lang``."""
+        words = voice(lang)
         return {
             "ok": self.ok,
-            "claims": [claim.to_dict() for claim in self.claims],
-            "assumed": [item.to_dict() for item in self.assumptions],
+            "claims": [claim.to_dict(words) for claim in self.claims],
+            "assumed": [item.to_dict(words) for item in self.assumptions],
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+    def to_json(self, lang: str = "en") -> str:
+        return json.dumps(self.to_dict(lang), indent=2, ensure_ascii=False)
 
-    def to_text(self) -> str:
+    def to_text(self, lang: str = "en") -> str:
+        """A table: a row per claim (wide), then the entries that fail, then the summary."""
         if not self.claims:
-            return self.summary() + "\n"
-        header = ("key", "claimed", "exact", "decimal", "verdict", "diagnosis")
+            return self.summary(lang) + "\n"
+        words = voice(lang)
+        header = tuple(words(f"columns.{c}") for c in _HEADER)
         rows = [header] + [
             (
-                c.key,
+                words.code(c.key),
                 c.claim.display,
                 _clip(_exact(c.exact) or "…"),
-                c.decimal or SYMBOLIC,
-                c.verdict,
-                c.diagnosis or "",
+                c.decimal or words("symbolic"),
+                words.verdict(c.verdict),
+                words.sentence(c.diagnosis) or "",
             )
             for c in self.claims
         ]
-        widths = [max(len(row[k]) for row in rows) for k in range(len(header) - 1)]
+        widths = [max(columns(row[k]) for row in rows) for k in range(len(header) - 1)]
         lines = [
-            "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
+            "  ".join([*(pad(cell, w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
             for row in rows
         ]
         for claim in self.claims:
-            lines += _entry_lines(claim)
-        return "\n".join([*lines, self.summary()]) + "\n"
+            lines += _entry_lines(claim, words)
+        return "\n".join([*lines, self.summary(lang)]) + "\n"
 
-    def __str__(self) -> str:
+    def readable(self, lang: str = "en") -> str:
         """A readable report: one block per assumed number and per claim, within 100 columns."""
+        words = voice(lang)
+        width = max(_LABEL, *(columns(words(f"labels.{k}")) + 2 for k in _LABELS))
         lines: list[str] = []
         for item in self.assumptions:
-            lines += _assumed_block(item)
+            lines += _assumed_block(item, words, width)
         for claim in self.claims:
-            lines += _block(claim)
-        return "\n".join([*lines, self.summary()]) + "\n"  # one line, to grep; a long path
+            lines += _block(claim, words, width)
+        return "\n".join([*lines, self.summary(lang)]) + "\n"  # one line, to grep; a long path
+
+    def __str__(self) -> str:
+        """The readable report, in English."""
+        return self.readable()
 
     def __repr__(self) -> str:
         """At a prompt: the readable report, not the dataclass's fields."""
@@ -161,32 +183,56 @@ class Report:
 
     def _repr_markdown_(self) -> str:
         """The Markdown table (maths rendered), why each failing claim fails, and what the
-        document assumes."""
-        reasons = [f"- `{a.key}` (assumed, {a.status}): {a.note}" for a in self.assumptions]
-        reasons += [f"- `{c.key}`: {c.explanation}" for c in self.claims if c.explanation]
-        if not reasons:
-            return self.to_markdown()
-        return self.to_markdown() + "\n" + "\n".join(reasons) + "\n"
+        document assumes; in English."""
+        return self.to_markdown(why=True)
 
-    def to_markdown(self) -> str:
-        lines = [
-            "| key | claimed | exact | decimal | verdict | diagnosis |",
-            "|---|---|---|---|---|---|",
-        ]
+    def to_markdown(self, lang: str = "en", why: bool = False) -> str:
+        """The Markdown table and the summary; ``why``: then why each failing claim fails
+        and what the document assumes, a line each."""
+        words = voice(lang)
+        header = [words(f"columns.{c}") for c in _HEADER]
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for c in self.claims:
             cells = (
                 f"`{c.key}`",
                 f"`{' '.join(c.claim.text.split())}`",
-                f"${c.exact_latex}$" if all(_small(v) for v in c.exact) else TOO_LONG,
-                c.decimal or SYMBOLIC,
-                f"**{c.verdict}**" if not c.holds else c.verdict,
-                c.diagnosis or "",
+                f"${c.exact_latex}$" if all(_small(v) for v in c.exact) else words("too_long"),
+                c.decimal or words("symbolic"),
+                f"**{words.verdict(c.verdict)}**" if not c.holds else words.verdict(c.verdict),
+                words.sentence(c.diagnosis) or "",
             )
             lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
-        return "\n".join([*lines, "", self.summary()]) + "\n"
+        table = "\n".join([*lines, "", self.summary(lang)]) + "\n"
+        reasons = _reasons(self, words) if why else []
+        return table + "\n" + "\n".join(reasons) + "\n" if reasons else table
 
 
-def _entry_lines(claim: ClaimVerdict) -> list[str]:
+_HEADER = ("key", "claimed", "exact", "decimal", "verdict", "diagnosis")
+_LABELS = ("claimed", "exact", "why", "assumed", "setup", "given", "note", "entry")
+
+
+def _source(source: str, words: Voice) -> str:
+    """Where the claims come from: a built-in example by its name, else as given."""
+    match = _EXAMPLE.fullmatch(source)
+    if match and match.group(1) in example_names():
+        return words("source_example", name=match.group(1))
+    return words.code(source)
+
+
+def _reasons(report: Report, words: Voice) -> list[str]:
+    """A Markdown line per assumed number and per failing claim: what it is, and why."""
+    reasons = [
+        f"- `{a.key}` {words('assumed_reason', status=words(f'statuses.{a.status}'))}: "
+        f"{words.sentence(a.note)}"
+        for a in report.assumptions
+    ]
+    reasons += [
+        f"- `{c.key}`: {words.sentence(c.explanation)}" for c in report.claims if c.explanation
+    ]
+    return reasons
+
+
+def _entry_lines(claim: ClaimVerdict, words: Voice) -> list[str]:
     """The entries of a failing claim that do not hold, one line each."""
     if claim.holds:
         return []
@@ -197,58 +243,68 @@ def _entry_lines(claim: ClaimVerdict) -> list[str]:
             exact = _clip(_plain(entry.exact)) if _small(entry.exact) else "…"
             decimal = entry.decimal
             shown = exact if decimal in (None, exact) else f"{exact} = {decimal}"
-            lines.append(
-                f"  {claim.key} [{i},{j}]: claimed {entry.claimed.text}, exact {shown}: "
-                f"{entry.verdict}"
+            said = words(
+                "entry",
+                claimed=entry.claimed.text,
+                exact=shown,
+                verdict=words.verdict(entry.verdict),
             )
+            lines.append(f"  {words.code(claim.key)} [{i},{j}]: {said}")
     return lines
 
 
-def _wrap(text: str, indent: str, first: str = "") -> list[str]:
+def _wrap(text: str, width: int, label: str = "") -> list[str]:
+    """``text`` within 100 columns, after ``label`` (indented 2, ``width`` columns wide)."""
+    indent = " " * (2 + width)
+    first = "  " + pad(label, width) if label else indent
     return textwrap.wrap(
         text,
         _COLUMNS,
-        initial_indent=first or indent,
+        initial_indent=first,
         subsequent_indent=indent,
         break_on_hyphens=False,
     ) or [first.rstrip()]
 
 
-def _block(claim: ClaimVerdict) -> list[str]:
+def _block(claim: ClaimVerdict, words: Voice, width: int) -> list[str]:
     """One claim: its verdict, what was claimed, the exact value, the entries that fail (by
     their place within the claim) and why."""
-    lines = [f"{claim.key}: {claim.verdict}"]
-    lines += _wrap(claim.claim.display, " " * 11, "  claimed  ")
-    lines += _wrap(_shown(_exact(claim.exact), claim.decimal), " " * 11, "  exact    ")
+    lines = [f"{words.code(claim.key)}: {words.verdict(claim.verdict)}"]
+    lines += _wrap(claim.claim.display, width, words("labels.claimed"))
+    shown = _shown(_exact(claim.exact), claim.decimal, words)
+    lines += _wrap(shown, width, words("labels.exact"))
     if not claim.holds:
         for entry in claim.entries:
             if not entry.holds:
-                where = _within(claim, entry.index)
-                exact = entry.decimal or (_plain(entry.exact) if _small(entry.exact) else TOO_LONG)
-                text = f"claimed {entry.claimed.text}, exact {exact}"
-                lines += _wrap(f"{text}: {entry.verdict}", " " * 11, f"  {where:<9}")
+                where = _within(claim, entry.index, words)
+                exact = entry.decimal or (
+                    _plain(entry.exact) if _small(entry.exact) else words("too_long")
+                )
+                verdict = words.verdict(entry.verdict)
+                said = words("entry", claimed=entry.claimed.text, exact=exact, verdict=verdict)
+                lines += _wrap(said, width, where)
         if claim.explanation:
-            lines += _wrap(claim.explanation, " " * 11, "  why      ")
+            lines += _wrap(str(words.sentence(claim.explanation)), width, words("labels.why"))
     return lines
 
 
-def _assumed_block(item: Assumed) -> list[str]:
+def _assumed_block(item: Assumed, words: Voice, width: int) -> list[str]:
     """An assumed number: what the document assumes, what the inputs give, and the note."""
     verdict = item.verdict
-    lines = [f"{item.key}: assumed ({item.status})"]
-    lines += _wrap(verdict.claim.display, " " * 11, "  assumed  ")
-    shown = _shown(_exact(verdict.exact), verdict.decimal)
-    label = "  setup    " if item.status == "undetermined" else "  given    "
-    lines += _wrap(shown, " " * 11, label)
-    lines += _wrap(item.note, " " * 11, "  note     ")
+    lines = [f"{words.code(item.key)}: {words('assumed', status=words(f'statuses.{item.status}'))}"]
+    lines += _wrap(verdict.claim.display, width, words("labels.assumed"))
+    shown = _shown(_exact(verdict.exact), verdict.decimal, words)
+    label = words("labels.setup" if item.status == "undetermined" else "labels.given")
+    lines += _wrap(shown, width, label)
+    lines += _wrap(str(words.sentence(item.note)), width, words("labels.note"))
     return lines
 
 
-def _within(claim: ClaimVerdict, index: tuple[int, int]) -> str:
+def _within(claim: ClaimVerdict, index: tuple[int, int], words: Voice) -> str:
     """An entry's place within the claim: [j] in a claimed row, (i, j) in a whole step."""
     row, col = claim.claim.row, claim.claim.col
     if row is not None and col is not None:
-        return "entry"
+        return words("labels.entry")
     if row is not None:
         return f"[{index[1]}]"
     return f"({index[0]}, {index[1]})"

@@ -13,19 +13,20 @@ from sympy.core.evalf import PrecisionExhausted
 
 from mha_symbolic.check import balls
 from mha_symbolic.check.claims import Claim, Printed, Side
+from mha_symbolic.check.phrases import Voice, phrase, voice
 from mha_symbolic.exact.arb import decimal_of
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
 # best to worst; "within": holds within the printed precision of the inputs (check/precision)
 VERDICTS = ("exact", "rounded", "within", "undecided", "wrong", "shape")
 HOLDS = frozenset({"exact", "rounded", "within"})
-INCONSISTENT = "inconsistent with the given inputs and weights"
+INCONSISTENT = phrase("inconsistent")
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)
 _MAX_PRECISION = 2000  # bits evalf may use before an exact zero test takes over
 _FORMULA_BITS = 256  # a formula's printed parts are far wider than this precision
 _MIN_PLACES = 4  # decimal places shown for a value claimed exactly
-SYMBOLIC = "(symbolic)"  # the decimal column of a value with free symbols
-SYMBOLIC_NOTE = "the exact value depends on symbolic weights; no number holds for all of them"
+SYMBOLIC = phrase("symbolic")  # the decimal column of a value with free symbols
+SYMBOLIC_NOTE = phrase("symbolic_weights")
 
 
 def worst(verdicts: Iterable[str]) -> str:
@@ -279,17 +280,19 @@ class ClaimVerdict:
             return sp.latex(self.exact[0, 0])
         return sp.latex(self.exact, mat_str="bmatrix", mat_delim="")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, words: Voice | None = None) -> dict[str, Any]:
+        """Plain data (keys and verdicts as they are; sentences in ``words``' language)."""
+        words = words or voice()
         return {
             "key": self.key,
             "claimed": self.claim.text,
             "verdict": self.verdict,
             "exact": self.exact_latex,
             "decimal": self.decimal,
-            "diagnosis": self.diagnosis,
+            "diagnosis": words.sentence(self.diagnosis),
             # The same sentence the text report prints under "why" (None when it holds).
-            "explanation": self.explanation,
-            "mistakes": list(self.mistakes),
+            "explanation": words.sentence(self.explanation),
+            "mistakes": [words.sentence(m) for m in self.mistakes],
             "entries": [entry.to_dict() for entry in self.entries],
         }
 

@@ -451,7 +451,7 @@ def make_variant(
 
 
 def _words(options: ExerciseOptions) -> dict[str, str]:
-    from mha_symbolic.solution.locale import load as load_locale
+    from mha_symbolic.locale import load as load_locale
 
     return dict(load_locale(options.lang, options.templates)["exercises"])
 

@@ -12,8 +12,8 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.names import Names, exponentials
 from mha_symbolic.solution.view import Options
-from mha_symbolic.solution.words import Words
 from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.words import Words
 
 
 def _lazy(value: Any) -> bool:

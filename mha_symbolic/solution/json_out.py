@@ -18,8 +18,8 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.arb import decimal_of
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.locale import step_title
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.locale import step_title
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec import parameters
 from mha_symbolic.text import decimal_text

@@ -17,12 +17,12 @@ from markupsafe import Markup, escape
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.files import Data, write_files
+from mha_symbolic.locale import template_dir
 from mha_symbolic.solution import json_out, terminal
 from mha_symbolic.solution.build import build
-from mha_symbolic.solution.locale import template_dir
 from mha_symbolic.solution.sandbox import Sandbox
 from mha_symbolic.solution.view import Options, Solution
-from mha_symbolic.solution.words import Words
+from mha_symbolic.words import Words
 
 FORMATS = ("md", "text", "tex", "html", "pdf", "json")
 TEXT_FORMATS = ("md", "text", "tex", "html", "json")

@@ -8,9 +8,9 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
+from mha_symbolic.locale import generic_key, step_title
 from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.context import Context
-from mha_symbolic.solution.locale import generic_key, step_title
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).

@@ -30,7 +30,7 @@ def template_dir(override: str | Path | None = None) -> Path:
         return path
     # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
     # editable install) it is the top-level folder beside the package.
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parent
     packaged = package / "templates"
     return packaged if packaged.is_dir() else package.parent / "templates"
 
@@ -51,10 +51,11 @@ class Locale(dict[str, Any]):
         raise SpecError(f"no {missing}", source=self.path)
 
     def name(self, *keys: str) -> str:
-        """``[section] key`` of an entry, as its file names it."""
-        dotted = self.prefix + ".".join(keys)
-        section, _, key = dotted.partition(".")
-        return f"[{section}] {key}" if key else dotted
+        """``[section] key`` of an entry, as its file names it (``[check.verdicts] wrong``)."""
+        if self.prefix:
+            return f"[{self.prefix[:-1]}] {'.'.join(keys)}"
+        section, _, key = ".".join(keys).partition(".")
+        return f"[{section}] {key}" if key else section
 
     def where(self, *keys: str) -> str:
         """``FILE: [section] key`` of an entry, for messages."""
