@@ -92,3 +92,10 @@ def test_exercise_sheets_and_answer_keys_are_all_bengali(name: str, fmt: str) ->
     spec = AttentionSpec.from_dict(raw)
     for path in (f"variant-001/sheet.{fmt}", f"variant-001/answers.{fmt}"):
         assert english_words(files[path].decode(), _labels(spec)) == [], path
+
+
+def test_the_text_format_labels_column_groups_in_the_readers_language() -> None:
+    d = derive(AttentionSpec.example("pytorch-style"))
+    bn = render(d, "text", Options(lang="bn"), images={})
+    assert "= কলাম 1–2:" in bn and "columns" not in bn
+    assert "= columns 1–2:" in render(d, "text", Options(), images={})

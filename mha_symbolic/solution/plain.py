@@ -57,11 +57,18 @@ def hconcat(boxes: list[Box]) -> Box:
     return Box(tuple(lines), above)
 
 
+# A group of columns of a matrix too wide for the page (the locale's [text] columns).
+COLUMNS = "columns {first}–{last}:"
+
+
 class _Parser:
-    def __init__(self, tex: str, width: int | None = None, stacked: bool = False) -> None:
+    def __init__(
+        self, tex: str, width: int | None = None, stacked: bool = False, columns: str = COLUMNS
+    ) -> None:
         self.tokens = _TOKEN.findall(tex)
         self.at = 0
         self.width = width  # the columns a matrix may take (None: no limit)
+        self.columns = columns  # the label of a group of columns of a too-wide matrix
         self.matrices = 0  # matrices read so far
         # Fractions drawn numerator over a bar over denominator (display maths), except in
         # exponents, indices and roots, which stay on their line: e^(√3/3).
@@ -187,7 +194,8 @@ class _Parser:
             rows[-1].append(self.sequence(cell=True))
         if kind.endswith("matrix"):
             self.matrices += 1
-            return matrix([row for row in rows if any(box.width for box in row)], self.width)
+            kept = [row for row in rows if any(box.width for box in row)]
+            return matrix(kept, self.width, self.columns)
         counts.append(self.matrices)
         kept = [
             row
@@ -323,7 +331,7 @@ def _tidy(box: Box) -> Box:
     return _text(text)
 
 
-def matrix(rows: list[list[Box]], width: int | None = None) -> Box:
+def matrix(rows: list[list[Box]], width: int | None = None, columns: str = COLUMNS) -> Box:
     """A matrix between tall brackets, columns right-aligned, two spaces apart. Wider than
     ``width``: its columns in groups one below the other, or, when one column alone is too
     wide, its entries one by one."""
@@ -335,7 +343,7 @@ def matrix(rows: list[list[Box]], width: int | None = None) -> Box:
     cells = [[_one(row[j]) if j < len(row) else "" for j in range(cols)] for row in rows]
     widths = [max(len(r[j]) for r in cells) for j in range(cols)]
     if width is not None and sum(widths) + 2 * cols + 2 > width:
-        return _too_wide(cells, widths, width)
+        return _too_wide(cells, widths, width, columns)
     return _bracketed(cells, widths)
 
 
@@ -368,7 +376,7 @@ def _tall(rows: list[list[Box]], cols: int) -> Box:
     return Box(lines, (len(lines) - 1) // 2)
 
 
-def _too_wide(cells: list[list[str]], widths: list[int], width: int) -> Box:
+def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: str) -> Box:
     if max(widths) + 4 > width:  # one entry per line, long entries cut at + and -
         lines = []
         for i, row in enumerate(cells, start=1):
@@ -382,7 +390,8 @@ def _too_wide(cells: list[list[str]], widths: list[int], width: int) -> Box:
         groups[-1].append(j)
     lines = []
     for group in groups:
-        lines.append(f"columns {group[0] + 1}–{group[-1] + 1}:")
+        first, last = str(group[0] + 1), str(group[-1] + 1)
+        lines.append(columns.replace("{first}", first).replace("{last}", last))
         part = _bracketed([[row[j] for j in group] for row in cells], [widths[j] for j in group])
         lines.extend(part.lines)
     return Box(tuple(lines))
@@ -445,13 +454,13 @@ def _flat(tex: str) -> str:
     return _Parser(flat).sequence().lines[0].strip()
 
 
-def display(tex: str, width: int = 100) -> str:
+def display(tex: str, width: int = 100, columns: str = COLUMNS) -> str:
     """Display maths over as many lines as it needs; past ``width`` columns, matrices are
     written on one line each row (``[a, b]``) instead of drawn."""
     box = _Parser(tex, stacked=True).sequence()
     lines = [line.rstrip() for line in box.lines]
     if max((len(line) for line in lines), default=0) <= width:
         return "\n".join(lines)
-    box = _Parser(tex, width - 12).sequence()  # the matrices fit beside "X = "
+    box = _Parser(tex, width - 12, columns=columns).sequence()  # matrices fit beside "X = "
     lines = [line.rstrip() for line in box.lines]
     return "\n".join(piece for line in lines for piece in _cut(line, width, 8))

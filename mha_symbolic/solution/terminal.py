@@ -22,9 +22,10 @@ def math(tex: str) -> str:
     return plain.inline(str(tex))
 
 
-def display(tex: str) -> str:
-    """Display maths, indented four spaces, within the page width."""
-    shown = plain.display(str(tex), WIDTH - 4)
+def display(tex: str, columns: str = plain.COLUMNS) -> str:
+    """Display maths, indented four spaces, within the page width; ``columns`` labels a group
+    of columns of a matrix too wide for it (the locale's words)."""
+    shown = plain.display(str(tex), WIDTH - 4, columns)
     return "\n".join(("    " + line).rstrip() for line in shown.splitlines())
 
 
