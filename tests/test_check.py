@@ -615,7 +615,11 @@ def test_by_step_groups_claims_for_renderers(two_tokens):
 # ---------------------------------------------------------------- command line
 def test_cli_exit_codes(capsys, tmp_path):
     assert main(["check", "--example", "two-tokens"]) == 0
-    assert main(["check", "--example", "one-token"]) == 1
+    # one-token's concat row is not the exact value, but it is what the head outputs the
+    # document assumes give: consistent with its own assumption, so not a failure.
+    assert main(["check", "--example", "one-token"]) == 0
+    wrong = ["--claim", "concat[1]=[0.5, 1.2, 6, 9]"]
+    assert main(["check", "--example", "one-token", *wrong]) == 1
     assert main(["check", "--example", "pytorch-style"]) == 0
     out = capsys.readouterr().out
     assert "example pytorch-style: no claims to check" in out
@@ -630,10 +634,10 @@ def test_cli_exit_codes(capsys, tmp_path):
 
 
 def test_cli_json(capsys):
-    assert main(["check", "--example", "split-scaled", "--format", "json"]) == 1
+    assert main(["check", "--example", "split-scaled", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["ok"] is False
-    assert [c["verdict"] for c in data["claims"]][-2:] == ["wrong", "wrong"]
+    assert data["ok"] is True  # its two concat rows follow from its assumed head 2 output
+    assert [c["verdict"] for c in data["claims"]][-2:] == ["follows", "follows"]
     assert set(data["claims"][0]) == {
         "key", "claimed", "verdict", "exact", "decimal", "diagnosis", "explanation",
         "mistakes", "entries",
@@ -644,7 +648,7 @@ def test_cli_json(capsys):
 
 
 def test_cli_markdown(capsys):
-    assert main(["check", "--example", "one-token", "--format", "md"]) == 1
+    assert main(["check", "--example", "one-token", "--format", "md"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # The head outputs are [assumed] in the example; the concatenation it prints is a claim.
     assert lines[2].startswith("| `concat[1]` | `[0.5, 1.2, −0.4, 2.3]` | $\\begin{bmatrix}4 & 11")

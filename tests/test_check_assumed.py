@@ -18,7 +18,11 @@ def test_one_tokens_assumed_outputs_differ_from_what_its_weights_give() -> None:
         "Assumed by the document; the given inputs and weights give [4, 11], not [0.5, 1.2]."
     )
     assert [c.key for c in report.claims] == ["concat[1]"]  # assumptions are not claims
-    assert report.summary() == "example one-token: 1 claim: 0 hold (0 exact, 0 rounded), 1 wrong"
+    assert report.summary() == (
+        "example one-token: 1 claim: 0 hold (0 exact, 0 rounded), 1 as the document assumes"
+    )
+    (concat,) = report.claims
+    assert (concat.verdict, concat.holds, report.ok) == ("follows", False, True)
 
 
 def test_split_scaleds_head_2_is_not_determined_by_its_inputs() -> None:
@@ -53,7 +57,7 @@ def test_an_assumption_the_weights_bear_out_is_consistent() -> None:
 
 
 def test_json_and_markdown_carry_the_assumptions(capsys) -> None:
-    assert main(["check", "--example", "one-token", "--format", "json"]) == 1
+    assert main(["check", "--example", "one-token", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     given = data["assumed"][1].pop("given")
     assert given.replace(" ", "") == r"\begin{bmatrix}6&9\end{bmatrix}"

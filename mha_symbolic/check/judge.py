@@ -129,8 +129,17 @@ def check(
         judged = [_allowing(verdict, bounds) for verdict in judged]
     supposed = _assumed(d, shapes)
     notes = follow.follow(d, judged, supposed)
+    judged = [_follows(v, note) for v, note in zip(judged, notes)]
     judged = [replace(v, explanation=_explain(v, note, d)) for v, note in zip(judged, notes)]
     return Report(d.spec.source, tuple(judged), _judge_assumed(supposed, d, values, mistakes))
+
+
+def _follows(verdict: ClaimVerdict, note: Phrase | None) -> ClaimVerdict:
+    """A wrong claim that is what the document's assumed numbers give: ``follows``, not wrong
+    (the document is consistent with its own assumption)."""
+    if verdict.verdict == "wrong" and note is not None and note.key == "follows_assumed":
+        return replace(verdict, verdict="follows")
+    return verdict
 
 
 def _judge_assumed(

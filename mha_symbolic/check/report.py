@@ -77,8 +77,9 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """True when every claim holds (exact or rounded)."""
-        return all(claim.holds for claim in self.claims)
+        """True when every claim holds (exact or rounded), or follows from the numbers the
+        document assumes."""
+        return all(claim.holds or claim.verdict == "follows" for claim in self.claims)
 
     def by_step(self) -> dict[str, tuple[ClaimVerdict, ...]]:
         """Step key -> the claims about that step (whole, a row or an entry), for renderers."""

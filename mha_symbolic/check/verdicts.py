@@ -18,7 +18,9 @@ from mha_symbolic.exact.arb import decimal_of
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
 # best to worst; "within": holds within the printed precision of the inputs (check/precision)
-VERDICTS = ("exact", "rounded", "within", "undecided", "wrong", "shape")
+# "follows": not the exact value, but what the document's own assumed numbers give (a claim
+# after an [assumed] value, recomputed from it: check/follow); it does not make a report fail.
+VERDICTS = ("exact", "rounded", "within", "follows", "undecided", "wrong", "shape")
 HOLDS = frozenset({"exact", "rounded", "within"})
 INCONSISTENT = phrase("inconsistent")
 _DIGITS = 30  # significant digits a sign is decided with (evalf raises precision as needed)

@@ -235,15 +235,6 @@ def _all_assumed(context: Context, heads: list[int]) -> bool:
     return all(f"head{h}.output" in assumed_steps for h in heads)
 
 
-def follows_assumption(context: Context, step: Step, mark: Mapping[str, Any]) -> bool:
-    """A printed concat row that differs from the computed one only in the columns of heads
-    whose output the document assumes: it holds under the document's assumption."""
-    if step.kind != "concat":
-        return False
-    heads = _concat_heads(context, step, mark)
-    return bool(heads) and _all_assumed(context, heads)
-
-
 def diagnosis(context: Context, text: Any) -> str | None:
     """The checker's diagnosis in the reader's language (each likely mistake by name)."""
     if not text:
