@@ -53,6 +53,7 @@ def test_000_equals_two_tokens_and_its_w_o_is_transposed_with_a_note() -> None:
     )
     assert check(spec).ok and len(spec.claims) == 23
     assert not spec.assumed
+    assert spec.printed_transposed == example.printed_transposed == {"w_o"}  # noted at W_O
 
 
 def test_000_scale_comes_from_the_printed_numbers() -> None:

@@ -525,3 +525,22 @@ def test_a_description_with_unicode_maths_compiles(tmp_path) -> None:
     d = derive(AttentionSpec(x=[[1, 0], [0, 1]], description=description))
     d.write(str(tmp_path / "unicode.pdf"))
     assert (tmp_path / "unicode.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_a_weight_the_document_prints_transposed_is_noted_at_its_step(derivations) -> None:
+    md = derivations["two-tokens"].to_markdown()
+    output = md[md.index('<a id="concat"></a>') :]
+    assert (
+        "*Note:* The document prints $W_{O}$ as a $2 \\times 4$ matrix, which cannot multiply $C$; "
+        "its transpose, the $4 \\times 2$ matrix here, fits, and it is what the document's own "
+        "arithmetic uses."
+    ) in output
+    assert "The document prints" not in derivations["pytorch-style"].to_markdown()
+    for value, message in [
+        ("w_o", "printed_transposed must be a list of weight names, got 'w_o'"),
+        (["w_x"], "printed_transposed: unknown weight 'w_x' (did you mean 'w_v'?)"),
+        (["w_q"], "printed_transposed: 'w_q' has no numbers in [weights]"),
+    ]:
+        with pytest.raises(SpecError) as error:
+            AttentionSpec(x=[[1, 0]], weights={"w_o": [[1], [0]]}, printed_transposed=value)
+        assert str(error.value) == f"<arguments>: {message}"

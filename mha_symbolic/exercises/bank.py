@@ -177,7 +177,7 @@ def draw(raw: Mapping[str, Any], rng: random.Random, wide: bool = True) -> dict[
     """One variant of the spec table ``raw``: same structure, new numbers, no claims."""
     out: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in ("description", "claims", "assumed"):
+        if key in ("description", "claims", "assumed", "printed_transposed"):  # the document's
             continue
         if key == "translations":  # the titles still fit; a description speaks of old numbers
             titles = {lang: {"title": t["title"]} for lang, t in value.items() if "title" in t}

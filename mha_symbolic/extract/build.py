@@ -274,6 +274,7 @@ def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_w
                 source=draft.document,
             )
         rows = transposed(rows)
+        draft.set("printed_transposed", ["w_o"], f"{s.name} ({s.where}) printed transposed")
         draft.notes.append(
             f"{s.name} ({s.where}) is printed {given[0]}x{given[1]} but concat has {concat_width} "
             f"columns; its transpose {given[1]}x{given[0]} is used"

@@ -110,6 +110,7 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
     """The weights the spec gives (or fills in) for ``head``: seed 001 lists them first."""
     suffix = "" if head is None else f"^{{{head}}}"
     lines: list[str] = []
+    turned: list[str] = []  # notes on weights the document prints transposed
     omitted: list[str] = []
     symbolic: dict[str, list[tuple[str, str]]] = {"symbolic": [], "symbolic_shared": []}
     for letter in letters:
@@ -118,8 +119,12 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
             symbol = next((k for k in context.d.bindings if str(k) == name), None)
             if symbol is None:
                 continue
-            lines.append(_given_line(context, name, context.d.bindings[symbol]))
+            value = context.d.bindings[symbol]
+            lines.append(_given_line(context, name, value))
             label = f"{kind.lower()}_{letter.lower()}"
+            if label in context.spec.printed_transposed:
+                before = "C" if letter == "O" else "X"  # what it multiplies
+                turned.append(_printed_transposed(context, name, value.shape, before))
             if label in context.spec.omitted:
                 omitted.append(name)
             elif label in context.spec.symbolic:
@@ -128,7 +133,14 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
     if not lines:
         return None
     title = context.words("text", "weights" if head is None else "head_weights", head=head)
-    return Given(title, tuple(lines), _given_notes(context, omitted, symbolic))
+    return Given(title, tuple(lines), (*turned, *_given_notes(context, omitted, symbolic)))
+
+
+def _printed_transposed(context: Context, name: str, shape: tuple[int, int], before: str) -> str:
+    rows, cols = shape
+    printed, used = rf"{cols} \times {rows}", rf"{rows} \times {cols}"
+    numbers = {"name": name, "printed": printed, "used": used, "before": before}
+    return context.words("text", "printed_transposed", **numbers)
 
 
 def _given_notes(

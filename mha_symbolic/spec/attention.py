@@ -51,7 +51,9 @@ TOP_KEYS = (
     "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
     "floats",  # "binary": binary floats read as their exact values, not shortest decimals
+    "printed_transposed",  # weights the document prints transposed: ["w_o"] (a note says so)
 )
+WEIGHT_NAMES = ("w_q", "w_k", "w_v", "w_o")
 INPUTS = ("exact", "printed")
 DTYPES = ("exact", "float64", "float32")
 LOSSES = ("sum", "mse")
@@ -119,6 +121,9 @@ class AttentionSpec:
     scores: tuple[Matrix, ...] | None = None
     # The title and description in other languages: {"bn": {"title": ..., "description": ...}}.
     translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # Weights the document prints transposed (a 2x4 W_O for a 4x2 one): the spec holds them as
+    # the arithmetic uses them, and the solution says so at their step.
+    printed_transposed: frozenset[str] = frozenset()
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -258,7 +263,29 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         values["scores"] = read_scores(raw, values["heads"], rows, cols)
     values["rope"] = read_rope(raw.get("rope"))
     check_widths(values["rope"], _query_widths(values))
+    values["printed_transposed"] = _printed_transposed(raw.get("printed_transposed", []), values)
     return values
+
+
+def _printed_transposed(value: Any, values: Mapping[str, Any]) -> frozenset[str]:
+    """``printed_transposed = ["w_o"]``: names of weights the spec gives (and not symbolic)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SpecError(
+            f"printed_transposed must be a list of weight names, got {one_line(repr(value))}"
+        )
+    for name in value:
+        if name not in WEIGHT_NAMES:
+            raise SpecError(
+                f"printed_transposed: unknown weight '{name}'{_closest(name, WEIGHT_NAMES)}"
+            )
+        if name in values["omitted"] or name in values["symbolic"] or name not in _given(values):
+            raise SpecError(f"printed_transposed: '{name}' has no numbers in [weights]")
+    return frozenset(value)
+
+
+def _given(values: Mapping[str, Any]) -> set[str]:
+    """The weight names the normalized spec holds numbers for."""
+    return {name for name in WEIGHT_NAMES if name in values["weights"]}
 
 
 def _query_widths(values: Mapping[str, Any]) -> list[int]:
