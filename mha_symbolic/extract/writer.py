@@ -13,7 +13,19 @@ _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"([+-]?)(\d*)\.(\d+)|([+-]?\d+)\.()")
 _SCIENTIFIC = re.compile(r"[+-]?\d+(?:\.\d+)?[eE][+-]?\d+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-TOP = ("title", "tokens", "heads", "layout", "convention", "scale", "x", "query", "key", "value")
+TOP = (
+    "title",
+    "tokens",
+    "heads",
+    "layout",
+    "convention",
+    "scale",
+    "printed_transposed",
+    "x",
+    "query",
+    "key",
+    "value",
+)
 MATRICES = ("x", "query", "key", "value")
 WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
 
