@@ -544,3 +544,14 @@ def test_a_weight_the_document_prints_transposed_is_noted_at_its_step(derivation
         with pytest.raises(SpecError) as error:
             AttentionSpec(x=[[1, 0]], weights={"w_o": [[1], [0]]}, printed_transposed=value)
         assert str(error.value) == f"<arguments>: {message}"
+
+
+def test_a_substituted_product_too_wide_for_a_page_is_left_out() -> None:
+    from mha_symbolic.solution.build import build
+    from mha_symbolic.solution.view import Options as ViewOptions
+
+    rope = build(derive(AttentionSpec.example("rope")), ViewOptions()).steps()
+    assert rope["head1.scores"].substituted is None  # two 3x4 matrices of sines and cosines
+    assert rope["head1.q"].substituted is not None
+    torch_style = build(derive(AttentionSpec.example("pytorch-style")), ViewOptions()).steps()
+    assert torch_style["output"].substituted is not None  # C W_O^T: 89 characters, it fits

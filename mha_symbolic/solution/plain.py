@@ -454,6 +454,11 @@ def _flat(tex: str) -> str:
     return _Parser(flat).sequence().lines[0].strip()
 
 
+def drawn_width(tex: str) -> int:
+    """How many characters wide ``tex`` is drawn in two dimensions (fractions stacked)."""
+    return max((len(line) for line in _Parser(tex, stacked=True).sequence().lines), default=0)
+
+
 def display(tex: str, width: int = 100, columns: str = COLUMNS) -> str:
     """Display maths over as many lines as it needs; past ``width`` columns, matrices are
     written on one line each row (``[a, b]``) instead of drawn."""

@@ -91,6 +91,11 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     return context.once(section, key, numbers)
 
 
+# In characters of the text format's two-dimensional layout; a PDF page holds about 90 at
+# full size (pytorch-style's O = C W_O^T, 89, fits).
+_WIDEST_SUBSTITUTION = 120
+
+
 def substituted(context: Context, step: Step) -> str | None:
     """The formula with every operand replaced by its value, or None when unreadable."""
     if step.kind in _NO_SUBSTITUTION or step.formula == step.symbol:
@@ -108,7 +113,10 @@ def substituted(context: Context, step: Step) -> str | None:
         if text is None:
             return None
         replace[symbol] = text
-    return latex.formula(formula, replace)
+    text = latex.formula(formula, replace)
+    # Its operands were just shown full size; a product of them too wide for a page would be
+    # shrunk past reading (RoPE's scores: two 3x4 matrices of sines and cosines), so leave it.
+    return None if plain.drawn_width(text) > _WIDEST_SUBSTITUTION else text
 
 
 def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
