@@ -87,6 +87,7 @@ def test_marks_sit_at_their_step_with_their_reason_in_plain_words():
     assert solution.steps()["concat"].marks == (
         Mark(
             key="concat[1]",
+            kind="follows",
             title="This number follows the document's own assumption.",
             claimed="[0.5, 1.2, -0.4, 2.3]",
             verdict="as assumed",
@@ -105,7 +106,8 @@ def test_a_concat_row_wrong_in_a_head_nobody_assumed_is_called_wrong():
     d = derive(AttentionSpec.example("two-tokens"))
     marks = check(d, {"concat[1]": "[0.73, 0.27, 0.5, 0.5]"}).marks()
     (mark,) = build(d, Options(marks=marks)).steps()["concat"].marks
-    assert (mark.title, mark.verdict, mark.exact_is) == (
+    assert (mark.kind, mark.title, mark.verdict, mark.exact_is) == (
+        "wrong",
         "The document prints a wrong number here.",
         "wrong",
         "the exact value is",

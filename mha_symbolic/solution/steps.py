@@ -134,6 +134,7 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     follows = verdict == "follows"  # what the document's own assumed numbers give
     return Mark(
         key=mark["key"],
+        kind="follows" if follows else "wrong",
         title=words("text", "follows" if follows else "wrong"),
         claimed=mark["claimed"],
         verdict=words.get("verdicts", verdict) or verdict,

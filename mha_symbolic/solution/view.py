@@ -72,6 +72,7 @@ class Mark:
     """A number a document prints that does not hold, shown at its step."""
 
     key: str  # the claim's key: ``head1.output[1]``
+    kind: str  # "wrong", or "follows": what the document's own assumed numbers give
     title: str  # "The document prints a wrong number here." (or: it follows an assumption)
     claimed: str  # as the document printed it
     verdict: str
