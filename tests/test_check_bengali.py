@@ -34,6 +34,7 @@ from mha_symbolic.cli import main
 from mha_symbolic.locale import load
 from mha_symbolic.spec.attention import example_names
 from tests.english import english_words
+from tests.test_check import CROSS  # cross-attention where every likely mistake applies
 
 _FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "atan", "Abs", "Max", "Min", "sign")
 _FUNCTION = re.compile(r"\b(?:" + "|".join(_FUNCTIONS) + r")(?=\()")
@@ -139,22 +140,6 @@ BASE = {  # two heads, asymmetric weights: each common mistake gives numbers of 
     },
 }
 TORCH_WEIGHTS = {**BASE["weights"], "w_o": [[1, 0, 1, 0], [0, 1, 0, 1]]}  # (out, in)
-CROSS = {  # cross-attention with biases, a mask and W_O: every mistake applies
-    "query": [[1, 0], [1, 1]],
-    "key": [[1, 2], [0, 1]],
-    "value": [[3, 1], [1, 0]],
-    "heads": 1,
-    "mask": [[1, 0], [1, 1]],
-    "weights": {
-        "w_q": [[[1, 1], [0, 1]]],
-        "w_k": [[[1, 0], [1, 1]]],
-        "w_v": [[[1, 2], [0, 1]]],
-        "b_q": [1, 0],
-        "b_k": [0, 1],
-        "w_o": [[1, 0], [0, 2]],
-        "b_o": [1, 1],
-    },
-}
 SYMBOLIC = AttentionSpec(x=[[1, 0], [0, 1]], heads=1, weights={"w_q": "symbolic"}, scale="none")
 
 

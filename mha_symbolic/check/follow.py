@@ -21,23 +21,11 @@ from mha_symbolic.check.phrases import Phrase, code, joined, phrase
 from mha_symbolic.check.verdicts import ClaimVerdict, holds_for
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
-from mha_symbolic.model.program import Program, build
+from mha_symbolic.model.program import KINDS, Program, build
 
 # The kinds of step whose entries have a name of their own ([check.nouns]), for a diagnosis in
-# words; any other is a "value".
-NOUNS = (
-    "input",
-    "project",
-    "slice",
-    "rope",
-    "scores",
-    "scale",
-    "mask",
-    "softmax",
-    "attend",
-    "concat",
-    "output",
-)
+# words: the forward pass's; any other is a "value".
+NOUNS = tuple(kind for kind in KINDS if kind not in ("loss", "grad"))
 
 
 def _program(d: Derivation) -> Program:

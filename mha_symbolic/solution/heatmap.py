@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-import subprocess
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -13,6 +11,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.pdf import bengali_fonts
 
 
 def pyplot() -> Any:
@@ -31,15 +30,7 @@ _BENGALI = re.compile("[\u0980-\u09ff]")
 @lru_cache(maxsize=1)
 def _bengali_family() -> str | None:
     """A Bengali font registered with matplotlib (its cache may predate the font), or None."""
-    fc_list = shutil.which("fc-list")
-    if fc_list is None:
-        return None
-    found = subprocess.run(
-        [fc_list, ":lang=bn", "file"], capture_output=True, text=True, check=False
-    ).stdout
-    # Fonts named for Bengali first (Assamese fonts share the script but not the name).
-    files = sorted((line.rstrip(": ") for line in found.splitlines() if line.strip()),
-                   key=lambda path: ("Bengali" not in path, path))  # fmt: skip
+    files = bengali_fonts("file")
     if not files:
         return None
     from matplotlib import font_manager

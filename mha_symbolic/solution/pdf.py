@@ -19,18 +19,23 @@ DEFAULT_BENGALI_FONT = "Lohit Bengali"
 FONT_INSTALL = "a Bengali PDF needs a Bengali font: apt-get install fonts-lohit-beng-bengali"
 
 
-def bengali_font() -> str | None:
-    """The family name of an installed font with Bengali glyphs, if fontconfig knows one."""
+def bengali_fonts(field: str) -> list[str]:
+    """fontconfig's ``field`` (``family``, ``file``) of each installed font with Bengali
+    glyphs, fonts named for Bengali first (Assamese fonts share the script, not the name)."""
     fc_list = shutil.which("fc-list")
     if fc_list is None:
-        return None
+        return []
     found = subprocess.run(
-        [fc_list, ":lang=bn", "family"], capture_output=True, text=True, check=False
+        [fc_list, ":lang=bn", field], capture_output=True, text=True, check=False
     ).stdout
-    families = {line.split(",")[0].strip() for line in found.splitlines() if line.strip()}
-    # Fonts named for Bengali first (Assamese fonts share the script but not the name).
-    ranked = sorted(families, key=lambda family: ("Bengali" not in family, family))
-    return ranked[0] if ranked else None
+    names = {line.split(",")[0].strip().rstrip(":") for line in found.splitlines() if line.strip()}
+    return sorted(names, key=lambda name: ("Bengali" not in name, name))
+
+
+def bengali_font() -> str | None:
+    """The family name of an installed font with Bengali glyphs, if fontconfig knows one."""
+    families = bengali_fonts("family")
+    return families[0] if families else None
 
 
 def require(engine: str) -> str:
