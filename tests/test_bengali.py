@@ -56,7 +56,7 @@ def test_a_built_in_example_takes_its_bengali_title_and_description() -> None:
     assert "দুটি টোকেন, X-এর আকার 2 × 4," in md
     assert "\n## আউটপুট\n" in md
     english = derive(AttentionSpec.example("split-scaled")).to_markdown()
-    assert english.startswith("# Two tokens, split heads, scaled by sqrt(2)\n")
+    assert english.startswith("# Two tokens, split heads, scaled by √2\n")
 
 
 def test_a_users_own_title_stays_as_written() -> None:

@@ -84,7 +84,7 @@ def test_scaled_scores_in_paper_notation_then_substituted(derivations):
         r"&\approx \begin{bmatrix} 0.707 & 0 \\ 0 & 0.707 \end{bmatrix}"
     ) in md
     # e^{sqrt(2)/2} is named once, then the weights are written with it.
-    assert r"Let $a = e^{\frac{\sqrt{2}}{2}} \approx 2.028$" in md
+    assert r"Let $a = e^{\sqrt{2}/2} \approx 2.028$" in md
     assert r"\begin{bmatrix} \frac{a}{a + 1} & \frac{1}{a + 1} \\" in md
 
 

@@ -72,13 +72,17 @@ class Printer(LatexPrinter):
     _print_cos = _print_sin
 
     def _print_ExpBase(self, expr: Any, exp: Any = None) -> str:
-        """``e^{\\frac{1}{2} - \\cos{...}}``: an exponent is worked out, not written by a
-        user, so its rationals are fractions (never 0.5 beside cos(2))."""
+        """``e^{\\sqrt{2}/2}``, ``e^{1/2 - \\cos{...}}``: an exponent is worked out, not
+        written by a user, so its rationals are fractions (never 0.5 beside cos(2)), and they
+        are written on the line: a fraction stacked in an exponent is too small to read."""
         self._angles += 1
+        fold = self._settings["fold_short_frac"]
+        self._settings["fold_short_frac"] = True
         try:
-            return str(super()._print_ExpBase(expr, exp))
+            return str(super()._print_ExpBase(expr, exp)).replace(" / ", "/")
         finally:
             self._angles -= 1
+            self._settings["fold_short_frac"] = fold
 
     def _print_OneMatrix(self, expr: Any) -> str:
         return r"\mathbf{1}"
