@@ -555,3 +555,21 @@ def test_a_substituted_product_too_wide_for_a_page_is_left_out() -> None:
     assert rope["head1.q"].substituted is not None
     torch_style = build(derive(AttentionSpec.example("pytorch-style")), ViewOptions()).steps()
     assert torch_style["output"].substituted is not None  # C W_O^T: 89 characters, it fits
+
+
+@pytest.mark.parametrize("name", ["split-scaled", "rope", "pytorch-style", "eight-tokens-split"])
+def test_html_mathml_scripts_and_fractions_have_their_arity(name: str) -> None:
+    """A browser draws <msup> with more than two children as its second child set small in
+    the superscript (a transposed matrix was); every script and fraction has its arity."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    html = derive(AttentionSpec.example(name)).to_html()
+    arity = {"msup": 2, "msub": 2, "msubsup": 3, "mfrac": 2, "mroot": 2, "munderover": 3}
+    maths = re.findall(r"<math\b.*?</math>", html, flags=re.DOTALL)
+    assert maths
+    for math in maths:
+        for element in ET.fromstring(math).iter():
+            tag = element.tag.rsplit("}", 1)[-1]
+            if tag in arity:
+                assert len(element) == arity[tag], (tag, math[:300])

@@ -112,7 +112,15 @@ def _mathml(tex: str, display: bool = False) -> str:
     tex = tex.replace(r"\begin{aligned}", r"\begin{align*}").replace(
         r"\end{aligned}", r"\end{align*}"
     )
+    # Each matrix one group: latex2mathml gives "[...]^{\top}" an msup of four children,
+    # which a browser draws as the matrix set in the superscript, small.
+    tex = _MATRIX_BEGIN.sub(r"{\g<0>", tex)
+    tex = _MATRIX_END.sub(r"\g<0>}", tex)
     return convert(tex, display="block" if display else "inline")
+
+
+_MATRIX_BEGIN = re.compile(r"\\begin\{[bpv]?matrix\}")
+_MATRIX_END = re.compile(r"\\end\{[bpv]?matrix\}")
 
 
 def _tex_prose(text: str) -> str:
