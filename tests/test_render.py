@@ -573,3 +573,13 @@ def test_html_mathml_scripts_and_fractions_have_their_arity(name: str) -> None:
             tag = element.tag.rsplit("}", 1)[-1]
             if tag in arity:
                 assert len(element) == arity[tag], (tag, math[:300])
+
+
+def test_a_parameters_exponential_is_named_like_a_number() -> None:
+    md = derive(AttentionSpec.example("temperature")).to_markdown()
+    assert "- Let $a = e^{1/\\tau}$: the exponential that recurs below is written $a$." in md
+    assert r"\frac{a}{2 a + 1} & \frac{1}{2 a + 1}" in md  # not e^{1/tau} in fractions
+    bn = derive(AttentionSpec.example("temperature")).to_markdown(lang="bn")
+    assert "- ধরি $a = e^{1/\\tau}$: নিচে বারবার আসা সূচকীয় রাশিটিকে $a$ লেখা হয়েছে।" in bn
+    # Exponents in symbolic weights (not declared parameters) are not named.
+    assert "Let $" not in derive(AttentionSpec.example("eight-tokens-split")).to_markdown()

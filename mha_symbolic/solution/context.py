@@ -44,7 +44,8 @@ class Context:
         shown: list[Any] = []
         for v in values:
             shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
-        context = cls(d, options, words, options.settings, images, names=exponentials(shown, taken))
+        names = exponentials(shown, taken, d.spec.parameters.values())
+        context = cls(d, options, words, options.settings, images, names=names)
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
             if text is not None:

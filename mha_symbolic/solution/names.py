@@ -52,9 +52,13 @@ class Names:
         return tidy if sp.count_ops(tidy) <= sp.count_ops(entry) else entry
 
 
-def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names:
+def exponentials(
+    values: Iterable[sp.Basic], taken: Iterable[str] = (), parameters: Iterable[sp.Basic] = ()
+) -> Names:
     """Name the exponentials of irrational exponents in ``values``: those whose exponents are
-    rational multiples of one irrational number share a base, ``e^{k c} = a^k``."""
+    rational multiples of one irrational number share a base, ``e^{k c} = a^k``. An exponent
+    that is a rational function of declared ``parameters`` is named too (``b = e^{1/\\tau}``)."""
+    declared = frozenset(parameters)
     groups: dict[sp.Expr, dict[sp.Basic, sp.Rational]] = {}  # rest -> {e^{k rest}: k}
     seen: set[sp.Basic] = set()
     for value in values:
@@ -64,16 +68,10 @@ def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names
         new = sorted(atoms - seen, key=sp.default_sort_key)
         seen.update(new)
         for atom in new:
-            arg = atom.args[0]
-            if arg.free_symbols or arg.is_Rational:
-                continue
-            coeff, rest = arg.as_coeff_Mul()
-            # Named: e^{k sqrt(3)/3}, exponents a rational times one algebraic number (the
-            # 1/sqrt(d_k) scale). A RoPE score's cos(1) - sin(1) stays as written: naming
-            # it helps no one, and cancelling such entries costs minutes.
-            if not coeff.is_Rational or rest == 1 or rest.is_algebraic is not True:
-                continue
-            groups.setdefault(rest, {}).setdefault(atom, sp.Rational(coeff))
+            rest = _nameable(atom.args[0], declared)
+            if rest is not None:
+                coeff = atom.args[0].as_coeff_Mul()[0]
+                groups.setdefault(rest, {}).setdefault(atom, sp.Rational(coeff))
     letters = [c for c in _LETTERS if c not in set(taken)]
     bases, replace = [], {}
     groups = {
@@ -89,6 +87,23 @@ def exponentials(values: Iterable[sp.Basic], taken: Iterable[str] = ()) -> Names
         for atom, coeff in members.items():
             replace[atom] = symbol ** int(coeff / step)
     return Names(tuple(bases), replace)
+
+
+def _nameable(arg: sp.Expr, parameters: frozenset[sp.Basic]) -> sp.Expr | None:
+    """The part of an exponent a name stands for, or None when it is not named: e^{k sqrt(3)/3}
+    (a rational times one algebraic number: the 1/sqrt(d_k) scale) and e^{k/tau} (a rational
+    function of declared parameters: a temperature). A RoPE score's cos(1) - sin(1) stays as
+    written: naming it helps no one, and cancelling such entries costs minutes; so does an
+    exponent in symbolic weights."""
+    if arg.is_Rational:
+        return None
+    coeff, rest = arg.as_coeff_Mul()
+    if not coeff.is_Rational or rest == 1:
+        return None
+    if rest.free_symbols:
+        fits = rest.free_symbols <= parameters and rest.is_rational_function(*rest.free_symbols)
+        return rest if fits else None
+    return rest if rest.is_algebraic is True else None
 
 
 def _gcd(numbers: list[sp.Rational]) -> sp.Rational:

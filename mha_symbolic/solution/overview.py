@@ -49,7 +49,11 @@ def lets(context: Context) -> tuple[str, ...]:
         name = sp.latex(letter)
         # Why a letter stands for an exponential is said once; the other letters just follow.
         table, key = ("setup", "let") if not out else ("names", "let_more")
-        out.append(context.words(table, key, name=name, value=latex.exact(base), approx=approx))
+        numbers = {"name": name, "value": latex.exact(base)}
+        if approx is None:  # e^{1/tau}: a parameter's, no decimals
+            out.append(context.words(table, f"{key}_exact", **numbers))
+        else:
+            out.append(context.words(table, key, approx=approx, **numbers))
     return tuple(out)
 
 
