@@ -314,7 +314,7 @@ def show(
     if named:
         text = bmatrix(matrix, lambda i, j: rf"\left({name}\right)_{{{i + 1},{j + 1}}}", shown)
     else:
-        entry = _fraction if _mixed([matrix[i, j] for i, j in cells]) else _scalar
+        entry = notation(matrix[i, j] for i, j in cells)
         text = bmatrix(matrix, lambda i, j: entry(form[i, j]), shown)
     approx = None
     if not named and not all(is_literal(matrix[i, j]) for i, j in cells):
