@@ -245,7 +245,11 @@ def _add_check_precision(check: Any) -> None:
         help="allow the rounding of a computation in this type (default: the spec's dtype)",
     )
     check.add_argument("--why", action="store_true", help="the text report, whatever --format says")
-    _add_lang(check, "the report's words (step keys, maths and JSON keys stay as they are)")
+    _add_lang(
+        check,
+        "the report's words, and a document's mapping and notes (step keys, the document's "
+        "names, maths and JSON keys stay as they are)",
+    )
 
 
 def _add_bench(commands: Any) -> None:
@@ -349,3 +353,4 @@ def _add_extract(commands: Any) -> None:
         metavar="PATH",
         help="write the spec here (a folder when the page has several examples); default stdout",
     )
+    _add_lang(extract, "the notes' words (names, spec keys and the spec's TOML stay as they are)")

@@ -260,8 +260,10 @@ def _is_document(name: str | None) -> bool:
 def _extract(args: argparse.Namespace) -> int:
     """``extract DOC [-o PATH]``: the draft spec(s); exit 2 when nothing is left to check."""
     from mha_symbolic.extract import extract_all
+    from mha_symbolic.extract.phrases import voice
 
     found = extract_all(args.document)
+    say = voice(args.lang)
     if len(found) > 1 and args.output is None:
         raise SpecError(
             f"{args.document}: {len(found)} worked examples; give -o FOLDER for one spec each"
@@ -278,7 +280,7 @@ def _extract(args: argparse.Namespace) -> int:
             write_atomic(target, one.toml)
     for target, one in zip(targets, found):
         for note in one.notes:
-            _note(f"{args.document}: {note}")
+            _note(f"{say('code', text=args.document)}: {say.say(note)}")
         if args.output is not None:
             _note(f"wrote {target}")
     return _nothing_to_check(args.document, found) or EXIT_OK
@@ -301,18 +303,21 @@ def _check_document(args: argparse.Namespace) -> int:
     """``check DOC``: the mapping read from the document, then the usual report per example."""
     from mha_symbolic.check.judge import check
     from mha_symbolic.extract import extract_all
+    from mha_symbolic.extract.phrases import voice
 
     if args.example or args.claim or args.claims:
         raise SpecError("check DOC reads its claims from the document: no --example or --claim")
     found = extract_all(args.spec)
     if not any(one.checkable for one in found):
         return _nothing_to_check(args.spec, found)
-    worst = EXIT_OK
+    worst, words = EXIT_OK, voice(args.lang)
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         say = _note if args.format == "json" else print
-        for line in (*one.mapping, *(f"note: {note}" for note in one.notes)):
-            say(line)
+        for line in one.mapping:
+            say(words.say(line))
+        for note in one.notes:
+            say(words("note", text=words.say(note)))
         report = check(one.spec, large=args.large)
         text = _report_text(report, args.format, args.lang)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")

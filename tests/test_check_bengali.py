@@ -281,7 +281,8 @@ def test_cli_check_in_bengali(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_check_of_a_document_reports_in_bengali(capsys: pytest.CaptureFixture[str]) -> None:
-    """``check DOC --lang bn``: the report is Bengali (the mapping read before it is not)."""
+    """``check DOC --lang bn``: the report is Bengali (and so is the mapping read before it:
+    tests/test_extract_bengali.py)."""
     document = "tests/data/documents/scaled-dot-product-exercise.md"
     assert main(["check", document, "--lang", "bn"]) == 1
     lines = capsys.readouterr().out.splitlines()

@@ -1,11 +1,12 @@
 """The words of a check report: each sentence a Phrase, English by default, said in any language.
 
-A :class:`Phrase` is its English text (it is a ``str``: compared, joined and printed as the
-checker's sentences always were) together with the ``[check]`` locale key it was filled from
-and its numbers, so that a report can be rendered again in another language at the last
-moment (:meth:`Voice.say`). Numbers are data put in as they are (decimals, printed claims,
-shapes), or phrases themselves, said in the same language as the sentence around them. A step
-key or a symbol the user typed goes in through :func:`code`, which a locale may mark as code.
+A :class:`Phrase` (``mha_symbolic.phrases``) is its English text (it is a ``str``: compared,
+joined and printed as the checker's sentences always were) together with the ``[check]`` locale
+key it was filled from and its numbers, so that a report can be rendered again in another
+language at the last moment (:meth:`Voice.say`). Numbers are data put in as they are (decimals,
+printed claims, shapes), or phrases themselves, said in the same language as the sentence
+around them. A step key or a symbol the user typed goes in through :func:`code`, which a locale
+may mark as code.
 """
 
 from __future__ import annotations
@@ -15,28 +16,18 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from mha_symbolic.words import Words
+from mha_symbolic import phrases
+from mha_symbolic.phrases import Phrase
+
+__all__ = ["Phrase", "Voice", "code", "columns", "joined", "pad", "phrase", "sentence", "voice"]
 
 SECTION = "check"  # the locale files' section of the check's words
-
-
-class Phrase(str):
-    """English text that remembers how it was said: ``key`` (within ``[check]``, a sub-table's
-    key dotted: ``mistakes.mask_ignored``), its ``numbers``; or, for a list, its ``items``
-    and the key of their separator."""
-
-    key: str
-    numbers: dict[str, Any]
-    items: tuple[Any, ...] | None
-    capital: bool
 
 
 def _make(
     key: str, numbers: dict[str, Any], items: tuple[Any, ...] | None = None, capital: bool = False
 ) -> Phrase:
-    made = Phrase(voice("en").render(key, numbers, items, capital))
-    made.key, made.numbers, made.items, made.capital = key, numbers, items, capital
-    return made
+    return phrases.make(SECTION, key, numbers, items, capital)
 
 
 def phrase(key: str, /, **numbers: Any) -> Phrase:
@@ -70,31 +61,11 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - columns(text))
 
 
-class Voice:
+class Voice(phrases.Voice):
     """The check's words in one language: ``voice("verdicts.wrong")``, ``voice.say(phrase)``."""
 
     def __init__(self, lang: str = "en") -> None:
-        self.lang = lang
-        self.words = Words(lang, None)
-
-    def __call__(self, key: str, /, **numbers: Any) -> str:
-        section, _, name = f"{SECTION}.{key}".rpartition(".")
-        return self.words(section, name, **numbers)
-
-    def say(self, text: Any) -> str:
-        """A phrase in this language; data (a number, a decimal, a key) as it is."""
-        if not isinstance(text, Phrase):
-            return str(text)
-        return self.render(text.key, text.numbers, text.items, text.capital)
-
-    def render(
-        self, key: str, numbers: dict[str, Any], items: tuple[Any, ...] | None, capital: bool
-    ) -> str:
-        """The words of ``[check] key``: its items apart by it, or it with numbers filled in."""
-        if items is not None:
-            return self(key).join(self.say(item) for item in items)
-        said = self(key, **{name: self.say(value) for name, value in numbers.items()})
-        return said[:1].upper() + said[1:] if capital else said
+        super().__init__(SECTION, lang)
 
     def sentence(self, text: str | None) -> str | None:
         """A report's sentence (a diagnosis, a note) in this language; None stays None. Text

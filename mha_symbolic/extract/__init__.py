@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.formats import FORMATS, read_document
+from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.extract.run import NO_NUMBERS, drafts
 from mha_symbolic.extract.writer import to_toml
 from mha_symbolic.spec.attention import AttentionSpec
@@ -48,5 +49,5 @@ def extract(source: str | Path, kind: str | None = None) -> tuple[AttentionSpec,
     found = extract_all(source, kind)
     notes = list(found[0].notes) + list(found[0].mapping)
     if len(found) > 1:
-        notes.insert(0, f"the document has {len(found)} examples; extract_all gives each")
+        notes.insert(0, phrase("examples", count=len(found)))
     return found[0].spec, notes

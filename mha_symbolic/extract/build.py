@@ -11,6 +11,7 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, stated, stated_heads
+from mha_symbolic.extract.phrases import code, named, phrase
 from mha_symbolic.extract.reading import Seen
 
 Rows = tuple[tuple[str, ...], ...]
@@ -43,23 +44,29 @@ def build_input(draft: Draft, seen: Sequence[Seen], facts: Facts) -> tuple[int, 
     rows = _token_rows(seen)
     if full:
         chosen = full[0]
-        draft.set("x", plain(chosen.item.rows), quoted(chosen), name=chosen.name)
+        draft.set(
+            "x", plain(chosen.item.rows), quoted(chosen), name=chosen.name, where=(chosen.where,)
+        )
         if rows and plain(rows[1]) != plain(chosen.item.rows):
-            draft.notes.append(
-                f"the token rows ({rows[0]}) differ from X ({chosen.where}); X is used"
-            )
+            draft.notes.append(phrase("notes.rows_differ", rows=rows[0], x=chosen.where))
         return shape(chosen.item.rows)
     if rows:
-        draft.set("x", plain(rows[1]), f"{rows[0]}: the token rows, in order", name="token rows")
+        draft.set(
+            "x",
+            plain(rows[1]),
+            f"{rows[0]}: the token rows, in order",
+            name=phrase("names.token_rows"),
+            where=(rows[0],),
+        )
         return shape(rows[1])
     slices = sorted((s for s in seen if s.role == "head.x" and s.head), key=lambda s: s.head or 0)
     if slices and len({len(s.item.rows) for s in slices}) == 1:
         joined = tuple(
             sum((s.item.rows[i] for s in slices), ()) for i in range(len(slices[0].item.rows))
         )
-        draft.set(
-            "x", plain(joined), f"{slices[0].where}: the heads' slices side by side", name="X_i"
-        )
+        where = slices[0].where
+        source = f"{where}: the heads' slices side by side"
+        draft.set("x", plain(joined), source, name="X_i", where=(where,))
         return shape(joined)
     direct = _direct_inputs(draft, seen)
     return direct if direct else _symbolic_input(draft, facts)
@@ -78,8 +85,9 @@ def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None
     for role, key in (("q", "query"), ("k", "key"), ("v", "value")):
         if role in given:
             s = given[role]
-            draft.set(key, plain(s.item.rows), f"{quoted(s)}: given directly", name=s.name)
-    draft.notes.append("Q, K and V are printed as the inputs: no projections (identity weights)")
+            source = f"{quoted(s)}: given directly"
+            draft.set(key, plain(s.item.rows), source, name=s.name, where=(s.where,))
+    draft.notes.append(phrase("notes.direct"))
     return shape(given["q"].item.rows)
 
 
@@ -92,7 +100,8 @@ def _token_rows(seen: Sequence[Seen]) -> tuple[str, Rows] | None:
         return None
     if len({len(s.item.rows[0]) for s in rows}) != 1:
         return None
-    where = f"{rows[0].where}-{rows[-1].where.split()[-1]}"
+    last = rows[-1].where.split()[-1]  # "line 21", "cell 2, line 21": 21
+    where = phrase("where.range", first=rows[0].where, last=last)
     return where, tuple(s.item.rows[0] for s in rows)
 
 
@@ -110,7 +119,8 @@ def _symbolic_input(draft: Draft, facts: Facts) -> tuple[int, int]:
         symbols,
         f"PLACEHOLDER: the document prints no input; symbols x_{{i,j}} of the size it states "
         f"({length[0]} tokens, {length[1]}; width {width[0]}, {width[1]})",
-        name="X (not printed)",
+        name=phrase("names.not_printed", name=code("X")),
+        where=(phrase("where.placeholder"),),
     )
     return (length[0], width[0])
 
@@ -207,8 +217,12 @@ def build_weights(
             same = _printed_as_input(draft, seen, role)
             if same is not None:
                 draft.notes.append(
-                    f"{same.name} ({same.where}) is printed equal to the input: "
-                    f"{role} is the identity"
+                    phrase(
+                        "notes.equals_input",
+                        name=named(same.name),
+                        where=same.where,
+                        role=code(role),
+                    )
                 )
             elif not numeric and facts.random:
                 draft.set(
@@ -222,9 +236,7 @@ def build_weights(
                     f"weights.{role}", "symbolic", "named but never printed: symbolic entries"
                 )
             elif not numeric:
-                draft.notes.append(
-                    f"{role} is neither named nor printed: the identity (no projection)"
-                )
+                draft.notes.append(phrase("notes.identity", role=code(role)))
             continue
         count = 1 if layout == "fused" else heads
         keys = sorted(matrices, key=lambda h: h or 0)
@@ -234,13 +246,14 @@ def build_weights(
                 plain(chosen[0].item.rows) if count == 1 else [plain(s.item.rows) for s in chosen]
             )
             source = "; ".join(quoted(s) for s in chosen)
-            draft.set(f"weights.{role}", value, source, name=", ".join(s.name for s in chosen))
+            names, wheres = ", ".join(s.name for s in chosen), tuple(s.where for s in chosen)
+            draft.set(f"weights.{role}", value, source, name=names, where=wheres)
         else:
             draft.set(
                 f"weights.{role}", "symbolic", f"printed for heads {keys} of {count}: symbolic"
             )
             draft.notes.append(
-                f"{role} is printed for heads {keys} but the layer has {count}; symbolic"
+                phrase("notes.some_heads", role=code(role), heads=code(keys), count=count)
             )
 
 
@@ -276,11 +289,17 @@ def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_w
         rows = transposed(rows)
         draft.set("printed_transposed", ["w_o"], f"{s.name} ({s.where}) printed transposed")
         draft.notes.append(
-            f"{s.name} ({s.where}) is printed {given[0]}x{given[1]} but concat has {concat_width} "
-            f"columns; its transpose {given[1]}x{given[0]} is used"
+            phrase(
+                "notes.w_o_transposed",
+                name=named(s.name),
+                where=s.where,
+                rows=given[0],
+                cols=given[1],
+                width=concat_width,
+            )
         )
     factor = f" times {s.factor}" if s.factor else ""
-    draft.set("weights.w_o", plain(rows), f"{quoted(s)}{factor}", name=s.name)
+    draft.set("weights.w_o", plain(rows), f"{quoted(s)}{factor}", name=s.name, where=(s.where,))
 
 
 def _missing_output_projection(draft: Draft, facts: Facts) -> None:
@@ -296,7 +315,7 @@ def _missing_output_projection(draft: Draft, facts: Facts) -> None:
         f'# w_o = "symbolic"  # PLACEHOLDER: W_O is named ({facts.output_projection}) but never '
         "printed; without it output = concat"
     )
-    draft.notes.append(f"W_O is named ({facts.output_projection}) but never printed: left out")
+    draft.notes.append(phrase("notes.w_o_missing", where=facts.output_projection))
 
 
 def _times(factor: str, entry: str) -> str:

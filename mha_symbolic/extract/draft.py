@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mha_symbolic.extract.phrases import Phrase, code, named, phrase
+
 
 @dataclass
 class Value:
@@ -16,6 +18,7 @@ class Value:
     source: str  # "line 28: X = \\begin{bmatrix}...", or why it was chosen
     guess: str | None = None  # what else was possible, when this is a guess
     name: str = ""  # the name the document prints it under ("W_Q1", "softmax(...)")
+    where: tuple[str, ...] = ()  # where each name was read ("line 12"), when it was
 
 
 @dataclass
@@ -33,10 +36,16 @@ class Draft:
     shapes: list[str] = field(default_factory=list)  # shapes the document states, checked
 
     def set(
-        self, key: str, value: Any, source: str, guess: str | None = None, name: str = ""
+        self,
+        key: str,
+        value: Any,
+        source: str,
+        guess: str | None = None,
+        name: str = "",
+        where: tuple[str, ...] = (),
     ) -> None:
         self.values = [v for v in self.values if v.key != key]
-        self.values.append(Value(key, value, source, guess, name))
+        self.values.append(Value(key, value, source, guess, name, where))
 
     def get(self, key: str, default: Any = None) -> Any:
         return next((v.value for v in self.values if v.key == key), default)
@@ -59,30 +68,42 @@ class Draft:
         return out
 
     def mapping(self) -> list[str]:
-        """One line per value: the document's name for it -> where it went."""
+        """One line per value: the document's name for it (where it was read) -> where it went."""
         lines: list[str] = []
         for group, values in (
-            ("", self.values),
-            ("claim ", self.claims),
-            ("assumed ", self.assumed),
+            ("value", self.values),
+            ("claim", self.claims),
+            ("assumed", self.assumed),
         ):
             for value in values:
-                names, sources = value.name.split(", "), value.source.split("; ")
-                if not value.name:
-                    continue
-                if len(names) > 1 and len(names) == len(sources):
-                    lines.extend(
-                        f"{n} ({s.split(':', 1)[0]}) -> {group}{value.key} head {i}"
-                        for i, (n, s) in enumerate(zip(names, sources), start=1)
-                    )
-                    continue
-                origin = value.source.split(":", 1)[0]
-                lines.append(f"{value.name} ({origin}) -> {group}{value.key}")
+                if value.name:
+                    lines.extend(_mapped(value, phrase(f"group.{group}")))
         return lines
 
     @property
     def all_notes(self) -> list[str]:
         return [*self.notes, *self.placing]
+
+
+def _mapped(value: Value, group: Phrase) -> list[Phrase]:
+    """``name (where) -> key``; a name per head (``WQ1, WQ2``) a line each."""
+    names = [value.name] if isinstance(value.name, Phrase) else value.name.split(", ")
+    sources = value.source.split("; ")
+    wheres = value.where if len(value.where) == len(sources) else ()
+    if len(names) > 1 and len(names) == len(sources):
+        return [
+            phrase(
+                "map_head",
+                name=code(n),
+                where=wheres[i - 1] if wheres else s.split(":", 1)[0],
+                group=group,
+                key=code(value.key),
+                head=i,
+            )
+            for i, (n, s) in enumerate(zip(names, sources), start=1)
+        ]
+    origin = value.where[0] if value.where else value.source.split(":", 1)[0]
+    return [phrase("map", name=named(value.name), where=origin, group=group, key=code(value.key))]
 
 
 def rows_text(rows: tuple[tuple[str, ...], ...]) -> str:

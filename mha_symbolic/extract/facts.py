@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.formats import Document, Line
 
 # The prose with markup dropped, so that "$d_{\text{model}} = 4$" reads "d_model = 4".
 _MARKUP = re.compile(r"\\(?:text|mathrm|mathbf|operatorname)\b|[{}$*`]|\\(?=[a-z])")
@@ -60,7 +60,7 @@ def read_facts(document: Document) -> Facts:
     facts = Facts()
     for line in document.lines:
         plain = _MARKUP.sub("", line.text)
-        _numbers(facts, plain, line.where)
+        _numbers(facts, plain, line)
         for name, pattern, text in (
             ("scaled", _SCALED, line.text),
             ("unscaled", _UNSCALED, plain),
@@ -75,12 +75,13 @@ def read_facts(document: Document) -> Facts:
     return facts
 
 
-def _numbers(facts: Facts, plain: str, where: str) -> None:
+def _numbers(facts: Facts, plain: str, line: Line) -> None:
+    """The numbers of heads, the width and the length ``line`` states (where: only if any)."""
     for pattern in _HEADS:
-        facts.heads.extend((int(n), where) for n in pattern.findall(plain) if n)
-    facts.width.extend((int(n), where) for n in _WIDTH.findall(plain))
+        facts.heads.extend((int(n), line.where) for n in pattern.findall(plain) if n)
+    facts.width.extend((int(n), line.where) for n in _WIDTH.findall(plain))
     for pair in _LENGTH.findall(plain):
-        facts.length.extend((int(n), where) for n in pair if n)
+        facts.length.extend((int(n), line.where) for n in pair if n)
 
 
 def stated_heads(facts: Facts, width: int | None) -> tuple[int, str] | None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.spec import files
 
 MAX_DOCUMENT_BYTES = 5_000_000  # a tutorial page is a few hundred kB; a book chapter ~1 MB
@@ -37,9 +39,17 @@ class Line:
     """A line of the document's text and where a reader finds it ("line 12", "cell 3, line 2")."""
 
     text: str
-    where: str
+    number: int  # 1-based, within its cell in a notebook
     cell: int = 0  # notebook cell (1-based), 0 elsewhere
     output: bool = False  # a notebook cell's printed output
+
+    @cached_property
+    def where(self) -> str:
+        """Where it is ("line 12", "cell 3, line 2", "cell 3, output line 1"), as a phrase."""
+        if not self.cell:
+            return phrase("where.line", line=self.number)
+        kind = "where.output" if self.output else "where.cell"
+        return phrase(kind, cell=self.cell, line=self.number)
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,7 @@ def _numbered(text: str, markdown: bool) -> list[Line]:
     for number, line in enumerate(text.splitlines(), start=1):
         raw = repaired(line)
         line = _MD_ESCAPE.sub(lambda m: m.group(1) or ("[" if "[" in m.group(0) else "]"), raw)
-        out.append(Line(line if markdown else raw, f"line {number}"))
+        out.append(Line(line if markdown else raw, number))
     return out
 
 
@@ -118,7 +128,7 @@ def _tex(text: str, name: str) -> list[Line]:
             if _comment(line.text)
             else line.text
         )
-        out.append(Line(kept, line.where))
+        out.append(Line(kept, line.number))
     return out
 
 
@@ -145,18 +155,15 @@ def _notebook(text: str, name: str) -> list[Line]:
         body = _joined(cell.get("source"))
         if kind == "markdown":
             body = "\n".join(line.text for line in _numbered(body, markdown=True))
-        out.extend(_cell_lines(body, number, "", output=False))
+        out.extend(_cell_lines(body, number, output=False))
         if kind == "code":
             for output in cell.get("outputs") or []:
-                out.extend(_cell_lines(_output_text(output), number, "output ", output=True))
+                out.extend(_cell_lines(_output_text(output), number, output=True))
     return out
 
 
-def _cell_lines(body: str, cell: int, label: str, output: bool) -> list[Line]:
-    return [
-        Line(text, f"cell {cell}, {label}line {i}", cell, output)
-        for i, text in enumerate(body.splitlines(), start=1)
-    ]
+def _cell_lines(body: str, cell: int, output: bool) -> list[Line]:
+    return [Line(text, i, cell, output) for i, text in enumerate(body.splitlines(), start=1)]
 
 
 def _joined(value: Any) -> str:

@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 import sympy as sp
 
 from mha_symbolic.extract.draft import Draft, Value, rows_text
+from mha_symbolic.extract.phrases import code, phrase
 from mha_symbolic.extract.reading import Seen
 
 Shapes = Mapping[str, tuple[int, int]]
@@ -76,48 +77,55 @@ def _place(
     draft: Draft, s: Seen, role: str, head: int | None, key: str | None, shapes: Shapes
 ) -> None:
     if key is None:
-        which = "which head" if head is None else f"no step for head {head}"
-        draft.placing.append(f"{s.where}: {s.name or role} {_shape(s)} not checked ({which}?)")
+        name, shape = code(s.name or role), _shape(s)
+        draft.placing.append(
+            phrase("placing.which_head", where=s.where, name=name, shape=shape)
+            if head is None
+            else phrase("placing.no_step", where=s.where, name=name, shape=shape, head=head)
+        )
         return
     rows = s.item.rows
     target = shapes[key]
     if s.col is not None and s.row is not None:
         if s.row > target[0] or s.col > target[1]:
-            draft.placing.append(f"{s.where}: {s.name}[{s.row}, {s.col}] is outside {key} {target}")
+            _skip(draft, "outside", s, key, row=s.row, col=s.col, target=target)
             return
-        value = Value(f"{key}[{s.row},{s.col}]", rows[0][0], f"{s.where}: {s.name}", name=s.name)
+        value = _value(f"{key}[{s.row},{s.col}]", rows[0][0], s)
         _record(draft, value, s.assumed)
         return
     if (len(rows) == 1 and target[0] > 1) or (
         len(rows) == 1 and target[0] == 1 and target[1] == len(rows[0])
     ):
         if s.row is None and target[0] > 1:
-            draft.placing.append(
-                f"{s.where}: {s.name} {_shape(s)} is one row of {key}, but which token?"
-            )
+            _skip(draft, "which_token", s, key, shape=_shape(s))
             return
         key = f"{key}[{s.row or 1}]"
         if s.row_from:  # a guess from the text above: say where, in the comment
-            s = replace(s, name=s.name, where=f"{s.where} ({s.row_from})")
+            where = phrase("where.with_row", where=s.where, row_from=s.row_from)
+            s = replace(s, name=s.name, where=where)
         if len(rows[0]) != target[1] or (s.row or 1) > target[0]:
-            draft.placing.append(
-                f"{s.where}: {s.name} {_shape(s)} cannot be row {s.row or 1} of {key} {target}"
-            )
+            _skip(draft, "not_row", s, key, shape=_shape(s), row=s.row or 1, target=target)
             return
     elif _shape(s) != target:
-        draft.placing.append(
-            f"{s.where}: {s.name} has shape {_shape(s)} but {key} has shape {target}"
-        )
+        _skip(draft, "shape", s, key, shape=_shape(s), target=target)
         return
     elif _taken(draft, key, rows_text(rows)) and len(rows) > 1:
         # Printed twice (exactly, then rounded "for readability"): the second print row by row.
         for number, row in enumerate(rows, start=1):
-            value = Value(
-                f"{key}[{number}]", rows_text((row,)), f"{s.where}: {s.name}", name=s.name
-            )
-            _record(draft, value, s.assumed)
+            _record(draft, _value(f"{key}[{number}]", rows_text((row,)), s), s.assumed)
         return
-    _record(draft, Value(key, rows_text(rows), f"{s.where}: {s.name}", name=s.name), s.assumed)
+    _record(draft, _value(key, rows_text(rows), s), s.assumed)
+
+
+def _value(key: str, value: str, s: Seen) -> Value:
+    return Value(key, value, f"{s.where}: {s.name}", name=s.name, where=(s.where,))
+
+
+def _skip(draft: Draft, why: str, s: Seen, key: str, **numbers: object) -> None:
+    """A printed value not placed: ``[extract.placing] why``, saying where and what it is."""
+    draft.placing.append(
+        phrase(f"placing.{why}", where=s.where, name=code(s.name), key=code(key), **numbers)
+    )
 
 
 def _taken(draft: Draft, key: str, value: str) -> bool:
@@ -130,11 +138,22 @@ def _record(draft: Draft, value: Value, assumed: bool) -> None:
         if earlier.key == value.key:
             if earlier.value != value.value:
                 draft.placing.append(
-                    f"{value.source.split(':')[0]}: {value.key} is printed again as {value.value} "
-                    f"(first {earlier.value}, {earlier.source.split(':')[0]}); the first is checked"
+                    phrase(
+                        "placing.again",
+                        where=_origin(value),
+                        key=code(value.key),
+                        value=value.value,
+                        first=earlier.value,
+                        first_where=_origin(earlier),
+                    )
                 )
             return
     table.append(value)
+
+
+def _origin(value: Value) -> str:
+    """Where a claim was read ("line 12"), from its source when it does not say."""
+    return value.where[0] if value.where else value.source.split(":")[0]
 
 
 def _shape(s: Seen) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.layouts import indexed_entries
+from mha_symbolic.extract.phrases import phrase
 
 _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
 _OPERATOR_END = re.compile(r"(·|@|\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
@@ -71,7 +72,7 @@ class Seen:
     names: tuple[str, ...] = ()  # every role:head it is named as ("W_Q1 = W_K1 = W_V1 = ...")
     printed: tuple[str, ...] = ()  # those names as printed
     col: int | None = None  # the column of a single printed entry ("scores[0][2] = 1.0")
-    row_from: str = ""  # where the row was read when not beside the vector ("line 55: “I”")
+    row_from: str = ""  # where the row was read when not beside the vector ("row 2 from line 55")
 
 
 @dataclass(frozen=True)
@@ -458,7 +459,7 @@ def _row(
         if marker is None:
             marker = _token_named(line, tokens)
         if marker is not None:
-            return marker, f"row {marker} from {document.lines[back].where}"
+            return marker, phrase("where.row_from", row=marker, where=document.lines[back].where)
     return None, ""
 
 

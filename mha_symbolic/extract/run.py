@@ -13,12 +13,13 @@ from mha_symbolic.extract import build
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.extract.place import agreeing, place_claims, step_key
 from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
 
-NO_NUMBERS = "the document prints no numbers: nothing to check"
+NO_NUMBERS = "the document prints no numbers: nothing to check"  # [extract.notes] no_numbers
 _TITLE = re.compile(r"^\s*#+\s*(.+?)\s*$")
 _ATTENTION = re.compile(r"attention|softmax|\bW_?\{?[QKV]|\bQK|query|queries", re.I)
 
@@ -79,7 +80,7 @@ def build_draft(
     _choose_scale(draft, seen, facts, heads)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
-        draft.notes.insert(0, NO_NUMBERS)
+        draft.notes.insert(0, phrase("notes.no_numbers"))
     return draft
 
 

@@ -1,0 +1,308 @@
+"""What `check DOCUMENT --lang bn` and `extract DOCUMENT --lang bn` print about the document is
+Bengali: the mapping of its names onto the spec and the notes on what was read or guessed.
+
+Every document bundled in ``tests/data/documents``, the five seeds and a few small documents
+written here (each reaches notes the others do not) are read in Bengali by the command line
+and by ``tests.english.english_words``. The document's own names (``WQ1``, a heading used as
+a name) and spec keys are code (the bn locale writes them in backticks); shapes and numbers are
+data. The check's report after the mapping is read too, with the rules of
+``tests.test_check_bengali`` for the maths it prints outside $...$. Two lines stay English by
+design, as for every command: ``wrote PATH`` and an error (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mha_symbolic import derive
+from mha_symbolic.cli import main
+from mha_symbolic.extract import NO_NUMBERS, extract, extract_all
+from mha_symbolic.extract.phrases import phrase, voice
+from mha_symbolic.locale import load
+from mha_symbolic.phrases import Voice
+from tests.english import english_words
+from tests.test_check_bengali import _keys, _plain_maths, _without_symbols
+from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
+
+DOCUMENTS = sorted((DATA / "documents").iterdir())
+SEEDS = ("000", "001", "002", "003", "004")
+
+# Small documents for the notes the bundled ones never need.
+ROWS_DIFFER = """# Attention
+
+No scaling.
+
+### Input
+
+Token 1: “I”      → [1.0, 0.0]
+Token 2: “love”   → [0.0, 1.0]
+
+X = [[1, 1], [0, 1]]
+
+weights = [[0.73, 0.27], [0.27, 0.73]]
+"""
+NOT_PRINTED = """# Attention on 2 tokens
+
+The sequence length L = 2 and d_model = 2, one head, no scaling.
+
+W_Q = [[1, 0], [0, 1]]
+
+The softmax weights:
+
+weights = [[0.5, 0.5], [0.5, 0.5]]
+"""
+MISPLACED = """# Multi-head attention with 2 heads
+
+X = [[1, 0, 0, 1], [0, 1, 1, 0]]
+
+W_Q1 = [[1, 0], [0, 1], [0, 0], [0, 0]]
+
+W_K1 = [[1, 0], [0, 1], [0, 0], [0, 0]]
+
+W_K2 = [[1, 0], [0, 1], [0, 0], [0, 0]]
+
+W_V1 = [[1, 0], [0, 1], [0, 0], [0, 0]]
+
+W_V2 = [[1, 0], [0, 1], [0, 0], [0, 0]]
+
+Q = [[1, 0], [0, 1]]
+
+concat = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+
+K_2 = V_3 = [[1, 0], [0, 1]]
+
+### Head 1
+
+weights = [[0.5, 0.5], [0.5, 0.5]]
+
+scores[5][5] = 1.0
+
+scores[0][0] = 1.0
+
+scores[0][0] = 2.0
+"""
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "source": ["# Attention, no scaling\n"]},
+        {"cell_type": "code", "source": ["X = np.array([[1, 0], [0, 1]])\n"], "outputs": []},
+        {
+            "cell_type": "code",
+            "source": ["print(weights)"],
+            "outputs": [{"output_type": "stream", "text": ["[[0.73 0.27]\n", " [0.27 0.73]]\n"]}],
+        },
+    ]
+}
+CRAFTED = {
+    "rows-differ.md": ROWS_DIFFER,
+    "not-printed.md": NOT_PRINTED,
+    "misplaced.md": MISPLACED,
+    "two-examples.md": TWO_EXAMPLES,
+    "page.ipynb": json.dumps(NOTEBOOK),
+}
+
+
+def documents(folder: Path) -> Iterator[Path]:
+    """Every document: the bundled ones, the seeds, and those written here."""
+    yield from DOCUMENTS
+    yield from (seed(folder, number) for number in SEEDS)
+    for name, text in CRAFTED.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        yield path
+
+
+def english(text: str, path: Path) -> list[str]:
+    """The English words of a Bengali output about ``path``, its maths and symbols removed."""
+    symbols: list[str] = []
+    for one in extract_all(path):
+        symbols += [str(s) for s in derive(one.spec).free_symbols]
+    return english_words(_without_symbols(_plain_maths(text), symbols))
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def read_about(path: Path, capsys: pytest.CaptureFixture[str], folder: Path) -> dict[str, str]:
+    """What each command prints about ``path`` in Bengali: the mapping and notes, the report."""
+    out: dict[str, str] = {}
+    code, text, _ = run(["check", str(path), "--lang", "bn"], capsys)
+    if code != 2:  # 2: nothing to check (an error, English like every error)
+        out["check"] = text
+        # JSON keeps stdout one document: the mapping and the notes go to stderr alone.
+        _, _, out["check json"] = run(
+            ["check", str(path), "--lang", "bn", "--format", "json"], capsys
+        )
+    target = folder / f"{path.stem}-spec"
+    _, _, err = run(["extract", str(path), "--lang", "bn", "-o", str(target)], capsys)
+    kept = [line for line in err.splitlines() if not line.startswith(("wrote ", "mha-symbolic: "))]
+    out["extract"] = "\n".join(kept)
+    return out
+
+
+@pytest.fixture
+def said(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """The keys of ``[extract]`` said in Bengali while the test runs."""
+    keys: set[str] = set()
+    call = Voice.__call__
+
+    def recording(self: Voice, key: str, /, **numbers: Any) -> str:
+        if self.lang == "bn" and self.section == "extract":
+            keys.add(key)
+        return call(self, key, **numbers)
+
+    monkeypatch.setattr(Voice, "__call__", recording)
+    return keys
+
+
+def test_every_document_is_read_in_bengali_and_every_string_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], said: set[str]
+) -> None:
+    left: dict[str, dict[str, list[str]]] = {}
+    printed = 0
+    for path in documents(tmp_path):
+        for command, text in read_about(path, capsys, tmp_path).items():
+            printed += len(text.splitlines())
+            words = english(text, path)
+            if words:
+                left.setdefault(path.name, {})[command] = words
+    assert printed > 300  # every document printed its mapping and notes
+    assert left == {}
+    # The API's own note (several examples) is a phrase too.
+    notes = extract(TWO_EXAMPLES)[1]
+    assert voice("bn").say(notes[0]) == (
+        "ডকুমেন্টে 2টি উদাহরণ আছে; `extract_all` প্রতিটিকে আলাদা করে দেয়"
+    )
+    # Every entry of bn.toml's [extract] was said by one of them, and is Bengali itself.
+    table = load("bn")["extract"]
+    assert _keys(table) - said == set()
+    for key in _keys(table):
+        entry: Any = table
+        for part in key.split("."):
+            entry = entry[part]
+        assert english_words(re.sub(r"\{\w+\}", " ", entry)) == [], key
+    assert _keys(load("en")["extract"]) == _keys(table)
+
+
+# ------------------------------------------------------------------ the words themselves
+EXERCISE = DATA / "documents" / "scaled-dot-product-exercise.md"
+
+
+def test_the_exercise_in_bengali(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's example: the mapping and the notes before the (Bengali) report."""
+    code, out, _ = run(["check", str(EXERCISE), "--lang", "bn"], capsys)
+    assert code == 1
+    assert out.splitlines()[:9] == [
+        "`Q` (লাইন 13) -> `query`",
+        "`Q` (লাইন 13) -> `key`",
+        "`V` (লাইন 14) -> `value`",
+        "`Output` (লাইন 17) -> দাবি `output`",
+        "দ্রষ্টব্য: Q, K আর V ইনপুট হিসেবেই ছাপা: কোনো প্রজেকশন নেই (ওয়েটগুলো অভেদ ম্যাট্রিক্স)",
+        "দ্রষ্টব্য: `w_q`-এর নামও নেই, ছাপাও নেই: অভেদ ম্যাট্রিক্স (কোনো প্রজেকশন নেই)",
+        "দ্রষ্টব্য: `w_k`-এর নামও নেই, ছাপাও নেই: অভেদ ম্যাট্রিক্স (কোনো প্রজেকশন নেই)",
+        "দ্রষ্টব্য: `w_v`-এর নামও নেই, ছাপাও নেই: অভেদ ম্যাট্রিক্স (কোনো প্রজেকশন নেই)",
+        "`output`: ভুল",
+    ]
+
+
+def test_names_per_head_and_values_not_placed_in_bengali(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "misplaced.md"
+    path.write_text(MISPLACED, encoding="utf-8")
+    _, _, err = run(["check", str(path), "--lang", "bn", "--format", "json"], capsys)
+    assert err.splitlines() == [
+        "`X` (লাইন 3) -> `x`",
+        "`W_K1` (লাইন 7) -> `weights.w_k`, হেড 1",
+        "`W_K2` (লাইন 9) -> `weights.w_k`, হেড 2",
+        "`W_V1` (লাইন 11) -> `weights.w_v`, হেড 1",
+        "`W_V2` (লাইন 13) -> `weights.w_v`, হেড 2",
+        "`K_2` (লাইন 19) -> দাবি `head2.k`",
+        "`weights` (লাইন 23) -> দাবি `head1.weights`",
+        "`scores` (লাইন 27) -> দাবি `head1.scores[1,1]`",
+        "দ্রষ্টব্য: `w_q` ছাপা আছে হেড `[1]`-এর জন্য, কিন্তু লেয়ারে হেড 2টি; প্রতীকী",
+        "দ্রষ্টব্য: লাইন 15: `Q` (2, 2) যাচাই করা হয়নি (কোন হেডের?)",
+        "দ্রষ্টব্য: লাইন 17: `concat`-এর আকার (3, 3), কিন্তু `concat`-এর আকার (2, 4)",
+        "দ্রষ্টব্য: লাইন 19: `V_3` (2, 2) যাচাই করা হয়নি (হেড 3-এর কোনো ধাপ নেই?)",
+        "দ্রষ্টব্য: লাইন 25: `scores`[6, 6] `head1.scores` (2, 2)-এর বাইরে",
+        "দ্রষ্টব্য: লাইন 29: `head1.scores[1,1]` আবার ছাপা হয়েছে 2.0 হিসেবে (প্রথমবার 1.0, "
+        "লাইন 27); প্রথমটিই যাচাই করা হয়",
+    ]
+    # The same in English, as it always was.
+    _, _, err = run(["check", str(path), "--format", "json"], capsys)
+    assert err.splitlines()[1] == "W_K1 (line 7) -> weights.w_k head 1"
+    assert err.splitlines()[-1] == (
+        "note: line 29: head1.scores[1,1] is printed again as 2.0 (first 1.0, line 27); "
+        "the first is checked"
+    )
+
+
+def test_where_in_a_notebook_and_a_placeholder_in_bengali(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.ipynb"
+    page.write_text(json.dumps(NOTEBOOK), encoding="utf-8")
+    (found,) = extract_all(page)
+    assert [voice("bn").say(line) for line in found.mapping] == [
+        "`X` (সেল 2, লাইন 1) -> `x`",
+        "`weights` (সেল 3, আউটপুটের লাইন 1) -> দাবি `head1.weights`",
+    ]
+    assert found.mapping[1] == "weights (cell 3, output line 1) -> claim head1.weights"
+    (found,) = extract_all(NOT_PRINTED)
+    assert voice("bn").say(found.mapping[0]) == "`X` (ছাপা নেই) (প্লেসহোল্ডার) -> `x`"
+    assert found.mapping[0] == "X (not printed) (PLACEHOLDER) -> x"
+
+
+def test_extract_says_its_notes_in_bengali(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = seed(tmp_path, "004")
+    code, out, err = run(["extract", str(document), "--lang", "bn"], capsys)
+    assert code == 2  # nothing to check; the spec is still written
+    assert out == run(["extract", str(document)], capsys)[1]  # the TOML is code: English
+    notes, error = err.splitlines()[:-1], err.splitlines()[-1]
+    assert notes and all(line.startswith(f"`{document}`: ") for line in notes)
+    assert english_words("\n".join(notes)) == []
+    assert error.startswith(f"mha-symbolic: {document}: nothing to check")
+
+
+def test_english_is_the_default_and_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    default = run(["check", str(EXERCISE)], capsys)
+    assert run(["check", str(EXERCISE), "--lang", "en"], capsys) == default
+    assert default[1].splitlines()[:5] == [
+        "Q (line 13) -> query",
+        "Q (line 13) -> key",
+        "V (line 14) -> value",
+        "Output (line 17) -> claim output",
+        "note: Q, K and V are printed as the inputs: no projections (identity weights)",
+    ]
+    document = seed(tmp_path, "000")
+    english = run(["extract", str(document)], capsys)
+    assert run(["extract", str(document), "--lang", "en"], capsys) == english
+    assert english[2].splitlines()[0] == (
+        f"{document}: W^O (line 147) is printed 2x4 but concat has 4 columns; "
+        "its transpose 4x2 is used"
+    )
+    # The notes are still plain English strings to the API (a Phrase is a str).
+    assert phrase("notes.no_numbers") == NO_NUMBERS
+    assert isinstance(extract(document)[1][0], str)
+
+
+def test_the_english_notes_are_found_english(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The detector is not blind to the mapping and notes: in English they are English."""
+    path = tmp_path / "misplaced.md"
+    path.write_text(MISPLACED, encoding="utf-8")
+    _, _, err = run(["check", str(path), "--format", "json"], capsys)
+    assert len(english_words(err)) > 40
