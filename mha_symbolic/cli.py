@@ -16,7 +16,7 @@ from typing import Any
 
 from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser
 from mha_symbolic.errors import SpecError
-from mha_symbolic.files import write_atomic
+from mha_symbolic.files import make_folder, write_atomic, write_files
 from mha_symbolic.text import one_line
 
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
@@ -272,12 +272,12 @@ def _extract(args: argparse.Namespace) -> int:
         _write(found[0].toml, args.output)
         targets = [args.output or "stdout"]
     else:
-        folder = Path(args.output)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = make_folder(
+            args.output, f"{args.document} has {len(found)} worked examples, one spec each"
+        )
         stem = Path(args.document).stem
         targets = [str(folder / f"{stem}-{i}.toml") for i in range(1, len(found) + 1)]
-        for target, one in zip(targets, found):
-            write_atomic(target, one.toml)
+        write_files({Path(target): one.toml for target, one in zip(targets, found)})
     for target, one in zip(targets, found):
         for note in one.notes:
             _note(f"{say('code', text=args.document)}: {say.say(note)}")

@@ -104,6 +104,21 @@ def write_files(files: Mapping[Path, Data]) -> list[Path]:
     return [Path(path) for path in files]
 
 
+def make_folder(path: str | Path, purpose: str) -> Path:
+    """The folder ``path``, made with its parents when missing; a file in its place or a
+    folder that cannot be made is a one-line SpecError (``purpose`` says what it is for)."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise SpecError(f"is a file, not a folder; {purpose}", source=str(path))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SpecError(
+            f"cannot create the folder: {exc.strerror or exc}", source=str(path)
+        ) from None
+    return folder
+
+
 def _sync_folder(folder: Path) -> None:
     """Flush a folder's entries (the rename) to disk, where the system allows it."""
     try:

@@ -109,6 +109,19 @@ def test_two_examples_need_a_folder_and_become_two_specs(tmp_path: Path, capsys)
     assert second.title == "Two examples of attention (example 2 of 2)"
 
 
+def test_several_examples_and_a_file_for_output_is_one_line(tmp_path: Path, capsys) -> None:
+    document = tmp_path / "two.md"
+    document.write_text(TWO_EXAMPLES, encoding="utf-8")
+    existing = tmp_path / "spec.toml"
+    existing.write_text("kept", encoding="utf-8")
+    assert main(["extract", str(document), "-o", str(existing)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"mha-symbolic: {existing}: is a file, not a folder; {document} has 2 worked examples, "
+        "one spec each"
+    )
+    assert existing.read_text(encoding="utf-8") == "kept"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
