@@ -583,3 +583,21 @@ def test_a_parameters_exponential_is_named_like_a_number() -> None:
     assert "- ধরি $a = e^{1/\\tau}$: নিচে বারবার আসা সূচকীয় রাশিটিকে $a$ লেখা হয়েছে।" in bn
     # Exponents in symbolic weights (not declared parameters) are not named.
     assert "Let $" not in derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
+
+
+def test_the_closing_note_speaks_of_decimals_only_where_some_are_printed() -> None:
+    spoken = "the decimals are rounded to 2 places"
+    assert spoken in derive(AttentionSpec.example("two-tokens")).to_markdown()
+    for symbolic in ("temperature", "eight-tokens-split"):  # no decimal anywhere in them
+        text = derive(AttentionSpec.example(symbolic)).to_markdown()
+        assert spoken not in text and "Every value above is exact." in text
+
+
+def test_an_output_passed_on_too_long_to_print_is_not_a_grid_of_names() -> None:
+    from mha_symbolic.solution.build import build
+    from mha_symbolic.solution.view import Options as ViewOptions
+
+    solution = build(derive(AttentionSpec.example("rope")), ViewOptions())
+    output = solution.steps()["output"]
+    assert output.lines == ("C",) and output.entry is None and output.notes == ()
+    assert [row.operation for row in solution.summary.rows][2] == "Rotate Q and K (RoPE)"

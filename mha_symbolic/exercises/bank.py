@@ -366,7 +366,7 @@ def _questions(
                 where=r",\; ".join(f"{sp.latex(a)} = {latex.formula(b)}" for a, b in where),
                 shape=f"({step.shape[0]}, {step.shape[1]})",
                 blank=_blank(step),
-                exact=block.exact,
+                exact=block.exact or latex.formula(step.formula),  # O = C passed on: "C"
                 approx=block.approx,
                 decimals=decimals_text(step.value, options.decimals),
             )

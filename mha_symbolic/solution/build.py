@@ -8,11 +8,22 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import fused_steps, lets, limit, setup, summary
 from mha_symbolic.solution.steps import step_block
 from mha_symbolic.solution.tokens import token_work
-from mha_symbolic.solution.view import Block, Figure, Given, Heading, Heatmap, Options, Solution
+from mha_symbolic.solution.view import (
+    Block,
+    Figure,
+    Given,
+    Heading,
+    Heatmap,
+    Options,
+    Solution,
+    StepBlock,
+    TokenWork,
+)
 
 
 def build(
@@ -27,6 +38,7 @@ def build(
         else:
             walk.forward(step)
     walk.blocks += figures(context)
+    decimals = _shows_decimals(walk.blocks, context)
     return Solution(
         lang=options.lang,
         title=_translated(derivation, options.lang, "title"),
@@ -37,8 +49,24 @@ def build(
         blocks=tuple(walk.blocks),
         summary=summary(context),
         text=context.words.table["text"],
-        decimals_note=context.words("text", "exact_equal", decimals=context.settings.decimals),
+        decimals_note=context.words(
+            "text", "exact_equal" if decimals else "exact_only", decimals=context.settings.decimals
+        ),
     )
+
+
+def _shows_decimals(blocks: list[Block], context: Context) -> bool:
+    """Whether any decimals are printed (an approximate line, a heatmap's cells, a plot, a
+    token's working, a named exponential's value): else the closing note speaks of none."""
+    for block in blocks:
+        if isinstance(block, (Figure, TokenWork)) or (isinstance(block, Heatmap) and block.src):
+            return True
+        if isinstance(block, StepBlock) and (
+            block.approx or any(mark.approx for mark in block.marks)
+        ):
+            return True
+    decimals = context.settings.decimals
+    return any(latex.decimal(base, decimals) is not None for _, base in context.names.bases)
 
 
 @dataclass

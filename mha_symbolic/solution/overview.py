@@ -129,6 +129,11 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
             ("reshape", r"(L, E) \to (L, h, d)", rf"({L}, {E}) \to ({L}, {h}, {dq})"),
             ("transpose", r"(L, h, d) \to (h, L, d)", rf"({L}, {h}, {dq}) \to ({h}, {L}, {dq})"),
         ]
+    dv = context.d.step("head1.v").shape[1]
+    # Q, K and V as wide as each other, or (RoPE's example) values narrower than queries/keys
+    three = (r"h \times (L, d) \times 3", rf"{h} \times ({L}, {dq}) \times 3")
+    if dv != dq:
+        three = (three[0], rf"{h} \times ({L}, {dq}) \times 2,\ {h} \times ({L}, {dv})")
     if spec.layout == "split":
         return [
             first,
@@ -137,16 +142,9 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
                 r"(L, E) \to h \times (L, E/h)",
                 rf"({L}, {E}) \to {h} \times ({L}, {E // h})",
             ),
-            (
-                "projection",
-                r"h \times (L, E/h) \to h \times (L, d) \times 3",
-                rf"{h} \times ({L}, {dq}) \times 3",
-            ),
+            ("projection", rf"h \times (L, E/h) \to {three[0]}", three[1]),
         ]
-    return [
-        first,
-        ("projection", r"(L, E) \to h \times (L, d) \times 3", rf"{h} \times ({L}, {dq}) \times 3"),
-    ]
+    return [first, ("projection", rf"(L, E) \to {three[0]}", three[1])]
 
 
 def summary(context: Context) -> Summary:
@@ -156,6 +154,9 @@ def summary(context: Context) -> Summary:
     dv = context.d.step("head1.v").shape[1]
     weights, outputs = w("summary", "weights"), w("summary", "outputs")
     rows = _shape_rows(context)
+    if spec.rope is not None:  # each head's queries and keys turned, their shapes kept
+        dq = context.d.step("head1.q").shape[1]
+        rows.append(("rope", r"(h, L, d) \to (h, L, d)", rf"{h} \times ({L}, {dq}) \times 2"))
     rows.append(
         (
             "attention",

@@ -48,6 +48,9 @@ def step_block(context: Context, step: Step) -> StepBlock:
     shown = context.show(step)
     options = context.options
     written = _by_formula(context, step, shown)
+    # O = C passed on unchanged, too long to print: C was just written (by its blocks or its
+    # general entry), so a grid of O's names and a repeat of its first entry would add nothing.
+    passed_on = shown.named and isinstance(step.formula, sp.MatrixSymbol) and step.kind == "output"
     numbers = _numbers(step)
     block = StepBlock(
         key=step.key,
@@ -61,11 +64,15 @@ def step_block(context: Context, step: Step) -> StepBlock:
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=None if step.kind == "input" else substituted(context, step),
-        exact=shown.exact if written is None else written[0],
+        exact=None if passed_on else shown.exact if written is None else written[0],
         approx=shown.approx,
         shape=shape_text(step),
-        entry=_first_entry(context, step, shown),
-        notes=_notes(context, step, shown) if written is None else (written[1],),
+        entry=None if passed_on else _first_entry(context, step, shown),
+        notes=()
+        if passed_on
+        else _notes(context, step, shown)
+        if written is None
+        else (written[1],),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
@@ -172,6 +179,8 @@ def _terms_in_lines(context: Context, entry: sp.Basic, line_width: float) -> lis
     if total is None or _chars(written) <= line_width:
         return [context.exact(entry)]
     lines = _sum_lines(total, line_width)
+    if len(lines) == 1 and factor.atoms(sp.Function):
+        return [context.exact(entry)]  # (1 + e^x) / (1 + e^x + e^y): one fraction, no "(1" alone
     if factor != 1:
         lines[0] = rf"{latex.exact(factor)} \Big( {lines[0]}"
         lines[-1] += r" \Big)"

@@ -159,7 +159,8 @@ class StepBlock:
     symbol: str  # LaTeX name of the value: ``Q_{1}``
     formula: str | None  # paper notation; None for an input
     substituted: str | None  # the formula with its operands' values written in
-    exact: str  # LaTeX of the exact value (entries too long are written by name)
+    exact: str | None  # LaTeX of the exact value (entries too long are written by name);
+    # None for a value passed on unchanged and too long to print again (O = C)
     approx: str | None  # LaTeX of its decimals, None when they would add nothing
     shape: str  # ``(8, 2) \times (2, 2) = (8, 2)``
     entry: str | None  # the first entry in full, when the value is written by name
