@@ -231,17 +231,23 @@ def caption(context: Context, step: Step) -> str:
     """What the step does, in words chosen by scaling, W_O, loss and layout."""
     spec, words = context.spec, context.words
     key = title_key(step)
+    numbers = _numbers(step)
     if step.kind == "scale" and spec.scale != "sqrt_dk":
         key += "_none" if spec.scale == "none" else "_value"
+        if key.endswith("_value"):  # 1/tau: "divided by tau", as a teacher says it
+            top, bottom = sp.fraction(sp.sympify(spec.scale))
+            numbers["factor"] = latex.exact(sp.sympify(spec.scale))
+            if top == 1 and bottom != 1:
+                key, numbers["divisor"] = key[: -len("_value")] + "_divided", latex.exact(bottom)
     if step.kind == "output" and not spec.has_output_projection:
         key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):
         key = _grad_caption(context, key)
     if spec.layout == "fused":
-        fused = words.get("captions_fused", key, **_numbers(step))
+        fused = words.get("captions_fused", key, **numbers)
         if fused is not None:
             return fused
-    return words("captions", key, **_numbers(step))
+    return words("captions", key, **numbers)
 
 
 def _grad_caption(context: Context, key: str) -> str:
