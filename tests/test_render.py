@@ -601,3 +601,27 @@ def test_an_output_passed_on_too_long_to_print_is_not_a_grid_of_names() -> None:
     output = solution.steps()["output"]
     assert output.lines == ("C",) and output.entry is None and output.notes == ()
     assert [row.operation for row in solution.summary.rows][2] == "Rotate Q and K (RoPE)"
+
+
+def test_a_single_tokens_one_weight_gets_words_not_a_square_of_colour() -> None:
+    from mha_symbolic.solution.render import heatmaps
+    from mha_symbolic.solution.view import Options as ViewOptions
+
+    one = derive(AttentionSpec.example("one-token"))
+    assert heatmaps(one, ViewOptions()) == {}
+    text = render(one, "md", ViewOptions(), images={})  # the figures' place, as in a file
+    assert "No heatmap for head 2: there is one token, so its only weight is $1$." in text
+    assert set(heatmaps(derive(AttentionSpec.example("two-tokens")), ViewOptions())) == {1, 2}
+
+
+def test_html_writes_a_short_chain_on_one_line_and_a_long_one_line_by_line() -> None:
+    html = derive(AttentionSpec.example("temperature")).to_html()
+
+    def displays(key: str) -> int:
+        section = html[html.index(f'<section id="{key}">') :]
+        section = section[: section.index("</section>")]
+        equation = section[section.index('<div class="equation">') :]
+        return equation[: equation.index("</div>")].count('display="block"')
+
+    assert displays("head1.scores") == 1  # S_1 = Q_1 K_1^T = [..][..]^T = [..]
+    assert displays("head1.weights") == 3  # softmax of a 3x3 of fractions: too wide for one

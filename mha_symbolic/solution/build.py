@@ -208,6 +208,8 @@ def heatmap(context: Context, step: Step) -> Heatmap | None:
     assert head is not None
     if step.entries.free_symbols:
         return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
+    if step.shape == (1, 1):  # one square of colour says nothing the number 1 does not
+        return Heatmap(head, None, context.words("text", "heatmap_single", head=head))
     if context.images is not None and head in context.images:
         return Heatmap(head, context.images[head], context.words("text", "heatmap", head=head))
     return None

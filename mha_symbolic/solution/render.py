@@ -18,7 +18,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.files import Data, write_files
 from mha_symbolic.locale import template_dir
-from mha_symbolic.solution import json_out, terminal
+from mha_symbolic.solution import json_out, plain, terminal
 from mha_symbolic.solution.build import build
 from mha_symbolic.solution.sandbox import Sandbox
 from mha_symbolic.solution.view import Options, Solution
@@ -131,6 +131,15 @@ def _html_prose(text: str) -> Markup:
     return Markup("".join(_mathml(p) if m else str(escape(p)) for m, p in _split_math(text)))
 
 
+# Characters of the text format's 2-D layout an HTML page's column holds at full size.
+_ONE_LINE = 80
+
+
+def _narrow(tex: str) -> bool:
+    """Whether display maths fits an HTML page's column on one line."""
+    return plain.drawn_width(tex) <= _ONE_LINE
+
+
 def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
     """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``.
 
@@ -165,6 +174,8 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
         env.filters["display"] = lambda t: Markup(_mathml(t, display=True))
+        # A chain of equals signs on one line when it fits the page, as the PDF's \chain
+        env.filters["narrow"] = _narrow
         env.filters["described"] = lambda t: Markup(
             _code_spans(t, lambda p: str(escape(p)), lambda p: f"<code>{escape(p)}</code>")
         )
@@ -213,13 +224,16 @@ def variables(solution: Solution, font: str | None) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- heatmaps
 def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
-    """PNG heatmaps of each head's weights (heads with symbolic weights have none)."""
+    """PNG heatmaps of each head's weights (heads with symbolic weights, or a single token's
+    one weight, have none)."""
     from mha_symbolic.solution.heatmap import png
 
     words = Words(options.lang, options.templates)
     out = {}
     for step in derivation.steps:
-        if step.kind == "softmax" and step.head is not None and not step.entries.free_symbols:
+        if step.kind != "softmax" or step.head is None or step.shape == (1, 1):
+            continue
+        if not step.entries.free_symbols:
             title = words("text", "heatmap_title", head=step.head)
             out[step.head] = png(
                 _weights(derivation, step),
