@@ -625,3 +625,16 @@ def test_html_writes_a_short_chain_on_one_line_and_a_long_one_line_by_line() -> 
 
     assert displays("head1.scores") == 1  # S_1 = Q_1 K_1^T = [..][..]^T = [..]
     assert displays("head1.weights") == 3  # softmax of a 3x3 of fractions: too wide for one
+
+
+def test_tex_sets_a_matrix_of_fractions_full_size_with_its_rows_apart() -> None:
+    tex = render(derive(AttentionSpec.example("temperature")), "tex")
+    assert r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2 a + 1}" in tex
+    assert r"\begin{bmatrix} 1 & 0 \\" in tex and r"\frac{a}" not in tex  # X untouched
+
+
+def test_a_sum_of_fractions_is_put_over_a_common_denominator() -> None:
+    md = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    # 2a/(3a + 1) + 1/(a + 3), one fraction: a matrix of these is one level high
+    assert r"\frac{2 a^{2} + 9 a + 1}{\left(a + 3\right) \left(3 a + 1\right)}" in md
+    assert r"\frac{2 a}{3 a + 1} + \frac{1}{a + 3}" not in md

@@ -49,7 +49,19 @@ class Names:
         if sp.count_ops(entry) > MAX_TIDY_OPS:
             return entry
         tidy = sp.factor(sp.cancel(entry))
+        # One fraction over a sum of fractions, as a teacher puts them over a common
+        # denominator (2a/(3a + 1) + 1/(a + 3) is (2a^2 + 9a + 1)/((a + 3)(3a + 1))): a
+        # matrix of them is one level high; else the one with fewer operations.
+        bars = _fraction_bars(tidy), _fraction_bars(entry)
+        if bars[0] != bars[1]:
+            return tidy if bars[0] < bars[1] else entry
         return tidy if sp.count_ops(tidy) <= sp.count_ops(entry) else entry
+
+
+def _fraction_bars(entry: sp.Basic) -> int:
+    """How many fractions ``entry`` is written with: each term's denominator is one."""
+    terms = sp.Add.make_args(entry)
+    return sum(1 for term in terms if sp.fraction(term)[1] != 1)
 
 
 def exponentials(

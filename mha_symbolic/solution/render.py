@@ -140,6 +140,19 @@ def _narrow(tex: str) -> bool:
     return plain.drawn_width(tex) <= _ONE_LINE
 
 
+_FULL_WIDTH = 95  # past this, display maths is set smaller (as the PDF's \fitmath scales it)
+_SMALLEST = 0.6  # ... but never below this: a wider matrix scrolls in its box instead
+
+
+def _fitted(mathml: str, tex: str) -> str:
+    """``<math display="block">`` set smaller when it is wider than the column."""
+    width = plain.drawn_width(tex)
+    if width <= _FULL_WIDTH:
+        return mathml
+    scale = max(_SMALLEST, _FULL_WIDTH / width)
+    return mathml.replace("<math ", f'<math style="font-size: {scale:.0%}" ', 1)
+
+
 def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
     """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``.
 
@@ -173,7 +186,7 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
     elif fmt == "html":
         env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
-        env.filters["display"] = lambda t: Markup(_mathml(t, display=True))
+        env.filters["display"] = lambda t: Markup(_fitted(_mathml(t, display=True), t))
         # A chain of equals signs on one line when it fits the page, as the PDF's \chain
         env.filters["narrow"] = _narrow
         env.filters["described"] = lambda t: Markup(
@@ -210,7 +223,26 @@ def render(
         options = replace(options, plots=inline)
     names = variables(build(derivation, options, images), font)
     template = f"derivation.{_TEMPLATE.get(fmt, fmt)}.j2"
-    return environment(fmt, options.templates).get_template(template).render(names)
+    text = environment(fmt, options.templates).get_template(template).render(names)
+    return _full_size_fractions(text) if fmt == "tex" else text
+
+
+_MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.DOTALL)
+
+
+def _full_size_fractions(tex: str) -> str:
+    r"""A matrix's fractions at full size (``\dfrac``, as the HTML draws them), its rows apart
+    so that they do not touch: LaTeX sets a matrix's entries in text style, where a/(2a + 1)
+    is script-sized."""
+
+    def spaced(match: re.Match[str]) -> str:
+        body = match.group(0)
+        if r"\frac" not in body:
+            return body
+        # A row's strut grows with \arraystretch (a "\\[1ex]" would not part rows this tall).
+        return r"{\def\arraystretch{2.1}" + body.replace(r"\frac", r"\dfrac") + "}"
+
+    return _MATRIX.sub(spaced, tex)
 
 
 _TEMPLATE = {"text": "txt"}  # the template's suffix, where it is not the format's name
