@@ -117,6 +117,9 @@ def test_variant_keeps_the_example_structure(raws, name):
     reference = derive(example)
     assert [(s.key, s.shape) for s in d.steps] == [(s.key, s.shape) for s in reference.steps]
     assert "claims" not in table and "description" not in table
+    # what the document printed of its weights speaks of the document, not of a variant
+    assert "printed_shapes" not in table and "printed_transposed" not in table
+    assert not spec.printed_shapes and not spec.printed_transposed
 
 
 def test_zeros_stay_and_numbers_come_from_the_pools(raws):

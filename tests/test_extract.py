@@ -121,6 +121,12 @@ def test_002_is_split_with_symbolic_weights_and_every_shape() -> None:
     ]
     assert "line 91: \\text{Output}_1 (8, 2) -> head1.output as derived" in shapes
     assert len(shapes) == 20
+    # the stated (4, 2) the products do not use becomes a note at the weights, as in the example
+    assert (
+        spec.printed_shapes
+        == example.printed_shapes
+        == dict.fromkeys(("w_q", "w_k", "w_v"), (4, 2))
+    )
 
 
 def test_004_has_no_numbers_and_offers_the_layout_it_describes() -> None:

@@ -638,3 +638,45 @@ def test_a_sum_of_fractions_is_put_over_a_common_denominator() -> None:
     # 2a/(3a + 1) + 1/(a + 3), one fraction: a matrix of these is one level high
     assert r"\frac{2 a^{2} + 9 a + 1}{\left(a + 3\right) \left(3 a + 1\right)}" in md
     assert r"\frac{2 a}{3 a + 1} + \frac{1}{a + 3}" not in md
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ([4, 2], "printed_shapes must be a table of weight names and shapes, like "),
+        ({"w_x": [4, 2]}, "printed_shapes: unknown weight 'w_x' (did you mean 'w_v'?)"),
+        ({"w_k": [4, 2]}, "printed_shapes: 'w_k' is not in [weights]"),
+        ({"w_q": [4]}, "printed_shapes.w_q must be [rows, columns], two positive whole numbers"),
+        ({"w_q": [4, True]}, "printed_shapes.w_q must be [rows, columns], two positive whole"),
+        ({"w_q": [2, 2]}, "printed_shapes.w_q: (2, 2) is the shape it has here; list only a"),
+    ],
+)
+def test_a_bad_printed_shape_is_one_line(value: object, message: str) -> None:
+    with pytest.raises(SpecError) as error:
+        AttentionSpec(
+            x=[[1, 0, 0, 1]] * 3,
+            heads=2,
+            layout="split",
+            weights={"w_q": "symbolic"},
+            printed_shapes=value,
+        )
+    assert str(error.value).startswith(f"<arguments>: {message}")
+    assert "\n" not in str(error.value)
+
+
+def test_a_shape_the_document_states_otherwise_is_noted_at_its_weights() -> None:
+    md = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
+    for head in (1, 2):
+        assert (
+            f"The document gives $W_{{Q}}^{{{head}}}$, $W_{{K}}^{{{head}}}$ and "
+            f"$W_{{V}}^{{{head}}}$ the shape $(4, 2)$, but the products it then computes, such "
+            f"as $Q_{{{head}}} = X_{{{head}}} W_{{Q}}^{{{head}}}$, are "
+            r"$(8, 2) \times (2, 2) = (8, 2)$: they take the $2 \times 2$ matrices written here."
+        ) in md
+    one = AttentionSpec(
+        x=[[1, 0], [0, 1]], weights={"w_o": [[1, 0], [0, 1]]}, printed_shapes={"w_o": [4, 2]}
+    )
+    text = derive(one).to_markdown()
+    assert (
+        "The document gives $W_{O}$ the shape $(4, 2)$, but the product it then computes, " in text
+    )

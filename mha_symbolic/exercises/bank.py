@@ -173,11 +173,15 @@ def _redraw(value: Any, rng: random.Random, wide: bool, where: str) -> Any:
     return rows[0] if flat else rows
 
 
+# What a document said of its own numbers: a variant's new numbers have no document.
+_THE_DOCUMENTS = ("description", "claims", "assumed", "printed_transposed", "printed_shapes")
+
+
 def draw(raw: Mapping[str, Any], rng: random.Random, wide: bool = True) -> dict[str, Any]:
     """One variant of the spec table ``raw``: same structure, new numbers, no claims."""
     out: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in ("description", "claims", "assumed", "printed_transposed"):  # the document's
+        if key in _THE_DOCUMENTS:
             continue
         if key == "translations":  # the titles still fit; a description speaks of old numbers
             titles = {lang: {"title": t["title"]} for lang, t in value.items() if "title" in t}

@@ -160,6 +160,8 @@ def _check_shapes(draft: Draft, seen: Sequence[Seen], heads: int) -> None:
     if d is None:
         return
     shapes = {s.key: s.shape for s in d.steps}
+    otherwise: dict[str, list[int]] = {}  # weights whose stated shape the products do not use
+    said: list[str] = []
     for s in seen:
         if s.role != "shape" or not s.names:
             continue
@@ -174,6 +176,13 @@ def _check_shapes(draft: Draft, seen: Sequence[Seen], heads: int) -> None:
         if actual is not None:
             mark = "as derived" if tuple(actual) == stated else f"but it is {actual}"
             draft.shapes.append(f"{s.where}: {s.name} {stated} -> {key} {mark}")
+            # the first statement of each weight; a transposed print has its own key
+            new = role not in otherwise and role not in draft.get("printed_transposed", [])
+            if role.startswith("w_") and tuple(actual) != stated and new:
+                otherwise[role] = list(stated)
+                said.append(f"{s.name} ({s.where}) is stated {stated}, used {tuple(actual)}")
+    if otherwise:
+        draft.set("printed_shapes", otherwise, "; ".join(said))
 
 
 def _weight_shape(spec: AttentionSpec, role: str, head: str) -> tuple[int, int] | None:

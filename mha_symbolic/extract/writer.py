@@ -21,6 +21,7 @@ TOP = (
     "convention",
     "scale",
     "printed_transposed",
+    "printed_shapes",
     "x",
     "query",
     "key",
@@ -43,6 +44,8 @@ def literal(value: Any) -> str:
         return str(value)
     if isinstance(value, list):
         return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, dict):  # an inline table: { w_q = [4, 2] }
+        return "{ " + ", ".join(f"{k} = {literal(v)}" for k, v in value.items()) + " }"
     text = str(value)
     if _INTEGER.fullmatch(text) and len(text) < 19:
         return text

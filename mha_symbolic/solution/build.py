@@ -11,7 +11,7 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import fused_steps, lets, limit, setup, summary
-from mha_symbolic.solution.steps import step_block
+from mha_symbolic.solution.steps import shape_text, step_block
 from mha_symbolic.solution.tokens import token_work
 from mha_symbolic.solution.view import (
     Block,
@@ -139,6 +139,7 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
     suffix = "" if head is None else f"^{{{head}}}"
     lines: list[str] = []
     turned: list[str] = []  # notes on weights the document prints transposed
+    stated: list[tuple[str, str]] = []  # (name, label) of weights whose shape it states otherwise
     omitted: list[str] = []
     symbolic: dict[str, list[tuple[str, str]]] = {"symbolic": [], "symbolic_shared": []}
     for letter in letters:
@@ -153,6 +154,8 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
             if label in context.spec.printed_transposed:
                 before = "C" if letter == "O" else "X"  # what it multiplies
                 turned.append(_printed_transposed(context, name, value.shape, before))
+            if label in context.spec.printed_shapes:
+                stated.append((name, label))
             if label in context.spec.omitted:
                 omitted.append(name)
             elif label in context.spec.symbolic:
@@ -161,7 +164,43 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
     if not lines:
         return None
     title = context.words("text", "weights" if head is None else "head_weights", head=head)
-    return Given(title, tuple(lines), (*turned, *_given_notes(context, omitted, symbolic)))
+    shapes = _printed_shapes(context, head, stated)
+    notes = (*turned, *shapes, *_given_notes(context, omitted, symbolic))
+    return Given(title, tuple(lines), notes)
+
+
+def _printed_shapes(
+    context: Context, head: int | None, stated: list[tuple[str, str]]
+) -> tuple[str, ...]:
+    """Seed 002: "W_Q, W_K and W_V have the shape (4, 2)", then X_1 W_Q1 is (8, 2) x (2, 2).
+    One note per stated shape, naming the first product that uses the weights otherwise."""
+    groups: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for name, label in stated:
+        groups.setdefault(context.spec.printed_shapes[label], []).append((name, label))
+    notes = []
+    for (rows, cols), named in groups.items():
+        label = named[0][1]
+        step = context.d.step(_product_key(label, head))
+        used = context.d.bindings[next(k for k in context.d.bindings if str(k) == named[0][0])]
+        numbers = {
+            "printed": f"({rows}, {cols})",
+            "product": f"{step.symbol.name} = {latex.formula(step.formula)}",
+            "shapes": shape_text(step),
+            "used": rf"{used.shape[0]} \times {used.shape[1]}",
+        }
+        if len(named) == 1:
+            notes.append(context.words("text", "printed_shape", name=named[0][0], **numbers))
+        else:
+            names = _listed(context, [name for name, _ in named])
+            notes.append(context.words("text", "printed_shape_many", names=names, **numbers))
+    return tuple(notes)
+
+
+def _product_key(label: str, head: int | None) -> str:
+    """The step that multiplies by weights ``label`` (``w_q``): ``head1.q``, ``q``, ``output``."""
+    if label == "w_o":
+        return "output"
+    return label[-1] if head is None else f"head{head}.{label[-1]}"
 
 
 def _printed_transposed(context: Context, name: str, shape: tuple[int, int], before: str) -> str:

@@ -13,7 +13,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import bounds, files, gqa, parameters
+from mha_symbolic.spec import bounds, files, gqa, parameters, printed
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
 from mha_symbolic.spec.scores import check_scores_spec, read_scores
@@ -52,8 +52,8 @@ TOP_KEYS = (
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
     "floats",  # "binary": binary floats read as their exact values, not shortest decimals
     "printed_transposed",  # weights the document prints transposed: ["w_o"] (a note says so)
+    "printed_shapes",  # shapes the document states otherwise: { w_q = [4, 2] } (a note too)
 )
-WEIGHT_NAMES = ("w_q", "w_k", "w_v", "w_o")
 INPUTS = ("exact", "printed")
 DTYPES = ("exact", "float64", "float32")
 LOSSES = ("sum", "mse")
@@ -124,6 +124,9 @@ class AttentionSpec:
     # Weights the document prints transposed (a 2x4 W_O for a 4x2 one): the spec holds them as
     # the arithmetic uses them, and the solution says so at their step.
     printed_transposed: frozenset[str] = frozenset()
+    # Shapes the document states for weights whose products use another (seed 002's (4, 2)
+    # for the (2, 2) weights of a head's (8, 2) slice); the solution notes it there too.
+    printed_shapes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -263,29 +266,11 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         values["scores"] = read_scores(raw, values["heads"], rows, cols)
     values["rope"] = read_rope(raw.get("rope"))
     check_widths(values["rope"], _query_widths(values))
-    values["printed_transposed"] = _printed_transposed(raw.get("printed_transposed", []), values)
+    values["printed_transposed"] = printed.printed_transposed(
+        raw.get("printed_transposed", []), values
+    )
+    values["printed_shapes"] = printed.printed_shapes(raw.get("printed_shapes", {}), values)
     return values
-
-
-def _printed_transposed(value: Any, values: Mapping[str, Any]) -> frozenset[str]:
-    """``printed_transposed = ["w_o"]``: names of weights the spec gives (and not symbolic)."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SpecError(
-            f"printed_transposed must be a list of weight names, got {one_line(repr(value))}"
-        )
-    for name in value:
-        if name not in WEIGHT_NAMES:
-            raise SpecError(
-                f"printed_transposed: unknown weight '{name}'{_closest(name, WEIGHT_NAMES)}"
-            )
-        if name in values["omitted"] or name in values["symbolic"] or name not in _given(values):
-            raise SpecError(f"printed_transposed: '{name}' has no numbers in [weights]")
-    return frozenset(value)
-
-
-def _given(values: Mapping[str, Any]) -> set[str]:
-    """The weight names the normalized spec holds numbers for."""
-    return {name for name in WEIGHT_NAMES if name in values["weights"]}
 
 
 def _query_widths(values: Mapping[str, Any]) -> list[int]:
