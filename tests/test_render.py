@@ -680,3 +680,32 @@ def test_a_shape_the_document_states_otherwise_is_noted_at_its_weights() -> None
     assert (
         "The document gives $W_{O}$ the shape $(4, 2)$, but the product it then computes, " in text
     )
+
+
+def test_a_matrix_too_wide_for_a_page_is_written_in_groups_of_columns() -> None:
+    from mha_symbolic.solution import plain, wide
+    from mha_symbolic.solution.build import build
+    from mha_symbolic.solution.view import Options as ViewOptions
+
+    d = derive(AttentionSpec.example("pytorch-style"))
+    exact = build(d, ViewOptions()).steps()["output"].exact
+    groups = wide.column_groups(exact)
+    assert [(first, last) for first, last, _ in groups] == [(1, 3), (4, 6)]
+    assert all(plain.drawn_width(part) <= wide.LIMIT for _, _, part in groups)
+
+    def cells(tex: str) -> list[list[str]]:
+        body = tex[len(r"\begin{bmatrix}") : -len(r"\end{bmatrix}")]
+        return [[c.strip() for c in row.split("&")] for row in body.split(r"\\")]
+
+    joined = [a + b for a, b in zip(*(cells(part) for _, _, part in groups))]
+    assert joined == cells(exact)  # every entry, in its place
+    for fmt in ("md", "tex", "html"):
+        assert "4–6:" in render(d, fmt), fmt  # "columns 4–6:" (in HTML with a no-break space)
+    assert wide.column_groups(r"\begin{bmatrix} 1 & 2 \end{bmatrix}") == []  # fits: as it is
+
+
+def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small() -> None:
+    d = derive(AttentionSpec.example("rope"))
+    assert r"\text{column 3:}" in d.to_markdown() and "columns 3–3" not in d.to_markdown()
+    tex = render(d, "tex")
+    assert r"\dfrac{\sin{\left(\frac{1}{100} \right)}}{2}" in tex  # sin(1/100)/2: only the /2

@@ -57,13 +57,19 @@ def hconcat(boxes: list[Box]) -> Box:
     return Box(tuple(lines), above)
 
 
-# A group of columns of a matrix too wide for the page (the locale's [text] columns).
-COLUMNS = "columns {first}–{last}:"
+# The label of a group of columns of a matrix too wide for the page, and of a group of one
+# column (the locale's [text] columns and column).
+Columns = tuple[str, str]
+COLUMNS: Columns = ("columns {first}–{last}:", "column {first}:")
 
 
 class _Parser:
     def __init__(
-        self, tex: str, width: int | None = None, stacked: bool = False, columns: str = COLUMNS
+        self,
+        tex: str,
+        width: int | None = None,
+        stacked: bool = False,
+        columns: Columns = COLUMNS,
     ) -> None:
         self.tokens = _TOKEN.findall(tex)
         self.at = 0
@@ -331,7 +337,7 @@ def _tidy(box: Box) -> Box:
     return _text(text)
 
 
-def matrix(rows: list[list[Box]], width: int | None = None, columns: str = COLUMNS) -> Box:
+def matrix(rows: list[list[Box]], width: int | None = None, columns: Columns = COLUMNS) -> Box:
     """A matrix between tall brackets, columns right-aligned, two spaces apart. Wider than
     ``width``: its columns in groups one below the other, or, when one column alone is too
     wide, its entries one by one."""
@@ -376,7 +382,7 @@ def _tall(rows: list[list[Box]], cols: int) -> Box:
     return Box(lines, (len(lines) - 1) // 2)
 
 
-def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: str) -> Box:
+def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: Columns) -> Box:
     if max(widths) + 4 > width:  # one entry per line, long entries cut at + and -
         lines = []
         for i, row in enumerate(cells, start=1):
@@ -391,7 +397,8 @@ def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: st
     lines = []
     for group in groups:
         first, last = str(group[0] + 1), str(group[-1] + 1)
-        lines.append(columns.replace("{first}", first).replace("{last}", last))
+        label = columns[0] if first != last else columns[1]
+        lines.append(label.replace("{first}", first).replace("{last}", last))
         part = _bracketed([[row[j] for j in group] for row in cells], [widths[j] for j in group])
         lines.extend(part.lines)
     return Box(tuple(lines))
@@ -459,7 +466,7 @@ def drawn_width(tex: str) -> int:
     return max((len(line) for line in _Parser(tex, stacked=True).sequence().lines), default=0)
 
 
-def display(tex: str, width: int = 100, columns: str = COLUMNS) -> str:
+def display(tex: str, width: int = 100, columns: Columns = COLUMNS) -> str:
     """Display maths over as many lines as it needs; past ``width`` columns, matrices are
     written on one line each row (``[a, b]``) instead of drawn."""
     box = _Parser(tex, stacked=True).sequence()

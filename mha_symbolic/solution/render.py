@@ -18,7 +18,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.files import Data, write_files
 from mha_symbolic.locale import template_dir
-from mha_symbolic.solution import json_out, plain, terminal
+from mha_symbolic.solution import json_out, plain, terminal, wide
 from mha_symbolic.solution.build import build
 from mha_symbolic.solution.sandbox import Sandbox
 from mha_symbolic.solution.view import Options, Solution
@@ -196,6 +196,7 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         env = Sandbox(autoescape=False, **common)
         env.filters.update(text=md_escape, prose=str)
         env.filters["described"] = lambda t: _code_spans(t, md_escape, lambda p: f"`{p}`")
+    env.filters["column_groups"] = wide.column_groups
     return env
 
 
@@ -240,9 +241,28 @@ def _full_size_fractions(tex: str) -> str:
         if r"\frac" not in body:
             return body
         # A row's strut grows with \arraystretch (a "\\[1ex]" would not part rows this tall).
-        return r"{\def\arraystretch{2.1}" + body.replace(r"\frac", r"\dfrac") + "}"
+        return r"{\def\arraystretch{2.1}" + _outer_fractions_full_size(body) + "}"
 
     return _MATRIX.sub(spaced, tex)
+
+
+_TOKEN = re.compile(r"\\frac|\\left\b|\\right\b|[{}]")
+
+
+def _outer_fractions_full_size(body: str) -> str:
+    r"""Each entry's own fractions as ``\dfrac``; a fraction inside another, or inside a
+    function's argument (sin(1/50) / 2), keeps the smaller size."""
+    out, depth, last = [], 0, 0
+    for match in _TOKEN.finditer(body):
+        token = match.group(0)
+        if token == r"\frac" and depth == 0:
+            out.append(body[last : match.start()] + r"\dfrac")
+            last = match.end()
+        elif token in ("{", r"\left"):
+            depth += 1
+        elif token in ("}", r"\right"):
+            depth -= 1
+    return "".join(out) + body[last:]
 
 
 _TEMPLATE = {"text": "txt"}  # the template's suffix, where it is not the format's name

@@ -22,7 +22,7 @@ def math(tex: str) -> str:
     return plain.inline(str(tex))
 
 
-def display(tex: str, columns: str = plain.COLUMNS) -> str:
+def display(tex: str, columns: plain.Columns = plain.COLUMNS) -> str:
     """Display maths, indented four spaces, within the page width; ``columns`` labels a group
     of columns of a matrix too wide for it (the locale's words)."""
     shown = plain.display(str(tex), WIDTH - 4, columns)
