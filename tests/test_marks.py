@@ -101,3 +101,31 @@ def test_marked_tex_compiles(tmp_path):
         ["pdftotext", str(tmp_path / "s.pdf"), "-"], capture_output=True, text=True, check=True
     ).stdout
     assert text.count("The document prints a wrong number here.") == 3
+
+
+def test_a_wrong_number_says_the_likely_mistake_the_checker_found() -> None:
+    import math
+
+    from tests.english import english_words
+
+    d = derive(AttentionSpec.example("split-scaled"))
+    scores = d.step("head1.scores").value
+    rows = []
+    for i in range(scores.rows):  # the softmax of the scores not divided by sqrt(d_k)
+        powers = [math.exp(float(s)) for s in scores.row(i)]
+        rows.append("[" + ", ".join(f"{p / sum(powers):.4f}" for p in powers) + "]")
+    marks = check(d, claims={"head1.weights": "[" + ", ".join(rows) + "]"}).marks()
+    english = render(d, "md", Options(marks=marks))
+    assert "Likely mistake: the scores were not divided by $\\sqrt{d_k}$." in english
+    bengali = render(d, "md", Options(marks=marks, lang="bn"))
+    assert "সম্ভাব্য ভুল: স্কোরগুলোকে $\\sqrt{d_k}$ দিয়ে ভাগ করা হয়নি।" in bengali
+    assert not english_words(bengali, d.spec.tokens)
+
+
+def test_every_likely_mistake_the_checker_names_has_a_students_sentence() -> None:
+    from mha_symbolic.words import Words
+
+    for lang in ("en", "bn"):
+        table = Words(lang, None).table
+        mistakes = set(table["check"]["mistakes"])
+        assert mistakes <= set(table["diagnoses"]), (lang, mistakes - set(table["diagnoses"]))

@@ -10,6 +10,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
+from mha_symbolic.phrases import Phrase
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import Assumption
@@ -236,9 +237,14 @@ def _all_assumed(context: Context, heads: list[int]) -> bool:
 
 
 def diagnosis(context: Context, text: Any) -> str | None:
-    """The checker's diagnosis in the reader's language (each likely mistake by name)."""
+    """The checker's diagnosis in the reader's language (each likely mistake by name). The
+    checker hands over Phrases, which say which words they are; plain text (marks made by
+    hand) is read by its English words."""
     if not text:
         return None
+    if isinstance(text, Phrase):
+        said = _said(context, text)
+        return " ".join(said) if said else None
     text = str(text)
     for prefix in ("likely mistake, one of: ", "likely mistake: "):
         if text.startswith(prefix):
@@ -256,3 +262,36 @@ def diagnosis(context: Context, text: Any) -> str | None:
         )
     name = _DIAGNOSES.get(text)
     return None if name is None else context.words.get("diagnoses", name)
+
+
+def _said(context: Context, phrase: Phrase) -> list[str]:
+    """The sentences of a checker's phrase that a student's solution says: the likely mistakes,
+    a shape that does not fit, an inconsistency; the report's own notes (its precision) not."""
+    if phrase.items is not None:  # sentences or parts, one after another
+        return [
+            s for item in phrase.items if isinstance(item, Phrase) for s in _said(context, item)
+        ]
+    key, numbers = phrase.key, phrase.numbers
+    if key in ("likely_one", "likely_many"):
+        found = [numbers["mistake"]] if key == "likely_one" else numbers["mistakes"].items or ()
+        named = [n for n in (_mistake(context, m) for m in found) if n]
+        return [context.words("diagnoses", "likely", mistakes="; ".join(named))] if named else []
+    if key in ("shape", "shape_transpose"):
+        shapes = {name: f"({numbers[name][0]}, {numbers[name][1]})" for name in ("claimed", "real")}
+        return [context.words("diagnoses", key, **shapes)]
+    if key == "inconsistent":
+        return [context.words("diagnoses", "inconsistent")]
+    return []
+
+
+def _mistake(context: Context, mistake: Any) -> str | None:
+    """A likely mistake in the solution's words (``mistakes.unscaled`` -> ``[diagnoses]
+    unscaled``); None for one the locale does not name."""
+    if not isinstance(mistake, Phrase) or not mistake.key.startswith("mistakes."):
+        return None
+    scale = context.spec.scale
+    numbers = {
+        "head": mistake.numbers.get("head"),
+        "scale": latex.exact(scale) if isinstance(scale, sp.Expr) else "",
+    }
+    return context.words.get("diagnoses", mistake.key.removeprefix("mistakes."), **numbers)
