@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 # Words the Bengali text may keep in Latin letters, and why:
 # - names of software and file formats, which Bengali writes in Latin letters too;
@@ -93,3 +94,28 @@ def english_words(text: str, labels: Iterable[str] = ()) -> list[str]:
     text = html.unescape(text)
     own = set(labels)
     return [w for w in _WORD.findall(text) if w not in ALLOWED and w not in own]
+
+
+def locale_keys(table: Any, prefix: str = "") -> set[str]:
+    """Every key of a locale table, a sub-table's dotted: ``mistakes.unscaled``."""
+    out = set()
+    for key, value in table.items():
+        out |= locale_keys(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
+    return out
+
+
+def every_entry_said_in_bengali(
+    section: str, said: set[str], plain: Callable[[str], str] = lambda text: text
+) -> None:
+    """Each entry of bn.toml's ``[section]`` was said (``said``: the keys rendered), has no
+    English word (its ``{numbers}`` and ``plain`` maths aside), and en.toml has the same keys."""
+    from mha_symbolic.locale import load
+
+    table = load("bn")[section]
+    assert locale_keys(table) - said == set()
+    for key in locale_keys(table):
+        entry: Any = table
+        for part in key.split("."):
+            entry = entry[part]
+        assert english_words(plain(re.sub(r"\{\w+\}", " ", entry))) == [], key
+    assert locale_keys(load("en")[section]) == locale_keys(table)

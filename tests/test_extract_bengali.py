@@ -13,7 +13,6 @@ design, as for every command: ``wrote PATH`` and an error (exit 2).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,10 +23,9 @@ from mha_symbolic import derive
 from mha_symbolic.cli import main
 from mha_symbolic.extract import NO_NUMBERS, extract, extract_all
 from mha_symbolic.extract.phrases import phrase, voice
-from mha_symbolic.locale import load
 from mha_symbolic.phrases import Voice
-from tests.english import english_words
-from tests.test_check_bengali import _keys, _plain_maths, _without_symbols
+from tests.english import english_words, every_entry_said_in_bengali
+from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 
 DOCUMENTS = sorted((DATA / "documents").iterdir())
@@ -182,14 +180,7 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
         "ডকুমেন্টে 2টি উদাহরণ আছে; `extract_all` প্রতিটিকে আলাদা করে দেয়"
     )
     # Every entry of bn.toml's [extract] was said by one of them, and is Bengali itself.
-    table = load("bn")["extract"]
-    assert _keys(table) - said == set()
-    for key in _keys(table):
-        entry: Any = table
-        for part in key.split("."):
-            entry = entry[part]
-        assert english_words(re.sub(r"\{\w+\}", " ", entry)) == [], key
-    assert _keys(load("en")["extract"]) == _keys(table)
+    every_entry_said_in_bengali("extract", said)
 
 
 # ------------------------------------------------------------------ the words themselves
