@@ -409,3 +409,10 @@ def test_blanks_have_room_for_the_exact_answer(raws):
     scores, weights = d.step("head1.scores"), d.step("head1.weights")
     assert ex.blank_cell(scores) == r"\rule{0pt}{2.4em}\underline{\hspace{3em}}"  # integers
     assert ex.blank_cell(weights) == r"\rule{0pt}{2.4em}\underline{\hspace{5.7em}}"  # e²/(1+e²)
+
+
+def test_an_answer_key_writes_a_wide_matrix_in_column_groups_and_fractions_full_size(raws):
+    files = ex.make_variant(raws["pytorch-style"], 0, 1, ex.ExerciseOptions(fmt="tex", verify=True))
+    answers = files["variant-001/answers.tex"].decode()
+    assert r"O = \text{columns 1–2:}" in answers  # the 4 x 6 output, full size
+    assert r"\dfrac{" in answers and r"{\def\arraystretch{2.1}\begin{bmatrix}" in answers

@@ -25,7 +25,7 @@ from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.exercises.toml import to_toml
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.build import build
-from mha_symbolic.solution.render import environment, variables
+from mha_symbolic.solution.render import environment, full_size_fractions, variables
 from mha_symbolic.solution.view import Block, Given, Options, Solution, StepBlock
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.attention import AttentionSpec, example_names
@@ -444,6 +444,8 @@ def make_variant(
         sheet_context["preamble"] = preamble
     sheet = env.get_template(f"sheet.{options.fmt}.j2").render(sheet_context)
     answers = env.get_template(f"answers.{options.fmt}.j2").render(answers_context)
+    if options.fmt == "tex":  # a matrix's fractions full size, as in a solution's PDF
+        sheet, answers = full_size_fractions(sheet), full_size_fractions(answers)
     if options.verify:
         verify(d, answers, index)
     folder = variant_dir(index)

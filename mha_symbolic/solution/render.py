@@ -225,13 +225,13 @@ def render(
     names = variables(build(derivation, options, images), font)
     template = f"derivation.{_TEMPLATE.get(fmt, fmt)}.j2"
     text = environment(fmt, options.templates).get_template(template).render(names)
-    return _full_size_fractions(text) if fmt == "tex" else text
+    return full_size_fractions(text) if fmt == "tex" else text
 
 
 _MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.DOTALL)
 
 
-def _full_size_fractions(tex: str) -> str:
+def full_size_fractions(tex: str) -> str:
     r"""A matrix's fractions at full size (``\dfrac``, as the HTML draws them), its rows apart
     so that they do not touch: LaTeX sets a matrix's entries in text style, where a/(2a + 1)
     is script-sized."""
