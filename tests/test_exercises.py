@@ -416,3 +416,6 @@ def test_an_answer_key_writes_a_wide_matrix_in_column_groups_and_fractions_full_
     answers = files["variant-001/answers.tex"].decode()
     assert r"O = \text{columns 1–2:}" in answers  # the 4 x 6 output, full size
     assert r"\dfrac{" in answers and r"{\def\arraystretch{2.1}\begin{bmatrix}" in answers
+    sheet = files["variant-001/sheet.tex"].decode()  # its blanks in groups too: 3 + 3 columns
+    assert r"O = \text{columns 1–3:}" in sheet and r"\text{columns 4–6:}" in sheet
+    assert r"A_{1} = \begin{bmatrix}" in sheet  # 4 columns fit, a little shrunk: one group

@@ -36,6 +36,7 @@ def test_a_heatmap_and_its_caption_stay_on_one_page_in_latex() -> None:
 
     d = derive(AttentionSpec.example("two-tokens"))
     tex = render(d, "tex", Options(), images={1: "h1.png", 2: "h2.png"})
-    groups = re.findall(r"\\begin\{minipage\}.*?\\end\{minipage\}", tex, flags=re.DOTALL)
+    body = tex[tex.index("\\begin{document}") :]  # the preamble defines a minipage too
+    groups = re.findall(r"\\begin\{minipage\}.*?\\end\{minipage\}", body, flags=re.DOTALL)
     assert len(groups) == 2
     assert all("\\includegraphics" in g and "\\textit{" in g for g in groups)

@@ -64,11 +64,16 @@ DEFAULT_ASKED = ("scores", "weights", "output")  # per head, then the final outp
 BLANK = r"\rule{0pt}{2.4em}\underline{\hspace{6em}}"  # the width when the answer is unknown
 
 
+def blank_width(step: Step) -> float:
+    """How many em one blank of ``step``'s matrix takes: its widest exact entry's, and more,
+    as handwriting is wider than print."""
+    widest = max((latex.width(entry) for entry in step.value), default=1.0)
+    return min(12.0, max(3.0, round(1.5 + 1.2 * widest, 1)))
+
+
 def blank_cell(step: Step) -> str:
     """One blank of ``step``'s matrix, sized to its widest exact entry."""
-    widest = max((latex.width(entry) for entry in step.value), default=1.0)
-    em = min(12.0, max(3.0, round(1.5 + 1.2 * widest, 1)))  # handwriting is wider than print
-    return rf"\rule{{0pt}}{{2.4em}}\underline{{\hspace{{{em:g}em}}}}"
+    return rf"\rule{{0pt}}{{2.4em}}\underline{{\hspace{{{blank_width(step):g}em}}}}"
 
 
 _INPUTS = ("x", "query", "key", "value")
@@ -303,10 +308,27 @@ def printed_claims(text: str) -> dict[str, str]:
     return {m.group("key"): m.group("value") for m in _PRINTED.finditer(text)}
 
 
-def _blank(step: Step) -> str:
-    rows, cols = step.shape
+def _blank(step: Step, cols: int | None = None) -> str:
+    rows, cols = step.shape[0], cols or step.shape[1]
     line = " & ".join([blank_cell(step)] * cols)
     return r"\begin{bmatrix} " + r" \\ ".join([line] * rows) + r" \end{bmatrix}"
+
+
+# The blanks of one line of a sheet: a page is about 48em wide at 10pt, and a line a little
+# wider is shrunk to fit (to 85%), better than cut into a group of one column.
+_PAGE_EMS = 56.0
+
+
+def _blank_groups(step: Step) -> tuple[tuple[int, int, str], ...]:
+    """The blank matrix in groups of columns, each fitting the page at full size (a 4 x 6
+    matrix of long fractions would be shrunk past writing in): ``(first, last, blank)``."""
+    cols = step.shape[1]
+    per = max(1, min(cols, int(_PAGE_EMS // (blank_width(step) + 1.0))))
+    per = -(-cols // -(-cols // per))  # as many groups, as even: 3 + 3, not 4 + 2
+    return tuple(
+        (first + 1, min(first + per, cols), _blank(step, min(per, cols - first)))
+        for first in range(0, cols, per)
+    )
 
 
 @dataclass(frozen=True)
@@ -323,6 +345,7 @@ class Question:
     where: str
     shape: str
     blank: str  # a matrix of lines to write on
+    blanks: tuple[tuple[int, int, str], ...]  # the same in groups of columns that fit a page
     exact: str  # LaTeX of the exact value
     approx: str | None  # LaTeX of its decimals
     decimals: str | None  # ``[[0.73, 0.27], ...]`` as the checker reads it; None with symbols
@@ -370,6 +393,7 @@ def _questions(
                 where=r",\; ".join(f"{sp.latex(a)} = {latex.formula(b)}" for a, b in where),
                 shape=f"({step.shape[0]}, {step.shape[1]})",
                 blank=_blank(step),
+                blanks=_blank_groups(step),
                 exact=block.exact or latex.formula(step.formula),  # O = C passed on: "C"
                 approx=block.approx,
                 decimals=decimals_text(step.value, options.decimals),
