@@ -139,7 +139,7 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
     suffix = "" if head is None else f"^{{{head}}}"
     lines: list[str] = []
     turned: list[str] = []  # notes on weights the document prints transposed
-    stated: list[tuple[str, str]] = []  # (name, label) of weights whose shape it states otherwise
+    stated: list[tuple[str, str, tuple[int, int]]] = []  # weights whose shape it states otherwise
     omitted: list[str] = []
     symbolic: dict[str, list[tuple[str, str]]] = {"symbolic": [], "symbolic_shared": []}
     for letter in letters:
@@ -155,7 +155,7 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
                 before = "C" if letter == "O" else "X"  # what it multiplies
                 turned.append(_printed_transposed(context, name, value.shape, before))
             if label in context.spec.printed_shapes:
-                stated.append((name, label))
+                stated.append((name, label, value.shape))
             if label in context.spec.omitted:
                 omitted.append(name)
             elif label in context.spec.symbolic:
@@ -170,28 +170,27 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
 
 
 def _printed_shapes(
-    context: Context, head: int | None, stated: list[tuple[str, str]]
+    context: Context, head: int | None, stated: list[tuple[str, str, tuple[int, int]]]
 ) -> tuple[str, ...]:
     """Seed 002: "W_Q, W_K and W_V have the shape (4, 2)", then X_1 W_Q1 is (8, 2) x (2, 2).
     One note per stated shape, naming the first product that uses the weights otherwise."""
-    groups: dict[tuple[int, int], list[tuple[str, str]]] = {}
-    for name, label in stated:
-        groups.setdefault(context.spec.printed_shapes[label], []).append((name, label))
+    groups: dict[tuple[int, int], list[tuple[str, str, tuple[int, int]]]] = {}
+    for weight in stated:
+        groups.setdefault(context.spec.printed_shapes[weight[1]], []).append(weight)
     notes = []
     for (rows, cols), named in groups.items():
-        label = named[0][1]
+        _, label, used = named[0]
         step = context.d.step(_product_key(label, head))
-        used = context.d.bindings[next(k for k in context.d.bindings if str(k) == named[0][0])]
         numbers = {
             "printed": f"({rows}, {cols})",
             "product": f"{step.symbol.name} = {latex.formula(step.formula)}",
             "shapes": shape_text(step),
-            "used": rf"{used.shape[0]} \times {used.shape[1]}",
+            "used": rf"{used[0]} \times {used[1]}",
         }
         if len(named) == 1:
             notes.append(context.words("text", "printed_shape", name=named[0][0], **numbers))
         else:
-            names = _listed(context, [name for name, _ in named])
+            names = _listed(context, [name for name, _, _ in named])
             notes.append(context.words("text", "printed_shape_many", names=names, **numbers))
     return tuple(notes)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _SYMBOLS = {
     "times": "×", "cdot": "·", "approx": "≈", "to": "→", "top": "ᵀ", "tau": "τ",
@@ -382,6 +383,18 @@ def _tall(rows: list[list[Box]], cols: int) -> Box:
     return Box(lines, (len(lines) - 1) // 2)
 
 
+def column_groups(widths: list[int], width: int) -> list[list[int]]:
+    """The columns of a matrix (each as wide as ``widths`` says), in groups drawn one below the
+    other, each group between its brackets at most ``width`` wide (one column alone may be
+    wider)."""
+    groups: list[list[int]] = [[]]
+    for j, w in enumerate(widths):
+        if groups[-1] and sum(widths[k] + 2 for k in groups[-1]) + w + 4 > width:
+            groups.append([])
+        groups[-1].append(j)
+    return groups
+
+
 def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: Columns) -> Box:
     if max(widths) + 4 > width:  # one entry per line, long entries cut at + and -
         lines = []
@@ -389,13 +402,8 @@ def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: Co
             for j, entry in enumerate(row, start=1):
                 lines.extend(_cut(f"({i}, {j})  {entry}", width, 8))
         return Box(tuple(lines))
-    groups: list[list[int]] = [[]]
-    for j, w in enumerate(widths):
-        if groups[-1] and sum(widths[k] + 2 for k in groups[-1]) + w + 4 > width:
-            groups.append([])
-        groups[-1].append(j)
     lines = []
-    for group in groups:
+    for group in column_groups(widths, width):
         first, last = str(group[0] + 1), str(group[-1] + 1)
         label = columns[0] if first != last else columns[1]
         lines.append(label.replace("{first}", first).replace("{last}", last))
@@ -461,6 +469,7 @@ def _flat(tex: str) -> str:
     return _Parser(flat).sequence().lines[0].strip()
 
 
+@lru_cache(maxsize=4096)  # a line is measured by the chain, the page and the column groups
 def drawn_width(tex: str) -> int:
     """How many characters wide ``tex`` is drawn in two dimensions (fractions stacked)."""
     return max((len(line) for line in _Parser(tex, stacked=True).sequence().lines), default=0)

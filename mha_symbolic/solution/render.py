@@ -283,9 +283,9 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
     words = Words(options.lang, options.templates)
     out = {}
     for step in derivation.steps:
-        if step.kind != "softmax" or step.head is None or step.shape == (1, 1):
-            continue
-        if not step.entries.free_symbols:
+        # (a single token's one weight is said in words instead)
+        drawn = step.kind == "softmax" and step.shape != (1, 1)
+        if drawn and step.head is not None and not step.entries.free_symbols:
             title = words("text", "heatmap_title", head=step.head)
             out[step.head] = png(
                 _weights(derivation, step),

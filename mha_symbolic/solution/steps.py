@@ -51,6 +51,14 @@ def step_block(context: Context, step: Step) -> StepBlock:
     # O = C passed on unchanged, too long to print: C was just written (by its blocks or its
     # general entry), so a grid of O's names and a repeat of its first entry would add nothing.
     passed_on = shown.named and isinstance(step.formula, sp.MatrixSymbol) and step.kind == "output"
+    exact: str | None
+    said: tuple[str, ...]
+    if passed_on:
+        exact, said = None, ()
+    elif written is None:
+        exact, said = shown.exact, _notes(context, step, shown)
+    else:
+        exact, said = written[0], (written[1],)
     numbers = _numbers(step)
     block = StepBlock(
         key=step.key,
@@ -64,15 +72,11 @@ def step_block(context: Context, step: Step) -> StepBlock:
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=None if step.kind == "input" else substituted(context, step),
-        exact=None if passed_on else shown.exact if written is None else written[0],
+        exact=exact,
         approx=shown.approx,
         shape=shape_text(step),
         entry=None if passed_on else _first_entry(context, step, shown),
-        notes=()
-        if passed_on
-        else _notes(context, step, shown)
-        if written is None
-        else (written[1],),
+        notes=said,
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
@@ -232,13 +236,12 @@ def caption(context: Context, step: Step) -> str:
     spec, words = context.spec, context.words
     key = title_key(step)
     numbers = _numbers(step)
-    if step.kind == "scale" and spec.scale != "sqrt_dk":
-        key += "_none" if spec.scale == "none" else "_value"
-        if key.endswith("_value"):  # 1/tau: "divided by tau", as a teacher says it
-            top, bottom = sp.fraction(sp.sympify(spec.scale))
-            numbers["factor"] = latex.exact(sp.sympify(spec.scale))
-            if top == 1 and bottom != 1:
-                key, numbers["divisor"] = key[: -len("_value")] + "_divided", latex.exact(bottom)
+    if step.kind == "scale" and spec.scale == "none":
+        key += "_none"
+    elif step.kind == "scale" and isinstance(spec.scale, sp.Expr):  # a given factor
+        top, bottom = sp.fraction(spec.scale)
+        numbers.update(factor=latex.exact(spec.scale), divisor=latex.exact(bottom))
+        key += "_divided" if top == 1 and bottom != 1 else "_value"  # 1/tau: "divided by tau"
     if step.kind == "output" and not spec.has_output_projection:
         key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):

@@ -29,16 +29,14 @@ def column_groups(tex: str, limit: int = LIMIT) -> list[tuple[int, int, str]]:
     if count < 2 or any(len(row) != count for row in rows):
         return []
     widths = [max(plain.drawn_width(row[j]) for row in rows) for j in range(count)]
-    groups, first, used = [], 0, 4  # the brackets
-    for j, width in enumerate(widths):
-        if j > first and used + width + 2 > limit:
-            groups.append((first, j))
-            first, used = j, 4
-        used += width + 2
-    groups.append((first, count))
+    groups = plain.column_groups(widths, limit)  # as the text format groups them
     if len(groups) == 1:
         return []
     return [
-        (start + 1, stop, _BEGIN + r" \\ ".join("&".join(r[start:stop]) for r in rows) + _END)
-        for start, stop in groups
+        (
+            g[0] + 1,
+            g[-1] + 1,
+            _BEGIN + r" \\ ".join("&".join(r[g[0] : g[-1] + 1]) for r in rows) + _END,
+        )
+        for g in groups
     ]
