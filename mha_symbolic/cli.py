@@ -396,16 +396,26 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 @contextlib.contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """While a command runs, SIGTERM raises :class:`Terminated` (main thread only)."""
+def _signals_raise() -> Iterator[None]:
+    """While a command runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt
+    (main thread only), so either stops the command with its cleanup.
+
+    SIGINT is set even where the process started with it ignored: a shell without job control
+    starts a background job (``cmd &``, a script, a CI step) with SIGINT ignored, and Python
+    then leaves it ignored, so ``kill -INT`` was dropped and the command ran on to its end.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    previous = {
+        signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm),
+        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+    }
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():  # None: set outside Python, as at start
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
 def _note(message: str) -> None:
@@ -450,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "extract": lambda: _extract(args),
     }
     try:
-        with _sigterm_raises():
+        with _signals_raise():
             return handlers[args.command]()
     except SpecError as error:
         _error(as_flags(str(error)))
