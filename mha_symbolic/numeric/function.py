@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, overload
@@ -44,9 +45,27 @@ def compile(
         raise ValueError(
             f"unknown backend {backend!r}; choose one of {', '.join(codegen.BACKENDS)}"
         )
+    _require(backend)
     if gradients:
         return GradientFunction(backprop.program(spec), backend)
     return AttentionFunction(codegen.program(spec), backend)
+
+
+# The array library each optional backend imports, and the extra that installs it.
+OPTIONAL = {"torch": "torch", "jax": "jax"}
+
+
+def _require(backend: str) -> None:
+    """One line saying how to install a missing backend, before any code is generated."""
+    if backend not in OPTIONAL:
+        return
+    try:
+        importlib.import_module(OPTIONAL[backend])
+    except ImportError:
+        raise ImportError(
+            f"the {backend} backend needs {OPTIONAL[backend]}, which is not installed: "
+            f'pip install "mha-symbolic[{backend}]"'
+        ) from None
 
 
 class AttentionFunction:

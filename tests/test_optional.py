@@ -1,0 +1,58 @@
+"""Optional parts missing: one line saying what to install, never a ModuleNotFoundError from
+inside generated code, and no column for what is not there. Runs with or without torch."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from mha_symbolic import AttentionSpec, bench, compile
+
+
+@pytest.fixture
+def no_torch(monkeypatch):
+    """torch as Python sees it when it is not installed (None in sys.modules: ImportError)."""
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "torch", None)
+
+
+@pytest.mark.parametrize("gradients", [False, True])
+def test_compile_without_torch_says_how_to_install_it(no_torch, gradients):
+    spec = AttentionSpec.example("two-tokens")
+    with pytest.raises(ImportError) as raised:
+        compile(spec, backend="torch", gradients=gradients)
+    assert type(raised.value) is ImportError
+    assert str(raised.value) == (
+        'the torch backend needs torch, which is not installed: pip install "mha-symbolic[torch]"'
+    )
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
+
+
+def test_compile_without_jax_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jax", None)
+    with pytest.raises(
+        ImportError,
+        match=r"^the jax backend needs jax, which is not installed: "
+        r'pip install "mha-symbolic\[jax\]"$',
+    ):
+        compile(AttentionSpec.example("two-tokens"), backend="jax")
+
+
+def test_the_numpy_backend_needs_no_torch(no_torch):
+    assert compile(AttentionSpec.example("two-tokens")).backend == "numpy"
+
+
+@pytest.mark.parametrize(
+    ("section", "columns"),
+    [
+        (bench.bench_compile, ["hand", "NumPy", "numpy", "backend", "plain", "lambdify"]),
+        (bench.bench_grad, ["numpy", "backward"]),
+    ],
+)
+def test_bench_quick_without_torch_prints_no_torch_column(no_torch, section, columns):
+    lines = list(section(quick=True))
+    assert lines[1] == "  (torch is not installed: no torch columns)"
+    assert lines[2].split() == ["(B,", "L,", "E,", "h)", "dtype", *columns]
+    assert not any("torch" in line for line in lines[2:])
