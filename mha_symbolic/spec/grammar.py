@@ -1,5 +1,8 @@
-"""The strict grammar of one written value: a bounded recursive-descent reader over its tokens
-that builds the exact SymPy value, or refuses naming the offending part.
+"""The strict gate of one written value: a bounded recursive-descent reader over its tokens
+that refuses, naming the offending part, whatever would be a guess, and otherwise writes the
+value out canonically for latex2sympy2_extended (latex_adapter.py), which builds it. Plain
+numbers and their sums, products, quotients and integer powers are computed here (exact, and a
+library parse takes 30-160 ms); everything else goes through the library.
 
 A value is a sum of products of powers of atoms. Atoms: numbers (``12``, ``0.5``, ``1.5e-3``),
 ``e``, ``\\pi``, ``\\frac{a}{b}``, ``\\sqrt{x}``, ``\\sqrt[n]{x}``, ``\\exp(x)``, ``\\ln(x)``,
@@ -22,10 +25,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import sympy as sp
 
 from mha_symbolic.spec import bounds
+from mha_symbolic.spec.latex_adapter import bounded, checked, convert, finite, power
 from mha_symbolic.spec.tokens import Refusal, Token, gap_name, number_value, tokens
 from mha_symbolic.text import closest, one_line
 
@@ -41,6 +46,10 @@ _WORD_HINTS = {
     "ln": "write \\ln(2)",
     "log": "write \\log_{10}(100) or \\ln(2)",
     "inf": "infinity is not a finite number",
+    "infty": "infinity is not a finite number",
+    "infinity": "infinity is not a finite number",
+    "oo": "infinity is not a finite number",
+    "zoo": "complex infinity is not a finite number",
     "nan": "NaN is not a number",
 }
 _NOT_READ = (
@@ -73,7 +82,32 @@ def read(text: str, names: Mapping[str, sp.Symbol]) -> sp.Expr:
     """The exact value of ``text`` under the grammar, or a :class:`Refusal`."""
     if len(text) > bounds.MAX_TEXT:
         raise Refusal(f"a value of {len(text):,} characters; at most {bounds.MAX_TEXT:,} are read")
-    return _Reader(tokens(text), names).value()
+    reader = _Reader(tokens(text), names)
+    piece = reader.value()
+    if piece.value is not None:  # plain numbers: no library parse
+        return piece.value
+    return convert(piece.text, reader.symbols)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part of a value: its canonical LaTeX for the library, and its exact value when it is
+    made of plain numbers alone (None otherwise)."""
+
+    text: str
+    value: sp.Expr | None = None
+
+
+def _number(value: sp.Expr) -> Piece:
+    rational = sp.Rational(value)
+    sign = "-" if rational < 0 else ""
+    p, q = abs(rational.p), rational.q
+    text = f"{sign}{p}" if q == 1 else f"{sign}\\frac{{{p}}}{{{q}}}"
+    return Piece(f"({text})", rational)
+
+
+def _symbolic(text: str) -> Piece:
+    return Piece(f"({text})")
 
 
 class _Reader:
@@ -83,6 +117,7 @@ class _Reader:
         self.items = items
         self.at = 0
         self.names = names
+        self.symbols: list[sp.Expr] = []  # placeholder s_{k} names symbols[k]
 
     # ---------------------------------------------------------------- token access
     def peek(self, ahead: int = 0) -> Token:
@@ -99,7 +134,7 @@ class _Reader:
             found = f"'{one_line(token.text, 20)}'" if token.kind != "end" else "the end"
             raise Refusal(f"{what} needs '{text}' but found {found}")
 
-    def value(self) -> sp.Expr:
+    def value(self) -> Piece:
         result = self.sum(0)
         token = self.peek()
         if token.kind != "end":
@@ -107,24 +142,29 @@ class _Reader:
         return result
 
     # ---------------------------------------------------------------- rules
-    def sum(self, depth: int) -> sp.Expr:
+    def sum(self, depth: int) -> Piece:
         if depth > bounds.MAX_DEPTH:
             raise Refusal(f"nested more than {bounds.MAX_DEPTH} deep")
         terms = [self.signed(depth)]
         while self.peek().text in ("+", "-"):
             terms.append(self.signed(depth))
-        return _checked(sp.Add(*terms))
+        if len(terms) == 1:
+            return terms[0]
+        values = [term.value for term in terms]
+        if all(value is not None for value in values):
+            return _number(checked(sp.Add(*values)))
+        return _symbolic(" + ".join(term.text for term in terms))
 
-    def signed(self, depth: int) -> sp.Expr:
+    def signed(self, depth: int) -> Piece:
         negative = False
         if self.peek().text in ("+", "-"):
             negative = self.take().text == "-"
             if self.peek().text in ("+", "-"):
                 raise Refusal(f"two signs in a row ({self.peek(-1).text}{self.peek().text})")
         term = self.product(depth)
-        return -term if negative else term
+        return _negative(term) if negative else term
 
-    def product(self, depth: int) -> sp.Expr:
+    def product(self, depth: int) -> Piece:
         first = self.peek()
         factors = [self.juxtaposed(depth, after_slash=False)]
         last_start = first
@@ -137,17 +177,12 @@ class _Reader:
             if start.text in ("+", "-"):  # 2 \cdot -3: the sign belongs to the factor
                 negative = self.take().text == "-"
             factor = self.juxtaposed(depth, after_slash=op.text == "/")
-            factor = -factor if negative else factor
-            if op.text == "/":
-                if factor == 0:
-                    raise Refusal("", kind="zero")
-                factor = sp.Pow(factor, -1)
-            factors.append(factor)
+            factor = _negative(factor) if negative else factor
+            factors.append(_inverse(factor) if op.text == "/" else factor)
             last_start = start
-        _bounded(factors)
-        return _checked(sp.Mul(*factors))
+        return _product(factors)
 
-    def juxtaposed(self, depth: int, after_slash: bool) -> sp.Expr:
+    def juxtaposed(self, depth: int, after_slash: bool) -> Piece:
         """Factors written side by side: a product, except where that would be a guess."""
         previous = self.peek()
         factors = [self.power(depth)]
@@ -158,8 +193,7 @@ class _Reader:
             previous = following
             factors.append(self.power(depth))
             bare_number = False
-        _bounded(factors)
-        return sp.Mul(*factors) if len(factors) > 1 else factors[0]
+        return _product(factors)
 
     def check_side_by_side(
         self, previous: Token, following: Token, bare_number: bool, after_slash: bool
@@ -183,7 +217,7 @@ class _Reader:
                 f"(for a product write {previous.text} \\cdot (…))"
             )
 
-    def power(self, depth: int) -> sp.Expr:
+    def power(self, depth: int) -> Piece:
         base = self.atom(depth)
         if self.peek().text != "^":
             return base
@@ -191,14 +225,16 @@ class _Reader:
         exponent = self.exponent(depth)
         if self.peek().text == "^":
             raise Refusal("a double exponent (a^b^c); write a^{b^{c}} or (a^{b})^{c}")
-        return _power(base, exponent)
+        if base.value is not None and exponent.value is not None and exponent.value.is_Integer:
+            return _number(power(base.value, exponent.value))
+        return _symbolic(f"{base.text}^{{{exponent.text}}}")
 
-    def exponent(self, depth: int) -> sp.Expr:
+    def exponent(self, depth: int) -> Piece:
         token = self.peek()
         if token.text == "{":
             return self.group(depth, "{", "}", "an exponent")
         if token.kind == "num" and len(token.text) == 1:
-            return number_value(self.take().text)
+            return _number(number_value(self.take().text))
         if token.kind == "word" and len(token.text) == 1:
             return self.atom(depth)
         if token.text == "\\pi" or self.declared(token) is not None:
@@ -210,13 +246,13 @@ class _Reader:
             )
         raise Refusal("write the exponent in braces: ^{…}")
 
-    def group(self, depth: int, opening: str, closing: str, what: str) -> sp.Expr:
+    def group(self, depth: int, opening: str, closing: str, what: str) -> Piece:
         self.expect(opening, what)
         inner = self.sum(depth + 1)
         self.expect(closing, what)
         return inner
 
-    def argument(self, depth: int, command: str) -> sp.Expr:
+    def argument(self, depth: int, command: str) -> Piece:
         """The argument of \\exp, \\ln, \\log_b: (x), {x} or \\left( x \\right)."""
         token = self.peek()
         if token.text == "(":
@@ -227,7 +263,7 @@ class _Reader:
             return self.left_right(depth)
         raise Refusal(f"{command} needs its argument in parentheses: {command}(2)")
 
-    def left_right(self, depth: int) -> sp.Expr:
+    def left_right(self, depth: int) -> Piece:
         self.expect("\\left", "\\left")
         self.expect("(", "\\left")
         inner = self.sum(depth + 1)
@@ -236,14 +272,14 @@ class _Reader:
         return inner
 
     # ---------------------------------------------------------------- atoms
-    def atom(self, depth: int) -> sp.Expr:
+    def atom(self, depth: int) -> Piece:
         token = self.peek()
         if token.kind == "num":
             if re.match(r"0\d", token.text):
                 lead = token.text.lstrip("0")
                 lead = lead if lead[:1].isdigit() else "0" + lead
                 raise Refusal(f"a leading zero ({token.text}); write {lead}")
-            return number_value(self.take().text)
+            return _number(number_value(self.take().text))
         if token.kind == "word":
             return self.name(self.take())
         if token.text == "(":
@@ -254,44 +290,38 @@ class _Reader:
             return self.command(depth)
         raise self.unexpected(token)
 
-    def command(self, depth: int) -> sp.Expr:
+    def command(self, depth: int) -> Piece:
         token = self.peek()
         symbol = self.declared(token)
         if symbol is not None:
             self.take()
-            return symbol
+            return self.placeholder(symbol)
         name = token.text
         if name in _FRACS:
             self.take()
             numerator = self.group(depth, "{", "}", name)
             denominator = self.group(depth, "{", "}", name)
-            if denominator == 0:
-                raise Refusal("", kind="zero")
-            _bounded([numerator, denominator])
-            return _checked(numerator / denominator)
+            return _product([numerator, _inverse(denominator)])
         if name == "\\sqrt":
             return self.root(depth)
         if name in ("\\exp", "\\ln"):
             self.take()
             inner = self.argument(depth, name)
-            return _power(sp.E, inner) if name == "\\exp" else sp.log(inner)
+            return _symbolic(f"{name}{inner.text}")
         if name == "\\log" and self.peek(1).text == "_":
             return self.logarithm(depth)
-        if name == "\\pi":
+        if name in ("\\pi", "\\infty"):
             self.take()
-            return sp.pi
-        if name == "\\infty":
-            self.take()
-            return sp.oo
+            return _symbolic(name)
         if name == "\\left":
             return self.left_right(depth)
         if name == "\\mathit":
             return self.italic()
         raise self.unexpected(token)
 
-    def root(self, depth: int) -> sp.Expr:
+    def root(self, depth: int) -> Piece:
         self.take()
-        index = sp.Integer(2)
+        index = ""
         if self.peek().text == "[":
             self.take()
             token = self.take()
@@ -303,27 +333,25 @@ class _Reader:
                 raise Refusal(
                     f"\\sqrt[n]{{x}} takes a whole number n from 1 to {bounds.MAX_EXPONENT:,}"
                 )
-            index = sp.Integer(int(token.text))
+            index = f"[{int(token.text)}]"
             self.expect("]", "\\sqrt[n]")
         radicand = self.group(depth, "{", "}", "\\sqrt")
-        return _power(radicand, 1 / index)
+        return _symbolic(f"\\sqrt{index}{{{radicand.text}}}")
 
-    def logarithm(self, depth: int) -> sp.Expr:
+    def logarithm(self, depth: int) -> Piece:
         self.take()
         self.take()  # the _ of \log_
         token = self.peek()
         if token.text == "{":
             base = self.group(depth, "{", "}", "\\log_{b}")
         elif token.kind == "num" and len(token.text) == 1:
-            base = number_value(self.take().text)
+            base = _number(number_value(self.take().text))
         else:
             raise Refusal("write the base of \\log in braces: \\log_{10}(100)")
         inner = self.argument(depth, "\\log_{b}")
-        if base == 1:
-            raise Refusal("\\log_{1} divides by zero (log 1 = 0)")
-        return sp.log(inner, base)
+        return _symbolic(f"\\log_{{{base.text}}}{inner.text}")
 
-    def italic(self) -> sp.Expr:
+    def italic(self) -> Piece:
         self.take()
         self.expect("{", "\\mathit")
         word = self.take()
@@ -338,18 +366,25 @@ class _Reader:
             return self.names.get(token.text[1:])
         return None
 
-    def name(self, token: Token) -> sp.Expr:
+    def name(self, token: Token) -> Piece:
         word, _, subscript = token.text.partition("_")
         if token.text in self.names:
-            return self.names[token.text]
+            return self.placeholder(self.names[token.text])
         if token.text == "e":
-            return sp.E
+            return _symbolic("e")
         if word in _RESERVED or word == "e":
             reason = _RESERVED.get(word, "e is Euler's number and takes no subscript")
             raise Refusal(reason)
         if len(word) == 1:
-            return _symbol(word, subscript)
+            return self.placeholder(_symbol(word, subscript))
         raise Refusal(_unknown_name(word, self.names), kind="name")
+
+    def placeholder(self, symbol: sp.Expr) -> Piece:
+        """``s_{k}`` for the library, whose own names would differ (it reads ``tau`` as
+        t a u and turns ``x_{1}`` into ``x_1``); the symbol itself comes back after."""
+        if symbol not in self.symbols:
+            self.symbols.append(symbol)
+        return _symbolic(f"s_{{{self.symbols.index(symbol)}}}")
 
     def unexpected(self, token: Token) -> Refusal:
         if token.kind == "end":
@@ -423,8 +458,8 @@ def _symbol(letter: str, subscript: str) -> sp.Symbol:
 
 def _unknown_name(word: str, names: Mapping[str, sp.Symbol]) -> str:
     shown = one_line(word, 30)
-    if word in _WORD_HINTS:
-        return f"'{shown}' is not read; {_WORD_HINTS[word]}"
+    if word.lower() in _WORD_HINTS:  # NaN, Inf: how other tools spell them
+        return f"'{shown}' is not read; {_WORD_HINTS[word.lower()]}"
     if names:
         close = closest(word, names)
         if close:
@@ -436,62 +471,27 @@ def _unknown_name(word: str, names: Mapping[str, sp.Symbol]) -> str:
     )
 
 
-def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
-    """``base^exponent`` when both the exponent and the exact result stay within the bounds."""
-    if not exponent.free_symbols:
-        size = _magnitude(exponent)
-        if size is None or size > bounds.MAX_EXPONENT:
-            raise Refusal(f"an exponent beyond the limit of ±{bounds.MAX_EXPONENT:,}")
-        if base.is_Rational and base != 0:
-            _rational_power(sp.Rational(base), size, exponent.is_Integer is True)
-    return _checked(sp.Pow(base, exponent))
+def _negative(piece: Piece) -> Piece:
+    if piece.value is not None:
+        return _number(-piece.value)
+    return _symbolic(f"-{piece.text}")
 
 
-def _rational_power(base: sp.Rational, size: float, integer: bool) -> None:
-    bits = max(abs(base.p).bit_length(), base.q.bit_length())
-    digits = int(size * bits * 0.30103) + 1
-    if digits > bounds.MAX_VALUE_DIGITS:
-        raise Refusal(
-            f"a power of about {digits:,} digits; at most {bounds.MAX_VALUE_DIGITS:,} are computed"
-        )
-    if not integer and bits * 0.30103 > bounds.MAX_ROOT_DIGITS:
-        raise Refusal(f"a root of a number over {bounds.MAX_ROOT_DIGITS} digits is not computed")
+def _inverse(piece: Piece) -> Piece:
+    """``1/piece``; a plain zero is refused here (a computed one by the library's build)."""
+    if piece.value is not None:
+        if piece.value == 0:
+            raise Refusal("", kind="zero")
+        return _number(1 / piece.value)
+    return _symbolic(f"{piece.text}^{{-1}}")
 
 
-def _magnitude(exponent: sp.Expr) -> float | None:
-    """|exponent| as a float (None when it has no finite numeric value)."""
-    if exponent.is_Rational:
-        return float(abs(sp.Rational(exponent)))
-    try:
-        value = complex(sp.N(exponent, 15))
-    except (TypeError, ValueError):
-        return None
-    return abs(value) if abs(value) != float("inf") else None
-
-
-def _bounded(factors: list[sp.Expr]) -> None:
-    """Refuse a product whose exact rational part would pass the digits bound."""
-    bits = 0
-    for factor in factors:
-        coefficient = factor.as_coeff_Mul()[0] if isinstance(factor, sp.Expr) else 1
-        if isinstance(coefficient, sp.Rational):
-            bits += max(abs(coefficient.p).bit_length(), coefficient.q.bit_length())
-    if bits * 0.30103 > bounds.MAX_VALUE_DIGITS:
-        raise Refusal(
-            f"a product of about {int(bits * 0.30103):,} digits; "
-            f"at most {bounds.MAX_VALUE_DIGITS:,} are computed"
-        )
-
-
-def _checked(value: sp.Expr) -> sp.Expr:
-    """Refuse an exact rational (or a sum's rational part) past the digits bound."""
-    coefficient = value.as_coeff_Add()[0] if isinstance(value, sp.Expr) else 0
-    for part in (value, coefficient):
-        if isinstance(part, sp.Rational):
-            bits = max(abs(part.p).bit_length(), part.q.bit_length())
-            if bits * 0.30103 > bounds.MAX_VALUE_DIGITS:
-                raise Refusal(
-                    f"a number of about {int(bits * 0.30103):,} digits; "
-                    f"at most {bounds.MAX_VALUE_DIGITS:,} are computed"
-                )
-    return value
+def _product(factors: list[Piece]) -> Piece:
+    if len(factors) == 1:
+        return factors[0]
+    values = [factor.value for factor in factors]
+    if all(value is not None for value in values):
+        numbers = [value for value in values if value is not None]
+        bounded(numbers)
+        return _number(finite(checked(sp.Mul(*numbers))))
+    return _symbolic(" \\cdot ".join(factor.text for factor in factors))

@@ -107,6 +107,10 @@ def from_text(text: str, where: str) -> sp.Expr:
 def _refused(refusal: Refusal, text: str, where: str) -> SpecError:
     if refusal.kind == "zero":
         return SpecError(f"{where}: {_quote(text)} divides by zero")
+    if refusal.kind == "infinite":
+        return SpecError(f"{where}: {_quote(text)} is not a finite number")
+    if refusal.kind == "complex":
+        return SpecError(f"{where}: {_quote(text)} is not a real number")
     if refusal.kind == "name" or not text.strip():
         hint = f" ({refusal.reason})" if text.strip() else ""
         return SpecError(f"{where}: cannot read {_quote(text)} as a number{hint}")

@@ -16,7 +16,8 @@ from mha_symbolic.spec import bounds
 
 class Refusal(Exception):
     """Why a value is refused. ``kind``: "why" (a reason and hint), "name" (an unknown name;
-    ``reason`` is the hint in parentheses), "zero" (a division by zero)."""
+    ``reason`` is the hint in parentheses), "zero" (a division by zero), "infinite" (infinite
+    or undefined), "complex" (not real)."""
 
     def __init__(self, reason: str, kind: str = "why") -> None:
         super().__init__(reason)
