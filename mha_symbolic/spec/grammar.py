@@ -447,7 +447,8 @@ def _digit_group(left: Token, right: Token, before_op: Token) -> None:
 
 
 def _symbol(letter: str, subscript: str) -> sp.Symbol:
-    """``x_{1}`` -> ``x_1`` and ``W_{Q1,12}`` -> ``W_{Q1,12}``, as latex2sympy2 names them."""
+    """``x_{1}`` -> ``x_1`` and ``W_{Q1,12}`` -> ``W_{Q1,12}``: the names latex2sympy2_extended
+    gives them when it reads back LaTeX this package printed."""
     if not subscript:
         return sp.Symbol(letter)
     inner = subscript[1:-1] if subscript.startswith("{") else subscript

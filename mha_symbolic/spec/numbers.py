@@ -340,7 +340,8 @@ def to_vector(value: Any, where: str) -> sp.ImmutableMatrix:
 def symbolic_matrix(letter: str, tag: str, rows: int, cols: int) -> sp.ImmutableMatrix:
     """A matrix of named symbols: ``W_{Q1,12}`` is entry (1, 2) of head 1's W_Q.
 
-    These names survive a LaTeX round trip through latex2sympy2 (``W^{Q,1}_{12}`` does not).
+    These names survive a LaTeX round trip through latex2sympy2_extended (``W^{Q,1}_{12}``
+    does not).
     """
 
     def index(i: int, j: int) -> str:
