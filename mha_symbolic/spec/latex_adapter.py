@@ -82,7 +82,11 @@ def _tree(text: str) -> sp.Basic:
 
 def convert(text: str, symbols: Sequence[sp.Expr]) -> sp.Expr:
     """The value of the gate's canonical ``text``; placeholder ``s_{k}`` is ``symbols[k]``."""
-    return _build(_tree(text), symbols)
+    try:
+        tree = _tree(text)
+    except LatexParseError as error:  # a one-line refusal, never a traceback
+        raise Refusal(f"the LaTeX reader cannot read it ({error})") from None
+    return _build(tree, symbols)
 
 
 def _build(node: sp.Basic, symbols: Sequence[sp.Expr]) -> sp.Expr:
