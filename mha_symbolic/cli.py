@@ -102,6 +102,10 @@ def _derive(args: argparse.Namespace) -> int:
     if fmt != "json" and (args.enclose is not None or not args.exact):
         flag = "--enclose" if args.enclose is not None else "--no-exact"
         raise SpecError(f"{flag} is for --format json, not {fmt}")
+    if fmt == "text" and args.output is None:  # a file is 100 columns wide, whoever writes it
+        from mha_symbolic.solution.terminal import terminal_width
+
+        options = replace(options, columns=terminal_width())
     if len(specs) > 1:
         return _derive_batch(args, specs, options, fmt)
     d, options = _derive_one(args, specs[0], options)
