@@ -10,6 +10,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 import sympy as sp
@@ -179,8 +180,27 @@ class Report:
         return self.readable()
 
     def __repr__(self) -> str:
-        """At a prompt: the readable report, not the dataclass's fields."""
-        return str(self).rstrip("\n")
+        """One line at a prompt: the summary, and how to see more."""
+        return f"<Report {self.summary()}; print(report) or report.claims>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the table (exact values as MathML), then why each failing claim
+        fails; in English."""
+        return self.to_html()
+
+    def to_html(self, lang: str = "en") -> str:
+        """The table, the summary and the reasons as one ``<div class="mha-report">``."""
+        words = voice(lang)
+        head = "".join(f"<th>{escape(words(f'columns.{c}'))}</th>" for c in _HEADER)
+        rows = "".join(_html_row(claim, words) for claim in self.claims)
+        reasons = "".join(f"<li>{_html_code(r[2:])}</li>" for r in _reasons(self, words))
+        return (
+            f'<div class="mha-report">\n<style>{_HTML_STYLE}</style>\n'
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>\n"
+            f"<p>{escape(self.summary(lang))}</p>\n"
+            + (f"<ul>{reasons}</ul>\n" if reasons else "")
+            + "</div>\n"
+        )
 
     def _repr_markdown_(self) -> str:
         """The Markdown table (maths rendered), why each failing claim fails, and what the
@@ -218,6 +238,40 @@ def _source(source: str, words: Voice) -> str:
     if match and match.group(1) in example_names():
         return words("source_example", name=match.group(1))
     return words.code(source)
+
+
+_HTML_STYLE = (
+    ".mha-report table { border-collapse: collapse; } "
+    ".mha-report th, .mha-report td { padding: 0.2em 0.6em; text-align: left; "
+    "vertical-align: middle; border-bottom: 1px solid #ddd; } "
+    ".mha-report .wrong { color: #b00020; font-weight: bold; }"
+)
+_CODE = re.compile(r"`([^`]*)`")
+
+
+def _html_code(text: str) -> str:
+    """Text with its `code` spans as ``<code>``, everything else escaped."""
+    parts = _CODE.split(text)
+    return "".join(f"<code>{escape(p)}</code>" if i % 2 else escape(p) for i, p in enumerate(parts))
+
+
+def _html_row(claim: ClaimVerdict, words: Voice) -> str:
+    """One claim as a table row; the exact value as MathML when it is short enough."""
+    from latex2mathml.converter import convert
+
+    exact = convert(claim.exact_latex) if all(_small(v) for v in claim.exact) else None
+    verdict = escape(words.verdict(claim.verdict))
+    cells = (
+        f"<code>{escape(claim.key)}</code>",
+        f"<code>{escape(' '.join(claim.claim.text.split()))}</code>",
+        exact or escape(words("too_long")),
+        escape(claim.decimal or words("symbolic")),
+        verdict
+        if claim.holds or claim.verdict == "follows"
+        else f'<span class="wrong">{verdict}</span>',
+        escape(words.sentence(claim.diagnosis) or ""),
+    )
+    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
 
 
 def _reasons(report: Report, words: Voice) -> list[str]:
