@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import contextvars
 import os
 import re
 import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser
+from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser, completion, manpage
 from mha_symbolic.errors import SpecError
 from mha_symbolic.files import make_folder, write_atomic, write_files
 from mha_symbolic.text import one_line
@@ -23,6 +24,23 @@ EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 STDIN = "-"  # the spec (or claims) file name that reads standard input
 MAX_STDIN = 16 * 1024 * 1024  # bytes of a spec read from standard input
+
+
+@dataclass(frozen=True)
+class _Manners:
+    """How a command talks: --quiet (no notes or progress on stderr), and whether long
+    output to a terminal may go through a pager (not with --no-pager)."""
+
+    quiet: bool = False
+    pager: bool = False
+
+
+_MANNERS: contextvars.ContextVar[_Manners] = contextvars.ContextVar("manners")
+
+
+def _manners() -> _Manners:
+    """This command's manners (the defaults for a caller other than :func:`main`)."""
+    return _MANNERS.get(_Manners())
 
 
 def _one_source(args: argparse.Namespace) -> None:
@@ -68,7 +86,7 @@ def _stdin_table() -> dict[str, Any]:
 
 def _write(text: str, output: str | None) -> None:
     if output is None:
-        sys.stdout.write(text)
+        show(text)
         return
     write_atomic(output, text)
 
@@ -130,7 +148,7 @@ def _derive_one(args: argparse.Namespace, spec: Any, options: Any) -> tuple[Any,
     from mha_symbolic.exact.evaluate import derive
     from mha_symbolic.progress import StepLine
 
-    progress = StepLine()
+    progress = StepLine(enabled=not args.quiet)
     try:
         d = derive(spec, True if args.gradients else None, progress=progress, large=args.large)
     finally:
@@ -223,7 +241,7 @@ def _check(args: argparse.Namespace) -> int:
     else:
         report = check(specs[0], claims, **options)
     text = _report_text(report, "text" if args.why else args.format, args.lang)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    show(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
 
 
@@ -314,18 +332,21 @@ def _check_document(args: argparse.Namespace) -> int:
     found = extract_all(args.spec)
     if not any(one.checkable for one in found):
         return _nothing_to_check(args.spec, found)
-    worst, words = EXIT_OK, voice(args.lang)
+    worst, words, out = EXIT_OK, voice(args.lang), []
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
-        say = _note if args.format == "json" else print
-        for line in one.mapping:
-            say(words.say(line))
-        for note in one.notes:
-            say(words("note", text=words.say(note)))
+        said = [words.say(line) for line in one.mapping]
+        said += [words("note", text=words.say(note)) for note in one.notes]
+        if args.format == "json":
+            for line in said:
+                _note(line)
+        else:
+            out += [line + "\n" for line in said]
         report = check(one.spec, large=args.large)
         text = _report_text(report, args.format, args.lang)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        out.append(text if text.endswith("\n") else text + "\n")
         worst = worst if report.ok else EXIT_WRONG_CLAIM
+    show("".join(out))
     return worst
 
 
@@ -377,8 +398,12 @@ def _exercises(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
-    if not args.quiet:
-        _note(f"wrote {args.count} variants ({len(files)} files) to {args.output}")
+    _note(f"wrote {args.count} variants ({len(files)} files) to {args.output}")
+    return EXIT_OK
+
+
+def _print(text: str) -> int:
+    sys.stdout.write(text)
     return EXIT_OK
 
 
@@ -413,8 +438,19 @@ def _sigterm_raises() -> Iterator[None]:
 
 
 def _note(message: str) -> None:
-    """A line on stderr that may hold user text (a path): escaped like an error."""
-    print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
+    """A line on stderr that may hold user text (a path): escaped like an error; none with
+    --quiet."""
+    if not _manners().quiet:
+        print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
+
+
+def show(text: str) -> None:
+    """``text`` on stdout, through the pager when it is long for the terminal (see
+    :mod:`mha_symbolic.pager`)."""
+    from mha_symbolic.pager import page
+
+    if not (_manners().pager and page(text)):
+        sys.stdout.write(text)
 
 
 def _error(message: str) -> None:
@@ -445,6 +481,14 @@ def as_flags(message: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    manners = _MANNERS.set(_Manners(args.quiet, not getattr(args, "no_pager", True)))
+    try:
+        return _run(args)
+    finally:
+        _MANNERS.reset(manners)
+
+
+def _run(args: argparse.Namespace) -> int:
     handlers = {
         "examples": lambda: _examples(),
         "derive": lambda: _derive(args),
@@ -452,6 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "exercises": lambda: _exercises(args),
         "bench": lambda: _bench(args),
         "extract": lambda: _extract(args),
+        "completion": lambda: _print(completion(build_parser(), args.shell)),
+        "manpage": lambda: _print(manpage(build_parser())),
     }
     try:
         with _sigterm_raises():
