@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import contextvars
 import os
 import re
 import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser, completion, manpage
+from mha_symbolic.console import manners, show
+from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.files import make_folder, write_atomic, write_files
 from mha_symbolic.text import one_line
@@ -24,23 +25,6 @@ EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 STDIN = "-"  # the spec (or claims) file name that reads standard input
 MAX_STDIN = 16 * 1024 * 1024  # bytes of a spec read from standard input
-
-
-@dataclass(frozen=True)
-class _Manners:
-    """How a command talks: --quiet (no notes or progress on stderr), and whether long
-    output to a terminal may go through a pager (not with --no-pager)."""
-
-    quiet: bool = False
-    pager: bool = False
-
-
-_MANNERS: contextvars.ContextVar[_Manners] = contextvars.ContextVar("manners")
-
-
-def _manners() -> _Manners:
-    """This command's manners (the defaults for a caller other than :func:`main`)."""
-    return _MANNERS.get(_Manners())
 
 
 def _one_source(args: argparse.Namespace) -> None:
@@ -437,22 +421,6 @@ def _sigterm_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _note(message: str) -> None:
-    """A line on stderr that may hold user text (a path): escaped like an error; none with
-    --quiet."""
-    if not _manners().quiet:
-        print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
-
-
-def show(text: str) -> None:
-    """``text`` on stdout, through the pager when it is long for the terminal (see
-    :mod:`mha_symbolic.pager`)."""
-    from mha_symbolic.pager import page
-
-    if not (_manners().pager and page(text)):
-        sys.stdout.write(text)
-
-
 def _error(message: str) -> None:
     """The one place errors reach the terminal: control characters escaped (no ANSI escape
     or newline from user text), cut to one line."""
@@ -481,11 +449,8 @@ def as_flags(message: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    manners = _MANNERS.set(_Manners(args.quiet, not getattr(args, "no_pager", True)))
-    try:
+    with manners(quiet=args.quiet, pager=not getattr(args, "no_pager", True)):
         return _run(args)
-    finally:
-        _MANNERS.reset(manners)
 
 
 def _run(args: argparse.Namespace) -> int:

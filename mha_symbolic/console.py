@@ -1,10 +1,11 @@
-"""Long output to a terminal through a pager, as git does: ``PAGER`` (``less`` by default,
-with ``LESS=FRX`` unless ``LESS`` is set), only when standard output is a terminal and the
-text does not fit it."""
+"""How the command talks to the terminal: notes on stderr (none with --quiet), and long
+output through a pager, as git does: ``PAGER`` (``less`` by default, with ``LESS=FRX`` unless
+``LESS`` is set), only when standard output is a terminal and the text does not fit it."""
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import shlex
 import shutil
@@ -13,9 +14,52 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
+
+from mha_symbolic.arguments import MESSAGE_LIMIT
+from mha_symbolic.text import one_line
 
 DEFAULT = "less"
 LESS = "FRX"  # quit when it fits one screen, show colours as they are, leave the text on screen
+
+
+@dataclass(frozen=True)
+class Manners:
+    """How a command talks: ``quiet`` (no notes or progress on stderr), and ``pager``: whether
+    long output to a terminal may go through the pager."""
+
+    quiet: bool = False
+    pager: bool = False
+
+
+_MANNERS: contextvars.ContextVar[Manners] = contextvars.ContextVar("manners")
+
+
+@contextlib.contextmanager
+def manners(quiet: bool, pager: bool) -> Iterator[None]:
+    """While a command runs, :func:`note` and :func:`show` behave so."""
+    token = _MANNERS.set(Manners(quiet, pager))
+    try:
+        yield
+    finally:
+        _MANNERS.reset(token)
+
+
+def _now() -> Manners:
+    return _MANNERS.get(Manners())
+
+
+def note(message: str) -> None:
+    """A line on stderr that may hold user text (a path): escaped like an error; none with
+    --quiet."""
+    if not _now().quiet:
+        print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
+
+
+def show(text: str) -> None:
+    """``text`` on stdout, through the pager when it is long for the terminal."""
+    if not (_now().pager and page(text)):
+        sys.stdout.write(text)
 
 
 def fits(text: str, size: os.terminal_size) -> bool:
