@@ -230,8 +230,12 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _report_text(report: Any, fmt: str, lang: str) -> str:
-    """text: a block per claim within 100 columns; table: a row per claim (wide); in ``lang``."""
-    formats = {"text": report.readable, "table": report.to_text}
+    """text: a block per claim within the terminal's width; table: a row per claim (wide);
+    in ``lang``."""
+    from mha_symbolic.solution.terminal import terminal_width
+
+    formats = {"text": lambda lang: report.readable(lang, terminal_width())}
+    formats["table"] = report.to_text
     formats.update(md=report.to_markdown, json=report.to_json)
     return str(formats[fmt](lang))
 

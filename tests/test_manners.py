@@ -104,3 +104,13 @@ def test_the_manual_page_is_made_from_the_help(capsys):
     assert page.startswith('.TH MHA\\-SYMBOLIC "1"')
     assert "\\-\\-no\\-pager" in page
     assert "derive every step exactly and write the worked solution" in page
+
+
+def test_the_check_report_fits_the_terminal_but_its_summary_stays_one_line(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["check", "--example", "split-scaled"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines[:-1] if len(line) > 80] == []
+    assert lines[-1] == (
+        "example split-scaled: 11 claims: 9 hold (3 exact, 6 rounded), 2 as the document assumes"
+    )

@@ -164,15 +164,16 @@ class Report:
             lines += _entry_lines(claim, words)
         return "\n".join([*lines, self.summary(lang)]) + "\n"
 
-    def readable(self, lang: str = "en") -> str:
-        """A readable report: one block per assumed number and per claim, within 100 columns."""
+    def readable(self, lang: str = "en", page_width: int = _COLUMNS) -> str:
+        """A readable report: one block per assumed number and per claim, within ``page_width``
+        (the summary, a line to grep, may be wider)."""
         words = voice(lang)
         width = max(_LABEL, *(columns(words(f"labels.{k}")) + 2 for k in _LABELS))
         lines: list[str] = []
         for item in self.assumptions:
-            lines += _assumed_block(item, words, width)
+            lines += _assumed_block(item, words, (width, page_width))
         for claim in self.claims:
-            lines += _block(claim, words, width)
+            lines += _block(claim, words, (width, page_width))
         return "\n".join([*lines, self.summary(lang)]) + "\n"  # one line, to grep; a long path
 
     def __str__(self) -> str:
@@ -308,20 +309,22 @@ def _entry_lines(claim: ClaimVerdict, words: Voice) -> list[str]:
     return lines
 
 
-def _wrap(text: str, width: int, label: str = "") -> list[str]:
-    """``text`` within 100 columns, after ``label`` (indented 2, ``width`` columns wide)."""
+def _wrap(text: str, page: tuple[int, int], label: str = "") -> list[str]:
+    """``text`` after ``label`` (indented 2, as wide as the page's labels), within the page's
+    columns."""
+    width, page_width = page
     indent = " " * (2 + width)
     first = "  " + pad(label, width) if label else indent
     return textwrap.wrap(
         text,
-        _COLUMNS,
+        page_width,
         initial_indent=first,
         subsequent_indent=indent,
         break_on_hyphens=False,
     ) or [first.rstrip()]
 
 
-def _block(claim: ClaimVerdict, words: Voice, width: int) -> list[str]:
+def _block(claim: ClaimVerdict, words: Voice, width: tuple[int, int]) -> list[str]:
     """One claim: its verdict, what was claimed, the exact value, the entries that fail (by
     their place within the claim) and why."""
     lines = [f"{words.code(claim.key)}: {words.verdict(claim.verdict)}"]
@@ -343,7 +346,7 @@ def _block(claim: ClaimVerdict, words: Voice, width: int) -> list[str]:
     return lines
 
 
-def _assumed_block(item: Assumed, words: Voice, width: int) -> list[str]:
+def _assumed_block(item: Assumed, words: Voice, width: tuple[int, int]) -> list[str]:
     """An assumed number: what the document assumes, what the inputs give, and the note."""
     verdict = item.verdict
     lines = [f"{words.code(item.key)}: {words('assumed', status=words(f'statuses.{item.status}'))}"]
