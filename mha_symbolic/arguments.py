@@ -188,7 +188,8 @@ def _add_derive(commands: Any) -> None:
     derive.add_argument(
         "--format",
         choices=("text", "md", "tex", "html", "pdf", "json"),
-        help="output format (default: from -o's suffix; else text on a terminal, md in a pipe)",
+        help="output format (default: from -o's suffix; else text on a terminal, md in a pipe); "
+        "text is as wide as the terminal ($COLUMNS), 100 columns in a file",
     )
     derive.add_argument(
         "-o", "--output", type=_path, metavar="FILE", help="write here instead of stdout"
@@ -265,7 +266,8 @@ def _add_check(commands: Any) -> None:
         "--format",
         choices=("text", "table", "md", "json"),
         default="text",
-        help="report format: text (a block per claim, 100 columns), table (a row per claim)",
+        help="report format: text (a block per claim, as wide as the terminal), table (a row "
+        "per claim)",
     )
     check.add_argument(
         "--claim",
