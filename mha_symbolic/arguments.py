@@ -154,7 +154,10 @@ def manpage(parser: argparse.ArgumentParser) -> str:
     """``parser``'s help as a manual page (roff)."""
     from argparse_manpage.manpage import Manpage
 
-    return str(Manpage(parser))
+    page = Manpage(parser)
+    page.description = "exact multi-head attention, step by step"  # the NAME line
+    page.source, page.manual = f"mha-symbolic {__version__}", "mha-symbolic manual"
+    return str(page)
 
 
 def _add_json(derive: argparse.ArgumentParser) -> None:

@@ -102,6 +102,7 @@ def test_the_manual_page_is_made_from_the_help(capsys):
     assert main(["manpage"]) == 0
     page = capsys.readouterr().out
     assert page.startswith('.TH MHA\\-SYMBOLIC "1"')
+    assert "\n.SH NAME\nmha\\-symbolic \\- exact multi\\-head attention, step by step\n" in page
     assert "\\-\\-no\\-pager" in page
     assert "derive every step exactly and write the worked solution" in page
 
