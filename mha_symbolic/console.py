@@ -70,8 +70,12 @@ def fits(text: str, size: os.terminal_size) -> bool:
 
 
 def command() -> list[str] | None:
-    """The pager to run, or None: ``PAGER`` empty or ``cat``, or a program that is not there."""
-    words = shlex.split(os.environ.get("PAGER", DEFAULT))
+    """The pager to run, or None: ``PAGER`` empty, ``cat``, unreadable, or a program that is
+    not there."""
+    try:
+        words = shlex.split(os.environ.get("PAGER", DEFAULT))
+    except ValueError:  # an unclosed quote: not a command to run
+        return None
     if not words or words == ["cat"] or shutil.which(words[0]) is None:
         return None
     return words

@@ -63,9 +63,10 @@ def test_a_pipe_is_never_paged(terminal, capsys, monkeypatch):
     assert not terminal.exists()
 
 
-def test_a_missing_pager_writes_the_output_itself(terminal, capsys, monkeypatch):
+@pytest.mark.parametrize("pager", ["no-such-pager-here --flag", "less 'unclosed", ""])
+def test_a_missing_pager_writes_the_output_itself(terminal, capsys, monkeypatch, pager):
     _tty(monkeypatch)
-    monkeypatch.setenv("PAGER", "no-such-pager-here --flag")
+    monkeypatch.setenv("PAGER", pager)
     assert main(["derive", "--example", "two-tokens", "--format", "text"]) == 0
     assert capsys.readouterr().out == (GOLDEN / "two-tokens.txt").read_text("utf-8")
 
