@@ -3,7 +3,9 @@ on every command, and the shell completion and manual page made from the parser.
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from mha_symbolic.arguments import build_parser
 from mha_symbolic.cli import main
+from mha_symbolic.solution.terminal import terminal_width
 
 GOLDEN = Path(__file__).parent / "golden"
 COMMANDS = ("examples", "derive", "check", "exercises", "bench", "extract", "completion", "manpage")
@@ -116,3 +119,21 @@ def test_the_check_report_fits_the_terminal_but_its_summary_stays_one_line(capsy
     assert lines[-1] == (
         "example split-scaled: 11 claims: 9 hold (3 exact, 6 rounded), 2 as the document assumes"
     )
+
+
+def test_the_width_is_columns_then_the_terminals_then_100(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "90")
+    assert terminal_width() == 90
+    monkeypatch.setenv("COLUMNS", "20")
+    assert terminal_width() == 40  # narrower terminals wrap on screen
+    monkeypatch.delenv("COLUMNS")
+    # standard output is no terminal (a pipe into head or less); standard error is one
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback: os.terminal_size(fallback))
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((72, 24)))
+    assert terminal_width() == 72
+
+    def no_terminal(fd: int) -> os.terminal_size:
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(os, "get_terminal_size", no_terminal)
+    assert terminal_width() == 100

@@ -3,8 +3,11 @@ page width, headings underlined, the summary as an aligned table."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shutil
+import sys
 import textwrap
 import unicodedata
 from collections.abc import Callable
@@ -18,9 +21,14 @@ NARROWEST = 40  # columns: a narrower terminal gets this width (lines then wrap 
 
 
 def terminal_width() -> int:
-    """The terminal's columns (``COLUMNS`` first, then the terminal standard output is), or
-    :data:`WIDTH` when there is none; never below :data:`NARROWEST`."""
-    return max(NARROWEST, shutil.get_terminal_size((WIDTH, 24)).columns)
+    """The terminal's columns: ``COLUMNS``, else the terminal standard output is, else the
+    one standard error is (output piped into ``head`` or ``less`` is read there); or
+    :data:`WIDTH` when there is none. Never below :data:`NARROWEST`."""
+    columns = shutil.get_terminal_size((0, 0)).columns
+    if not columns:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            columns = os.get_terminal_size(sys.__stderr__.fileno()).columns  # type: ignore[union-attr]
+    return max(NARROWEST, columns or WIDTH)
 
 
 def prose(text: str) -> str:
