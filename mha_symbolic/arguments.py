@@ -80,10 +80,22 @@ def _path(text: str) -> str:
 
 def _command(commands: Any, name: str, summary: str, about: str, *examples: str) -> _Parser:
     """A subcommand: ``summary`` in the command list; its own help says what it does
-    (``about``), with examples."""
-    epilog = "examples:\n" + "\n".join(f"  mha-symbolic {name} {e}" for e in examples)
+    (``about``), with examples; --quiet, as every command has."""
+    lines = [f"  mha-symbolic {name} {e}" for e in examples]
+    epilog = "examples:\n" + "\n".join(lines) if lines else None
     parser: _Parser = commands.add_parser(name, help=summary, description=about, epilog=epilog)
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress or notes on stderr (errors still)"
+    )
     return parser
+
+
+def _add_no_pager(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-pager",
+        action="store_true",
+        help="never page long output to a terminal (default: $PAGER, else less, as git does)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,17 +105,59 @@ def build_parser() -> argparse.ArgumentParser:
         dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
     )
 
-    commands.add_parser(
+    _command(
+        commands,
         "examples",
-        help="list the built-in examples",
-        description="List the built-in examples (from worked documents) by name and title.",
+        "list the built-in examples",
+        "List the built-in examples (from worked documents) by name and title.",
     )
     _add_derive(commands)
     _add_check(commands)
     _add_exercises(commands)
     _add_bench(commands)
     _add_extract(commands)
+    _add_shell(commands)
     return parser
+
+
+SHELLS = ("bash", "zsh", "tcsh")
+
+
+def _add_shell(commands: Any) -> None:
+    """completion and manpage: files for the shell and man, made from this parser."""
+    shell = _command(
+        commands,
+        "completion",
+        "print the shell completion script",
+        "Print a completion script for the shell: save it where the shell reads completions.",
+        "bash > ~/.local/share/bash-completion/completions/mha-symbolic",
+        "zsh > ~/.zfunc/_mha-symbolic",
+    )
+    shell.add_argument("shell", choices=SHELLS, help="the shell")
+    _command(
+        commands,
+        "manpage",
+        "print the manual page (roff)",
+        "Print the manual page, made from this help, as roff for man.",
+        "> ~/.local/share/man/man1/mha-symbolic.1",
+    )
+
+
+def completion(parser: argparse.ArgumentParser, shell: str) -> str:
+    """The ``shell``'s completion script for ``parser`` (commands, flags, choices, files)."""
+    import shtab
+
+    return str(shtab.complete(parser, shell))
+
+
+def manpage(parser: argparse.ArgumentParser) -> str:
+    """``parser``'s help as a manual page (roff)."""
+    from argparse_manpage.manpage import Manpage
+
+    page = Manpage(parser)
+    page.description = "exact multi-head attention, step by step"  # the NAME line
+    page.source, page.manual = f"mha-symbolic {__version__}", "mha-symbolic manual"
+    return str(page)
 
 
 def _add_json(derive: argparse.ArgumentParser) -> None:
@@ -137,7 +191,8 @@ def _add_derive(commands: Any) -> None:
     derive.add_argument(
         "--format",
         choices=("text", "md", "tex", "html", "pdf", "json"),
-        help="output format (default: from -o's suffix; else text on a terminal, md in a pipe)",
+        help="output format (default: from -o's suffix; else text on a terminal, md in a pipe); "
+        "text is as wide as the terminal ($COLUMNS), 100 columns in a file",
     )
     derive.add_argument(
         "-o", "--output", type=_path, metavar="FILE", help="write here instead of stdout"
@@ -153,6 +208,7 @@ def _add_derive(commands: Any) -> None:
         "--detail", choices=("matrix", "token"), default="matrix", help="token: per-token sums"
     )
     _add_lang(derive)
+    _add_no_pager(derive)
     derive.add_argument(
         "--max-size",
         type=_count,
@@ -213,7 +269,8 @@ def _add_check(commands: Any) -> None:
         "--format",
         choices=("text", "table", "md", "json"),
         default="text",
-        help="report format: text (a block per claim, 100 columns), table (a row per claim)",
+        help="report format: text (a block per claim, as wide as the terminal), table (a row "
+        "per claim)",
     )
     check.add_argument(
         "--claim",
@@ -229,6 +286,7 @@ def _add_check(commands: Any) -> None:
         "table); - reads standard input",
     )
     _add_check_precision(check)
+    _add_no_pager(check)
 
 
 def _add_check_precision(check: Any) -> None:
@@ -329,7 +387,6 @@ def _add_exercises(commands: Any) -> None:
     exercises.add_argument(
         "--verify", action="store_true", help="check every answer key's decimals (slower)"
     )
-    exercises.add_argument("--quiet", action="store_true", help="no progress line")
 
 
 def _add_extract(commands: Any) -> None:

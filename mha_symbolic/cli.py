@@ -14,7 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser
+from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser, completion, manpage
+from mha_symbolic.console import manners, show
+from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.files import make_folder, write_atomic, write_files
 from mha_symbolic.text import one_line
@@ -68,7 +70,7 @@ def _stdin_table() -> dict[str, Any]:
 
 def _write(text: str, output: str | None) -> None:
     if output is None:
-        sys.stdout.write(text)
+        show(text)
         return
     write_atomic(output, text)
 
@@ -102,6 +104,10 @@ def _derive(args: argparse.Namespace) -> int:
     if fmt != "json" and (args.enclose is not None or not args.exact):
         flag = "--enclose" if args.enclose is not None else "--no-exact"
         raise SpecError(f"{flag} is for --format json, not {fmt}")
+    if fmt == "text" and args.output is None:  # a file is 100 columns wide, whoever writes it
+        from mha_symbolic.solution.terminal import terminal_width
+
+        options = replace(options, columns=terminal_width())
     if len(specs) > 1:
         return _derive_batch(args, specs, options, fmt)
     d, options = _derive_one(args, specs[0], options)
@@ -126,7 +132,7 @@ def _derive_one(args: argparse.Namespace, spec: Any, options: Any) -> tuple[Any,
     from mha_symbolic.exact.evaluate import derive
     from mha_symbolic.progress import StepLine
 
-    progress = StepLine()
+    progress = StepLine(enabled=not args.quiet)
     try:
         d = derive(spec, True if args.gradients else None, progress=progress, large=args.large)
     finally:
@@ -219,13 +225,17 @@ def _check(args: argparse.Namespace) -> int:
     else:
         report = check(specs[0], claims, **options)
     text = _report_text(report, "text" if args.why else args.format, args.lang)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    show(text if text.endswith("\n") else text + "\n")
     return EXIT_OK if report.ok else EXIT_WRONG_CLAIM
 
 
 def _report_text(report: Any, fmt: str, lang: str) -> str:
-    """text: a block per claim within 100 columns; table: a row per claim (wide); in ``lang``."""
-    formats = {"text": report.readable, "table": report.to_text}
+    """text: a block per claim within the terminal's width; table: a row per claim (wide);
+    in ``lang``."""
+    from mha_symbolic.solution.terminal import terminal_width
+
+    formats = {"text": lambda lang: report.readable(lang, terminal_width())}
+    formats["table"] = report.to_text
     formats.update(md=report.to_markdown, json=report.to_json)
     return str(formats[fmt](lang))
 
@@ -310,18 +320,21 @@ def _check_document(args: argparse.Namespace) -> int:
     found = extract_all(args.spec)
     if not any(one.checkable for one in found):
         return _nothing_to_check(args.spec, found)
-    worst, words = EXIT_OK, voice(args.lang)
+    worst, words, out = EXIT_OK, voice(args.lang), []
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
-        say = _note if args.format == "json" else print
-        for line in one.mapping:
-            say(words.say(line))
-        for note in one.notes:
-            say(words("note", text=words.say(note)))
+        said = [words.say(line) for line in one.mapping]
+        said += [words("note", text=words.say(note)) for note in one.notes]
+        if args.format == "json":
+            for line in said:
+                _note(line)
+        else:
+            out += [line + "\n" for line in said]
         report = check(one.spec, large=args.large)
         text = _report_text(report, args.format, args.lang)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        out.append(text if text.endswith("\n") else text + "\n")
         worst = worst if report.ok else EXIT_WRONG_CLAIM
+    show("".join(out))
     return worst
 
 
@@ -373,8 +386,12 @@ def _exercises(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
-    if not args.quiet:
-        _note(f"wrote {args.count} variants ({len(files)} files) to {args.output}")
+    _note(f"wrote {args.count} variants ({len(files)} files) to {args.output}")
+    return EXIT_OK
+
+
+def _print(text: str) -> int:
+    sys.stdout.write(text)
     return EXIT_OK
 
 
@@ -418,11 +435,6 @@ def _signals_raise() -> Iterator[None]:
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
-def _note(message: str) -> None:
-    """A line on stderr that may hold user text (a path): escaped like an error."""
-    print(one_line(message, MESSAGE_LIMIT), file=sys.stderr)
-
-
 def _error(message: str) -> None:
     """The one place errors reach the terminal: control characters escaped (no ANSI escape
     or newline from user text), cut to one line."""
@@ -451,6 +463,11 @@ def as_flags(message: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    with manners(quiet=args.quiet, pager=not getattr(args, "no_pager", True)):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     handlers = {
         "examples": lambda: _examples(),
         "derive": lambda: _derive(args),
@@ -458,6 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "exercises": lambda: _exercises(args),
         "bench": lambda: _bench(args),
         "extract": lambda: _extract(args),
+        "completion": lambda: _print(completion(build_parser(), args.shell)),
+        "manpage": lambda: _print(manpage(build_parser())),
     }
     try:
         with _signals_raise():

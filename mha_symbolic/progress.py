@@ -1,13 +1,16 @@
-"""Progress of long work on stderr (used by the command line): one status line redrawn in
-place on a terminal; elsewhere (a log, a pipe, NO_COLOR, TERM=dumb) a plain line every few
-seconds."""
+"""Progress of long work on stderr (used by the command line): on a terminal, one status line
+redrawn in place by tqdm (fitted to the terminal's width, with a rate and the time left when
+the total is known); elsewhere (a log, a pipe, NO_COLOR, TERM=dumb) a plain line every few
+seconds, which tqdm does not write (it redraws with carriage returns even into a file)."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
+
+from tqdm import tqdm
 
 INTERVAL = 5.0  # seconds between plain progress lines
 
@@ -22,9 +25,46 @@ def styled(stream: TextIO) -> bool:
     return terminal and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
+class _NoLock:
+    """tqdm's lock, unneeded here: one bar at a time, drawn only by the thread that reports.
+    tqdm's own lock stays held when an exception (Ctrl-C) interrupts a redraw, and the next
+    redraw or close from another thread would wait for it forever."""
+
+    def acquire(self, *args: Any, **kwargs: Any) -> bool:
+        return True
+
+    def release(self) -> None:
+        return None
+
+    def __enter__(self) -> _NoLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _Bar(tqdm):
+    """tqdm drawing only when told, from the thread that tells it: no monitor thread and no
+    lock (nor tqdm's process semaphore), so drawing never blocks the work and a Ctrl-C raised
+    while drawing reaches the command as usual."""
+
+    monitor_interval = 0
+    _lock = _NoLock()
+
+
+def _bar(stream: TextIO, **options: Any) -> tqdm:
+    """A bar cleared when closed, a few columns narrower than the terminal: a ``^C`` echoed
+    after it then does not wrap it onto a second line that the clearing would miss."""
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # not a file: tests, or a redirected stream
+        columns = 80
+    return _Bar(file=stream, leave=False, ncols=max(20, columns - 3), **options)
+
+
 class _Line:
-    """One status line on ``stream``: redrawn in place and cleared by :meth:`close` where
-    :func:`styled` allows, else written as a plain line at most every ``interval`` seconds."""
+    """One status line on ``stream``: a tqdm bar where :func:`styled` allows (made at the
+    first report), else a plain line at most every ``interval`` seconds."""
 
     def __init__(self, stream: TextIO | None, enabled: bool, interval: float = INTERVAL) -> None:
         self.stream = stream or sys.stderr
@@ -32,30 +72,28 @@ class _Line:
         self.styled = styled(self.stream)
         self.interval = interval
         self.last = time.monotonic()  # a plain line only after `interval` of work
-        self.shown = False
+        self.bar: tqdm | None = None
 
-    def show(self, text: str) -> None:
-        if self.styled:
-            self.stream.write(f"\r\033[K{text}")
-            self.shown = True
-        else:
-            now = time.monotonic()
-            if now - self.last < self.interval:
-                return
-            self.last = now
-            self.stream.write(f"{text}\n")
+    def plain(self, text: str) -> None:
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            return
+        self.last = now
+        self.stream.write(f"{text}\n")
         self.stream.flush()
 
     def close(self) -> None:
         """Clear the line, so what the command prints next starts on a clean line."""
-        if self.shown:
-            self.stream.write("\r\033[K")
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+            self.stream.write("\r\033[K")  # and a ^C the terminal echoed after the bar
             self.stream.flush()
-            self.shown = False
 
 
 class CountLine(_Line):
-    """``exercises: 120/1000``, redrawn in place on a terminal."""
+    """``exercises:  12%|██  | 120/1000 [00:03<00:22, 39.5 variants/s]`` on a terminal;
+    ``exercises: 120/1000`` now and then elsewhere."""
 
     def __init__(
         self,
@@ -69,12 +107,21 @@ class CountLine(_Line):
         self.label, self.total = label, total
 
     def __call__(self, done: int) -> None:
-        if self.enabled:
-            self.show(f"{self.label}: {done}/{self.total}")
+        if not self.enabled:
+            return
+        if not self.styled:
+            self.plain(f"{self.label}: {done}/{self.total}")
+            return
+        if self.bar is None:  # drawn as it is made
+            self.bar = _bar(
+                self.stream, total=self.total, initial=done, desc=self.label, unit=" variants"
+            )
+        else:
+            self.bar.update(done - self.bar.n)
 
 
 class StepLine(_Line):
-    """``mha-symbolic: grad.head1.q (12 steps, 3.4 s)``, redrawn in place on a terminal.
+    """``mha-symbolic: grad.head1.q (12 steps, 00:03)``, redrawn in place on a terminal.
 
     Quiet for work that ends within ``delay`` seconds (and, off a terminal, within
     ``interval``), so short commands print nothing but their result.
@@ -95,5 +142,14 @@ class StepLine(_Line):
     def __call__(self, key: str) -> None:
         self.count += 1
         elapsed = time.monotonic() - self.start
-        if self.enabled and elapsed >= self.delay:
-            self.show(f"mha-symbolic: {key} ({self.count} steps, {elapsed:.1f} s)")
+        if not self.enabled or elapsed < self.delay:
+            return
+        if not self.styled:
+            self.plain(f"mha-symbolic: {key} ({self.count} steps, {elapsed:.1f} s)")
+            return
+        if self.bar is None:  # drawn as it is made
+            form = "mha-symbolic: {desc} ({n} steps, {elapsed})"
+            self.bar = _bar(self.stream, initial=self.count, desc=key, bar_format=form)
+        else:
+            self.bar.set_description_str(key, refresh=False)
+            self.bar.update(1)

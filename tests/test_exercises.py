@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sys
 from fractions import Fraction
 
 import pytest
 
 from mha_symbolic import AttentionSpec, check, derive
 from mha_symbolic.cli import main
+from mha_symbolic.errors import SpecError
 from mha_symbolic.exercises import bank as ex
 from mha_symbolic.exercises import writer
 
@@ -419,3 +421,14 @@ def test_an_answer_key_writes_a_wide_matrix_in_column_groups_and_fractions_full_
     sheet = files["variant-001/sheet.tex"].decode()  # its blanks in groups too: 3 + 3 columns
     assert r"O = \text{columns 1–3:}" in sheet and r"\text{columns 4–6:}" in sheet
     assert r"A_{1} = \begin{bmatrix}" in sheet  # 4 columns fit, a little shrunk: one group
+
+
+def test_to_toml_escapes_control_characters_and_refuses_a_lone_surrogate():
+    tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    table = {"title": 'tab\tbell\x07 "q" \\ é', "weights": {"w_q": "symbolic"}}
+    text = ex.to_toml(table)
+    assert text.startswith('title = "tab\\tbell\\u0007 \\"q\\" \\\\ é"\n')
+    assert tomllib.loads(text) == table
+    with pytest.raises(SpecError) as error:
+        ex.to_toml({"title": "a\udc80"})
+    assert str(error.value) == "text 'a\\\\udc80' holds a lone surrogate (U+DC80)"

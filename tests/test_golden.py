@@ -54,7 +54,8 @@ def compare(name: str, expected: str, actual: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "example", "extra"), CASES, ids=[c[0] for c in CASES])
-def test_markdown_matches_the_golden_file(name, example, extra, capsys):
+def test_markdown_matches_the_golden_file(name, example, extra, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # the text goldens' width, whatever runs the tests
     formats = ("--format", "md") if "--format" not in extra else ()
     assert main(["derive", "--example", example, *formats, *extra]) == 0
     actual = capsys.readouterr().out
@@ -112,9 +113,38 @@ def test_plain_text_has_no_latex_and_fits_100_columns(example, capsys):
         assert latex not in out, (latex, out[out.index(latex) - 80 : out.index(latex) + 80])
 
 
+@pytest.mark.parametrize("example", example_names())
+def test_an_80_column_terminal_gets_no_line_wider_than_80(example, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["derive", "--example", example, "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if len(line) > 80] == []
+
+
+def test_the_summary_wraps_its_widest_cells_at_spaces_outside_parentheses(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["derive", "--example", "pytorch-style", "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("Step  Operation") :].split("\n\n")[0]
+    assert table.splitlines()[7:11] == [
+        "4     Scaled dot-product         → weights(h, L, L),       2 × (4, 4), 2 ×",
+        "      attention                  output(h, L, d)           (4, 3)",
+        "5     Merge (concatenate heads)  (h, L, d) → (L, h · d)    (2, 4, 3) → (4, 6)",
+        "6     Output projection          (L, h · d) · W_Oᵀ →       (4, 6)",
+    ]
+
+
+def test_a_file_is_100_columns_wide_whatever_the_terminal(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["derive", "--example", "pytorch-style", "-o", str(tmp_path / "s.txt")]) == 0
+    written = (tmp_path / "s.txt").read_text(encoding="utf-8")
+    assert written == (GOLDEN / "pytorch-style.txt").read_text(encoding="utf-8")
+
+
 def test_a_terminal_gets_plain_text_and_a_pipe_markdown(capsys, monkeypatch):
     import sys
 
+    monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert main(["derive", "--example", "two-tokens"]) == 0
     assert capsys.readouterr().out == (GOLDEN / "two-tokens.txt").read_text(encoding="utf-8")

@@ -79,14 +79,48 @@ def test_latex_view_compiles_as_nbconvert_would_put_it(tmp_path: Path) -> None:
     assert (tmp_path / "view.pdf").stat().st_size > 1000
 
 
-def test_a_report_at_the_prompt_reads_as_the_report() -> None:
+def test_a_report_at_the_prompt_is_one_line_and_print_reads_as_the_report() -> None:
     report = check(derive(AttentionSpec.example("two-tokens")), {"head1.weights[1,1]": "0.73"})
     assert repr(report) == (
+        "<Report example two-tokens: 1 claim: 1 holds (0 exact, 1 rounded); "
+        "print(report) or report.claims>"
+    )
+    assert str(report) == (
         "head1.weights[1,1]: rounded\n"
         "  claimed  0.73\n"
         "  exact    e/(1 + e) = 0.7311\n"
-        "example two-tokens: 1 claim: 1 holds (0 exact, 1 rounded)"
+        "example two-tokens: 1 claim: 1 holds (0 exact, 1 rounded)\n"
     )
+
+
+def test_a_derivation_at_the_prompt_is_one_line_and_print_reads_as_the_solution() -> None:
+    d = derive(AttentionSpec.example("two-tokens"))
+    assert repr(d) == (
+        "<Derivation 'Two tokens, two heads': 2 tokens, d_model 2, 2 heads, 17 steps; "
+        "print(d) or d.steps>"
+    )
+    golden = Path(__file__).parent / "golden" / "two-tokens.txt"
+    assert str(d) == golden.read_text(encoding="utf-8")
+    one = derive(AttentionSpec.example("one-token"))
+    assert repr(one).startswith("<Derivation 'One token, two heads': 1 token, d_model 4, 2 heads")
+
+
+def test_a_report_in_html_is_a_table_with_the_wrong_claim_marked() -> None:
+    report = check(
+        derive(AttentionSpec.example("two-tokens")),
+        {"head1.weights[1,1]": "0.73", "head1.weights[1,2]": "0.5"},
+    )
+    html = report._repr_html_()
+    assert html.startswith('<div class="mha-report">') and html.endswith("</div>\n")
+    tags = _Tags()
+    tags.feed(html)
+    assert tags.open == []
+    rows = re.findall(r"<tr>(.*?)</tr>", html)
+    assert len(rows) == 3  # the header and a row per claim
+    assert "<td><code>head1.weights[1,1]</code></td><td><code>0.73</code></td>" in rows[1]
+    assert '<span class="wrong">wrong</span>' in rows[2]
+    assert "<math " in rows[1]  # e/(1 + e) as MathML
+    assert "<p>example two-tokens: 2 claims: 1 holds (0 exact, 1 rounded), 1 wrong</p>" in html
 
 
 def test_a_notebook_shows_the_solution_and_the_report(tmp_path: Path) -> None:
@@ -106,6 +140,11 @@ def test_a_notebook_shows_the_solution_and_the_report(tmp_path: Path) -> None:
     assert {"text/html", "text/markdown", "text/latex", "text/plain"} <= set(solution)
     assert "data:image/png;base64," in solution["text/html"]
     assert solution["text/latex"].count("$$") == 2 * 17
+    assert solution["text/plain"].startswith("<Derivation 'Two tokens, two heads'")
     report = notebook.cells[1].outputs[0]["data"]
-    assert report["text/plain"].endswith("1 claim: 1 holds (0 exact, 1 rounded)")
+    assert report["text/plain"].endswith(
+        "1 claim: 1 holds (0 exact, 1 rounded); print(report) or report.claims>"
+    )
     assert "text/markdown" in report
+    assert report["text/html"].startswith('<div class="mha-report">')
+    assert "<code>head1.weights[1,1]</code>" in report["text/html"]

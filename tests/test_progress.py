@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
+import threading
+
+import pytest
 
 from mha_symbolic import AttentionSpec, derive
-from mha_symbolic.progress import StepLine
+from mha_symbolic.progress import CountLine, StepLine
 
 
 class Terminal(io.StringIO):
@@ -26,12 +29,57 @@ def test_step_line_redraws_in_place_and_clears(monkeypatch):
     stream = Terminal()
     line = StepLine(stream, delay=0.0)
     line("head1.q")
+    line.bar.mininterval = 0  # every step drawn (tqdm draws at most ten times a second)
     line("head1.k")
     line.close()
     text = stream.getvalue()
-    assert "\r\x1b[Kmha-symbolic: head1.q (1 steps," in text
-    assert "\r\x1b[Kmha-symbolic: head1.k (2 steps," in text
-    assert text.endswith("\r\x1b[K")
+    assert "\rmha-symbolic: head1.q (1 steps, 00:00)" in text
+    assert "\rmha-symbolic: head1.k (2 steps, 00:00)" in text
+    assert "\n" not in text
+    assert text.endswith("\r" + " " * 38 + "\r\r\x1b[K")  # cleared for what comes next
+
+
+def test_count_line_on_a_terminal_is_a_bar_with_the_time_left(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    stream = Terminal()
+    line = CountLine("exercises", 4, stream)
+    line(1)
+    line.bar.mininterval = 0
+    line(3)
+    line.close()
+    text = stream.getvalue()
+    assert "\rexercises:  25%|" in text and "| 1/4 [00:00<?, ? variants/s]" in text
+    assert "\rexercises:  75%|" in text and "| 3/4 [00:00<00:00, " in text
+    assert "\n" not in text and text.endswith("\r\x1b[K")
+
+
+class Interrupted(Terminal):
+    """A terminal where Ctrl-C arrives while a line is being drawn."""
+
+    def write(self, text: str) -> int:
+        if "2 steps" in text:
+            raise KeyboardInterrupt
+        return super().write(text)
+
+
+def test_ctrl_c_while_drawing_reaches_the_command_and_nothing_waits(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    line = StepLine(Interrupted(), delay=0.0)
+    line("head1.q")
+    line.bar.mininterval = 0
+    with pytest.raises(KeyboardInterrupt):
+        line("head1.k")
+    done = threading.Event()
+    closer = threading.Thread(target=lambda: (line.close(), done.set()), daemon=True)
+    closer.start()  # from another thread: the bar's lock must not be left held
+    assert done.wait(timeout=30)
+    after = Terminal()
+    again = StepLine(after, delay=0.0)
+    again("x")
+    again.close()
+    assert "\rmha-symbolic: x (1 steps, 00:00)" in after.getvalue()
 
 
 def test_step_line_is_quiet_off_a_terminal_and_for_short_work():

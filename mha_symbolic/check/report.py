@@ -10,6 +10,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 import sympy as sp
@@ -163,15 +164,16 @@ class Report:
             lines += _entry_lines(claim, words)
         return "\n".join([*lines, self.summary(lang)]) + "\n"
 
-    def readable(self, lang: str = "en") -> str:
-        """A readable report: one block per assumed number and per claim, within 100 columns."""
+    def readable(self, lang: str = "en", page_width: int = _COLUMNS) -> str:
+        """A readable report: one block per assumed number and per claim, within ``page_width``
+        (the summary, a line to grep, may be wider)."""
         words = voice(lang)
         width = max(_LABEL, *(columns(words(f"labels.{k}")) + 2 for k in _LABELS))
         lines: list[str] = []
         for item in self.assumptions:
-            lines += _assumed_block(item, words, width)
+            lines += _assumed_block(item, words, (width, page_width))
         for claim in self.claims:
-            lines += _block(claim, words, width)
+            lines += _block(claim, words, (width, page_width))
         return "\n".join([*lines, self.summary(lang)]) + "\n"  # one line, to grep; a long path
 
     def __str__(self) -> str:
@@ -179,8 +181,27 @@ class Report:
         return self.readable()
 
     def __repr__(self) -> str:
-        """At a prompt: the readable report, not the dataclass's fields."""
-        return str(self).rstrip("\n")
+        """One line at a prompt: the summary, and how to see more."""
+        return f"<Report {self.summary()}; print(report) or report.claims>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the table (exact values as MathML), then why each failing claim
+        fails; in English."""
+        return self.to_html()
+
+    def to_html(self, lang: str = "en") -> str:
+        """The table, the summary and the reasons as one ``<div class="mha-report">``."""
+        words = voice(lang)
+        head = "".join(f"<th>{escape(words(f'columns.{c}'))}</th>" for c in _HEADER)
+        rows = "".join(_html_row(claim, words) for claim in self.claims)
+        reasons = "".join(f"<li>{_html_code(r[2:])}</li>" for r in _reasons(self, words))
+        return (
+            f'<div class="mha-report">\n<style>{_HTML_STYLE}</style>\n'
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>\n"
+            f"<p>{escape(self.summary(lang))}</p>\n"
+            + (f"<ul>{reasons}</ul>\n" if reasons else "")
+            + "</div>\n"
+        )
 
     def _repr_markdown_(self) -> str:
         """The Markdown table (maths rendered), why each failing claim fails, and what the
@@ -220,6 +241,40 @@ def _source(source: str, words: Voice) -> str:
     return words.code(source)
 
 
+_HTML_STYLE = (
+    ".mha-report table { border-collapse: collapse; } "
+    ".mha-report th, .mha-report td { padding: 0.2em 0.6em; text-align: left; "
+    "vertical-align: middle; border-bottom: 1px solid #ddd; } "
+    ".mha-report .wrong { color: #b00020; font-weight: bold; }"
+)
+_CODE = re.compile(r"`([^`]*)`")
+
+
+def _html_code(text: str) -> str:
+    """Text with its `code` spans as ``<code>``, everything else escaped."""
+    parts = _CODE.split(text)
+    return "".join(f"<code>{escape(p)}</code>" if i % 2 else escape(p) for i, p in enumerate(parts))
+
+
+def _html_row(claim: ClaimVerdict, words: Voice) -> str:
+    """One claim as a table row; the exact value as MathML when it is short enough."""
+    from latex2mathml.converter import convert
+
+    exact = convert(claim.exact_latex) if all(_small(v) for v in claim.exact) else None
+    verdict = escape(words.verdict(claim.verdict))
+    cells = (
+        f"<code>{escape(claim.key)}</code>",
+        f"<code>{escape(' '.join(claim.claim.text.split()))}</code>",
+        exact or escape(words("too_long")),
+        escape(claim.decimal or words("symbolic")),
+        verdict
+        if claim.holds or claim.verdict == "follows"
+        else f'<span class="wrong">{verdict}</span>',
+        escape(words.sentence(claim.diagnosis) or ""),
+    )
+    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+
 def _reasons(report: Report, words: Voice) -> list[str]:
     """A Markdown line per assumed number and per failing claim: what it is, and why."""
     reasons = [
@@ -254,20 +309,22 @@ def _entry_lines(claim: ClaimVerdict, words: Voice) -> list[str]:
     return lines
 
 
-def _wrap(text: str, width: int, label: str = "") -> list[str]:
-    """``text`` within 100 columns, after ``label`` (indented 2, ``width`` columns wide)."""
+def _wrap(text: str, page: tuple[int, int], label: str = "") -> list[str]:
+    """``text`` after ``label`` (indented 2, as wide as the page's labels), within the page's
+    columns."""
+    width, page_width = page
     indent = " " * (2 + width)
     first = "  " + pad(label, width) if label else indent
     return textwrap.wrap(
         text,
-        _COLUMNS,
+        page_width,
         initial_indent=first,
         subsequent_indent=indent,
         break_on_hyphens=False,
     ) or [first.rstrip()]
 
 
-def _block(claim: ClaimVerdict, words: Voice, width: int) -> list[str]:
+def _block(claim: ClaimVerdict, words: Voice, width: tuple[int, int]) -> list[str]:
     """One claim: its verdict, what was claimed, the exact value, the entries that fail (by
     their place within the claim) and why."""
     lines = [f"{words.code(claim.key)}: {words.verdict(claim.verdict)}"]
@@ -289,7 +346,7 @@ def _block(claim: ClaimVerdict, words: Voice, width: int) -> list[str]:
     return lines
 
 
-def _assumed_block(item: Assumed, words: Voice, width: int) -> list[str]:
+def _assumed_block(item: Assumed, words: Voice, width: tuple[int, int]) -> list[str]:
     """An assumed number: what the document assumes, what the inputs give, and the note."""
     verdict = item.verdict
     lines = [f"{words.code(item.key)}: {words('assumed', status=words(f'statuses.{item.status}'))}"]

@@ -193,6 +193,22 @@ class Derivation(Mapping[str, Matrix]):
         """Write the solution (format from ``fmt`` or the suffix); returns the files written."""
         return list(_consumer("write")(self, path, fmt, options))
 
+    def to_text(self, **options: Any) -> str:
+        """The worked solution as plain Unicode text (options as :meth:`to_markdown`, and
+        ``columns``, the page's width: 100 by default)."""
+        return str(_consumer("render")(self, "text", options))
+
+    def __str__(self) -> str:
+        """The readable solution (``print(d)``), 100 columns wide."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        """One line at a prompt: the title, the shape, and how to see more."""
+        spec, count = self.spec, len(self.steps)
+        tokens, heads = spec.query.rows, spec.heads
+        shape = f"{_many(tokens, 'token')}, d_model {spec.query.cols}, {_many(heads, 'head')}"
+        return f"<Derivation {spec.title!r}: {shape}, {_many(count, 'step')}; print(d) or d.steps>"
+
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
@@ -203,6 +219,10 @@ class Derivation(Mapping[str, Matrix]):
     def _repr_latex_(self) -> str:
         """What nbconvert puts into a PDF: every step as display maths, title to decimals."""
         return str(_consumer("notebook")(self, "latex"))
+
+
+def _many(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def unknown_key_message(key: str, keys: list[str]) -> str:

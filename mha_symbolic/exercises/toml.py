@@ -1,69 +1,55 @@
-"""A variant's spec as TOML (tomli-w is not a dependency: these tables are small and plain)."""
+"""A variant's spec as TOML, written by tomlkit: top-level keys, then the tables."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
+
+import tomlkit
+from tomlkit.items import Item
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.text import one_line
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
-
-_TOML_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
-    "\r": "\\r",
-}
-
-
-def _toml_string(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and every control character (U+0000 to
-    U+001F and U+007F, which TOML forbids raw) escaped; other characters as they are."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch in _TOML_ESCAPES:
-            out.append(_TOML_ESCAPES[ch])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        elif 0xD800 <= code <= 0xDFFF:
-            raise SpecError(f"text {one_line(text)!r} holds a lone surrogate (U+{code:04X})")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+def _item(value: Any) -> Item:
+    """A TOML value; a table inside a table written inline (``bn = {title = "..."}``)."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"no TOML for {type(value).__name__}")
+        inline = tomlkit.inline_table()
+        for key, inner in value.items():
+            inline.append(key, _item(inner))
+        return inline
+    if isinstance(value, list):
+        array = tomlkit.array()
+        array.extend(_item(v) for v in value)
+        return array
+    if isinstance(value, str):
+        _no_surrogate(value)
+    elif not isinstance(value, (bool, int)):
+        raise TypeError(f"no TOML for {type(value).__name__}")
+    return tomlkit.item(value)
+
+
+def _no_surrogate(text: str) -> None:
+    """A lone surrogate cannot be written as UTF-8: say which text holds one."""
+    for ch in text:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            raise SpecError(f"text {one_line(text)!r} holds a lone surrogate (U+{ord(ch):04X})")
 
 
 def to_toml(table: Mapping[str, Any]) -> str:
     """A variant's spec table as TOML that ``mha-symbolic derive`` reads back: its tables
     ([weights], [parameters], ...) after the top-level keys."""
+    document = tomlkit.document()
     tables = {k: v for k, v in table.items() if isinstance(v, dict)}
-    lines = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items() if k not in tables]
+    for key, value in table.items():
+        if key not in tables:
+            _no_surrogate(key)
+            document.add(key, _item(value))
     for name, entries in tables.items():
-        lines += ["", f"[{_toml_key(name)}]"]
-        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in entries.items()]
-    return "\n".join(lines) + "\n"
+        part = tomlkit.table()
+        for key, value in entries.items():
+            _no_surrogate(key)
+            part.add(key, _item(value))
+        document.add(name, part)
+    return tomlkit.dumps(document)

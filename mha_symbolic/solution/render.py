@@ -153,8 +153,11 @@ def _fitted(mathml: str, tex: str) -> str:
     return mathml.replace("<math ", f'<math style="font-size: {scale:.0%}" ', 1)
 
 
-def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
-    """The Jinja2 environment of one format; .tex templates use ``\\VAR{}`` and ``\\BLOCK{}``.
+def environment(
+    fmt: str, templates: str | None = None, columns: int = terminal.WIDTH
+) -> jinja2.Environment:
+    """The Jinja2 environment of one format (text: a page ``columns`` wide); .tex templates
+    use ``\\VAR{}`` and ``\\BLOCK{}``.
 
     Sandboxed (see :mod:`mha_symbolic.solution.sandbox`): a ``--templates`` folder restyles
     the outputs but cannot reach Python, and any error in it is one line naming its file.
@@ -182,7 +185,7 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
         env.filters["described"] = lambda t: _code_spans(t, tex_escape, _tex_code)
     elif fmt == "text":
         env = Sandbox(autoescape=False, **common)
-        env.filters.update(terminal.FILTERS)
+        env.filters.update(terminal.filters(columns))
     elif fmt == "html":
         env = Sandbox(autoescape=True, **common)
         env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
@@ -224,7 +227,7 @@ def render(
         options = replace(options, plots=inline)
     names = variables(build(derivation, options, images), font)
     template = f"derivation.{_TEMPLATE.get(fmt, fmt)}.j2"
-    text = environment(fmt, options.templates).get_template(template).render(names)
+    text = environment(fmt, options.templates, options.columns).get_template(template).render(names)
     return full_size_fractions(text) if fmt == "tex" else text
 
 

@@ -3,13 +3,32 @@ page width, headings underlined, the summary as an aligned table."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import shutil
+import sys
 import textwrap
 import unicodedata
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from mha_symbolic.solution import plain
 
-WIDTH = 100  # columns
+WIDTH = 100  # columns of the page when there is no terminal to fit (a file, a pipe)
+NARROWEST = 40  # columns: a narrower terminal gets this width (lines then wrap on screen)
+
+
+def terminal_width() -> int:
+    """The terminal's columns: ``COLUMNS``, else the terminal standard output is, else the
+    one standard error is (output piped into ``head`` or ``less`` is read there); or
+    :data:`WIDTH` when there is none. Never below :data:`NARROWEST`."""
+    columns = shutil.get_terminal_size((0, 0)).columns
+    if not columns:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            columns = os.get_terminal_size(sys.__stderr__.fileno()).columns  # type: ignore[union-attr]
+    return max(NARROWEST, columns or WIDTH)
 
 
 def prose(text: str) -> str:
@@ -22,30 +41,30 @@ def math(tex: str) -> str:
     return plain.inline(str(tex))
 
 
-def display(tex: str, columns: plain.Columns = plain.COLUMNS) -> str:
+def display(tex: str, columns: plain.Columns = plain.COLUMNS, width: int = WIDTH) -> str:
     """Display maths, indented four spaces, within the page width; ``columns`` labels a group
     of columns of a matrix too wide for it (the locale's words)."""
-    shown = plain.display(str(tex), WIDTH - 4, columns)
+    shown = plain.display(str(tex), width - 4, columns)
     return "\n".join(("    " + line).rstrip() for line in shown.splitlines())
 
 
-def wrap(text: str, indent: int = 0) -> str:
+def wrap(text: str, indent: int = 0, width: int = WIDTH) -> str:
     """Prose filled to the page width; lines after the first indented ``indent`` spaces."""
     return textwrap.fill(
         " ".join(str(text).split()),
-        width=WIDTH,
+        width=width,
         subsequent_indent=" " * indent,
         break_long_words=False,
         break_on_hyphens=False,
     )
 
 
-def indented(text: str, indent: int = 2) -> str:
+def indented(text: str, indent: int = 2, width: int = WIDTH) -> str:
     """Prose filled to the page width, every line indented (an aside: insight, picture)."""
     pad = " " * indent
     return textwrap.fill(
         " ".join(str(text).split()),
-        width=WIDTH,
+        width=width,
         initial_indent=pad,
         subsequent_indent=pad,
         break_long_words=False,
@@ -63,24 +82,76 @@ def underline(text: str, char: str = "-") -> str:
     return f"{shown}\n{char * max(width(shown), 3)}"
 
 
-def summary_table(summary: Any) -> str:
-    """The summary's columns and rows, aligned, cells as plain text."""
+def summary_table(summary: Any, columns: int = WIDTH) -> str:
+    """The summary's columns and rows, aligned, cells as plain text; wider than ``columns``,
+    the widest cells wrapped at spaces over several lines."""
     rows = [list(summary.columns)] + [
         [str(r.step), prose(str(r.operation)), math(r.shapes), math(r.here)] for r in summary.rows
     ]
+    widths = _fitted(rows, columns)
+    lines: list[str] = []
+    for k, row in enumerate(rows):
+        cells = [_cell(c, w) for c, w in zip(row, widths)]
+        for i in range(max(len(cell) for cell in cells)):
+            parts = [(cell[i] if i < len(cell) else "", w) for cell, w in zip(cells, widths)]
+            lines.append("  ".join(c + " " * (w - width(c)) for c, w in parts).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _fitted(rows: list[list[str]], columns: int) -> list[int]:
+    """Each column's width: its widest cell, narrowed one column at a time (the one whose
+    narrowing adds the fewest lines, the widest of those; never below its longest word)
+    until the row fits ``columns`` with two spaces between columns."""
     widths = [max(width(row[j]) for row in rows) for j in range(len(rows[0]))]
-    lines = ["  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths)) for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(line.rstrip() for line in lines)
+    words = [[w for row in rows for w in _words(row[j])] for j in range(len(widths))]
+    least = [max((width(w) for w in column), default=1) for column in words]
+    while sum(widths) + 2 * (len(widths) - 1) > columns:
+        narrower = [j for j in range(len(widths)) if widths[j] > least[j]]
+        if not narrower:
+            break
+
+        def cost(j: int) -> tuple[int, int]:
+            trial = [w - (k == j) for k, w in enumerate(widths)]
+            return (_height(rows, trial), -widths[j])
+
+        widths[min(narrower, key=cost)] -= 1
+    return widths
 
 
-FILTERS = {
-    "prose": prose,
-    "math": math,
-    "display": display,
-    "wrap": wrap,
-    "indented": indented,
-    "underline": underline,
-    "summary_table": summary_table,
-    "text": str,
-}
+def _words(text: str) -> list[str]:
+    """The pieces a cell may be broken between (a parenthesis is one piece)."""
+    return _INSIDE.sub(lambda m: m.group().replace(" ", _KEPT), text).split(" ")
+
+
+def _height(rows: list[list[str]], widths: list[int]) -> int:
+    """Lines the table takes with these column widths."""
+    return sum(max(len(_cell(c, w)) for c, w in zip(row, widths)) for row in rows)
+
+
+def _cell(text: str, room: int) -> list[str]:
+    """A cell's lines, wrapped at spaces outside parentheses within ``room`` columns."""
+    if width(text) <= room:
+        return [text]
+    kept = _INSIDE.sub(lambda m: m.group().replace(" ", _KEPT), text)
+    lines = textwrap.wrap(kept, room, break_long_words=False, break_on_hyphens=False)
+    return [line.replace(_KEPT, " ") for line in lines] or [""]
+
+
+_KEPT = "\xa0"  # a space textwrap does not break at
+_INSIDE = re.compile(r"\([^()]*\)")
+
+
+def filters(columns: int = WIDTH) -> dict[str, Callable[..., str]]:
+    """The filters of a page ``columns`` wide."""
+    return {
+        "prose": prose,
+        "math": math,
+        "display": partial(display, width=columns),
+        "wrap": partial(wrap, width=columns),
+        "indented": partial(indented, width=columns),
+        "underline": underline,
+        "summary_table": partial(summary_table, columns=columns),
+        "text": str,
+    }

@@ -41,12 +41,15 @@ class Options:
     # whether the exact LaTeX is written (False: balls and decimals alone, for model scale).
     enclose: int | None = None
     exact: bool = True
+    columns: int = 100  # text only: the page's width in characters (a terminal's own width)
 
     def __post_init__(self) -> None:
         if self.detail not in DETAILS:
             raise SpecError(f"unknown detail {self.detail!r}; choose one of {', '.join(DETAILS)}")
         if self.max_size < 2:
             raise SpecError("max_size must be at least 2")
+        if self.columns < 40:
+            raise SpecError(f"columns must be at least 40, got {self.columns}")
         if self.enclose is not None and not 1 <= self.enclose <= MAX_ENCLOSE_DIGITS:
             raise SpecError(f"enclose must be 1 to {MAX_ENCLOSE_DIGITS} digits, got {self.enclose}")
         if not self.exact and self.enclose is None:
