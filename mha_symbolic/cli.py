@@ -73,6 +73,21 @@ def _write(text: str, output: str | None) -> None:
     write_atomic(output, text)
 
 
+def _not_the_input(output: str | None, source: str | None, force: bool) -> None:
+    """Refuse ``-o`` naming the input file itself (another spelling or a hard link too)."""
+    if force or not output or not source or source == STDIN:
+        return
+    try:
+        same = os.path.samefile(output, source)
+    except (OSError, ValueError):  # either missing (or unreadable): not the same file
+        return
+    if same:
+        raise SpecError(
+            "-o names the input file itself; give another file, or --force to replace it",
+            source=output,
+        )
+
+
 def _examples() -> int:
     from mha_symbolic.spec.attention import examples
 
@@ -97,6 +112,7 @@ def _derive(args: argparse.Namespace) -> int:
         enclose=args.enclose,
         exact=args.exact,
     )
+    _not_the_input(args.output, args.spec, args.force)
     specs = load_specs(args)
     fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
     if fmt != "json" and (args.enclose is not None or not args.exact):
@@ -262,6 +278,7 @@ def _extract(args: argparse.Namespace) -> int:
     from mha_symbolic.extract import extract_all
     from mha_symbolic.extract.phrases import voice
 
+    _not_the_input(args.output, args.document, args.force)
     found = extract_all(args.document)
     say = voice(args.lang)
     if len(found) > 1 and args.output is None:
