@@ -101,6 +101,12 @@ def is_stream(path: str | Path) -> bool:
         return False
 
 
+def inside(folder: str | Path, path: str | Path) -> bool:
+    """Whether ``path``'s real path (links resolved) lies inside ``folder``'s."""
+    root, real = os.path.realpath(folder), os.path.realpath(path)
+    return os.path.commonpath([root, real]) == root
+
+
 def check_file_name(path: str | Path) -> None:
     """Refuse a file name that is empty or ends with / (a folder's name), before
     ``Path(path)`` drops the slash."""

@@ -208,7 +208,9 @@ def write_bank(
             tex = bank_tex(source, seed, options, variants)
             extra["bank.tex"] = tex.encode("utf-8")
             if fmt == "pdf":
-                extra["bank.pdf"] = pdf.compile_tex(tex, {}, engine(options))
+                extra["bank.pdf"] = pdf.compile_tex(
+                    tex, {}, engine(options), bounded=bool(options.templates)
+                )
         index = bank_index(source, seed, options, variants, [*names, *extra])
         extra[INDEX] = index.encode("utf-8")
         names += _write_all(staging, extra, target)

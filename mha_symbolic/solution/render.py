@@ -20,7 +20,7 @@ from mha_symbolic.files import Data, check_file_name, is_stream, write_files
 from mha_symbolic.locale import template_dir
 from mha_symbolic.solution import json_out, plain, terminal, wide
 from mha_symbolic.solution.build import build
-from mha_symbolic.solution.sandbox import Sandbox
+from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
 from mha_symbolic.solution.view import Options, Solution
 from mha_symbolic.words import Words
 
@@ -160,7 +160,8 @@ def environment(fmt: str, templates: str | None = None) -> jinja2.Environment:
     the outputs but cannot reach Python, and any error in it is one line naming its file.
     """
     common: dict[str, Any] = {
-        "loader": jinja2.FileSystemLoader(str(template_dir(templates))),
+        "loader": FolderLoader(template_dir(templates)),
+        "bounded": templates is not None,
         "undefined": jinja2.StrictUndefined,
         "keep_trailing_newline": True,
         "trim_blocks": True,
@@ -371,7 +372,7 @@ def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
     named = tuple(replace(p, src=n) for p, n in zip(options.plots, figures))
     options = replace(options, plots=named)
     tex = render(derivation, "tex", options, images=_heads(images), font=font)
-    return pdf.compile_tex(tex, {**images, **figures}, engine)
+    return pdf.compile_tex(tex, {**images, **figures}, engine, bounded=bool(options.templates))
 
 
 def write(
