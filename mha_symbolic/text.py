@@ -6,6 +6,8 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from mha_symbolic.spec import bounds
+
 _SHOWN = 60  # characters of user text quoted in a message
 
 
@@ -31,7 +33,7 @@ def one_line(text: str, limit: int = _SHOWN) -> str:
 
 
 # ------------------------------------------------------------------ decimals
-MAX_DECIMALS = 50  # the most places any printer or the command line gives
+MAX_DECIMALS = bounds.MAX_DECIMALS  # the most places any printer or the command line gives
 _DIGITS_FALLBACK = 30  # SymPy's evaluation of what arb cannot evaluate: this many digits more
 
 

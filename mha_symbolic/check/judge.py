@@ -157,14 +157,26 @@ def _judge_assumed(
     )
 
 
+class _UnknownAssumed(SpecError):
+    """An [assumed] key that names no step: refused, as an unknown [claims] key is."""
+
+
 def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:
     """The spec's [assumed] numbers read like claims: the document's own numbers for the steps
-    after them. One that is not a number (a formula naming an unknown W_O) is left out."""
+    after them. One that is not a number (a formula naming an unknown W_O) is left out; one
+    under a key that names no step is refused."""
+    own = [step.key for step in d.steps]
+
+    def unknown(key: str) -> str:
+        raise _UnknownAssumed(f"[assumed] {unknown_key_message(key, own)}", source=d.spec.source)
+
     out: list[Claim] = []
     with declared(d.spec.parameters):
         for key, value in d.spec.assumed.items():
             try:
-                out += read_claims({key: value}, shapes, lambda k: k)
+                out += read_claims({key: value}, shapes, unknown)
+            except _UnknownAssumed:
+                raise
             except SpecError:
                 continue
     return out

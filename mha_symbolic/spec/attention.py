@@ -337,9 +337,10 @@ def _translations(value: Any) -> dict[str, dict[str, str]]:
     return out
 
 
-def _heads(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SpecError(f"heads must be a positive integer, got {one_line(repr(value))}")
+def _heads(given: Any) -> int:
+    value = bounds.integer(given)  # a NumPy integer is an integer
+    if value is None or value < 1:
+        raise SpecError(f"heads must be a positive integer, got {one_line(repr(given))}")
     if value > bounds.MAX_HEADS:
         raise SpecError(f"heads = {value} is more than the {bounds.MAX_HEADS} a spec may have")
     return value
