@@ -348,6 +348,8 @@ def _read_text(name: str) -> str:
 
     if name != STDIN:
         return read_text(name, name)
+    if sys.stdin is None:  # started with standard input closed (<&-)
+        raise SpecError("standard input is closed; give a spec file", source="<stdin>")
     data = sys.stdin.buffer.read(MAX_STDIN + 1)
     if len(data) > MAX_STDIN:
         raise SpecError(
@@ -456,7 +458,17 @@ def as_flags(message: str) -> str:
     return _PARAMETER.sub(lambda m: m.group(1) + FLAGS[m.group(2)], message)
 
 
+def _closed_streams_to_devnull() -> None:
+    """Started with standard output or error closed (>&-): what goes there is dropped, as a
+    closed pipe's is, instead of failing on a missing stream."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _closed_streams_to_devnull()
     args = build_parser().parse_args(argv)
     handlers = {
         "examples": lambda: _examples(),

@@ -26,7 +26,7 @@ from mha_symbolic.check.verdicts import (
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, unknown_key_message
 from mha_symbolic.exact.evaluate import derive
-from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.attention import AttentionSpec, as_spec
 from mha_symbolic.spec.numbers import declared
 
 __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge"]
@@ -107,8 +107,11 @@ def check(
     ``dtype="float32"``: the computation carries float32 rounding (default: the spec's own
     ``inputs`` and ``dtype``, else exact); see check/precision.
     """
-    if isinstance(d, AttentionSpec):
-        d = derive(d, large=large)
+    if not isinstance(d, Derivation):
+        d = derive(
+            as_spec(d, "check takes a Derivation, an AttentionSpec or a dict of its keys"),
+            large=large,
+        )
     inputs, dtype = inputs or d.spec.inputs, dtype or d.spec.dtype
     precision.options(inputs, dtype)
     values = Values(d)
