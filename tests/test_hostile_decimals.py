@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the tables below hold one case per line)
 """Printed decimals at a rounding boundary are correctly rounded (half to even) for every exact
 value, derive and check agree on them, no float conversion overflows; the Python API has the
 command line's bounds and takes NumPy integers."""
