@@ -112,7 +112,8 @@ def _derive(args: argparse.Namespace) -> int:
         enclose=args.enclose,
         exact=args.exact,
     )
-    _not_the_input(args.output, args.spec, args.force)
+    for target in (args.output, args.plot_file):
+        _not_the_input(target, args.spec, args.force)
     specs = load_specs(args)
     fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
     if fmt != "json" and (args.enclose is not None or not args.exact):

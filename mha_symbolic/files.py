@@ -89,7 +89,7 @@ def write_atomic(path: str | Path, data: Data) -> None:
 
 
 _SHORT = 100  # characters of a target's name in its temporary's name (names end at 255 bytes)
-_DESCRIPTORS = {"/dev/stdout": 1, "/dev/stderr": 2}
+_DESCRIPTORS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
 _DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
 
 
