@@ -16,7 +16,7 @@ from typing import Any
 
 from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser
 from mha_symbolic.errors import SpecError
-from mha_symbolic.files import make_folder, write_atomic, write_files
+from mha_symbolic.files import make_folder, not_the_input, write_atomic, write_files
 from mha_symbolic.text import one_line
 
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
@@ -73,21 +73,6 @@ def _write(text: str, output: str | None) -> None:
     write_atomic(output, text)
 
 
-def _not_the_input(output: str | None, source: str | None, force: bool) -> None:
-    """Refuse ``-o`` naming the input file itself (another spelling or a hard link too)."""
-    if force or not output or not source or source == STDIN:
-        return
-    try:
-        same = os.path.samefile(output, source)
-    except (OSError, ValueError):  # either missing (or unreadable): not the same file
-        return
-    if same:
-        raise SpecError(
-            "-o names the input file itself; give another file, or --force to replace it",
-            source=output,
-        )
-
-
 def _examples() -> int:
     from mha_symbolic.spec.attention import examples
 
@@ -113,7 +98,7 @@ def _derive(args: argparse.Namespace) -> int:
         exact=args.exact,
     )
     for target in (args.output, args.plot_file):
-        _not_the_input(target, args.spec, args.force)
+        not_the_input(target, args.spec, args.force)
     specs = load_specs(args)
     fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
     if fmt != "json" and (args.enclose is not None or not args.exact):
@@ -279,7 +264,7 @@ def _extract(args: argparse.Namespace) -> int:
     from mha_symbolic.extract import extract_all
     from mha_symbolic.extract.phrases import voice
 
-    _not_the_input(args.output, args.document, args.force)
+    not_the_input(args.output, args.document, args.force)
     found = extract_all(args.document)
     say = voice(args.lang)
     if len(found) > 1 and args.output is None:

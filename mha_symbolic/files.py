@@ -101,6 +101,22 @@ def is_stream(path: str | Path) -> bool:
         return False
 
 
+def not_the_input(output: str | None, source: str | None, force: bool) -> None:
+    """Refuse an ``output`` that is the input file ``source`` itself (by another spelling, a
+    link or a hard link too) unless ``force``; ``-`` (standard input) is never a file here."""
+    if force or not output or not source or source == "-":
+        return
+    try:
+        same = os.path.samefile(output, source)
+    except (OSError, ValueError):  # either missing (or unreadable): not the same file
+        return
+    if same:
+        raise SpecError(
+            "-o names the input file itself; give another file, or --force to replace it",
+            source=output,
+        )
+
+
 def inside(folder: str | Path, path: str | Path) -> bool:
     """Whether ``path``'s real path (links resolved) lies inside ``folder``'s."""
     root, real = os.path.realpath(folder), os.path.realpath(path)
