@@ -187,9 +187,16 @@ def _write_stream(path: Path, pieces: Iterable[bytes]) -> None:
         finally:
             os.close(handle)
     except OSError as exc:
-        if exc.errno == errno.ENXIO:
+        if exc.errno == errno.ENXIO and _is_fifo(path):
             raise SpecError("cannot write: no process reads this FIFO", source=str(path)) from None
         raise SpecError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
+
+
+def _is_fifo(path: Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _write_all(handle: int, pieces: Iterable[bytes]) -> None:
