@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import stat
+import subprocess
 import sys
 import time
 import traceback
@@ -272,3 +273,17 @@ def test_a_new_bank_removes_only_what_the_old_one_listed(tmp_path):
     assert len(index["files"]) == 1 + 3 * 3
     assert run([*argv, "--count", "1"], tmp_path)["code"] == 0
     assert sorted(os.listdir(bank)) == ["bank.json", "variant-001"]
+
+
+@pytest.mark.parametrize("command", [["derive", "--example", E], ["check", "--example", E]])
+def test_standard_output_closed_is_no_traceback(tmp_path, command):
+    done = subprocess.run(
+        [sys.executable, "-m", "mha_symbolic", *command],
+        cwd=tmp_path,
+        preexec_fn=lambda: os.close(1),  # as a shell's >&- does
+        stderr=subprocess.PIPE,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert os.listdir(tmp_path) == []
