@@ -245,19 +245,19 @@ def _replaceable(target: Path, folder: str) -> None:
             f"with its {INDEX}, is replaced)",
             source=folder,
         )
-    cwd = Path.cwd()
-    if cwd == target or target in cwd.parents:
-        raise SpecError(
-            "is (or holds) the current folder; a bank replaces its whole folder: "
-            "run the command from outside it",
-            source=folder,
-        )
     others = sorted(set(_present(target)) - _listed(target))
     if others:
         shown = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
         raise SpecError(
             f"holds files the earlier bank did not write ({shown}); a bank replaces its "
             "whole folder: move them, or give a new or empty folder",
+            source=folder,
+        )
+    cwd = Path.cwd()
+    if cwd == target or target in cwd.parents:
+        raise SpecError(
+            "is (or holds) the current folder; a bank replaces its whole folder: "
+            "run the command from outside it",
             source=folder,
         )
 
