@@ -288,3 +288,24 @@ def test_standard_output_closed_is_no_traceback(tmp_path, command):
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_looping_template_stops_in_a_thread_too(tmp_path):
+    """No timer signal reaches a thread: the sandbox's own hooks (each range and call) stop it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mha_symbolic import AttentionSpec, derive
+    from mha_symbolic.errors import SpecError
+
+    shutil.copytree(SHIPPED, tmp_path / "t")
+    loop = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n"
+    (tmp_path / "t" / "derivation.md.j2").write_text(loop)
+    d = derive(AttentionSpec.example(E))
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(d.to_markdown, templates=str(tmp_path / "t"))
+        with pytest.raises(SpecError) as error:
+            future.result(timeout=TIMEOUT)
+    assert str(error.value) == (
+        f"{tmp_path}/t/derivation.md.j2:1: template stopped: the template ran longer than 5 s "
+        "(a loop too long?)"
+    )

@@ -9,12 +9,13 @@ import os
 import signal
 import stat
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from jinja2.sandbox import SandboxedEnvironment, SecurityError, safe_range
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.files import inside
@@ -90,6 +91,7 @@ class TemplateBound(Exception):
 def _bounded_text(pieces: Iterator[str]) -> str:
     out, size = [], 0
     for piece in pieces:
+        check_deadline()
         size += len(piece)
         if size > MAX_OUTPUT:
             raise TemplateBound(f"the template wrote more than {MAX_OUTPUT} characters")
@@ -97,17 +99,46 @@ def _bounded_text(pieces: Iterator[str]) -> str:
     return "".join(out)
 
 
+_DEADLINE = threading.local()  # .at: when this thread's bounded render must stop
+
+
+def _too_long() -> TemplateBound:
+    return TemplateBound(f"the template ran longer than {MAX_SECONDS:g} s (a loop too long?)")
+
+
+def check_deadline() -> None:
+    """Stop a bounded render past its time: called from the sandbox's hooks (calls, * and
+    **, range, each piece of output), so a render in any thread stops."""
+    at = getattr(_DEADLINE, "at", None)
+    if at is not None and time.monotonic() > at:
+        raise _too_long()
+
+
 @contextlib.contextmanager
 def _time_bound(bounded: bool) -> Iterator[None]:
-    """At most ``MAX_SECONDS`` for a render when ``bounded``: a timer signal raises inside
-    the template's loop (main thread only; a signal cannot reach another thread)."""
+    """At most ``MAX_SECONDS`` for a render when ``bounded``: checked at the sandbox's hooks,
+    and in the main thread also by a timer signal, which stops even a loop that calls nothing."""
+    if not bounded:
+        yield
+        return
+    previous_at = getattr(_DEADLINE, "at", None)
+    _DEADLINE.at = time.monotonic() + MAX_SECONDS
+    try:
+        with _timer():
+            yield
+    finally:
+        _DEADLINE.at = previous_at
+
+
+@contextlib.contextmanager
+def _timer() -> Iterator[None]:
     main = threading.current_thread() is threading.main_thread()
-    if not bounded or not main or signal.getitimer(signal.ITIMER_REAL)[0]:
+    if not main or signal.getitimer(signal.ITIMER_REAL)[0]:
         yield
         return
 
     def expire(signum: int, frame: Any) -> None:
-        raise TemplateBound(f"the template ran longer than {MAX_SECONDS:g} s (a loop too long?)")
+        raise _too_long()
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, MAX_SECONDS)
@@ -116,6 +147,11 @@ def _time_bound(bounded: bool) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _range(*args: Any) -> range:
+    check_deadline()
+    return safe_range(*args)
 
 
 def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
@@ -177,7 +213,11 @@ class Sandbox(SandboxedEnvironment):
     def __init__(self, *args: Any, bounded: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bounded = bounded
-        self.globals["lipsum"] = _lipsum
+        self.globals.update(lipsum=_lipsum, range=_range)
+
+    def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
+        check_deadline()
+        return super().call(context, obj, *args, **kwargs)
 
     def get_template(
         self,
@@ -199,6 +239,7 @@ class Sandbox(SandboxedEnvironment):
         return os.path.join(folders[0], name)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        check_deadline()
         if operator == "**" and _big_power(left, right):
             raise SecurityError(f"{operator} gives a number over {MAX_POWER_BITS} bits")
         if operator == "*" and _long_repeat(left, right):
