@@ -58,6 +58,10 @@ def _add_large(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_force(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true", help="let -o replace the input file itself")
+
+
 def _add_lang(parser: argparse.ArgumentParser, about: str = "language of prose") -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help=about)
 
@@ -197,6 +201,7 @@ def _add_derive(commands: Any) -> None:
     derive.add_argument(
         "-o", "--output", type=_path, metavar="FILE", help="write here instead of stdout"
     )
+    _add_force(derive)
     derive.add_argument(
         "--decimals",
         type=_count,
@@ -410,4 +415,5 @@ def _add_extract(commands: Any) -> None:
         metavar="PATH",
         help="write the spec here (a folder when the page has several examples); default stdout",
     )
+    _add_force(extract)
     _add_lang(extract, "the notes' words (names, spec keys and the spec's TOML stay as they are)")

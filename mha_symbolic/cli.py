@@ -18,7 +18,7 @@ from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser, 
 from mha_symbolic.console import manners, show
 from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
-from mha_symbolic.files import make_folder, write_atomic, write_files
+from mha_symbolic.files import make_folder, not_the_input, write_atomic, write_files
 from mha_symbolic.text import one_line
 
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
@@ -99,6 +99,8 @@ def _derive(args: argparse.Namespace) -> int:
         enclose=args.enclose,
         exact=args.exact,
     )
+    for target in (args.output, args.plot_file):
+        not_the_input(target, args.spec, args.force)
     specs = load_specs(args)
     fmt = args.format or (infer_format(args.output) if args.output else _screen_format())
     if fmt != "json" and (args.enclose is not None or not args.exact):
@@ -272,6 +274,7 @@ def _extract(args: argparse.Namespace) -> int:
     from mha_symbolic.extract import extract_all
     from mha_symbolic.extract.phrases import voice
 
+    not_the_input(args.output, args.document, args.force)
     found = extract_all(args.document)
     say = voice(args.lang)
     if len(found) > 1 and args.output is None:
@@ -344,6 +347,8 @@ def _read_text(name: str) -> str:
 
     if name != STDIN:
         return read_text(name, name)
+    if sys.stdin is None:  # started with standard input closed (<&-)
+        raise SpecError("standard input is closed; give a spec file", source="<stdin>")
     data = sys.stdin.buffer.read(MAX_STDIN + 1)
     if len(data) > MAX_STDIN:
         raise SpecError(
@@ -461,7 +466,17 @@ def as_flags(message: str) -> str:
     return _PARAMETER.sub(lambda m: m.group(1) + FLAGS[m.group(2)], message)
 
 
+def _closed_streams_to_devnull() -> None:
+    """Started with standard output or error closed (>&-): what goes there is dropped, as a
+    closed pipe's is, instead of failing on a missing stream."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _closed_streams_to_devnull()
     args = build_parser().parse_args(argv)
     with manners(quiet=args.quiet, pager=not getattr(args, "no_pager", True)):
         return _run(args)

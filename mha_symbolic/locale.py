@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import string
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.files import inside
 from mha_symbolic.text import one_line
 
 if sys.version_info >= (3, 11):
@@ -27,6 +29,8 @@ def template_dir(override: str | Path | None = None) -> Path:
         path = Path(override)
         if not path.is_dir():
             raise SpecError("templates: no such directory", source=str(path))
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise SpecError("templates: cannot read this directory", source=str(path))
         return path
     # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
     # editable install) it is the top-level folder beside the package.
@@ -69,8 +73,13 @@ def load(lang: str = "en", templates: str | None = None) -> Locale:
     if lang not in LANGUAGES:
         raise SpecError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     path = template_dir(templates) / "locales" / f"{lang}.toml"
-    if templates is not None and not path.is_file():
+    if templates is not None and not os.path.lexists(path):
         path = template_dir() / "locales" / f"{lang}.toml"
+    elif templates is not None and not (inside(templates, path) and os.path.isfile(path)):
+        raise SpecError(
+            "a locale must be a file inside the templates folder (not a link out of it)",
+            source=str(path),
+        )
     try:
         table = Locale(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
     except OSError as exc:

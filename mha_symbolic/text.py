@@ -6,6 +6,8 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from mha_symbolic.spec import bounds
+
 _SHOWN = 60  # characters of user text quoted in a message
 
 
@@ -31,18 +33,23 @@ def one_line(text: str, limit: int = _SHOWN) -> str:
 
 
 # ------------------------------------------------------------------ decimals
-MAX_DECIMALS = 50  # the most places any printer or the command line gives
-_GUARD = 12  # extra significant digits evaluated beyond the last printed place
+MAX_DECIMALS = bounds.MAX_DECIMALS  # the most places any printer or the command line gives
+_DIGITS_FALLBACK = 30  # SymPy's evaluation of what arb cannot evaluate: this many digits more
 
 
 def decimal_text(value: Any, places: int, *, shortest: bool = False) -> str | None:
-    """``value`` rounded to ``places`` after the point (half to even), exact at any magnitude.
+    """``value`` correctly rounded to ``places`` after the point, half to even, at any
+    magnitude (see :mod:`mha_symbolic.exact.rounding`: the side of a rounding boundary is
+    proved with arb balls, never read off a float).
 
     Integers print without a point; ``shortest`` prints a fraction whose decimal ends within
     ``places`` in full (1/2 -> ``0.5``). ``inf``/``-inf`` for infinities, ``nan`` for an
-    undefined value; None when ``value`` has free symbols or is not real.
+    undefined value; None when ``value`` has free symbols, is not real, or has more than
+    10,000 digits before the point.
     """
     import sympy as sp
+
+    from mha_symbolic.exact.rounding import proved_decimal, rounded
 
     if places < 0:
         raise ValueError(f"decimal places must be 0 or more, got {places}")
@@ -55,41 +62,38 @@ def decimal_text(value: Any, places: int, *, shortest: bool = False) -> str | No
         return "nan"
     if value.is_Integer:
         return str(int(value))
-    exact = value if value.is_Rational else _approximation(value, places)
-    if exact is None:
-        return None
-    numerator, denominator = int(exact.p), int(exact.q)
-    if shortest and value.is_Rational:
+    if not value.is_Rational:
+        return proved_decimal(value, places) or _evaluated(value, places)
+    numerator, denominator = int(value.p), int(value.q)
+    if shortest:
         ends = _terminating_places(denominator)
         if ends is not None and ends <= places:
             places = ends
     return rounded(numerator, denominator, places)
 
 
-def _approximation(value: Any, places: int) -> Any:
-    """A rational within half a unit of the ``places + _GUARD``-th place of ``value``."""
+def _evaluated(value: Any, places: int) -> str | None:
+    """What arb cannot evaluate (a function it does not know): SymPy's evaluation, with
+    ``_DIGITS_FALLBACK`` digits beyond the last place; None if it is not a finite real."""
     import sympy as sp
 
-    rough = value.evalf(15)
-    if not isinstance(rough, sp.Float):  # an imaginary part, infinite, or irreducible
-        return None
-    if rough == 0:
-        before = 1
-    else:
-        _, _, exponent, bits = rough._mpf_
-        if (exponent + bits) * 0.30103 < -(places + _GUARD):
-            # Far below the last place (say e^{-10^{25}}): it rounds to 0, and evaluating it
-            # further would make SymPy shift integers by as many bits as the exponent has.
-            return sp.Integer(0)
-        before = max(1, int((exponent + bits) * 0.30103) + 2)  # digits before the point
-    digits = before + places + _GUARD
+    from mha_symbolic.exact.rounding import rounded
+
     try:
-        fine = value.evalf(digits, strict=True, maxn=4 * digits + 100)
-    except sp.core.evalf.PrecisionExhausted:  # an exact zero in disguise: no relative accuracy
-        fine = value.evalf(digits)
-    if not isinstance(fine, sp.Float):
+        fine = value.evalf(places + _DIGITS_FALLBACK, maxn=4 * places + 200)
+    except (ArithmeticError, ValueError, TypeError):
         return None
-    return sp.Rational(fine)  # the binary float exactly
+    if not isinstance(fine, sp.Float) or not fine.is_finite:
+        return None
+    sign, mantissa, exponent, bits = fine._mpf_  # the binary float, exactly
+    if exponent + bits < -(places + 1) * 3.33:  # below 10^-(places+1): however far below
+        return rounded(0, 1, places)
+    if exponent + bits > 10_000 * 3.33:  # more digits before the point than are printed
+        return None
+    numerator = -int(mantissa) if sign else int(mantissa)
+    if exponent >= 0:
+        return rounded(numerator << int(exponent), 1, places)
+    return rounded(numerator, 1 << -int(exponent), places)
 
 
 def _terminating_places(denominator: int) -> int | None:
@@ -100,14 +104,3 @@ def _terminating_places(denominator: int) -> int | None:
     while denominator % 5 == 0:
         denominator, fives = denominator // 5, fives + 1
     return max(twos, fives) if denominator == 1 else None
-
-
-def rounded(numerator: int, denominator: int, places: int) -> str:
-    """numerator/denominator to ``places`` places with integer arithmetic, half to even."""
-    negative = numerator < 0
-    units, rest = divmod(abs(numerator) * 10**places, denominator)
-    if 2 * rest > denominator or (2 * rest == denominator and units % 2 == 1):
-        units += 1
-    digits = str(units).rjust(places + 1, "0")
-    text = digits if places == 0 else f"{digits[:-places]}.{digits[-places:]}"
-    return f"-{text}" if negative and units else text  # no "-0.00"

@@ -7,9 +7,9 @@ import pytest
 import sympy as sp
 
 from mha_symbolic import check, derive
-from mha_symbolic.check import balls
 from mha_symbolic.check.claims import read_claim
 from mha_symbolic.check.verdicts import judge_side, worst
+from mha_symbolic.exact import balls
 from mha_symbolic.spec.attention import AttentionSpec
 
 IDENTITY = [[[1, 0], [0, 1]]]

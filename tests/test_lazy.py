@@ -147,7 +147,7 @@ def test_json_without_exact_values_needs_no_large(refused: None, tmp_path: Path)
 def test_options_refuse_balls_without_json_sense() -> None:
     with pytest.raises(SpecError, match="give enclose"):
         Options(exact=False)
-    with pytest.raises(SpecError, match="enclose must be 1 to"):
+    with pytest.raises(SpecError, match="enclose must be a whole number from 1 to"):
         Options(enclose=0)
 
 

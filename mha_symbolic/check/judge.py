@@ -26,7 +26,7 @@ from mha_symbolic.check.verdicts import (
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, unknown_key_message
 from mha_symbolic.exact.evaluate import derive
-from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.attention import AttentionSpec, as_spec
 from mha_symbolic.spec.numbers import declared
 
 __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge"]
@@ -107,8 +107,11 @@ def check(
     ``dtype="float32"``: the computation carries float32 rounding (default: the spec's own
     ``inputs`` and ``dtype``, else exact); see check/precision.
     """
-    if isinstance(d, AttentionSpec):
-        d = derive(d, large=large)
+    if not isinstance(d, Derivation):
+        d = derive(
+            as_spec(d, "check takes a Derivation, an AttentionSpec or a dict of its keys"),
+            large=large,
+        )
     inputs, dtype = inputs or d.spec.inputs, dtype or d.spec.dtype
     precision.options(inputs, dtype)
     values = Values(d)
@@ -157,14 +160,26 @@ def _judge_assumed(
     )
 
 
+class _UnknownAssumed(SpecError):
+    """An [assumed] key that names no step: refused, as an unknown [claims] key is."""
+
+
 def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim]:
     """The spec's [assumed] numbers read like claims: the document's own numbers for the steps
-    after them. One that is not a number (a formula naming an unknown W_O) is left out."""
+    after them. One that is not a number (a formula naming an unknown W_O) is left out; one
+    under a key that names no step is refused."""
+    own = [step.key for step in d.steps]
+
+    def unknown(key: str) -> str:
+        raise _UnknownAssumed(f"[assumed] {unknown_key_message(key, own)}", source=d.spec.source)
+
     out: list[Claim] = []
     with declared(d.spec.parameters):
         for key, value in d.spec.assumed.items():
             try:
-                out += read_claims({key: value}, shapes, lambda k: k)
+                out += read_claims({key: value}, shapes, unknown)
+            except _UnknownAssumed:
+                raise
             except SpecError:
                 continue
     return out

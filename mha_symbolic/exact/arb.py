@@ -7,8 +7,6 @@ from typing import Any
 import flint
 import sympy as sp
 
-from mha_symbolic.text import rounded
-
 
 def arb_of(expr: Any) -> flint.arb:
     """``expr`` (rationals, +, *, rational powers, exp, log, cos, sin) as an arb ball."""
@@ -43,31 +41,3 @@ def _fold(args: tuple[Any, ...], op: Any) -> flint.arb:
     for arg in args[1:]:
         total = op(total, arb_of(arg))
     return total
-
-
-_MAX_SHIFT = 1 << 16  # bits: a ball like e^{-10^25}'s is left to the exact value
-
-
-def _dyadic(number: Any) -> tuple[int, int] | None:
-    """An exact arb (a midpoint or a radius) as (numerator, denominator); None when its
-    binary exponent is too far out to write as integers."""
-    mantissa, exponent = (int(n) for n in number.man_exp())
-    if abs(exponent) > _MAX_SHIFT:
-        return None
-    return (mantissa << exponent, 1) if exponent >= 0 else (mantissa, 1 << -exponent)
-
-
-def decimal_of(ball: flint.arb, places: int) -> str | None:
-    """The ball's value rounded to ``places`` when both its ends round alike and no integer
-    lies in it (an integer prints without a point), else None: the exact entry decides."""
-    if not ball.is_finite() or ball.rad() == 0:
-        return None
-    mid, rad = _dyadic(ball.mid()), _dyadic(ball.rad())
-    if mid is None or rad is None:
-        return None
-    (m, q), (r, s) = mid, rad
-    low, high, den = m * s - r * q, m * s + r * q, q * s
-    if low // den != high // den or low % den == 0:
-        return None
-    text = rounded(low, den, places)
-    return text if text == rounded(high, den, places) else None

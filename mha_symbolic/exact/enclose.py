@@ -12,6 +12,7 @@ from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
+from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
 
 
 def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[flint.arb]]:
@@ -21,6 +22,7 @@ def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[f
     A derivation kept in its structured form is enclosed from the structure (arb matrix
     products, one exponential per logit); any other from its SymPy values, entry by entry.
     """
+    digits = whole_number(digits, "digits", 1, MAX_ENCLOSE_DIGITS)
     d.step(key)  # an unknown key is a KeyError naming the close ones
     form = None if d.structured is None else d.structured[key]
     if form is None and d[key].free_symbols:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
@@ -18,7 +18,7 @@ from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.nodes import Rope, RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
-from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.attention import AttentionSpec, as_spec
 from mha_symbolic.spec.bounds import too_large
 
 
@@ -227,7 +227,7 @@ def backward_structured(
 
 
 def derive(
-    spec: AttentionSpec,
+    spec: AttentionSpec | Mapping[str, Any],
     gradients: bool | None = None,
     progress: Progress | None = None,
     large: bool = False,
@@ -244,6 +244,7 @@ def derive(
     Where making the SymPy values (or, for other specs, the derivation itself) is estimated
     to take minutes it is refused with a SpecError unless ``large`` is true.
     """
+    spec = as_spec(spec, "derive takes an AttentionSpec or a dict of its keys")
     backward_too = gradients if gradients is not None else spec.loss is not None
     refusal = None if large else too_large(spec)
     program = build(spec)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -81,9 +82,14 @@ def generate(
 
 
 def bank_index(
-    source: str, seed: int, options: ExerciseOptions, variants: Sequence[Mapping[str, bytes]]
+    source: str,
+    seed: int,
+    options: ExerciseOptions,
+    variants: Sequence[Mapping[str, bytes]],
+    written: Sequence[str] = (),
 ) -> str:
-    """bank.json: the rule, and per variant its seed, index, files and spec to re-derive it."""
+    """bank.json: the rule, per variant its seed, index, files and spec to re-derive it, and
+    every file the bank wrote (``files``: what a later bank in its folder may remove)."""
     entries = []
     for index, files in enumerate(variants, start=1):
         folder = variant_dir(index)
@@ -109,6 +115,7 @@ def bank_index(
             "max_draws": MAX_DRAWS,
         },
         "variants": entries,
+        "files": sorted({*written, INDEX}),
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
@@ -196,34 +203,98 @@ def write_bank(
         for files in generate(spec, count, seed, options, workers or os.cpu_count() or 1, progress):
             names += _write_all(staging, files, target)
             variants.append(files)
-        extra = {INDEX: bank_index(source, seed, options, variants).encode("utf-8")}
+        extra: dict[str, bytes] = {}
         if fmt != "md":
             tex = bank_tex(source, seed, options, variants)
             extra["bank.tex"] = tex.encode("utf-8")
             if fmt == "pdf":
-                extra["bank.pdf"] = pdf.compile_tex(tex, {}, engine(options))
+                extra["bank.pdf"] = pdf.compile_tex(
+                    tex, {}, engine(options), bounded=bool(options.templates)
+                )
+        index = bank_index(source, seed, options, variants, [*names, *extra])
+        extra[INDEX] = index.encode("utf-8")
         names += _write_all(staging, extra, target)
     return [Path(folder) / name for name in names]
 
 
 def _prepare(folder: str | Path) -> Path:
-    """The bank's folder, checked before any work: new, empty, or an earlier bank."""
+    """The bank's folder, checked before any work: new, empty, or an earlier bank holding
+    only the files it listed (it is replaced whole; anything else there is never removed)."""
     if str(folder) == "":
         raise SpecError("the bank's folder name is empty")
     target = Path(os.path.abspath(folder))
+    if target.is_symlink():
+        raise SpecError("is a link; give the bank's folder itself", source=str(folder))
     if target.exists() and not target.is_dir():
         raise SpecError("is a file, not a folder", source=str(folder))
     if not target.parent.is_dir():
         raise SpecError("its parent folder does not exist", source=str(folder))
-    if target.is_dir() and not (target / INDEX).is_file() and any(target.iterdir()):
-        raise SpecError(
-            f"is a folder with other files in it; give a new or empty folder (an earlier bank, "
-            f"with its {INDEX}, is replaced)",
-            source=str(folder),
-        )
+    if target.is_dir() and any(target.iterdir()):
+        _replaceable(target, str(folder))
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise SpecError("cannot write into its parent folder", source=str(folder))
     return target
+
+
+def _replaceable(target: Path, folder: str) -> None:
+    """Refuse a folder that is not an earlier bank, or holds what its bank did not write,
+    or holds the current folder (replacing it would pull the folder from under the shell)."""
+    if not (target / INDEX).is_file():
+        raise SpecError(
+            f"is a folder with other files in it; give a new or empty folder (an earlier bank, "
+            f"with its {INDEX}, is replaced)",
+            source=folder,
+        )
+    others = sorted(set(_present(target)) - _listed(target))
+    if others:
+        shown = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
+        raise SpecError(
+            f"holds files the earlier bank did not write ({shown}); a bank replaces its "
+            "whole folder: move them, or give a new or empty folder",
+            source=folder,
+        )
+    cwd = Path.cwd()
+    if cwd == target or target in cwd.parents:
+        raise SpecError(
+            "is (or holds) the current folder; a bank replaces its whole folder: "
+            "run the command from outside it",
+            source=folder,
+        )
+
+
+def _present(target: Path) -> list[str]:
+    """Every file, link and folder under ``target`` (links not followed), relative, with /."""
+    out = []
+    for root, folders, files in os.walk(target):
+        for name in [*folders, *files]:
+            out.append(Path(root, name).relative_to(target).as_posix())
+    return out
+
+
+def _written(index: Any) -> list[Any]:
+    if "files" in index:
+        return list(index["files"])
+    names = [f for v in index.get("variants", []) for f in v.get("files", [])]
+    if index.get("format") in ("tex", "pdf"):
+        names += ["bank.tex", "bank.pdf"] if index["format"] == "pdf" else ["bank.tex"]
+    return names
+
+
+_BANK_NAME = re.compile(r"bank\.(json|tex|pdf)|variant-\d{3,}/[\w.-]+")
+
+
+def _listed(target: Path) -> set[str]:
+    """What the earlier bank wrote, as its bank.json lists it (``files``; before that list,
+    each variant's files), with their variant folders; names a bank cannot write are not
+    taken (a bank.json edited to list ../thesis.tex removes nothing)."""
+    try:
+        index = json.loads((target / INDEX).read_text(encoding="utf-8"))
+        names = [str(n) for n in _written(index)]
+    except (OSError, ValueError, AttributeError, TypeError):
+        names = []
+    names.append(INDEX)
+    files = {n for n in names if _BANK_NAME.fullmatch(n)}
+    return files | {n.split("/")[0] for n in files if "/" in n}
 
 
 def _write_all(staging: Path, files: Mapping[str, bytes], target: Path) -> list[str]:

@@ -15,9 +15,9 @@ from typing import Any
 import flint
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact.arb import decimal_of
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.limits import LimitDerivation
+from mha_symbolic.exact.rounding import decimal_of
 from mha_symbolic.locale import step_title
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.view import Options

@@ -45,9 +45,17 @@ def require(engine: str) -> str:
     return path
 
 
-def compile_tex(tex: str, files: Mapping[str, bytes], engine: str = "pdflatex") -> bytes:
-    """The PDF of ``tex``; ``files`` (heatmap PNGs) are written beside it first."""
+SECONDS = 300  # a shipped template's TeX: a model's whole solution
+BOUNDED_SECONDS = 8  # a --templates folder's TeX, which may loop without end
+
+
+def compile_tex(
+    tex: str, files: Mapping[str, bytes], engine: str = "pdflatex", *, bounded: bool = False
+) -> bytes:
+    """The PDF of ``tex``; ``files`` (heatmap PNGs) are written beside it first. ``bounded``
+    (TeX from a --templates folder) gives the engine ``BOUNDED_SECONDS``, not ``SECONDS``."""
     program = require(engine)
+    seconds = BOUNDED_SECONDS if bounded else SECONDS
     with tempfile.TemporaryDirectory(prefix="mha-symbolic-") as folder:
         work = Path(folder)
         (work / "solution.tex").write_text(tex, encoding="utf-8")
@@ -56,10 +64,15 @@ def compile_tex(tex: str, files: Mapping[str, bytes], engine: str = "pdflatex") 
         command = [program, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error"]
         try:
             subprocess.run(
-                [*command, "solution.tex"], cwd=work, capture_output=True, timeout=300, check=False
+                [*command, "solution.tex"],
+                cwd=work,
+                capture_output=True,
+                stdin=subprocess.DEVNULL,
+                timeout=seconds,
+                check=False,
             )
         except subprocess.TimeoutExpired:
-            raise SpecError(f"{engine} took longer than 300 s") from None
+            raise SpecError(f"{engine} took longer than {seconds} s (a TeX loop?)") from None
         pdf = work / "solution.pdf"
         if not pdf.is_file():
             raise SpecError(f"{engine} failed: {_first_error(work / 'solution.log')}")

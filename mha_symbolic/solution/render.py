@@ -16,11 +16,11 @@ from markupsafe import Markup, escape
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
-from mha_symbolic.files import Data, write_files
+from mha_symbolic.files import Data, check_file_name, is_stream, write_files
 from mha_symbolic.locale import template_dir
 from mha_symbolic.solution import json_out, plain, terminal, wide
 from mha_symbolic.solution.build import build
-from mha_symbolic.solution.sandbox import Sandbox
+from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
 from mha_symbolic.solution.view import Options, Solution
 from mha_symbolic.words import Words
 
@@ -163,7 +163,8 @@ def environment(
     the outputs but cannot reach Python, and any error in it is one line naming its file.
     """
     common: dict[str, Any] = {
-        "loader": jinja2.FileSystemLoader(str(template_dir(templates))),
+        "loader": FolderLoader(template_dir(templates)),
+        "bounded": templates is not None,
         "undefined": jinja2.StrictUndefined,
         "keep_trailing_newline": True,
         "trim_blocks": True,
@@ -340,7 +341,16 @@ def infer_format(path: str | Path) -> str:
 
 
 def _images(derivation: Derivation, options: Options, stem: str) -> dict[str, bytes]:
-    return {f"{stem}-head{h}.png": png for h, png in heatmaps(derivation, options).items()}
+    return {_beside(stem, f"-head{h}.png"): png for h, png in heatmaps(derivation, options).items()}
+
+
+_NAME_BYTES = 255  # the longest file name most file systems take
+
+
+def _beside(stem: str, ending: str) -> str:
+    """``stem + ending``, the stem cut (whole characters) so the name fits in 255 bytes."""
+    room = _NAME_BYTES - len(ending.encode("utf-8"))
+    return stem.encode("utf-8")[:room].decode("utf-8", "ignore") + ending
 
 
 def _heads(images: dict[str, bytes]) -> dict[int, str]:
@@ -365,7 +375,7 @@ def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
     named = tuple(replace(p, src=n) for p, n in zip(options.plots, figures))
     options = replace(options, plots=named)
     tex = render(derivation, "tex", options, images=_heads(images), font=font)
-    return pdf.compile_tex(tex, {**images, **figures}, engine)
+    return pdf.compile_tex(tex, {**images, **figures}, engine, bounded=bool(options.templates))
 
 
 def write(
@@ -373,8 +383,7 @@ def write(
 ) -> list[Path]:
     """Write the solution to ``path`` (format from ``fmt`` or the suffix); md and tex get their
     heatmap PNGs beside them. Returns every file written."""
-    if str(path) == "":
-        raise SpecError("cannot write: the file name is empty")
+    check_file_name(path)
     path = Path(path)
     fmt = fmt or infer_format(path)
     options = options or Options()
@@ -384,7 +393,7 @@ def write(
     files: dict[Path, Data] = {path.parent / p.src: p.png for p in options.plots}
     if fmt == "pdf":
         files[path] = pdf_bytes(derivation, options)
-    elif fmt in ("md", "tex"):
+    elif fmt in ("md", "tex") and not is_stream(path):  # images beside /dev/stdout: none
         images = _images(derivation, options, path.stem)
         font = _bengali_tex_font() if fmt == "tex" and options.lang == "bn" else None
         text = render(derivation, fmt, options, images=_heads(images), font=font)

@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.solution import latex
+from mha_symbolic.spec.bounds import MAX_DECIMALS, MAX_ENCLOSE_DIGITS, MAX_SHOWN, whole_number
 
 if TYPE_CHECKING:
     from mha_symbolic.solution.plot import Plot
 
 DETAILS = ("matrix", "token")
-
-
-MAX_ENCLOSE_DIGITS = 10_000
 
 
 @dataclass(frozen=True)
@@ -44,14 +42,19 @@ class Options:
     columns: int = 100  # text only: the page's width in characters (a terminal's own width)
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "decimals", whole_number(self.decimals, "decimals", 0, MAX_DECIMALS)
+        )
+        object.__setattr__(self, "max_size", whole_number(self.max_size, "max_size", 0, MAX_SHOWN))
         if self.detail not in DETAILS:
             raise SpecError(f"unknown detail {self.detail!r}; choose one of {', '.join(DETAILS)}")
         if self.max_size < 2:
             raise SpecError("max_size must be at least 2")
         if self.columns < 40:
             raise SpecError(f"columns must be at least 40, got {self.columns}")
-        if self.enclose is not None and not 1 <= self.enclose <= MAX_ENCLOSE_DIGITS:
-            raise SpecError(f"enclose must be 1 to {MAX_ENCLOSE_DIGITS} digits, got {self.enclose}")
+        if self.enclose is not None:
+            digits = whole_number(self.enclose, "enclose", 1, MAX_ENCLOSE_DIGITS)
+            object.__setattr__(self, "enclose", digits)
         if not self.exact and self.enclose is None:
             raise SpecError("exact=False leaves only the balls: give enclose (digits) as well")
 

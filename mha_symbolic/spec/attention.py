@@ -200,6 +200,22 @@ class AttentionSpec:
         return matrix.T if self.convention == "xWT" and name.startswith("w_") else matrix
 
 
+def as_spec(value: Any, takes: str) -> AttentionSpec:
+    """``value`` as a spec: an AttentionSpec, or a dict of its keys (read as from_dict does);
+    anything else is one line: ``takes`` (what the caller takes), and what it got."""
+    if isinstance(value, AttentionSpec):
+        return value
+    if isinstance(value, Mapping):
+        return AttentionSpec.from_dict(value)
+    hint = ""
+    if isinstance(value, str):
+        hint = (
+            f"; for a file pass AttentionSpec.from_toml({one_line(value)!r}), for an example "
+            f"AttentionSpec.example({one_line(value)!r})"
+        )
+    raise SpecError(f"{takes}, got {type(value).__name__}{hint}")
+
+
 def example_names() -> list[str]:
     folder = resources.files("mha_symbolic").joinpath("examples")
     return sorted(
@@ -337,9 +353,10 @@ def _translations(value: Any) -> dict[str, dict[str, str]]:
     return out
 
 
-def _heads(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SpecError(f"heads must be a positive integer, got {one_line(repr(value))}")
+def _heads(given: Any) -> int:
+    value = bounds.integer(given)  # a NumPy integer is an integer
+    if value is None or value < 1:
+        raise SpecError(f"heads must be a positive integer, got {one_line(repr(given))}")
     if value > bounds.MAX_HEADS:
         raise SpecError(f"heads = {value} is more than the {bounds.MAX_HEADS} a spec may have")
     return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 # Reading: every value a user writes is read within these bounds, so that no input makes the
@@ -23,6 +24,10 @@ MAX_ENTRIES = 262_144  # entries of one matrix in a spec (512 x 512)
 MAX_ARRAY_ENTRIES = 4_194_304  # 2048 x 2048
 MAX_TOML_DEPTH = 16  # nesting of arrays and tables in a spec file
 MAX_FILE_BYTES = 5_000_000  # size of a spec or claims file
+# Writing: the same bounds for the Python API as for the command line's flags.
+MAX_DECIMALS = 50  # decimal places (--decimals, to_markdown(decimals=...))
+MAX_SHOWN = 50  # rows or columns of a matrix shown before eliding (--max-size, max_size=...)
+MAX_ENCLOSE_DIGITS = 10_000  # digits of an arb enclosure (--enclose, enclose(digits=...))
 # Writing: a derivation estimated to take longer than this asks for --large first.
 LARGE_SECONDS = 30.0
 
@@ -32,6 +37,29 @@ LARGE_SECONDS = 30.0
 _COST = 0.5 / (16.0**2 * 16.0**1.5 * 4.0**0.5)
 _L_POWER, _E_POWER, _H_POWER = 2.0, 1.5, 0.5
 _SYMBOLIC = 20.0
+
+
+def integer(value: Any) -> int | None:
+    """``value`` as an int if it is an integer of any kind (Python, NumPy: anything with
+    ``__index__``) but a bool; else None."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:  # an array of more than one element
+        return None
+
+
+def whole_number(value: Any, name: str, low: int, high: int) -> int:
+    """``value`` as an int from ``low`` to ``high`` (a NumPy integer too: anything with
+    ``__index__`` but a bool), else a one-line SpecError naming the parameter and the bound."""
+    from mha_symbolic.errors import SpecError
+
+    number = integer(value)
+    if number is None or not low <= number <= high:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
+        raise SpecError(f"{name} must be a whole number from {low} to {high}, got {shown}")
+    return number
 
 
 def derivation_cost(spec: Any) -> float:

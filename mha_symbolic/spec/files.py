@@ -61,6 +61,11 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
         raise SpecError(f"invalid TOML: {exc}", source=where) from None
     except RecursionError:  # tomllib recurses once per nested array: [[[[...]]]]
         raise SpecError(_too_deep(), source=where) from None
+    except ValueError:  # Python's limit on integer text (4,300 digits), met inside tomllib
+        raise SpecError(
+            f"an integer of more than 4,300 digits; at most {bounds.MAX_DIGITS:,} digits are read",
+            source=where,
+        ) from None
     check_depth(table, where)
     return table
 

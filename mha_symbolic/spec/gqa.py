@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import bounds
 from mha_symbolic.spec import numbers as exact
 
 SHARED = ("w_k", "w_v", "b_k", "b_v")
@@ -23,8 +24,9 @@ def kv_heads(value: Any, heads: int, layout: str) -> int:
     """The validated number of key/value heads (default: ``heads``)."""
     if value is None:
         return heads
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SpecError(f"kv_heads must be a positive integer, got {value!r}")
+    given, value = value, bounds.integer(value)  # a NumPy integer is an integer
+    if value is None or value < 1:
+        raise SpecError(f"kv_heads must be a positive integer, got {given!r}")
     if heads % value:
         raise SpecError(f"kv_heads = {value} does not divide heads = {heads}")
     if value != heads and layout == "split":

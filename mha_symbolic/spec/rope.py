@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.spec import bounds
 from mha_symbolic.text import did_you_mean
 
 PAIRS = ("halves", "interleaved")
@@ -35,9 +36,10 @@ def read_rope(value: Any) -> RopeSpec | None:
     for key in value:
         if key not in KEYS:
             raise SpecError(f"unknown key 'rope.{key}'{did_you_mean(str(key), KEYS)}")
-    base = value.get("base", DEFAULT_BASE)
-    if isinstance(base, bool) or not isinstance(base, int) or base < 2:
-        raise SpecError(f"rope.base must be an integer of at least 2, got {base!r}")
+    given = value.get("base", DEFAULT_BASE)
+    base = bounds.integer(given)  # a NumPy integer is an integer
+    if base is None or base < 2:
+        raise SpecError(f"rope.base must be an integer of at least 2, got {given!r}")
     pairs = value.get("pairs", "halves")
     if pairs not in PAIRS:
         hint = did_you_mean(pairs, PAIRS) if isinstance(pairs, str) else ""

@@ -19,7 +19,7 @@ _START = 64  # bits of the first attempt
 _MARGIN = 192  # bits beyond what the exponents and integers need
 _EXPONENTIALS: dict[tuple[sp.Expr, int], flint.arb | None] = {}  # (e^x, bits) -> its ball
 _EXPONENTIALS_KEPT = 256
-_MAX_BITS = 1 << 23  # about 2.5 million decimal digits: logits up to about 2.9 * 10^6
+MAX_BITS = 1 << 23  # about 2.5 million decimal digits: logits up to about 2.9 * 10^6
 
 
 @contextmanager
@@ -35,12 +35,12 @@ def precision(bits: int) -> Iterator[None]:
 def sign(number: sp.Expr) -> int | None:
     """-1 or 1 when arb proves the sign of ``number`` (a real constant); None otherwise (an
     exact zero, a symbol, a function arb does not evaluate here)."""
-    needed = _needed_bits(number)
+    needed = needed_bits(number)
     if needed is None:
         return None
     # A few cheap attempts, then straight to what the exponents need (each attempt
     # recomputes every exponential: doubling all the way would cost them all again).
-    ladder = sorted({bits for bits in (_START, 256, 1024, needed, 2 * needed) if bits <= _MAX_BITS})
+    ladder = sorted({bits for bits in (_START, 256, 1024, needed, 2 * needed) if bits <= MAX_BITS})
     for bits in ladder:
         with precision(bits):
             ball = to_arb(number, {})
@@ -53,19 +53,27 @@ def sign(number: sp.Expr) -> int | None:
     return None
 
 
-def _needed_bits(number: sp.Expr) -> int | None:
-    """Bits that can separate ``number`` from zero if it is not zero (a heuristic estimate)."""
-    largest = 0.0
+def needed_bits(number: sp.Expr) -> int | None:
+    """Bits that can separate ``number`` from zero if it is not zero (a heuristic estimate);
+    at most ``MAX_BITS``. An exponential's argument too large for a float (e^{-e^{1000}}) asks
+    for the bits that resolve the argument itself."""
+    largest, argument_bits = 0.0, 0
     for node in sp.preorder_traversal(number):
         if isinstance(node, sp.exp):
             with precision(_START):
                 argument = to_arb(node.args[0], {})
             if argument is None:
                 return None
-            largest = max(largest, abs(float(argument.mid())) + float(argument.rad()))
+            size = abs(float(argument.mid())) + float(argument.rad())
+            if math.isfinite(size):
+                largest = max(largest, size)
+            else:
+                mantissa, exponent = (int(n) for n in abs(argument).upper().man_exp())
+                argument_bits = max(argument_bits, mantissa.bit_length() + exponent)
         elif isinstance(node, sp.Rational):
             largest = max(largest, (node.p.bit_length() + node.q.bit_length()) * math.log(2))
-    return _MARGIN + math.ceil(largest / math.log(2))
+    bits = max(largest / math.log(2), argument_bits)
+    return min(MAX_BITS, _MARGIN + math.ceil(bits))
 
 
 def to_arb(
@@ -172,4 +180,6 @@ _CONVERSIONS: dict[str, Callable[[list[flint.arb]], flint.arb | None]] = {
     "log": _log,
     "Abs": lambda args: abs(args[0]),
     "exp": lambda args: args[0].exp(),
+    "cos": lambda args: args[0].cos(),
+    "sin": lambda args: args[0].sin(),
 }
