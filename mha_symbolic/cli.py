@@ -6,10 +6,8 @@ import argparse
 import contextlib
 import os
 import re
-import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from mha_symbolic.console import manners, show
 from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.files import make_folder, not_the_input, write_atomic, write_files
+from mha_symbolic.interrupts import Terminated, signals_raise
 from mha_symbolic.text import one_line
 
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
@@ -408,38 +407,6 @@ def _bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the main thread like Ctrl-C, so every cleanup (temporary files and
-    folders) runs before the process ends."""
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated
-
-
-@contextlib.contextmanager
-def _signals_raise() -> Iterator[None]:
-    """While a command runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt
-    (main thread only), so either stops the command with its cleanup.
-
-    SIGINT is set even where the process started with it ignored: a shell without job control
-    starts a background job (``cmd &``, a script, a CI step) with SIGINT ignored, and Python
-    then leaves it ignored, so ``kill -INT`` was dropped and the command ran on to its end.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {
-        signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm),
-        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
-    }
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():  # None: set outside Python, as at start
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-
-
 def _error(message: str) -> None:
     """The one place errors reach the terminal: control characters escaped (no ANSI escape
     or newline from user text), cut to one line."""
@@ -494,7 +461,7 @@ def _run(args: argparse.Namespace) -> int:
         "manpage": lambda: _print(manpage(build_parser())),
     }
     try:
-        with _signals_raise():
+        with signals_raise():
             return handlers[args.command]()
     except SpecError as error:
         _error(as_flags(str(error)))
