@@ -1,0 +1,229 @@
+"""The development corpus: every printed number of tests/data/corpus/dev/ and its truth.
+
+Each truth is computed here with numpy float64 from the document's own inputs, independently of
+mha_symbolic. A document's mistakes stay as printed and are described in ``notes``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.helpers import array, causal, given, row, rows, softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+S2 = np.sqrt(2.0)
+
+# ------------------------------------------------------------------ skiitg-i-am-fine.md
+_X1 = array("1 0 1 0\n0 1 0 1\n1 1 1 1")
+FINE = Doc(
+    file="dev/skiitg-i-am-fine.md",
+    url="https://skiitg.co.in/transformers/attention.html",
+    kind="course-notes",
+    language="en",
+    inputs={"X": _X1},
+    printed=(
+        Printed((("10,000",),), None, "Vocabulary size", attention=False),
+        given("1.0 0.0 1.0 0.0\n0.0 1.0 0.0 1.0\n1.0 1.0 1.0 1.0", "X"),
+        Printed(rows("1 0 1 0\n0 1 0 1\n1 1 1 1"), lambda a: a["X"], "Q = K = V"),
+        Printed(rows("2 0 2\n0 2 2\n2 2 4"), lambda a: a["X"] @ a["X"].T, "scores"),
+        Printed(
+            rows("1.0 0.0 1.0\n0.0 1.0 1.0\n1.0 1.0 2.0"), lambda a: a["X"] @ a["X"].T / 2, "÷√4"
+        ),
+        Printed(
+            rows("0.422 0.155 0.422\n0.155 0.422 0.422\n0.211 0.211 0.577"),
+            lambda a: softmax(a["X"] @ a["X"].T / 2),
+            "Attention weights",
+        ),
+        Printed(
+            rows("0.844 0.577 0.844 0.577\n0.577 0.844 0.577 0.844\n0.788 0.788 0.788 0.788"),
+            lambda a: softmax(a["X"] @ a["X"].T / 2) @ a["X"],
+            "Final attention output",
+            follows=True,
+        ),
+    ),
+    notes="Markdown tables around the example (vocabulary size 10,000 is not attention); "
+    "identity projections; the third row of weights is truncated, not rounded (0.211 for "
+    "0.2119, 0.577 for 0.5761); the outputs add the printed three-digit weights (0.844 for "
+    "0.8446): they follow from the page's own numbers.",
+)
+
+# ------------------------------------------------------------------ llmfs-ch03-simple-attention
+_X2 = array(
+    "0.43 0.15 0.89\n0.55 0.87 0.66\n0.57 0.85 0.64\n0.22 0.58 0.33\n0.77 0.25 0.10\n0.05 0.80 0.55"
+)
+
+
+def _s2(a: Arrays) -> np.ndarray:
+    return a["X"] @ a["X"][1]
+
+
+SIMPLE = Doc(
+    file="dev/llmfs-ch03-simple-attention.ipynb",
+    url="https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb",
+    kind="book-notebook",
+    language="en",
+    inputs={"X": _X2},
+    printed=(
+        given(
+            "0.43 0.15 0.89\n0.55 0.87 0.66\n0.57 0.85 0.64\n0.22 0.58 0.33\n0.77 0.25 0.10\n"
+            "0.05 0.80 0.55",
+            "inputs",
+        ),
+        Printed(row("0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865"), _s2, "attn_scores_2"),
+        Printed(
+            row("0.1455, 0.2278, 0.2249, 0.1285, 0.1077, 0.1656"),
+            lambda a: _s2(a) / _s2(a).sum(),
+            "Attention weights (divided by the sum)",
+        ),
+        Printed((("1.0000",),), lambda a: np.array(1.0), "Sum"),
+        Printed(
+            row("0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581"),
+            lambda a: softmax(_s2(a)),
+            "Attention weights",
+        ),
+        Printed((("1.",),), lambda a: np.array(1.0), "Sum"),
+        Printed(row("0.4419, 0.6515, 0.5683"), lambda a: softmax(_s2(a)) @ a["X"], "context_vec_2"),
+        Printed(
+            rows(
+                "0.9995, 0.9544, 0.9422, 0.4753, 0.4576, 0.6310\n"
+                "0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865\n"
+                "0.9422, 1.4754, 1.4570, 0.8296, 0.7154, 1.0605\n"
+                "0.4753, 0.8434, 0.8296, 0.4937, 0.3474, 0.6565\n"
+                "0.4576, 0.7070, 0.7154, 0.3474, 0.6654, 0.2935\n"
+                "0.6310, 1.0865, 1.0605, 0.6565, 0.2935, 0.9450"
+            ),
+            lambda a: a["X"] @ a["X"].T,
+            "attn_scores",
+        ),
+        Printed(
+            rows(
+                "0.2098, 0.2006, 0.1981, 0.1242, 0.1220, 0.1452\n"
+                "0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581\n"
+                "0.1390, 0.2369, 0.2326, 0.1242, 0.1108, 0.1565\n"
+                "0.1435, 0.2074, 0.2046, 0.1462, 0.1263, 0.1720\n"
+                "0.1526, 0.1958, 0.1975, 0.1367, 0.1879, 0.1295\n"
+                "0.1385, 0.2184, 0.2128, 0.1420, 0.0988, 0.1896"
+            ),
+            lambda a: softmax(a["X"] @ a["X"].T),
+            "attn_weights",
+        ),
+        Printed(
+            rows(
+                "0.4421, 0.5931, 0.5790\n0.4419, 0.6515, 0.5683\n0.4431, 0.6496, 0.5671\n"
+                "0.4304, 0.6298, 0.5510\n0.4671, 0.5910, 0.5266\n0.4177, 0.6503, 0.5645"
+            ),
+            lambda a: softmax(a["X"] @ a["X"].T) @ a["X"],
+            "all_context_vecs",
+        ),
+    ),
+    notes="torch prints; no projections and no scaling (scores are X Xᵀ); a first "
+    "normalisation divides by the sum instead of a softmax (right for what it computes); "
+    "single-query vectors before the full matrices; sums printed as tensor(1.0000) and tensor(1.).",
+)
+
+# ------------------------------------------------------------------ llmfs-ch03-causal-mask
+_W3 = """0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510
+0.2041, 0.1659, 0.1662, 0.1496, 0.1665, 0.1477
+0.2036, 0.1659, 0.1662, 0.1498, 0.1664, 0.1480
+0.1869, 0.1667, 0.1668, 0.1571, 0.1661, 0.1564
+0.1830, 0.1669, 0.1670, 0.1588, 0.1658, 0.1585
+0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529"""
+_S3 = """0.2899,   -inf,   -inf,   -inf,   -inf,   -inf
+0.4656, 0.1723,   -inf,   -inf,   -inf,   -inf
+0.4594, 0.1703, 0.1731,   -inf,   -inf,   -inf
+0.2642, 0.1024, 0.1036, 0.0186,   -inf,   -inf
+0.2183, 0.0874, 0.0882, 0.0177, 0.0786,   -inf
+0.3408, 0.1270, 0.1290, 0.0198, 0.1290, 0.0078"""
+_CAUSAL_W = """1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000
+0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000
+0.3800, 0.3097, 0.3103, 0.0000, 0.0000, 0.0000
+0.2758, 0.2460, 0.2462, 0.2319, 0.0000, 0.0000
+0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000
+0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529"""
+_DROP = """2., 2., 0., 2., 2., 0.
+0., 0., 0., 2., 0., 2.
+2., 2., 2., 2., 0., 2.
+0., 2., 2., 0., 0., 2.
+0., 2., 0., 2., 0., 2.
+0., 2., 2., 2., 2., 0."""
+_BATCH3 = """-0.4519,  0.2216
+-0.5874,  0.0058
+-0.6300, -0.0632
+-0.5675, -0.0843
+-0.5526, -0.0981
+-0.5299, -0.1081"""
+
+
+# The scores behind the page's prints, to 8 decimals: the notebook's seeded layer
+# (torch.manual_seed(789), nn.Linear(3, 2, bias=False) for W_query then W_key) run again; the page
+# prints them only masked and to 4 decimals, too coarse to decide two of its rounded weights.
+_SCORES = """0.28990889  0.07162218  0.07603326 -0.01381329  0.13435957 -0.05112842
+0.46564239  0.17225963  0.17508702  0.02593638  0.1771142   0.00851081
+0.45943564  0.17031771  0.17308104  0.02588853  0.17451389  0.00895837
+0.26415503  0.10239156  0.10364803  0.01864095  0.09731782  0.01222485
+0.21828783  0.08735328  0.08818767  0.01770909  0.0785667   0.01444308
+0.34078205  0.12703359  0.12903105  0.01979299  0.12896936  0.00775672"""
+
+
+def _causal_weights(a: Arrays) -> np.ndarray:
+    return softmax(causal(a["scores"]) / S2)
+
+
+CAUSAL = Doc(
+    file="dev/llmfs-ch03-causal-mask.ipynb",
+    url="https://github.com/rasbt/LLMs-from-scratch/blob/main/ch03/01_main-chapter-code/ch03.ipynb",
+    kind="notebook-torch",
+    language="en",
+    inputs={"scores": array(_SCORES), "drop": array(_DROP)},
+    printed=(
+        Printed(rows(_W3), lambda a: softmax(a["scores"] / S2), "attn_weights"),
+        given(
+            "\n".join(
+                [
+                    "1. 0. 0. 0. 0. 0.",
+                    "1. 1. 0. 0. 0. 0.",
+                    "1. 1. 1. 0. 0. 0.",
+                    "1. 1. 1. 1. 0. 0.",
+                    "1. 1. 1. 1. 1. 0.",
+                    "1. 1. 1. 1. 1. 1.",
+                ]
+            ),
+            "mask_simple",
+        ),
+        Printed(
+            rows(
+                "0.1921, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000\n"
+                "0.2041, 0.1659, 0.0000, 0.0000, 0.0000, 0.0000\n"
+                "0.2036, 0.1659, 0.1662, 0.0000, 0.0000, 0.0000\n"
+                "0.1869, 0.1667, 0.1668, 0.1571, 0.0000, 0.0000\n"
+                "0.1830, 0.1669, 0.1670, 0.1588, 0.1658, 0.0000\n"
+                "0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529"
+            ),
+            lambda a: np.tril(softmax(a["scores"] / S2)),
+            "masked_simple",
+        ),
+        Printed(rows(_CAUSAL_W), _causal_weights, "masked_simple_norm"),
+        Printed(rows(_S3), lambda a: causal(a["scores"]), "masked scores"),
+        Printed(rows(_CAUSAL_W), _causal_weights, "attn_weights"),
+        given(_DROP, "dropout(ones)", attention=False),
+        Printed(
+            rows(
+                "2.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000\n"
+                "0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000\n"
+                "0.7599, 0.6194, 0.6206, 0.0000, 0.0000, 0.0000\n"
+                "0.0000, 0.4921, 0.4925, 0.0000, 0.0000, 0.0000\n"
+                "0.0000, 0.3966, 0.0000, 0.3775, 0.0000, 0.0000\n"
+                "0.0000, 0.3327, 0.3331, 0.3084, 0.3331, 0.0000"
+            ),
+            lambda a: a["drop"] * _causal_weights(a),
+            "dropout(attn_weights)",
+        ),
+        given(_BATCH3 + "\n" + _BATCH3, "context_vecs (2, 6, 2): weights not printed"),
+    ),
+    notes="torch prints with grad_fn lines; the full scores are never printed, only the "
+    "masked ones (-inf above the diagonal): the truth reruns the seeded layer; masking after "
+    "the softmax and renormalising gives the same weights as -inf before it; a dropout mask "
+    "(2 = kept and doubled) is not attention; the batch (2, 6, 2) comes from unprinted weights.",
+)
+
+DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL]

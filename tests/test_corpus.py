@@ -1,0 +1,110 @@
+"""The development corpus (tests/data/corpus/dev): the oracle is consistent, `check` reads every
+document without a traceback, and the measured share does not fall below today's.
+
+`python -m tests.corpus.score dev` prints the table these tests measure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from tests.corpus import score
+from tests.corpus.model import Doc
+
+# Today's figures of `check` on dev (python -m tests.corpus.score dev); raise them as the tool
+# improves, never lower them.
+DEV_FLOOR = 0.19  # share of printed attention numbers checked with the oracle's verdict
+FALSE_ALARM_CEILING = 27  # entries claimed wrong that are right, or claims on non-attention numbers
+
+DOCS = score.docs("dev")
+IDS = [doc.file for doc in DOCS]
+
+
+@pytest.fixture(scope="module")
+def results() -> list[score.Result]:
+    return score.score("dev")
+
+
+# ------------------------------------------------------------------ the oracle
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_document_names_its_source_first(doc: Doc) -> None:
+    text = (score.ROOT / doc.file).read_text(encoding="utf-8")
+    assert f"Source: {doc.url}" in text[:600]
+    assert _lines(text, doc.file) < 300  # only the attention part of a page
+
+
+def _lines(text: str, file: str) -> int:
+    """Lines of the document as read: a notebook's cell sources and printed outputs."""
+    if not file.endswith(".ipynb"):
+        return len(text.splitlines())
+    cells = json.loads(text)["cells"]
+    parts = [cell["source"] for cell in cells]
+    parts += [out.get("text", []) for cell in cells for out in cell.get("outputs", [])]
+    return sum(len("".join(part).splitlines()) for part in parts)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_every_printed_array_is_rectangular_and_as_wide_as_its_truth(doc: Doc) -> None:
+    for printed in doc.printed:
+        widths = {len(row) for row in printed.rows}
+        assert len(widths) == 1, (doc.file, printed.label)
+        grid = score.truth_grid(printed, doc.inputs)
+        if grid is not None:
+            assert grid.shape == score.shape_of(printed), (doc.file, printed.label)
+            assert not np.isnan(grid).any(), (doc.file, printed.label)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_every_printed_entry_is_in_the_document(doc: Doc) -> None:
+    """Each printed entry occurs in the file (a transcription slip in truth_dev shows here)."""
+    text = (score.ROOT / doc.file).read_text(encoding="utf-8").replace("\u2212", "-")
+    for printed in doc.printed:
+        for row in printed.rows:
+            for entry in row:
+                pattern = r"(?<![\d.])" + re.escape(entry.replace("\u2212", "-")) + r"(?![\d])"
+                assert re.search(pattern, text), (doc.file, printed.label, entry)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_the_oracle_finds_most_printed_numbers_right(doc: Doc) -> None:
+    """A document's mistakes are few: many wrong entries mean a slip in its truth."""
+    verdicts = [v for grid in score.oracle_verdicts(doc) if grid for row in grid for v in row]
+    assert verdicts, doc.file
+    assert verdicts.count("right") >= len(verdicts) / 2, doc.file
+
+
+def test_the_oracle_judges_an_entry_by_its_last_printed_digit() -> None:
+    assert score.entry_right("0.422", 0.42232)
+    assert not score.entry_right("0.211", 0.211942)
+    assert score.entry_right("-1.0000e+09", -1e9)
+    assert score.entry_right("2/3", 2 / 3)
+    assert score.entry_right("−inf", -np.inf)
+    assert not score.entry_right("0", -np.inf)
+    assert score.value_and_unit("1.") == (1.0, 0.5)
+
+
+# ------------------------------------------------------------------ the tool
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_check_reads_every_document_without_a_traceback(doc: Doc) -> None:
+    run = score.run_check(score.ROOT / doc.file)
+    assert run.code in (0, 1, 2), (doc.file, run.code, run.stderr[-400:])
+    assert not run.traceback, run.stderr[-2000:]
+
+
+def test_the_share_checked_right_on_dev_is_at_least_the_floor(
+    results: list[score.Result], capsys: pytest.CaptureFixture[str]
+) -> None:
+    totals = score.totals(results)
+    with capsys.disabled():
+        print("\n" + score.table(results))
+    assert totals["share"] >= DEV_FLOOR
+
+
+def test_false_alarms_on_dev_stay_under_the_ceiling(results: list[score.Result]) -> None:
+    totals = score.totals(results)
+    print(f"false alarms on dev: {totals['false_alarms']}")
+    assert totals["false_alarms"] <= FALSE_ALARM_CEILING
