@@ -42,7 +42,7 @@ FINE = Doc(
         ),
     ),
     notes="Markdown tables around the example (vocabulary size 10,000 is not attention); "
-    "identity projections; the third row of weights is truncated, not rounded (0.211 for "
+    "identity projections; mistake: the third row of weights is truncated, not rounded (0.211 for "
     "0.2119, 0.577 for 0.5761); the outputs add the printed three-digit weights (0.844 for "
     "0.8446): they follow from the page's own numbers.",
 )
@@ -226,4 +226,157 @@ CAUSAL = Doc(
     "(2 = kept and doubled) is not attention; the batch (2, 6, 2) comes from unprinted weights.",
 )
 
-DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL]
+
+# ------------------------------------------------------------------ pt-denmartins-numpy-attention
+_Q4 = """0.73634365, 0.42647927, 0.85683087, 0.32620017
+1.19358144, 0.83688612, 1.39485002, 0.64264091
+1.11520082, 0.57175117, 1.27103597, 0.58396596
+1.03917841, 0.67847982, 1.17557442, 0.75079734"""
+_K4 = """0.75780912, 0.59683623, 0.78892439, 0.77407585
+1.34918327, 1.02141999, 1.24144089, 0.85427868
+1.16087731, 1.01643544, 1.35860721, 1.27956075
+1.24943877, 1.08885856, 1.31923949, 0.73091859"""
+_V4 = """0.81080848, 0.2920271 , 0.68920257, 0.37484638
+1.01372893, 0.81102414, 0.725672  , 0.60567394
+1.22574627, 0.47592542, 1.1239937 , 0.72011269
+0.74409112, 0.91022723, 0.58086821, 0.76392111"""
+
+# Q, K and V to full precision: the notebook's own cells rerun (np.random.seed(1234)); its
+# 8-decimal prints are too coarse to decide its 8-decimal products.
+_Q4_FULL = [
+    [0.7363436535825183, 0.42647926711945194, 0.8568308729136805, 0.3262001676956129],
+    [1.1935814400877198, 0.8368861178306194, 1.394850017933934, 0.642640912671733],
+    [1.1152008164964524, 0.5717511722084061, 1.2710359705998093, 0.583965961203838],
+    [1.0391784065137233, 0.6784798247708276, 1.1755744193599535, 0.7507973352592147],
+]
+_K4_FULL = [
+    [0.7578091218989569, 0.5968362328037766, 0.7889243863756203, 0.7740758534279907],
+    [1.3491832680409441, 1.0214199901990946, 1.241440890091586, 0.8542786841931889],
+    [1.1608773144506035, 1.0164354385380512, 1.3586072129232334, 1.2795607457636708],
+    [1.2494387723187712, 1.088858564247204, 1.3192394866637065, 0.7309185923469033],
+]
+_V4_FULL = [
+    [0.8108084808244627, 0.2920271032896197, 0.6892025718571202, 0.37484638143846644],
+    [1.0137289346895622, 0.8110241368543695, 0.725672001973486, 0.6056739410905667],
+    [1.2257462734361722, 0.47592541837183444, 1.1239936960189143, 0.7201126859350347],
+    [0.7440911187802551, 0.9102272272568346, 0.5808682071713943, 0.7639211104665536],
+]
+
+
+def _scaled4(a: Arrays) -> np.ndarray:
+    return a["Q"] @ a["K"].T / 2
+
+
+DENMARTINS = Doc(
+    file="dev/pt-denmartins-numpy-attention.ipynb",
+    url="https://github.com/denmartins/denmartins.github.io/blob/master/files/lectures/2025/"
+    "TopicosCD/code/03-TCD-Attention-Mechanisms.ipynb",
+    kind="notebook-numpy",
+    language="pt",
+    inputs={"Q": np.array(_Q4_FULL), "K": np.array(_K4_FULL), "V": np.array(_V4_FULL)},
+    printed=(
+        given(_Q4, "Q"),
+        given(_K4, "K"),
+        given(_V4, "V"),
+        Printed(
+            rows(
+                "1.74102466, 2.77144772, 2.86978282, 2.7531828\n"
+                "3.00187487, 4.7457906 , 4.95359371, 4.71241696\n"
+                "2.64113639, 4.16539406, 4.34981804, 4.11956372\n"
+                "2.70105363, 4.19585129, 4.45382426, 4.13679429"
+            ),
+            lambda a: a["Q"] @ a["K"].T,
+            "similarity_scores",
+        ),
+        Printed((("2.",),), lambda a: np.sqrt(a["K"].shape[1]), "dim"),
+        Printed(
+            rows(
+                "1.26782464, 1.05059507, 1.35240051, 1.13455545\n"
+                "2.22790493, 1.84235246, 2.36172036, 1.94668503\n"
+                "1.9108265 , 1.58868634, 2.043417  , 1.70244209\n"
+                "2.00283274, 1.6628199 , 2.12487558, 1.71850219"
+            ),
+            _scaled4,
+            "scaled_similarity_scores",
+        ),
+        given(
+            "0.09385167529024863\n0.06090284043555731\n0.8970449776197686",
+            "variances",
+            attention=False,
+        ),
+        given(
+            "0.09385167529024863\n0.06090284043555731\n0.14133630407607445",
+            "variances",
+            attention=False,
+        ),
+        given("0., -inf, -inf, -inf\n0., 0., -inf, -inf\n0., 0., 0., -inf\n0., 0., 0., 0.", "mask"),
+        Printed(
+            rows(
+                "1.26782464,       -inf,       -inf,       -inf\n"
+                "2.22790493, 1.84235246,       -inf,       -inf\n"
+                "1.9108265 , 1.58868634, 2.043417  ,       -inf\n"
+                "2.00283274, 1.6628199 , 2.12487558, 1.71850219"
+            ),
+            lambda a: causal(_scaled4(a)),
+            "masked_scores",
+            follows=True,
+        ),
+        Printed(
+            rows(
+                "0.13158609, 0.        , 0.        , 0.\n"
+                "0.34369052, 0.38290533, 0.        , 0.\n"
+                "0.25030074, 0.29711571, 0.47964661, 0.\n"
+                "0.27442264, 0.31997895, 0.52035339, 1."
+            ),
+            lambda a: softmax(causal(_scaled4(a))),
+            "attention_weights",
+        ),
+        given("1., 1., 1., 1.", "attention_weights.sum(axis=0)"),
+        Printed(
+            rows(
+                "0.10669112, 0.13339263, 0.16129116, 0.09791204\n"
+                "0.39048592, 0.65895449, 0.60351176, 0.60426792\n"
+                "0.62028548, 0.84277124, 0.98732989, 0.73530084\n"
+                "1.04942201, 1.52098066, 1.79364527, 1.56162686"
+            ),
+            lambda a: softmax(causal(_scaled4(a))) @ a["V"],
+            "self_attention_output",
+        ),
+    ),
+    notes="Q, K, V given directly (embeddings and weights random, unprinted); three mistakes: "
+    "the scaled scores are Q K / 2 (no transpose), the softmax runs down the columns "
+    "(axis=0, checked by column sums), and the output multiplies by Vᵀ; the masked scores "
+    "follow from the untransposed product; variances printed as np.float64 are not attention.",
+)
+
+# ------------------------------------------------------------------ es-llama4-readme-quickly
+QUICKLY = Doc(
+    file="dev/es-llama4-readme-quickly.md",
+    url="https://github.com/BugCatcherXO/Building-LLama4-from-Scratch",
+    kind="blog",
+    language="es",
+    inputs={
+        "q": np.array([0.22, 0.64, 0.73]),
+        "k": np.array([0.54, 0.36, 0.74]),
+        "s_self": np.array(1.2),
+    },
+    printed=(
+        given("0.22, 0.64, 0.73", "Q_quickly"),
+        given("0.54, 0.36, 0.74", "K_dog"),
+        given("0.12, 0.84, 0.51", "V_dog"),
+        given("0.62, 0.24, 0.33", "V_quickly"),
+        Printed(row("0.1188 0.2304 0.5402"), lambda a: a["q"] * a["k"], "products"),
+        Printed((("0.889",),), lambda a: a["q"] @ a["k"], "score(dog, quickly)"),
+        Printed((("1.2",),), None, "assumed score of quickly"),
+        Printed(
+            row("0.42 0.58"),
+            lambda a: softmax(np.array([a["q"] @ a["k"], a["s_self"]])),
+            "alpha_dog, alpha_quickly",
+        ),
+    ),
+    notes="Spanish README; one query against two keys, the second score assumed (≈ 1.2), "
+    "not computed; a dot product written out as a sum of products; no output vector; "
+    "\\[ \\] display maths with vectors in brackets.",
+)
+
+DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY]
