@@ -379,4 +379,44 @@ QUICKLY = Doc(
     "\\[ \\] display maths with vectors in brackets.",
 )
 
-DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY]
+
+# ------------------------------------------------------------------ ja-indepa-sdpa-example
+_X5 = array("1 0 1 0\n0 1 0 1\n1 1 0 0\n0 0 1 1")
+_WQ5 = array("1 0\n0 1\n1 0\n0 1")
+_WK5 = array("1 0\n0 1\n0 1\n1 0")
+
+
+def _table5(column: int) -> Printed:
+    """One column of the page's Q | K | V table (the true product per row)."""
+    printed = {0: "1 0\n0 1\n1 0\n0 1", 1: "1 0\n0 1\n0 1\n1 0", 2: "1 0\n0 1\n1 0\n0 1"}[column]
+    name = "QKV"[column]
+    return Printed(rows(printed), lambda a: a["X"] @ a[f"W{name}"], f"{name} (table column)")
+
+
+INDEPA = Doc(
+    file="dev/ja-indepa-sdpa-example.html",
+    url="https://indepa.net/archives/5948",
+    kind="html-mathjax",
+    language="ja",
+    inputs={"X": _X5, "WQ": _WQ5, "WK": _WK5, "WV": _WQ5},
+    printed=(
+        given("1 0\n0 1\n1 0\n0 1", "W^Q"),
+        given("1 0\n0 1\n0 1\n1 0", "W^K"),
+        given("1 0\n0 1\n1 0\n0 1", "W^V"),
+        given("1 0 1 0\n0 1 0 1\n1 1 0 0\n0 0 1 1", "X (table)"),
+        _table5(0),
+        _table5(1),
+        _table5(2),
+        Printed(
+            rows("1 0 1 0\n0 1 0 1\n1 0 1 0\n0 1 0 1"),
+            lambda a: (a["X"] @ a["WQ"]) @ (a["X"] @ a["WK"]).T,
+            "E = QK^T",
+        ),
+    ),
+    notes="Japanese HTML with MathJax (\\( \\) inline, \\[ \\begin{bmatrix} \\] display) and "
+    "HTML tables, one vector per cell, Q, K and V side by side in one table; mistakes: "
+    "Q, K, V are not X W (X W^Q gives [2, 0], [0, 2], [1, 1], [1, 1]) and E is "
+    "not Q Kᵀ of the printed Q and K either; the page stops before the softmax.",
+)
+
+DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY, INDEPA]
