@@ -26,6 +26,12 @@ def row(text: str) -> tuple[tuple[str, ...], ...]:
     return (tuple(_TOKEN.findall(text)),)
 
 
+def grid(text: str, width: int) -> tuple[tuple[str, ...], ...]:
+    """Printed entries in rows of ``width`` (numpy wraps a long row over several lines)."""
+    found = _TOKEN.findall(text)
+    return tuple(tuple(found[i : i + width]) for i in range(0, len(found), width))
+
+
 def array(text: str) -> np.ndarray:
     """The numbers of ``text`` as a float64 matrix, a row per line."""
     return np.array([[float(t.replace("−", "-")) for t in r] for r in rows(text)])
