@@ -79,27 +79,63 @@ def oracle_verdicts(doc: Doc) -> list[list[list[str]] | None]:
     """Per Printed: "right", "wrong" or "follows" per entry (None without truth)."""
     out: list[list[list[str]] | None] = []
     for printed in doc.printed:
-        grid = truth_grid(printed, doc.inputs)
-        if grid is None:
+        bounds = truth_bounds(printed, doc.inputs)
+        if bounds is None:
             out.append(None)
             continue
-        if grid.shape != shape_of(printed):
-            raise ValueError(
-                f"{doc.file} {printed.label!r}: truth {grid.shape} != printed {shape_of(printed)}"
-            )
+        low, high = bounds
+        if low.shape != shape_of(printed):
+            shapes = f"truth {low.shape} != printed {shape_of(printed)}"
+            raise ValueError(f"{doc.file} {printed.label!r}: {shapes}")
         out.append(
             [
-                [_oracle(text, float(grid[i, j]), printed.follows) for j, text in enumerate(row)]
+                [
+                    _oracle(text, float(low[i, j]), float(high[i, j]), printed.follows)
+                    for j, text in enumerate(row)
+                ]
                 for i, row in enumerate(printed.rows)
             ]
         )
     return out
 
 
-def _oracle(text: str, truth: float, follows: bool) -> str:
-    if entry_right(text, truth):
+def truth_bounds(printed: Printed, inputs: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The least and greatest truth of each entry.
+
+    An input NAME the document prints rounded (its exact value unknown) comes with an array
+    "±NAME" of half its last digit: the truth is then taken over NAME moved within that
+    margin (the corners of a few random sign patterns), so that a number the page rounds
+    right is not called wrong for the rounding of its inputs."""
+    grid = truth_grid(printed, inputs)
+    if grid is None:
+        return None
+    margins = {name[1:]: m for name, m in inputs.items() if name.startswith("±")}
+    if not margins:
+        return grid, grid
+    low, high = grid.copy(), grid.copy()
+    rng = np.random.default_rng(0)
+    for _ in range(_CORNERS):
+        moved = dict(inputs)
+        for name, margin in margins.items():
+            moved[name] = inputs[name] + margin * rng.choice([-1.0, 1.0], inputs[name].shape)
+        other = truth_grid(printed, moved)
+        assert other is not None
+        low, high = np.fmin(low, other), np.fmax(high, other)
+    return low, high
+
+
+_CORNERS = 24  # random corners of the inputs' rounding box
+
+
+def _oracle(text: str, low: float, high: float, follows: bool) -> str:
+    if entry_right(text, low) or entry_right(text, high) or _between(text, low, high):
         return "right"
     return "follows" if follows else "wrong"
+
+
+def _between(text: str, low: float, high: float) -> bool:
+    value, _ = value_and_unit(text)
+    return bool(low <= value <= high)
 
 
 # ------------------------------------------------------------------ the tool

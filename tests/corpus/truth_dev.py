@@ -630,4 +630,68 @@ BLAZEWILD = Doc(
     "1.0000000000000002 that is not a result; shapes printed as tuples.",
 )
 
-DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY, INDEPA, BLAZEWILD]
+
+# ------------------------------------------------------------------ toy-transformer-numpy-vs-torch
+_S8 = """1.61744518, 1.35153675, 1.48872608, 1.57951193
+1.39766512, 1.10238484, 1.25296955, 1.30298844
+1.67081042, 1.39618009, 1.53787067, 1.63167416
+1.22167049, 0.87404728, 1.04945537, 1.05431901"""
+_C8 = """1.04199908, 1.1026673
+1.04514966, 1.10237919
+1.04210659, 1.10270256
+1.04925196, 1.10208835"""
+
+TOY = Doc(
+    file="dev/toy-transformer-numpy-vs-torch.ipynb",
+    url="https://github.com/rsnemmen/toy-transformer/blob/main/scaled-dot-p_comparison.ipynb",
+    kind="notebook-numpy",
+    language="en",
+    # printed to 8 decimals from unprinted random weights: each entry is known to ±5e-9
+    inputs={"S": array(_S8), "±S": np.full((4, 4), 5e-9), "C": array(_C8)},
+    printed=(
+        given("79,  1, 14, 67", "tokens", attention=False),
+        given(
+            "0.84711883, 0.29366239, 0.6859246\n0.01094959, 0.91137307, 0.48771804\n"
+            "0.30762366, 0.60051404, 0.80047688\n0.46252616, 0.94153513, 0.05022171",
+            "input",
+        ),
+        given(
+            "1.04736787, 0.78204195\n0.4219047 , 1.03244979\n0.73243049, 0.91343069\n"
+            "0.59448109, 1.12181464",
+            "keys",
+        ),
+        given(_S8, "attn_scores (queries never printed)"),
+        Printed(
+            rows(
+                "0.27712289, 0.21241728, 0.24365224, 0.2668076\n"
+                "0.28414938, 0.21149891, 0.24587039, 0.25848132\n"
+                "0.27801019, 0.21124687, 0.24340288, 0.26734006\n"
+                "0.29463193, 0.20811768, 0.24802059, 0.24922981"
+            ),
+            lambda a: softmax(a["S"]),
+            "softmax(attn_scores), unscaled",
+        ),
+        Printed(
+            rows(
+                "0.26916971, 0.22303226, 0.24575225, 0.26204578\n"
+                "0.27400623, 0.222373  , 0.24735774, 0.25626302\n"
+                "0.26979738, 0.22217786, 0.24559126, 0.2624335\n"
+                "0.28122913, 0.21994181, 0.24898565, 0.24984341"
+            ),
+            lambda a: softmax(a["S"] / S2),
+            "attn_weights",
+        ),
+        given(_C8, "context_vec (values never printed)"),
+        Printed(
+            rows("1.0420, 1.1027\n1.0451, 1.1024\n1.0421, 1.1027\n1.0493, 1.1021"),
+            lambda a: a["C"],
+            "torch context_vec",
+        ),
+    ),
+    notes="numpy execute_result arrays then a torch tensor with grad_fn; queries, values and "
+    "the weights are random and never printed, so the page starts from the scores; an "
+    "unscaled softmax is printed before the scaled one; the torch result repeats the numpy "
+    "one to 4 decimals; a token-id array is not attention.",
+)
+
+DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY, INDEPA, BLAZEWILD, TOY]
