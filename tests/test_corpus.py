@@ -71,10 +71,11 @@ def test_every_printed_entry_is_in_the_document(doc: Doc) -> None:
 
 @pytest.mark.parametrize("doc", DOCS, ids=IDS)
 def test_the_oracle_agrees_with_the_document_where_it_has_no_mistake(doc: Doc) -> None:
-    """Some computed entries are right (the inputs are transcribed right), and a document the
-    oracle finds wrong says so in its notes (else the slip is in truth_dev)."""
+    """Some computed entries are right (the inputs are transcribed right), unless the page
+    computes nothing; a document the oracle finds wrong says so in its notes (else the slip
+    is in truth_dev)."""
     verdicts = [v for grid in score.oracle_verdicts(doc) if grid for row in grid for v in row]
-    assert "right" in verdicts, doc.file
+    assert "right" in verdicts or (not verdicts and "no attention computation" in doc.notes)
     wrong = len(verdicts) - verdicts.count("right")
     assert wrong == 0 or "mistake" in doc.notes, (doc.file, wrong)
 

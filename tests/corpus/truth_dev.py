@@ -694,4 +694,41 @@ TOY = Doc(
     "one to 4 decimals; a token-id array is not attention.",
 )
 
-DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY, INDEPA, BLAZEWILD, TOY]
+
+# ------------------------------------------------------------------ puzan-mha-no-computation
+PUZAN = Doc(
+    file="dev/puzan-mha-no-computation.md",
+    url="https://github.com/Puzan789/Transformers_From_Scratch/blob/main/MultiHead_Attention/"
+    "Readme.md",
+    kind="readme",
+    language="en",
+    inputs={},
+    printed=(
+        given("101, 102, 103, 104, 105, 103, 106", "Token IDs", attention=False),
+        given(
+            "0.1, 0.2, 0.3, 0.4, 0.5, 0.6\n0.2, 0.1, 0.4, 0.3, 0.6, 0.5\n"
+            "0.5, 0.4, 0.3, 0.2, 0.1, 0.6\n0.6, 0.5, 0.4, 0.3, 0.2, 0.1\n"
+            "0.3, 0.2, 0.1, 0.6, 0.5, 0.4\n0.5, 0.4, 0.3, 0.2, 0.1, 0.6\n"
+            "0.4, 0.3, 0.2, 0.1, 0.6, 0.5",
+            "embeddings",
+        ),
+        given(
+            "0.0, 0.8415, 0.9093, 0.1411, 0.1411, 0.9093\n"
+            "0.8415, 0.9093, 0.1411, -0.7568, -0.7568, 0.1411",
+            "positional encoding",
+            attention=False,
+        ),
+        given(
+            "0.5, 0.4, 0.7, 0.6, 0.8, 0.9\n0.6, 0.5, 0.7, 0.7, 0.8, 1.0\n"
+            "0.7, 0.6, 0.5, 0.8, 0.7, 0.6\n0.8, 0.7, 0.6, 0.9, 0.8, 0.7\n"
+            "0.9, 0.8, 0.7, 1.0, 0.9, 0.8\n0.7, 0.6, 0.5, 0.8, 0.7, 0.6\n"
+            "0.8, 0.7, 0.6, 0.9, 0.8, 0.7",
+            "supposed output (no weights given)",
+        ),
+    ),
+    notes="Numbers but no attention computation: token ids and a positional encoding (not "
+    "attention), embeddings, and an output 'supposed' without any weight matrix; nothing "
+    "here may be claimed wrong.",
+)
+
+DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY, INDEPA, BLAZEWILD, TOY, PUZAN]
