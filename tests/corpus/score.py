@@ -218,27 +218,32 @@ def category(verdict: str) -> str:
 Cell = tuple[int, int, int]  # (printed index, row, column)
 
 
-def _match(doc: Doc, texts: list[str], indices: list[list[int]]) -> list[Cell]:
+def _match(doc: Doc, texts: list[str], indices: list[list[int]], taken: set[Cell]) -> list[Cell]:
     """The printed cells a claim is about: a whole array, one row, or one indexed entry.
 
-    The first array (in the document's order) whose printed strings equal the claim's."""
+    An array (in the document's order) whose printed strings equal the claim's, the first one
+    not claimed yet when a page prints the same numbers twice."""
+    found = [cells for cells in _candidates(doc, texts, indices) if cells]
+    fresh = [cells for cells in found if not taken.issuperset(cells)]
+    return (fresh or found or [[]])[0]
+
+
+def _candidates(doc: Doc, texts: list[str], indices: list[list[int]]) -> Iterator[list[Cell]]:
     if not texts:
-        return []
+        return
     for p, printed in enumerate(doc.printed):
         rows = [[normal(t) for t in row] for row in printed.rows]
-        flat = [t for row in rows for t in row]
-        if flat == texts:
-            return [(p, i, j) for i, row in enumerate(rows) for j in range(len(row))]
+        if [t for row in rows for t in row] == texts:
+            yield [(p, i, j) for i, row in enumerate(rows) for j in range(len(row))]
         for i, row in enumerate(rows):
             if row == texts:
-                return [(p, i, j) for j in range(len(row))]
+                yield [(p, i, j) for j in range(len(row))]
     if len(texts) == 1 and indices and len(indices[0]) == 2:
         i, j = indices[0][0] - 1, indices[0][1] - 1  # the report counts from 1
         for p, printed in enumerate(doc.printed):
             rows = printed.rows
             if i < len(rows) and j < len(rows[i]) and normal(rows[i][j]) == texts[0]:
-                return [(p, i, j)]
-    return []
+                yield [(p, i, j)]
 
 
 @dataclass(frozen=True)
@@ -260,7 +265,7 @@ def judged(doc: Doc, run: Run) -> Result:
     seen: dict[Cell, str] = {}
     alarms: set[Cell] = set()  # an entry claimed wrong twice is one false alarm
     for texts, indices, verdicts in tool_claims(run.stdout):
-        cells = _match(doc, texts, indices)
+        cells = _match(doc, texts, indices, set(seen))
         if len(verdicts) != len(cells):
             verdicts = verdicts[:1] * len(cells)
         for cell, verdict in zip(cells, verdicts):

@@ -731,4 +731,152 @@ PUZAN = Doc(
     "here may be claimed wrong.",
 )
 
-DOCS: list[Doc] = [FINE, SIMPLE, CAUSAL, DENMARTINS, QUICKLY, INDEPA, BLAZEWILD, TOY, PUZAN]
+
+# ------------------------------------------------------------------ udl-12-1-column-self-attention
+# The notebook's inputs and parameters to full precision (its seeded cells rerun: seed 3 for
+# the inputs, seed 0 for Ω and β in the order drawn); it prints the inputs to 8 digits only
+# and the parameters not at all.
+_UDL = {
+    "X": [
+        [1.7886284734303186, -0.27738820251439905, -0.04381816897592824],
+        [0.43650985051198943, -0.35475897926898675, -0.47721803035950267],
+        [0.09649746807200862, -0.08274148148245977, -1.3138647533626822],
+        [-1.8634927033644908, -0.6270006768238473, 0.8846223804995846],
+    ],
+    "OQ": [
+        [1.764052345967664, 0.4001572083672233, 0.9787379841057392, 2.240893199201458],
+        [1.8675579901499675, -0.977277879876411, 0.9500884175255894, -0.1513572082976979],
+        [-0.10321885179355784, 0.41059850193837233, 0.144043571160878, 1.454273506962975],
+        [0.7610377251469934, 0.12167501649282841, 0.44386323274542566, 0.33367432737426683],
+    ],
+    "OK": [
+        [1.4940790731576061, -0.20515826376580087, 0.31306770165090136, -0.8540957393017248],
+        [-2.5529898158340787, 0.6536185954403606, 0.8644361988595057, -0.7421650204064419],
+        [2.2697546239876076, -1.4543656745987648, 0.04575851730144607, -0.1871838500258336],
+        [1.5327792143584575, 1.469358769900285, 0.1549474256969163, 0.37816251960217356],
+    ],
+    "OV": [
+        [-0.8877857476301128, -1.980796468223927, -0.3479121493261526, 0.15634896910398005],
+        [1.2302906807277207, 1.2023798487844113, -0.3873268174079523, -0.30230275057533557],
+        [-1.0485529650670926, -1.4200179371789752, -1.7062701906250126, 1.9507753952317897],
+        [-0.5096521817516535, -0.4380743016111864, -1.2527953600499262, 0.7774903558319101],
+    ],
+    "BQ": [
+        [-1.6138978475579515],
+        [-0.2127402802139687],
+        [-0.8954665611936756],
+        [0.386902497859262],
+    ],
+    "BK": [
+        [-0.510805137568873],
+        [-1.180632184122412],
+        [-0.028182228338654868],
+        [0.42833187053041766],
+    ],
+    "BV": [
+        [0.06651722238316789],
+        [0.3024718977397814],
+        [-0.6343220936809636],
+        [-0.3627411659871381],
+    ],
+}
+
+
+def _udl_attention(a: Arrays, scale: float) -> np.ndarray:
+    """Softmax down the columns of KᵀQ / scale (column n: the weights of output n)."""
+    q = a["BQ"] + a["OQ"] @ a["X"]
+    k = a["BK"] + a["OK"] @ a["X"]
+    return softmax(k.T @ q / scale, axis=0)
+
+
+def _udl_out(a: Arrays, scale: float) -> np.ndarray:
+    return (a["BV"] + a["OV"] @ a["X"]) @ _udl_attention(a, scale)
+
+
+def _udl_prime(n: int) -> Printed:
+    text = (
+        "0.94744244 -0.24348429 -0.91310441 -0.44522983",
+        "1.64201168 -0.08470004  4.02764044  2.18690791",
+        "1.61949281 -0.06641533  3.96863308  2.15858316",
+    )[n]
+    return Printed(row(text), lambda a: _udl_out(a, 1.0)[:, n], f"x_prime_{n}")
+
+
+UDL = Doc(
+    file="dev/udl-12-1-column-self-attention.ipynb",
+    url="https://github.com/udlbook/udlbook/blob/main/Notebooks/Chap12/12_1_Self_Attention_A.ipynb",
+    kind="book-notebook",
+    language="en",
+    inputs={name: np.array(value) for name, value in _UDL.items()},
+    printed=(
+        given(
+            "1.78862847\n0.43650985\n0.09649747\n-1.8634927\n-0.2773882\n-0.35475898\n"
+            "-0.08274148\n-0.62700068\n-0.04381817\n-0.47721803\n-1.31386475\n0.88462238",
+            "all_x (three 4x1 columns)",
+        ),
+        Printed(
+            row("1.24326146e-13 0.99828149 0.00171851"),
+            lambda a: _udl_attention(a, 1.0)[:, 0],
+            "Attentions for output 0",
+        ),
+        Printed(
+            row("2.79525306e-12 0.00585506 0.99414494"),
+            lambda a: _udl_attention(a, 1.0)[:, 1],
+            "Attentions for output 1",
+        ),
+        Printed(
+            row("0.00505708 0.00654776 0.98839516"),
+            lambda a: _udl_attention(a, 1.0)[:, 2],
+            "Attentions for output 2",
+        ),
+        _udl_prime(0),
+        _udl_prime(0),
+        _udl_prime(1),
+        _udl_prime(1),
+        _udl_prime(2),
+        _udl_prime(2),
+        Printed(
+            rows(
+                "0.94744244  1.64201168  1.61949281\n-0.24348429 -0.08470004 -0.06641533\n"
+                "-0.91310441  4.02764044  3.96863308\n-0.44522983  2.18690791  2.15858316"
+            ),
+            lambda a: _udl_out(a, 1.0),
+            "X_prime (D x N)",
+        ),
+        Printed(
+            rows(
+                "3.38843552e-07 1.55730194e-06 6.20418746e-02\n"
+                "9.60161968e-01 7.12734969e-02 7.05962187e-02\n"
+                "3.98376935e-02 9.28724946e-01 8.67361907e-01"
+            ),
+            lambda a: _udl_attention(a, 2.0),
+            "scaled attention (columns sum to 1)",
+        ),
+        Printed(
+            rows(
+                "0.97411966  1.59622051  1.32638014\n-0.23738409 -0.09516106  0.13062402\n"
+                "-0.72333202  3.70194096  3.02371664\n-0.34413007  2.01339538  1.6902419"
+            ),
+            lambda a: _udl_out(a, 2.0),
+            "scaled X_prime (D x N)",
+        ),
+    ),
+    notes="The book's column convention: inputs are columns, Q = β + Ω X, dot products "
+    "KᵀQ, softmax down each column, output V·A (D x N); biases; weights and biases never "
+    "printed (the truth reruns the seeded cells); unscaled first, then scaled by √D = 2; "
+    "per-output weights printed as lists of 1x1 arrays in e-notation; each output vector "
+    "printed twice (calculated and the notebook's expected string).",
+)
+
+DOCS: list[Doc] = [
+    FINE,
+    SIMPLE,
+    CAUSAL,
+    DENMARTINS,
+    QUICKLY,
+    INDEPA,
+    BLAZEWILD,
+    TOY,
+    PUZAN,
+    UDL,
+]
