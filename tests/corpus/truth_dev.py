@@ -868,6 +868,50 @@ UDL = Doc(
     "printed twice (calculated and the notebook's expected string).",
 )
 
+
+# ------------------------------------------------------------------ udl-12-2-multihead-exercise
+def _udl_multihead(a: Arrays) -> np.ndarray:
+    """The exercise's expected answer from its own seeded cells (legacy numpy generator, the
+    draws in the notebook's order): Ω_c [head 1; head 2], column convention."""
+    x = np.random.RandomState(int(a["seed_x"])).normal(size=(8, 6))
+    draw = np.random.RandomState(int(a["seed_w"])).normal
+    heads = []
+    for _ in range(2):
+        oq, ok, ov = draw(size=(4, 8)), draw(size=(4, 8)), draw(size=(4, 8))
+        bq, bk, bv = draw(size=(4, 1)), draw(size=(4, 1)), draw(size=(4, 1))
+        q, k, v = bq + oq @ x, bk + ok @ x, bv + ov @ x
+        heads.append(v @ softmax(k.T @ q / 2.0, axis=0))
+    return draw(size=(8, 8)) @ np.vstack(heads)
+
+
+UDL_MULTIHEAD = Doc(
+    file="dev/udl-12-2-multihead-exercise.ipynb",
+    url="https://github.com/udlbook/udlbook/blob/main/Notebooks/Chap12/"
+    "12_2_Multihead_Self_Attention.ipynb",
+    kind="book-notebook",
+    language="en",
+    inputs={"seed_x": np.array(3), "seed_w": np.array(0)},
+    printed=(
+        Printed(
+            rows(
+                "-21.207  -5.373 -20.933  -9.179 -11.319 -17.812\n"
+                "-1.995   7.906 -10.516   3.452   9.863  -7.24\n"
+                "5.479   1.115   9.244   0.453   5.656   7.089\n"
+                "-7.413  -7.416   0.363  -5.573  -6.736  -0.848\n"
+                "-11.261  -9.937  -4.848  -8.915 -13.378  -5.761\n"
+                "3.548  10.036  -2.244   1.604  12.113  -2.557\n"
+                "4.888  -5.814   2.407   3.228  -4.232   3.71\n"
+                "1.248  18.894  -6.409   3.224  19.717  -5.629"
+            ),
+            _udl_multihead,
+            "True values (X_prime, D x N)",
+        ),
+    ),
+    notes="An exercise never run: inputs and parameters only as seeded code, the expected "
+    "answer printed from print() strings inside a code cell; two heads stacked vertically "
+    "and mixed by Ω_c (the W_O of the column convention), scale √(D/H) = 2, biases.",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -879,4 +923,5 @@ DOCS: list[Doc] = [
     TOY,
     PUZAN,
     UDL,
+    UDL_MULTIHEAD,
 ]
