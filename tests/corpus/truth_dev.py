@@ -912,6 +912,86 @@ UDL_MULTIHEAD = Doc(
     "and mixed by Ω_c (the W_O of the column convention), scale √(D/H) = 2, biases.",
 )
 
+
+# ------------------------------------------------------------------ fr-ensta-calcul-attention
+_Q12 = array("1 0\n0 1\n1 1")
+_K12 = array("1 0\n1 1\n0 1")
+_S12 = "0.707 0.707 0.\n0.    0.707 0.707\n0.707 1.414 0.707"
+_A12 = "0.401 0.401 0.198\n0.198 0.401 0.401\n0.248 0.503 0.248"
+_O12 = "0.599 0.599\n0.599 0.802\n0.497 0.752"
+
+
+def _s12(a: Arrays) -> np.ndarray:
+    return a["Q"] @ a["K"].T / S2
+
+
+ENSTA = Doc(
+    file="dev/fr-ensta-calcul-attention.ipynb",
+    url="https://github.com/anaitchabane/Cours-ENSTA-Bretagne/blob/main/"
+    "Exemple%20Simple%20Calcul%20Attention%20.ipynb",
+    kind="course-notes",
+    language="fr",
+    inputs={"Q": _Q12, "K": _K12, "V": _Q12},
+    printed=(
+        given("1. 0.\n0. 1.\n1. 1.", "Q"),
+        given("1. 0.\n1. 1.\n0. 1.", "K"),
+        given("1. 0.\n0. 1.\n1. 1.", "V"),
+        Printed((("2",),), None, "d_k"),
+        Printed(rows(_S12), _s12, "S = Q K^T / sqrt(d_k)"),
+        Printed(rows(_A12), lambda a: softmax(_s12(a)), "A"),
+        Printed(row("1. 1. 1."), lambda a: softmax(_s12(a)).sum(axis=1), "row sums of A"),
+        Printed(rows(_O12), lambda a: softmax(_s12(a)) @ a["V"], "O = A V"),
+        Printed(row("0.599 0.599"), lambda a: (softmax(_s12(a)) @ a["V"])[0], "t1"),
+        Printed(row("0.599 0.802"), lambda a: (softmax(_s12(a)) @ a["V"])[1], "t2"),
+        Printed(row("0.497 0.752"), lambda a: (softmax(_s12(a)) @ a["V"])[2], "t3"),
+        Printed(rows("0.707 0.707 0.000\n0.000 0.707 0.707\n0.707 1.414 0.707"), _s12, "S table"),
+        Printed(rows(_A12), lambda a: softmax(_s12(a)), "A table"),
+    ),
+    notes="French course notebook; Q, K, V given directly (d_k = 2), rounded with "
+    "np.round(…, 3) (so '0.' prints), row sums printed, each output row printed again, "
+    "then S and A again as pandas Styler HTML tables (text/html outputs).",
+)
+
+# ------------------------------------------------------------------ ko-daffodil-attention-tables
+DAFFODIL = Doc(
+    file="dev/ko-daffodil-attention-tables.html",
+    url="https://daffodil2024.blogspot.com/2025/08/blog-post_30.html",
+    kind="blog",
+    language="ko",
+    inputs={"Q": np.eye(2), "K": np.eye(2), "V": array("1 0\n2 1")},
+    printed=(
+        given("1 0\n0 1", "Q table (columns Q1, Q2)"),
+        given("1 0\n0 1", "K table (columns K1, K2)"),
+        given("1 2\n0 1", "V table (columns V1, V2)"),
+        Printed(row("1 0 0 1"), lambda a: (a["Q"] @ a["K"].T).ravel(), "dot products"),
+        Printed((("1.414",),), lambda a: S2, "√2"),
+        Printed(
+            row("0.707 0 0 0.707"), lambda a: (a["Q"] @ a["K"].T / S2).ravel(), "scaled scores"
+        ),
+        Printed(
+            rows("0.668, 0.332\n0.332, 0.668"),
+            lambda a: softmax(a["Q"] @ a["K"].T / S2),
+            "softmax rows",
+        ),
+        Printed(
+            rows("1.332, 0.332\n1.668, 0.668"),
+            lambda a: softmax(a["Q"] @ a["K"].T / S2) @ a["V"],
+            "attention outputs (Step 5)",
+            follows=True,
+        ),
+        Printed(
+            rows("1.332, 0.332\n1.668, 0.668"),
+            lambda a: softmax(a["Q"] @ a["K"].T / S2) @ a["V"],
+            "result table",
+            follows=True,
+        ),
+    ),
+    notes="Korean blog; Q, K, V given as HTML tables whose COLUMNS are the vectors "
+    "(V1 = [1, 0], V2 = [2, 1]); dot products and scaling written out one pair per line; "
+    "mistake: softmax([0.707, 0]) is 0.670/0.330, printed 0.668/0.332; the outputs are "
+    "computed from those printed weights and follow from the slip (printed twice).",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -924,4 +1004,6 @@ DOCS: list[Doc] = [
     PUZAN,
     UDL,
     UDL_MULTIHEAD,
+    ENSTA,
+    DAFFODIL,
 ]
