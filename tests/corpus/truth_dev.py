@@ -992,6 +992,180 @@ DAFFODIL = Doc(
     "computed from those printed weights and follow from the slip (printed twice).",
 )
 
+
+# ------------------------------------------------------------ hackinggpt5-softmax-mask-average
+_X14 = """tensor([[[ 1.9269,  1.4873],
+         [ 0.9007, -2.1055],
+         [ 0.6784, -1.2345],
+         [-0.0431, -1.6047],
+         [-0.7521,  1.6487],
+         [-0.3925, -1.4036],
+         [-0.7279, -0.5594],
+         [-0.7688,  0.7624]],
+
+        [[ 1.6423, -0.1596],
+         [-0.4974,  0.4396],
+         [-0.7581,  1.0783],
+         [ 0.8008,  1.6806],
+         [ 1.2791,  1.2964],
+         [ 0.6105,  1.3347],
+         [-0.2316,  0.0418],
+         [-0.2516,  0.8599]],
+
+        [[-1.3847, -0.8712],
+         [-0.2234,  1.7174],
+         [ 0.3189, -0.4245],
+         [ 0.3057, -0.7746],
+         [-1.5576,  0.9956],
+         [-0.8798, -0.6011],
+         [-1.2742,  2.1228],
+         [-1.2347, -0.4879]],
+
+        [[-0.9138, -0.6581],
+         [ 0.0780,  0.5258],
+         [-0.4880,  1.1914],
+         [-0.8140, -0.7360],
+         [-1.4032,  0.0360],
+         [-0.0635,  0.6756],
+         [-0.0978,  1.8446],
+         [-1.1845,  1.3835]]])"""
+_BOW14 = """tensor([[[ 1.9269,  1.4873],
+         [ 1.4138, -0.3091],
+         [ 1.1687, -0.6176],
+         [ 0.8657, -0.8644],
+         [ 0.5422, -0.3617],
+         [ 0.3864, -0.5354],
+         [ 0.2272, -0.5388],
+         [ 0.1027, -0.3762]],
+
+        [[ 1.6423, -0.1596],
+         [ 0.5725,  0.1400],
+         [ 0.1289,  0.4528],
+         [ 0.2969,  0.7597],
+         [ 0.4933,  0.8671],
+         [ 0.5129,  0.9450],
+         [ 0.4065,  0.8160],
+         [ 0.3242,  0.8215]],
+
+        [[-1.3847, -0.8712],
+         [-0.8040,  0.4231],
+         [-0.4297,  0.1405],
+         [-0.2459, -0.0882],
+         [-0.5082,  0.1285],
+         [-0.5701,  0.0069],
+         [-0.6707,  0.3092],
+         [-0.7412,  0.2095]],
+
+        [[-0.9138, -0.6581],
+         [-0.4179, -0.0662],
+         [-0.4413,  0.3530],
+         [-0.5344,  0.0808],
+         [-0.7082,  0.0718],
+         [-0.6008,  0.1724],
+         [-0.5289,  0.4113],
+         [-0.6109,  0.5329]]])"""
+_ZERO_MASK14 = causal(np.zeros((8, 8)))
+_WEI14 = softmax(_ZERO_MASK14)
+_THIRD32 = float(np.float32(1 / 3))  # the page prints float32 thirds
+
+_ZERO_MASK_TEXT14 = """tensor([[0., -inf, -inf, -inf, -inf, -inf, -inf, -inf],
+        [0., 0., -inf, -inf, -inf, -inf, -inf, -inf],
+        [0., 0., 0., -inf, -inf, -inf, -inf, -inf],
+        [0., 0., 0., 0., -inf, -inf, -inf, -inf],
+        [0., 0., 0., 0., 0., -inf, -inf, -inf],
+        [0., 0., 0., 0., 0., 0., -inf, -inf],
+        [0., 0., 0., 0., 0., 0., 0., -inf],
+        [0., 0., 0., 0., 0., 0., 0., 0.]])"""
+_WEI_TEXT14 = """tensor([[1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+        [0.5000, 0.5000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+        [0.3333, 0.3333, 0.3333, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+        [0.2500, 0.2500, 0.2500, 0.2500, 0.0000, 0.0000, 0.0000, 0.0000],
+        [0.2000, 0.2000, 0.2000, 0.2000, 0.2000, 0.0000, 0.0000, 0.0000],
+        [0.1667, 0.1667, 0.1667, 0.1667, 0.1667, 0.1667, 0.0000, 0.0000],
+        [0.1429, 0.1429, 0.1429, 0.1429, 0.1429, 0.1429, 0.1429, 0.0000],
+        [0.1250, 0.1250, 0.1250, 0.1250, 0.1250, 0.1250, 0.1250, 0.1250]])"""
+
+
+def _bow14(a: Arrays) -> np.ndarray:
+    return np.einsum("ij,bjc->bic", _WEI14, a["x"])
+
+
+_TABLE14_MASKED = """0, -inf, -inf, -inf, -inf, -inf, -inf, -inf
+0, 0, -inf, -inf, -inf, -inf, -inf, -inf
+0, 0, 0, -inf, -inf, -inf, -inf, -inf
+0, 0, 0, 0, -inf, -inf, -inf, -inf
+0, 0, 0, 0, 0, -inf, -inf, -inf
+0, 0, 0, 0, 0, 0, -inf, -inf
+0, 0, 0, 0, 0, 0, 0, -inf
+0, 0, 0, 0, 0, 0, 0, 0"""
+_TABLE14_SOFTMAX = """1.0, 0, 0, 0, 0, 0, 0, 0
+0.5, 0.5, 0, 0, 0, 0, 0, 0
+0.33, 0.33, 0.33, 0, 0, 0, 0, 0
+0.25, 0.25, 0.25, 0.25, 0, 0, 0, 0
+0.2, 0.2, 0.2, 0.2, 0.2, 0, 0, 0
+0.167, 0.167, 0.167, 0.167, 0.167, 0.167, 0, 0
+0.143, 0.143, 0.143, 0.143, 0.143, 0.143, 0.143, 0
+0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125"""
+
+
+def _term14(text: str, weight: float, token: int, feature: int) -> Printed:
+    return Printed(((text,),), lambda a: weight * a["x"][0, token, feature], "weight * x")
+
+
+HACKING = Doc(
+    file="dev/hackinggpt5-softmax-mask-average.md",
+    url="https://github.com/mytechnotalent/HackingGPT-5",
+    kind="blog",
+    language="en",
+    inputs={"x": array(_X14).reshape(4, 8, 2), "±x": np.full((4, 8, 2), 5e-5)},
+    printed=(
+        given("\n".join(["0, 0, 0, 0, 0, 0, 0, 0"] * 8), "table: raw weights"),
+        Printed(rows(_TABLE14_MASKED), lambda a: _ZERO_MASK14, "table: after masking"),
+        Printed(rows(_TABLE14_SOFTMAX), lambda a: _WEI14, "table: after softmax"),
+        given(_X14, "x (4, 8, 2)"),
+        Printed(rows(_ZERO_MASK_TEXT14), lambda a: _ZERO_MASK14, "wei after masked_fill"),
+        Printed(rows(_WEI_TEXT14), lambda a: _WEI14, "wei after softmax"),
+        given("1.0000\n2.7183\n0.3679\n0.0000453999", "e^0, e^1, e^-1, e^-10"),
+        Printed(row("0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0"), lambda a: _WEI14[1], "wei[1]"),
+        _term14("0.9635", 0.5, 0, 0),
+        _term14("0.4504", 0.5, 1, 0),
+        Printed((("1.4138",),), lambda a: _bow14(a)[0, 1, 0], "sum"),
+        _term14("0.7436", 0.5, 0, 1),
+        _term14("-1.0528", 0.5, 1, 1),
+        Printed((("-0.3091",),), lambda a: _bow14(a)[0, 1, 1], "sum"),
+        Printed(
+            row("1.4138160943984985, -0.3091186285018921"),
+            lambda a: _bow14(a)[0, 1],
+            "x_bow_3[0, 1]",
+        ),
+        Printed(
+            row("0.3333333432674408, " * 3 + "0.0, 0.0, 0.0, 0.0, 0.0"),
+            lambda a: np.array([_THIRD32] * 3 + [0.0] * 5),
+            "wei[2] (float32)",
+        ),
+        _term14("0.6423", 1 / 3, 0, 0),
+        _term14("0.3002", 1 / 3, 1, 0),
+        _term14("0.2261", 1 / 3, 2, 0),
+        Printed((("1.1687",),), lambda a: _bow14(a)[0, 2, 0], "sum"),
+        _term14("0.4958", 1 / 3, 0, 1),
+        _term14("-0.7018", 1 / 3, 1, 1),
+        _term14("-0.4115", 1 / 3, 2, 1),
+        Printed((("-0.6176",),), lambda a: _bow14(a)[0, 2, 1], "sum"),
+        Printed(
+            row("1.168683648109436, -0.6175941228866577"),
+            lambda a: _bow14(a)[0, 2],
+            "x_bow_3[0, 2]",
+        ),
+        Printed(grid(_BOW14, 2), _bow14, "x_bow (4, 8, 2)"),
+    ),
+    notes="A README tutorial: the masking trick as a Markdown table of bracketed rows "
+    "(zeros, -inf, softmax rounded 0.33/0.167/0.143), a (4, 8, 2) torch batch, "
+    "masked_fill with -inf then softmax of zeros (uniform causal averaging, no Q or K), "
+    "float32 values printed to 16 digits (0.3333333432674408), one weighted sum written "
+    "out term by term, e^x values that are not results; the batch is printed to 4 "
+    "decimals (margins ±5e-5).",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1006,4 +1180,5 @@ DOCS: list[Doc] = [
     UDL_MULTIHEAD,
     ENSTA,
     DAFFODIL,
+    HACKING,
 ]
