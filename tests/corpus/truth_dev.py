@@ -1166,6 +1166,44 @@ HACKING = Doc(
     "decimals (margins ±5e-5).",
 )
 
+
+# ------------------------------------------------------------------ zh-d2l-masked-softmax-additive
+def _d2l_pool(a: Arrays) -> np.ndarray:
+    """Equal keys give equal scores: the weights are uniform over each valid length."""
+    values = np.arange(40.0).reshape(10, 4)
+    return np.stack([values[: int(n)].mean(axis=0, keepdims=True) for n in a["valid_lens"]])
+
+
+D2L_ZH = Doc(
+    file="dev/zh-d2l-masked-softmax-additive.ipynb",
+    url="https://github.com/d2l-ai/d2l-zh-pytorch-colab/blob/master/chapter_attention-mechanisms/"
+    "attention-scoring-functions.ipynb",
+    kind="book-notebook",
+    language="zh",
+    inputs={"valid_lens": np.array([2, 6])},
+    printed=(
+        given(
+            "0.5980, 0.4020, 0.0000, 0.0000\n0.5548, 0.4452, 0.0000, 0.0000\n"
+            "0.3716, 0.3926, 0.2358, 0.0000\n0.3455, 0.3337, 0.3208, 0.0000",
+            "masked_softmax of torch.rand (inputs never printed)",
+        ),
+        given(
+            "1.0000, 0.0000, 0.0000, 0.0000\n0.4125, 0.3273, 0.2602, 0.0000\n"
+            "0.5254, 0.4746, 0.0000, 0.0000\n0.3117, 0.2130, 0.1801, 0.2952",
+            "masked_softmax with per-row lengths",
+        ),
+        Printed(
+            rows("2.0000,  3.0000,  4.0000,  5.0000\n10.0000, 11.0000, 12.0000, 13.0000"),
+            _d2l_pool,
+            "additive attention output (2, 1, 4)",
+        ),
+    ),
+    notes="Chinese d2l notebook: masked softmax over valid lengths (fill -1e6 in code), "
+    "applied to random tensors that are never printed (the weights are inputs here); "
+    "additive attention with all keys equal, so the (2, 1, 4) output is the mean of the "
+    "first 2 and first 6 value rows whatever the random queries and weights.",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1181,4 +1219,5 @@ DOCS: list[Doc] = [
     ENSTA,
     DAFFODIL,
     HACKING,
+    D2L_ZH,
 ]
