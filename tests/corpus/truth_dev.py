@@ -1204,6 +1204,66 @@ D2L_ZH = Doc(
     "first 2 and first 6 value rows whatever the random queries and weights.",
 )
 
+
+# ------------------------------------------------------------------ de-hausgebrauch-multihead-toy
+_X16 = array("2.0 0.0 1.0 1.0\n0.0 1.5 0.0 1.0\n0.0 0.5 2.5 1.0\n1.0 2.0 0.5 0.0\n2.0 0.0 1.5 0.5")
+_W16 = {
+    "WQ1": array("1 0\n0 1\n0 0\n0 0"),
+    "WK1": array("0.8 0\n0 1.0\n0 0\n0 0"),
+    "WV1": array("1 0\n0 1\n0 0\n0 0"),
+    "WQ2": array("0 0\n0 0\n1 0\n0 1"),
+    "WK2": array("0 0\n0 0\n1.0 0\n0 0.8"),
+    "WV2": array("0 0\n0 0\n1 0\n0 1"),
+}
+
+
+def _head16(a: Arrays, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """(weights, context) of head h."""
+    q, k, v = (a["X"] @ a[f"W{m}{h}"] for m in "QKV")
+    weights = softmax(q @ k.T / S2)
+    return weights, weights @ v
+
+
+HAUSGEBRAUCH = Doc(
+    file="dev/de-hausgebrauch-multihead-toy.ipynb",
+    url="https://github.com/karkessler/llm-hausgebrauch/blob/main/notebooks/"
+    "multihead_attention_toy.ipynb",
+    kind="course-notes",
+    language="de",
+    inputs={"X": _X16, **_W16},
+    printed=(
+        given(
+            "2.0  0.0  1.0  1.0\n0.0  1.5  0.0  1.0\n0.0  0.5  2.5  1.0\n1.0  2.0  0.5  0.0\n"
+            "2.0  0.0  1.5  0.5",
+            "X (DataFrame)",
+        ),
+        Printed((("2",),), None, "Head-Dimension"),
+        Printed(row("0.91  1.577"), lambda a: _head16(a, 1)[1][3], "Head 1, von"),
+        Printed(row("1.373 0.736"), lambda a: _head16(a, 2)[1][3], "Head 2, von"),
+        Printed(
+            rows(
+                "0.067        0.184\n0.180        0.129\n0.044        0.313\n"
+                "0.643        0.154\n0.067        0.220"
+            ),
+            lambda a: np.stack([_head16(a, 1)[0][3], _head16(a, 2)[0][3]], axis=1),
+            "alpha of 'von', one column per head",
+        ),
+        Printed(
+            rows(
+                "1.708  0.337  1.714  0.840\n0.728  1.469  1.137  0.781\n"
+                "0.871  1.041  2.258  0.934\n0.910  1.577  1.373  0.736\n"
+                "1.708  0.337  1.922  0.855"
+            ),
+            lambda a: np.hstack([_head16(a, 1)[1], _head16(a, 2)[1]]),
+            "C_concat",
+        ),
+    ),
+    notes="German course notebook; two heads with selection matrices (keys scaled by 0.8, "
+    "given only in code), printed as pandas DataFrames (text/plain with row labels); the "
+    "weights of one query printed as a column per head (transposed rows); heads "
+    "concatenated without W_O.",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1220,4 +1280,5 @@ DOCS: list[Doc] = [
     DAFFODIL,
     HACKING,
     D2L_ZH,
+    HAUSGEBRAUCH,
 ]
