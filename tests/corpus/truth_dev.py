@@ -1264,6 +1264,67 @@ HAUSGEBRAUCH = Doc(
     "concatenated without W_O.",
 )
 
+
+# ------------------------------------------------------------------ de-hausgebrauch-causal-mask
+def _s17(a: Arrays) -> np.ndarray:
+    return a["Q"] @ a["K"].T / S2
+
+
+def _causal17(a: Arrays) -> np.ndarray:
+    return softmax(causal(_s17(a), fill=-1e9))
+
+
+HAUSGEBRAUCH_CAUSAL = Doc(
+    file="dev/de-hausgebrauch-causal-mask.ipynb",
+    url="https://github.com/karkessler/llm-hausgebrauch/blob/main/notebooks/"
+    "causal_masking_rechenbeispiel.ipynb",
+    kind="course-notes",
+    language="de",
+    inputs={
+        "Q": array("1.0 0.5\n0.8 1.0\n0.2 1.2\n0.6 0.9"),
+        "K": array("1.0 0.2\n0.7 1.0\n0.1 1.1\n0.5 0.8"),
+        "V": array("1.0 0.0\n0.0 1.0\n0.5 0.7\n0.3 0.9"),
+    },
+    printed=(
+        given(
+            "1.0  0.5  1.0  0.2  1.0  0.0\n0.8  1.0  0.7  1.0  0.0  1.0\n"
+            "0.2  1.2  0.1  1.1  0.5  0.7\n0.6  0.9  0.5  0.8  0.3  0.9",
+            "Q | K | V side by side",
+        ),
+        Printed(
+            rows(
+                "0.778  0.849   0.460  0.636\n0.707  1.103   0.834  0.849\n"
+                "0.311  0.948   0.948  0.750\n0.552  0.933   0.742  0.721"
+            ),
+            _s17,
+            "S",
+        ),
+        given("1    0     0    0\n1    1     0    0\n1    1     1    0\n1    1     1    1", "mask"),
+        Printed(row("1. 1. 1. 1."), lambda a: softmax(_s17(a)).sum(axis=1), "row sums, no mask"),
+        Printed(row("1. 1. 1. 1."), lambda a: _causal17(a).sum(axis=1), "row sums, mask"),
+        Printed(
+            rows(
+                "1.000  0.000   0.000  0.000\n0.402  0.598   0.000  0.000\n"
+                "0.209  0.395   0.395  0.000\n0.206  0.301   0.249  0.244"
+            ),
+            _causal17,
+            "A_causal",
+        ),
+        Printed(
+            rows(
+                "0.443    0.644      1.000      0.000\n0.401    0.695      0.402      0.598\n"
+                "0.381    0.728      0.407      0.672\n0.403    0.695      0.403      0.695"
+            ),
+            lambda a: np.hstack([softmax(_s17(a)) @ a["V"], _causal17(a) @ a["V"]]),
+            "C without | with mask",
+        ),
+    ),
+    notes="German course notebook; Q, K, V given directly and printed side by side in one "
+    "DataFrame; the mask fills -1e9 (np.where) and the masked scores are never printed; "
+    "the unmasked weights are not printed either, only their row sums; the contexts "
+    "without and with the mask share one table (two 2-column blocks).",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1281,4 +1342,5 @@ DOCS: list[Doc] = [
     HACKING,
     D2L_ZH,
     HAUSGEBRAUCH,
+    HAUSGEBRAUCH_CAUSAL,
 ]
