@@ -1325,6 +1325,34 @@ HAUSGEBRAUCH_CAUSAL = Doc(
     "without and with the mask share one table (two 2-column blocks).",
 )
 
+
+# ------------------------------------------------------------------ de-hausgebrauch-slide-check
+def _slide18(a: Arrays) -> np.ndarray:
+    """'von' (the last row) attends to the four tokens before it; K = V = 0.5 X."""
+    x = a["X"]
+    keys = 0.5 * x[:4]
+    weights = softmax(keys @ x[4] / 2.0)
+    return weights @ keys
+
+
+SLIDE = Doc(
+    file="dev/de-hausgebrauch-slide-check.ipynb",
+    url="https://github.com/karkessler/llm-hausgebrauch/blob/main/notebooks/"
+    "attention_rechenbeispiel.ipynb",
+    kind="course-notes",
+    language="de",
+    inputs={"X": array("2 0 1 1\n0 2 0 1\n1 1 0 0\n0 1 3 1\n1 2 1 0")},
+    printed=(
+        given("2, 0, 1, 1\n0, 2, 0, 1\n1, 1, 0, 0\n0, 1, 3, 1\n1, 2, 1, 0", "X (in code)"),
+        Printed(row("0.304, 0.529, 0.603, 0.339"), _slide18, "Folie (markdown)"),
+        Printed(row("0.304, 0.529, 0.603, 0.339"), _slide18, "expected (code)"),
+    ),
+    notes="A notebook saved without outputs: the inputs are in code cells, W_K = W_V = "
+    "0.5 I, one query attending to the four tokens before it (not itself); the only "
+    "printed result is the slide's rounded output, in Markdown and again in code; "
+    "mistake: its last entry 0.339 should be 0.399 (a transposed digit).",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1343,4 +1371,5 @@ DOCS: list[Doc] = [
     D2L_ZH,
     HAUSGEBRAUCH,
     HAUSGEBRAUCH_CAUSAL,
+    SLIDE,
 ]
