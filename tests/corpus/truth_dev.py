@@ -1353,6 +1353,47 @@ SLIDE = Doc(
     "mistake: its last entry 0.339 should be 0.399 (a transposed digit).",
 )
 
+
+# ------------------------------------------------------------------ de-hausgebrauch-decoder-loss
+def _not_attention(text: str, label: str) -> Printed:
+    return given(text, label, attention=False)
+
+
+DECODER_LOSS = Doc(
+    file="dev/de-hausgebrauch-decoder-loss.ipynb",
+    url="https://github.com/karkessler/llm-hausgebrauch/blob/main/notebooks/"
+    "decoder_softmax_crossentropy_wout.ipynb",
+    kind="course-notes",
+    language="de",
+    inputs={},
+    printed=(
+        _not_attention("12856\n5312\n9021", "token ids"),
+        _not_attention("3.2, 1.7, 1.2", "logits"),
+        _not_attention("2.0, 1.0, 0.1", "logits z, example 1"),
+        _not_attention("0.6590, 0.2424, 0.0986", "softmax of the logits"),
+        _not_attention("1,0,0", "one-hot target"),
+        _not_attention("1.5, 0.5", "x"),
+        _not_attention("-0.3410, 0.2424, 0.0986", "p - y"),
+        _not_attention(
+            "-0.5115, -0.1705\n0.3636,  0.1212\n0.1479,  0.0493", "dL/dW_out, example 1"
+        ),
+        _not_attention("3.52, 2.37, 1.185, 0.07", "logits z, example 2"),
+        _not_attention("0.692, 0.219, 0.066, 0.022", "softmax, example 2"),
+        _not_attention("1,0,0,0", "one-hot target"),
+        _not_attention("1.2, 0.8, 0.5", "x"),
+        _not_attention(
+            "-0.3696, -0.2464, -0.154\n0.2628,  0.1752,  0.1095\n"
+            "0.0792,  0.0528,  0.033\n0.0264,  0.0176,  0.011",
+            "dL/dW_out, example 2",
+        ),
+        _not_attention("0.6590", "p_old"),
+        _not_attention("0.85", "p_new"),
+    ),
+    notes="no attention computation at all: the output layer after attention, softmax of "
+    "logits, a cross-entropy loss and its gradients for W_out, token ids; softmax rows that "
+    "look like attention weights are a trap: any claim here is a false alarm.",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1372,4 +1413,5 @@ DOCS: list[Doc] = [
     HAUSGEBRAUCH,
     HAUSGEBRAUCH_CAUSAL,
     SLIDE,
+    DECODER_LOSS,
 ]
