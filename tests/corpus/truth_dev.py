@@ -1394,6 +1394,60 @@ DECODER_LOSS = Doc(
     "look like attention weights are a trap: any claim here is a false alarm.",
 )
 
+
+# ------------------------------------------------------------ prakash-simplified-attention-latex
+_X20 = array("1.8 0.1 0.5\n0.3 1.2 0.8\n1.8 -0.3 0.8")
+_W20 = "0.44 0.10 0.46\n0.25 0.40 0.35\n0.45 0.18 0.37"
+
+
+def _weights20(a: Arrays) -> np.ndarray:
+    return softmax(a["X"] @ a["X"].T / np.sqrt(3.0))
+
+
+PRAKASH = Doc(
+    file="dev/prakash-simplified-attention-latex.md",
+    url="https://github.com/prakash-p-3121/introduction-to-building-llms/blob/main/"
+    "03_Simplified_Self_Attention/README.md",
+    kind="readme",
+    language="en",
+    inputs={"X": _X20},
+    printed=(
+        given("1.8 0.1 0.5\n0.3 1.2 0.8\n1.8 -0.3 0.8", "X"),
+        given("1.8 0.1 0.5\n0.3 1.2 0.8\n1.8 -0.3 0.8", "Queries"),
+        given("1.8 0.3 1.8\n0.1 1.2 -0.3\n0.5 0.8 0.8", "Keys.T"),
+        Printed(
+            rows("3.50 1.06 3.61\n1.06 1.70 1.12\n3.61 1.12 3.97"),
+            lambda a: a["X"] @ a["X"].T,
+            "attention_scores",
+        ),
+        Printed((("3.97",),), lambda a: a["X"][2] @ a["X"][2], "largest score"),
+        Printed((("1.732",),), lambda a: np.sqrt(3.0), "sqrt(3)"),
+        Printed(
+            rows("2.02 0.61 2.08\n0.61 0.98 0.65\n2.08 0.65 2.30"),
+            lambda a: a["X"] @ a["X"].T / np.sqrt(3.0),
+            "Scaled Scores",
+            follows=True,
+        ),
+        Printed(rows(_W20), _weights20, "Attention Weights", follows=True),
+        Printed(row("0.45, 0.18, 0.37"), lambda a: _weights20(a)[2], "row of studying", True),
+        Printed(rows(_W20), _weights20, "weights again", follows=True),
+        given("1.8 0.1 0.5\n0.3 1.2 0.8\n1.8 -0.3 0.8", "Values"),
+        Printed(
+            rows("1.64 0.02 0.67\n1.20 0.39 0.83\n1.53 -0.02 0.60"),
+            lambda a: _weights20(a) @ a["X"],
+            "context_vectors",
+            follows=True,
+        ),
+        Printed(row("1.53, -0.02, 0.60"), lambda a: (_weights20(a) @ a["X"])[2], "studying", True),
+    ),
+    notes="README with $$ \\begin{bmatrix} $$ LaTeX inside HTML tables (a \\leftarrow "
+    "label column beside each matrix), Q = K = V = X, the product written with Keys.T "
+    "spelled out; mistakes: two scores are wrong (x_am·x_am = 2.17 printed 1.70, "
+    "x_am·x_studying = 0.82 printed 1.12), 3.97/1.732 = 2.29 printed 2.30, and the weights "
+    "and contexts carry those slips (follows) but are not even the softmax of the printed "
+    "scaled scores (row 3 gives 0.40, 0.10, 0.50, printed 0.45, 0.18, 0.37).",
+)
+
 DOCS: list[Doc] = [
     FINE,
     SIMPLE,
@@ -1414,4 +1468,5 @@ DOCS: list[Doc] = [
     HAUSGEBRAUCH_CAUSAL,
     SLIDE,
     DECODER_LOSS,
+    PRAKASH,
 ]
