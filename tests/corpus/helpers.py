@@ -51,14 +51,6 @@ def causal(scores: np.ndarray, fill: float = -np.inf) -> np.ndarray:
     return scores
 
 
-def attention(
-    q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float | None = None
-) -> np.ndarray:
-    """softmax(q kᵀ / scale) v, scale √d_k unless given."""
-    scale = np.sqrt(k.shape[-1]) if scale is None else scale
-    return softmax(q @ k.T / scale) @ v
-
-
 def given(text: str, label: str = "", attention: bool = True) -> Printed:
     """An array the document gives (an input): never judged."""
     return Printed(rows(text), None, label, attention=attention)
