@@ -1,0 +1,151 @@
+"""The development corpus (tests/data/corpus/dev): the oracle is consistent, `check` reads every
+document without a traceback, and the measured share does not fall below today's.
+
+`python -m tests.corpus.score dev` prints the table these tests measure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from tests.corpus import score
+from tests.corpus.helpers import given, row
+from tests.corpus.model import Doc, Printed
+
+# Today's figures of `check` on dev (python -m tests.corpus.score dev); raise them as the tool
+# improves, never lower them.
+DEV_FLOOR = 0.065  # share of printed attention numbers checked with the oracle's verdict
+FALSE_ALARM_CEILING = 31  # entries claimed wrong that are right, or claims on non-attention numbers
+
+DOCS = score.docs("dev")
+IDS = [doc.file for doc in DOCS]
+
+
+@pytest.fixture(scope="module")
+def results() -> list[score.Result]:
+    return score.score("dev")
+
+
+# ------------------------------------------------------------------ the oracle
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_document_names_its_source_first(doc: Doc) -> None:
+    text = (score.ROOT / doc.file).read_text(encoding="utf-8")
+    assert f"Source: {doc.url}" in text[:600]
+    assert _lines(text, doc.file) < 300  # only the attention part of a page
+
+
+def _lines(text: str, file: str) -> int:
+    """Lines of the document as read: a notebook's cell sources and printed outputs."""
+    if not file.endswith(".ipynb"):
+        return len(text.splitlines())
+    cells = json.loads(text)["cells"]
+    parts = [cell["source"] for cell in cells]
+    parts += [out.get("text", []) for cell in cells for out in cell.get("outputs", [])]
+    return sum(len("".join(part).splitlines()) for part in parts)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_every_printed_array_is_rectangular_and_as_wide_as_its_truth(doc: Doc) -> None:
+    for printed in doc.printed:
+        widths = {len(row) for row in printed.rows}
+        assert len(widths) == 1, (doc.file, printed.label)
+        grid = score.truth_grid(printed, doc.inputs)
+        if grid is not None:
+            assert grid.shape == score.shape_of(printed), (doc.file, printed.label)
+            assert not np.isnan(grid).any(), (doc.file, printed.label)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_every_printed_entry_is_in_the_document(doc: Doc) -> None:
+    """Each printed entry occurs in the file (a transcription slip in truth_dev shows here)."""
+    text = (score.ROOT / doc.file).read_text(encoding="utf-8").replace("\u2212", "-")
+    for printed in doc.printed:
+        for entries in printed.rows:
+            for entry in entries:
+                pattern = r"(?<![\d.])" + re.escape(entry.replace("\u2212", "-")) + r"(?![\d])"
+                assert re.search(pattern, text), (doc.file, printed.label, entry)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_the_oracle_agrees_with_the_document_where_it_has_no_mistake(doc: Doc) -> None:
+    """Some computed entries are right (the inputs are transcribed right), unless the page
+    computes nothing; a document the oracle finds wrong says so in its notes (else the slip
+    is in truth_dev)."""
+    verdicts = [v for grid in score.oracle_verdicts(doc) if grid for row in grid for v in row]
+    assert "right" in verdicts or (not verdicts and "no attention computation" in doc.notes)
+    wrong = len(verdicts) - verdicts.count("right")
+    assert wrong == 0 or "mistake" in doc.notes, (doc.file, wrong)
+
+
+def test_a_claim_is_matched_to_the_copy_of_its_numbers_not_yet_claimed() -> None:
+    doc = Doc("dev/x.md", "", "", "en", {}, (given("0.5 0.5"), given("0.5 0.5")))
+    first = score._match(doc, ["0.5", "0.5"], [], set())
+    assert first == [(0, 0, 0), (0, 0, 1)]
+    assert score._match(doc, ["0.5", "0.5"], [], set(first)) == [(1, 0, 0), (1, 0, 1)]
+    assert score._match(doc, ["0.5"], [[1, 2]], set()) == [(0, 0, 1)]
+    assert score._match(doc, ["0.7"], [], set()) == []
+
+
+def test_the_reports_of_a_document_are_read_whether_one_or_several() -> None:
+    one = '{"claims": [{"entries": [{"claimed": "−0.5", "index": [1, 1], "verdict": "wrong"}]}]}'
+    claims = score.tool_claims(one + "\n" + one.replace("wrong", "rounded"))
+    assert claims == [(["-0.5"], [[1, 1]], ["wrong"]), (["-0.5"], [[1, 1]], ["rounded"])]
+    assert score.tool_claims("[" + one + "]") == claims[:1]
+    assert score.tool_claims("not json") == []
+
+
+def test_a_follows_entry_accepts_follows_or_wrong_and_a_right_one_only_right() -> None:
+    assert score._agrees("follows", "follows") and score._agrees("follows", "wrong")
+    assert not score._agrees("follows", "right")
+    assert score._agrees("right", "right") and not score._agrees("right", "other")
+    assert not score._agrees("wrong", None)
+
+
+def test_an_input_printed_rounded_widens_the_truth_by_its_margin() -> None:
+    printed = Printed(row("0.26734006"), lambda a: a["S"] * 1.0)
+    exact = {"S": np.array([0.2673400656])}
+    assert score.oracle_verdicts(Doc("dev/x.md", "", "", "en", exact, (printed,))) == [[["wrong"]]]
+    rounded = {**exact, "±S": np.array([5e-9])}
+    assert score.oracle_verdicts(Doc("dev/x.md", "", "", "en", rounded, (printed,))) == [
+        [["right"]]
+    ]
+
+
+def test_the_oracle_judges_an_entry_by_its_last_printed_digit() -> None:
+    assert score.entry_right("0.422", 0.42232)
+    assert not score.entry_right("0.211", 0.211942)
+    assert score.entry_right("-1.0000e+09", -1e9)
+    assert score.entry_right("2/3", 2 / 3)
+    assert score.entry_right("−inf", -np.inf)
+    assert not score.entry_right("0", -np.inf)
+    assert score.value_and_unit("1.") == (1.0, 0.5)
+
+
+# ------------------------------------------------------------------ the tool
+@pytest.mark.parametrize("doc", DOCS, ids=IDS)
+def test_check_reads_every_document_without_a_traceback(
+    doc: Doc, results: list[score.Result]
+) -> None:
+    """Exit 0, 1 or 2 within the scorer's timeout (None: timed out), never a traceback."""
+    result = next(r for r in results if r.file == doc.file)
+    assert result.code in (0, 1, 2), (doc.file, result.code)
+    assert not result.traceback, doc.file
+
+
+def test_the_share_checked_right_on_dev_is_at_least_the_floor(
+    results: list[score.Result], capsys: pytest.CaptureFixture[str]
+) -> None:
+    totals = score.totals(results)
+    with capsys.disabled():
+        print("\n" + score.table(results))
+    assert totals["share"] >= DEV_FLOOR
+
+
+def test_false_alarms_on_dev_stay_under_the_ceiling(results: list[score.Result]) -> None:
+    totals = score.totals(results)
+    print(f"false alarms on dev: {totals['false_alarms']}")
+    assert totals["false_alarms"] <= FALSE_ALARM_CEILING
