@@ -6,11 +6,11 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.markup import page_text
 from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.spec import files
 
@@ -183,50 +183,8 @@ def _output_text(output: Any) -> str:
     return _joined(data.get("text/plain")) if isinstance(data, dict) else ""
 
 
-class _Text(HTMLParser):
-    """Text of an HTML page: block elements end lines, headings start with '#', no scripts."""
-
-    BLOCKS = frozenset(
-        ("p", "div", "br", "li", "tr", "pre", "table", "section", "article", "blockquote", "ul")
-    ) | {"ol", "hr", *(f"h{n}" for n in range(1, 7))}
-    SKIPPED = frozenset(("script", "style", "noscript", "svg", "head"))
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skipping = 0
-        self.pre = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.SKIPPED:
-            self.skipping += 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-            if tag[0] == "h" and tag[1:].isdigit():
-                self.parts.append("#" * int(tag[1:]) + " ")
-        if tag == "pre":
-            self.pre += 1
-        elif tag in ("td", "th"):
-            self.parts.append(" | ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIPPED:
-            self.skipping = max(0, self.skipping - 1)
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-
-    def handle_data(self, data: str) -> None:
-        if not self.skipping:
-            self.parts.append(data if self.pre else re.sub(r"[ \t\r\n]+", " ", data))
-
-
 def _html(text: str, name: str) -> list[Line]:
-    parser = _Text()
-    parser.feed(text)
-    parser.close()
-    body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", "".join(parser.parts))
+    body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", page_text(text))
     return _numbered(body, markdown=True)
 
 

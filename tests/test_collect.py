@@ -1,0 +1,165 @@
+"""Collecting every array a document prints, as tables of (document text, expected rows), and
+hostile pages that must stay bounded (each run under an alarm, so a regression fails)."""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from mha_symbolic.extract import extract_all
+from mha_symbolic.extract.finder import find_items
+from mha_symbolic.extract.formats import read_document
+from mha_symbolic.extract.markup import page_text
+
+
+def _found(text: str, kind: str = "md") -> list[tuple[Any, ...]]:
+    _, items = find_items(read_document(text + "\n", kind))
+    return [(item.rows, item.batch_shape) for item in items]
+
+
+def _unread(text: str) -> list[str]:
+    document = read_document(text + "\n", "md")
+    found, _ = find_items(document)
+    return [u.note(document.lines[u.line].where) for u in found.unread]
+
+
+@contextmanager
+def _bounded(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging: SIGALRM raises after ``seconds`` (the old code took minutes)."""
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+LISTS = [
+    # a batch (3-d): one item, its batch shape, every matrix's rows in order
+    (
+        "x = tensor([[[1., 0.]], [[0., 1.]]])",
+        [((("1", "0"), ("0", "1")), (2,))],
+    ),
+    (
+        "a = [[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]]",
+        [((("1", "2"), ("3", "4"), ("5", "6"), ("7", "8")), (2,))],
+    ),
+    (
+        "w = np.zeros((2, 2, 1, 2))\n[[[[0.1 0.9]]\n\n  [[0.5 0.5]]]\n\n\n"
+        " [[[0.2 0.8]]\n\n  [[1. 0.]]]]",
+        [
+            ((("2", "2", "1", "2"),), ()),
+            ((("0.1", "0.9"), ("0.5", "0.5"), ("0.2", "0.8"), ("1", "0")), (2, 2)),
+        ],
+    ),
+    # a batch of one is its one matrix
+    ("A = [[[0.5, 0.5], [0.2, 0.8]]]", [((("0.5", "0.5"), ("0.2", "0.8")), ())]),
+    # torch's masked prints and scientific notation
+    (
+        "s = tensor([[ 1.2000e+00, -1.0000e+09],\n        [ 3.5000e-01, -inf]])",
+        [((("1.2000e+00", "-1.0000e+09"), ("3.5000e-01", "-inf")), ())],
+    ),
+    # a list of sums is the working of the list printed after it
+    (
+        "out = [0.0779 + 0.2156 + 0.1057, 0.1 + 0.2] = [0.3992, 0.3]",
+        [((("0.3992", "0.3"),), ())],
+    ),
+    # an en dash glued to a number is a minus
+    ("X = [[1, 0], [–1.0, 1]]", [((("1", "0"), ("−1.0", "1")), ())]),
+    # ragged lists are no array; their rows are not read alone
+    ("r = [[1, 2], [3]]", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), LISTS)
+def test_bracketed_lists(text: str, expected: list[tuple[Any, ...]]) -> None:
+    assert _found(text) == expected
+
+
+UNREAD = [
+    (
+        "X = [[1, 0], [⁻1.0, 1]]",
+        ["line 1: row 2 of \"X\" cannot be read ('⁻1.0'): the matrix is left out"],
+    ),
+    (
+        "x = tensor([[1, 2], [nan, -inf]])",
+        ["line 1: row 2 of \"x\" cannot be read ('nan'): the matrix is left out"],
+    ),
+    (
+        "X = np.array([[1, 2], [3, …]])",
+        ["line 1: row 2 of \"X\" cannot be read ('…'): the matrix is left out"],
+    ),
+    ("v = [0.5, 50%, 0.2]", ["line 1: \"v\" cannot be read ('50%'): the vector is left out"]),
+    ("see [the, 1, 2] and [3, 4]", []),
+]
+
+
+@pytest.mark.parametrize(("text", "notes"), UNREAD)
+def test_a_row_that_cannot_be_read_leaves_the_whole_matrix_out(text: str, notes: list[str]) -> None:
+    assert _unread(text) == notes
+    if notes:
+        assert _found(text) == []
+
+
+def test_an_unread_matrix_is_said_in_the_notes_not_checked_smaller() -> None:
+    page = (
+        "attention, no scaling\n\nX = [[1, 0], [0, 1]]\n\nweights = [[0.73, 0.27], [NaN, 0.73]]\n"
+    )
+    (found,) = extract_all(page)
+    assert (
+        "line 5: row 2 of \"weights\" cannot be read ('NaN'): the matrix is left out" in found.notes
+    )
+    assert dict(found.spec.claims) == {}
+
+
+def _letters_after_a_matrix() -> Any:
+    return extract_all("attention\nX = [[1, 0], [0, 1]]\nA = [[1, 0],\n" + "a" * 100_000 + "\n")
+
+
+HOSTILE: list[tuple[str, Callable[[], Any], Any]] = [
+    # a line of letters after an opened matrix: the side-by-side pattern was quadratic
+    ("letters", lambda: _letters_after_a_matrix()[0].spec.query.tolist(), [[1, 0], [0, 1]]),
+    # html.parser rescans its buffer at every unfinished "</"
+    ("end tags", lambda: page_text("<p>" + "</" * 1_000_000).count("</"), 1_000_000),
+    ("open tags", lambda: page_text("<a" * 500_000 + "<p>x</p>").strip()[-1], "x"),
+    # a 4 MB line of "[" and runs of unfinished openers
+    ("brackets", lambda: _found("[" * 4_000_000), []),
+    ("parentheses", lambda: _found("(" * 200_000 + " [1, 2]"), [((("1", "2"),), ())]),
+    ("numbers", lambda: _found("[1 2 3 4 " * 20_000), []),
+]
+
+
+@pytest.mark.parametrize(("name", "run", "expected"), HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_pages_are_read_in_bounded_time(
+    name: str, run: Callable[[], Any], expected: Any
+) -> None:
+    with _bounded(20):
+        assert run() == expected
+
+
+def test_a_2_mb_notebook_with_hundreds_of_arrays() -> None:
+    rows = "\n".join(f" [{i % 7}.{i:04d} 0.{i:04d} 1.5e-0{i % 9}]" for i in range(12))
+    cells = [
+        {
+            "cell_type": "code",
+            "source": [f"print(weights_{n})\n"],
+            "outputs": [{"output_type": "stream", "text": ["[" + rows[1:] + "]\n" + "#" * 5_000]}],
+        }
+        for n in range(400)
+    ]
+    page = json.dumps({"cells": cells}, indent=1)
+    assert len(page) > 2_000_000
+    with _bounded(20):
+        _, items = find_items(read_document(page, "ipynb"))
+    assert len(items) == 400
+    assert items[-1].shape == (12, 3) and items[-1].rows[11] == ("4.0011", "0.0011", "1.5e-02")
