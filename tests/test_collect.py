@@ -7,6 +7,7 @@ import json
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -163,3 +164,52 @@ def test_a_2_mb_notebook_with_hundreds_of_arrays() -> None:
         _, items = find_items(read_document(page, "ipynb"))
     assert len(items) == 400
     assert items[-1].shape == (12, 3) and items[-1].rows[11] == ("4.0011", "0.0011", "1.5e-02")
+
+
+ONE_EXAMPLE = (
+    "Attention in two lines\n\nX = [[1, 0], [0, 1]]\n\nweights = [[0.5, 0.5], [0.5, 0.5]]\n"
+)
+FOLDERS = [
+    # (what -o names, made first: "" nothing, "dir" a folder, "file" a file) -> written, exit
+    ("specs/", "", ["specs/one.toml"], 0),
+    ("specs", "dir", ["specs/one.toml"], 0),
+    ("spec.toml", "", ["spec.toml"], 0),
+    ("afile/", "file", [], 2),
+]
+
+
+@pytest.mark.parametrize(("output", "made", "written", "code"), FOLDERS)
+def test_extract_writes_into_a_folder_when_asked(
+    tmp_path: Path, output: str, made: str, written: list[str], code: int
+) -> None:
+    from mha_symbolic.cli import main
+
+    document = tmp_path / "one.md"
+    document.write_text(ONE_EXAMPLE + "\n", encoding="utf-8")
+    if made == "dir":
+        (tmp_path / output).mkdir()
+    elif made == "file":
+        (tmp_path / output.rstrip("/")).write_text("kept", encoding="utf-8")
+    assert main(["extract", str(document), "-o", f"{tmp_path}/{output}"]) == code
+    files = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert files == sorted(["one.md", *written, *(["afile"] if made == "file" else [])])
+    if made == "file":
+        assert (tmp_path / "afile").read_text(encoding="utf-8") == "kept"
+
+
+TITLES = [
+    ("# Attention, by hand\n\nX = [[1, 0]]\n", "Attention, by hand"),
+    ("Multi-Head Attention\nWalk through it.\nX = [[1, 0]]\n", "Multi-Head Attention"),
+    (
+        "```python\nimport numpy\n```\nA first look at attention. More.\n",
+        "A first look at attention",
+    ),
+    ("X = [[1, 0]]\n\n[1, 2]\n", "From <text>"),
+]
+
+
+@pytest.mark.parametrize(("text", "title"), TITLES)
+def test_the_title_is_the_first_heading_or_line_of_prose(text: str, title: str) -> None:
+    from mha_symbolic.extract.run import _title
+
+    assert _title(read_document(text, "md"), 1, 1) == title
