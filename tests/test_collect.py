@@ -79,6 +79,22 @@ LISTS = [
     ("X = [[1, 0], [–1.0, 1]]", [((("1", "0"), ("−1.0", "1")), ())]),
     # ragged lists are no array; their rows are not read alone
     ("r = [[1, 2], [3]]", []),
+    # a Unicode name before a list
+    ("α = [0.15, 0.59, 0.27]", [((("0.15", "0.59", "0.27"),), ())]),
+    # Rust: a multi-line array! (a trailing comma) and ndarray's print with its shape
+    (
+        "let x = array![\n    [1., 2.],\n    [3., 4.],\n    [5., 6.],\n];",
+        [((("1", "2"), ("3", "4"), ("5", "6")), ())],
+    ),
+    (
+        "[[1.0, 2.0],\n [3.0, 4.0]], shape=[2, 2], strides=[2, 1], layout=Cc (0x5), const ndim=2",
+        [((("1.0", "2.0"), ("3.0", "4.0")), ()), ((("2", "2"),), ()), ((("2", "1"),), ())],
+    ),
+    # JavaScript and JSON nested arrays
+    ("const X = [[1, 0], [0, 1]];", [((("1", "0"), ("0", "1")), ())]),
+    ('{"w": [[0.5, -1e-3]], "b": [2]}', [((("0.5", "-1e-3"),), ()), ((("2",),), ())]),
+    # keyword arguments after the data are not entries
+    ("x = torch.tensor([[1.0, 2.0]], dtype=torch.float64)", [((("1.0", "2.0"),), ())]),
 ]
 
 
@@ -87,7 +103,46 @@ def test_bracketed_lists(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert _found(text) == expected
 
 
+TABLES = [
+    # Markdown: header of tokens and a first column of labels left out, kept as labels
+    (
+        "Weights:\n\n| | I | am |\n|---|---|---|\n| I | 0.2 | **0.8** |\n| am | 0.5 | 0.5 |",
+        "md",
+        [((("0.2", "0.8"), ("0.5", "0.5")), ("I", "am"), ("I", "am"))],
+    ),
+    ("| 0.2 | 0.8 |\n| 0.5 | 0.5 |", "md", [((("0.2", "0.8"), ("0.5", "0.5")), (), ())]),
+    ("| Name | Role |\n|--|--|\n| X | input 2 |", "md", []),  # a table of words
+    # HTML: a row per <tr>, cells as in Markdown
+    (
+        "<table><tr><th></th><th>d1</th><th>d2</th></tr><tr><td>t1</td><td>1</td><td>0</td>"
+        "</tr><tr><td>t2</td><td>0</td><td>1</td></tr></table>",
+        "html",
+        [((("1", "0"), ("0", "1")), ("d1", "d2"), ("t1", "t2"))],
+    ),
+    # Julia: a matrix block and a vector (one row)
+    (
+        "julia> W\n3×2 Matrix{Float64}:\n 0.1  -0.2\n 1.0   2.5e-3\n 0.0   1.0\n\n"
+        "3-element Vector{Float64}:\n 0.15\n 0.59\n 0.27",
+        "md",
+        [
+            ((("0.1", "-0.2"), ("1.0", "2.5e-3"), ("0.0", "1.0")), (), ()),
+            ((("0.15", "0.59", "0.27"),), (), ()),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "expected"), TABLES)
+def test_tables_and_blocks(text: str, kind: str, expected: list[tuple[Any, ...]]) -> None:
+    _, items = find_items(read_document(text + "\n", kind))
+    assert [(item.rows, item.columns, item.labels) for item in items] == expected
+
+
 UNREAD = [
+    (
+        "| a | ⁻1.0 |\n| b | 0.3 |",
+        ["line 1: row 1 of a printed matrix cannot be read ('⁻1.0'): the matrix is left out"],
+    ),
     (
         "X = [[1, 0], [⁻1.0, 1]]",
         ["line 1: row 2 of \"X\" cannot be read ('⁻1.0'): the matrix is left out"],

@@ -13,6 +13,7 @@ from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined
 from mha_symbolic.extract.layouts import side_by_side
 from mha_symbolic.extract.lists import MAX_NESTING, MAX_SPAN, Unreadable, as_rows, parse
+from mha_symbolic.extract.tables import julia_blocks, tables
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
 _BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?")
@@ -57,7 +58,10 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
         taken.append((start, end))
         if rows:
             items.append(_item(text, rows, start, end, "latex"))
-    unread: list[Unread] = []
+    lines = [line.text for line in document.lines]
+    found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
+    items.extend(found)
+    items.extend(julia_blocks(text, lines))
     items.extend(_bracketed(text, taken, unread))
     if len(items) > MAX_ITEMS:
         raise SpecError(

@@ -31,10 +31,12 @@ class Item:
     start: int  # offset in the document's joined text
     end: int
     line: int  # index of the line it starts on
-    kind: str  # "latex", "list", "tuple", "entry", "table", "julia"
+    kind: str  # "latex", "list", "tuple", "entry", "table" (Markdown, HTML), "julia", "shape"
     statement: str  # the text from the statement's start up to the item
     after: str  # the rest of its line
     batch_shape: tuple[int, ...] = ()  # (B,) or (B, H) for a batch of matrices; () otherwise
+    columns: tuple[str, ...] = ()  # a table's header cells over its columns (names, tokens)
+    labels: tuple[str, ...] = ()  # a table's first column of row labels (tokens), left out
 
     @property
     def shape(self) -> tuple[int, int]:

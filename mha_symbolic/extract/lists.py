@@ -40,7 +40,14 @@ class Unreadable:
     end: int  # where the whole list ends (its brackets balanced), to skip past it
 
 
-_NUMBER_LIKE = re.compile(r"\d|^(?:nan|NaN|NAN|…|\.\.\.|\?|inf|Inf|∞)$")
+# An entry meant as a number: digits and signs without letters ("⁻1.0", "50%", "1,5e"), or a
+# placeholder ("NaN", "…"); "dtype=torch.float64" is an argument, not an entry.
+_NUMBER_LIKE = re.compile(r"^[^\sA-Za-z]*\d[^\sA-Za-z]*$|^(?:nan|NaN|NAN|…|\.\.\.|\?|Inf|∞)$")
+
+
+def number_like(token: str) -> bool:
+    """Whether text that is no number was meant as one ("⁻1.0", "50%", "NaN", "…")."""
+    return bool(_NUMBER_LIKE.search(token.strip()))
 
 
 class _State:
@@ -87,7 +94,7 @@ def parse(body: str, start: int) -> Parsed | Unreadable | None:
     if found is not None or not state.failed or not state.stack:
         return found
     in_row = len(state.stack) >= 2 and all(isinstance(v, list) for v in state.stack[0])
-    if not (in_row or _NUMBER_LIKE.search(state.failed)):
+    if not (in_row or number_like(state.failed)):
         return None
     end = _balanced_end(body, start)
     if end is None:

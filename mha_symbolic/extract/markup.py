@@ -66,7 +66,7 @@ def _skip(page: str, position: int, name: str) -> int:
 
 def _structure(parts: list[str], name: str, closing: bool) -> int:
     """Line breaks and markers for a tag; +1 / -1 when a <pre> opens or closes."""
-    if name in BLOCKS:
+    if name in BLOCKS and not (closing and name == "tr"):  # a table's rows on lines in a row
         parts.append("\n")
         if not closing and name[0] == "h" and name[1:].isdigit():
             parts.append("#" * int(name[1:]) + " ")

@@ -1,0 +1,122 @@
+"""Matrices printed as tables and blocks of bare rows: Markdown tables (``| 0.2 | 0.8 |``, and
+HTML tables, whose cells the page reader separates the same way) and Julia's
+``3×4 Matrix{Float64}:`` / ``3-element Vector{Float64}:`` blocks.
+
+A table's header row (column names, tokens) and a first column of labels are left out of the
+matrix and kept as its ``labels``; a table whose cells are words is no matrix. A data row with a
+cell meant as a number that cannot be read ("⁻1.0", "50%") leaves the whole table unread."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from mha_symbolic.extract.items import Item, Text, Unread, entry
+from mha_symbolic.extract.lists import number_like
+
+_SEPARATOR = re.compile(r"\s*:?-{2,}:?\s*")
+_MARKUP = re.compile(r"[*`$]|\\\(|\\\)")
+_JULIA = re.compile(
+    r"^\s*(?:(\d+)×(\d+)\s+(?:Matrix|Array|Adjoint|Transpose|LinearAlgebra\.\w+)"
+    r"|(\d+)-element\s+(?:Vector|Array|Adjoint))\b.*:\s*$"
+)
+MAX_ROWS = 1_000  # rows of one table or block read as a matrix
+
+Statement = Callable[[int], str]  # the statement before an offset of the joined text
+
+
+def tables(text: Text, lines: list[str], before: Statement) -> tuple[list[Item], list[Unread]]:
+    """Every table of numbers, and the tables left unread."""
+    items: list[Item] = []
+    unread: list[Unread] = []
+    number = 0
+    while number < len(lines):
+        if not _is_row(lines[number]):
+            number += 1
+            continue
+        first = number
+        while number < len(lines) and number - first < MAX_ROWS and _is_row(lines[number]):
+            number += 1
+        _table(text, lines, first, number, before, items, unread)
+    return items, unread
+
+
+def _is_row(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith("|") and stripped.count("|") >= 2
+
+
+def _cells(line: str) -> list[str]:
+    stripped = line.strip()
+    stripped = stripped[1:] if stripped.startswith("|") else stripped
+    stripped = stripped[:-1] if stripped.endswith("|") else stripped
+    return [_MARKUP.sub("", cell).strip() for cell in stripped.split("|")]
+
+
+def _table(
+    text: Text,
+    lines: list[str],
+    first: int,
+    stop: int,
+    before: Statement,
+    items: list[Item],
+    unread: list[Unread],
+) -> None:
+    rows = [(n, _cells(lines[n])) for n in range(first, stop)]
+    rows = [(n, cells) for n, cells in rows if not all(_SEPARATOR.fullmatch(c) for c in cells)]
+    body = next((i for i, (_, cells) in enumerate(rows) if _numeric(cells[1:])), None)
+    if body is None:
+        return
+    data = rows[body:]
+    labelled = any(entry(cells[0]) is None for _, cells in data)
+    width = len(data[0][1])
+    header = rows[body - 1][1][1 if labelled else 0 :] if body else []
+    statement = before(text.starts[first])
+    out = []
+    for index, (_, cells) in enumerate(data, start=1):
+        values = cells[1:] if labelled else cells
+        read = [entry(c) for c in values]
+        bad = next((c for c, r in zip(values, read) if r is None), None)
+        if bad is not None or len(cells) != width:
+            if bad is not None and number_like(bad):
+                unread.append(Unread(text.starts[first], first, index, bad, statement))
+            return
+        out.append(tuple(r for r in read if r is not None))
+    labels = tuple(cells[0] for _, cells in data) if labelled else ()
+    start = text.starts[data[0][0]]
+    end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
+    item = Item(tuple(out), start, end, data[0][0], "table", statement, "")
+    items.append(replace(item, columns=tuple(header), labels=labels))
+
+
+def _numeric(cells: list[str]) -> bool:
+    """A data row: some cell a number, or meant as one (a header holds names only)."""
+    return any(entry(c) is not None or number_like(c) for c in cells)
+
+
+def julia_blocks(text: Text, lines: list[str]) -> list[Item]:
+    """``3×2 Matrix{Float64}:`` followed by its rows of bare numbers (a vector's are one
+    number each, read as one row), as Julia's REPL and notebooks print them."""
+    items = []
+    for number, line in enumerate(lines):
+        header = _JULIA.match(line)
+        if header is None:
+            continue
+        height = int(header.group(1) or header.group(3))
+        body = lines[number + 1 : number + 1 + min(height, MAX_ROWS)]
+        read = [tuple(entry(cell) for cell in row.split()) for row in body]
+        if len(read) != height or any(not row or None in row for row in read):
+            continue
+        rows = tuple(tuple(str(cell) for cell in row) for row in read)
+        if header.group(3):
+            rows = (tuple(row[0] for row in rows),) if all(len(r) == 1 for r in rows) else ()
+        elif len({len(row) for row in rows}) != 1 or len(rows[0]) != int(header.group(2)):
+            continue
+        if not rows:
+            continue
+        start = text.starts[number + 1]
+        end = text.starts[number + height] + len(lines[number + height])
+        statement = "\n".join(lines[max(0, number - 1) : number + 1])  # "julia> W" and its type
+        items.append(Item(rows, start, end, number + 1, "julia", statement, ""))
+    return items
