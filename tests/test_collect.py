@@ -268,3 +268,28 @@ def test_the_title_is_the_first_heading_or_line_of_prose(text: str, title: str) 
     from mha_symbolic.extract.run import _title
 
     assert _title(read_document(text, "md"), 1, 1) == title
+
+
+BATCH_OF_ONE = [
+    "[[[0.7311, 0.2689], [0.2689, 0.7311]]]",
+    '"[[[0.7311, 0.2689], [0.2689, 0.7311]]]"',
+    '"tensor([[[0.7311, 0.2689], [0.2689, 0.7311]]])"',
+    "[[[[0.7311, 0.2689], [0.2689, 0.7311]]]]",
+]
+
+
+@pytest.mark.parametrize("claimed", BATCH_OF_ONE)
+def test_a_batch_of_one_is_claimed_as_its_one_matrix(
+    tmp_path: Path, claimed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mha_symbolic.cli import main
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        f'x = [[1, 0], [0, 1]]\nscale = "none"\n[claims]\n"head1.weights" = {claimed}\n',
+        encoding="utf-8",
+    )
+    assert main(["check", str(spec)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{spec}: 1 claim: 1 holds (0 exact, 1 rounded)"
+    )
