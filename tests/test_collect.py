@@ -129,6 +129,20 @@ TABLES = [
             ((("0.15", "0.59", "0.27"),), (), ()),
         ],
     ),
+    # a page's own LaTeX macros: MathJax's configuration, \newcommand and \def
+    (
+        '<html><head><script>MathJax = {tex: {macros: {bpmat: "\\\\begin{pmatrix}", '
+        "epmat: '\\\\end{pmatrix}'}}};</script></head><body><p>$$X = \\bpmat 1 & 0 \\\\ "
+        "0 & 1 \\epmat$$</p></body></html>",
+        "html",
+        [((("1", "0"), ("0", "1")), (), ())],
+    ),
+    (
+        "\\newcommand{\\bm}{\\begin{bmatrix}}\n\\def\\em{\\end{bmatrix}}\n"
+        "$$A = \\bm 0.5 & 0.5 \\em$$",
+        "md",
+        [((("0.5", "0.5"),), (), ())],
+    ),
 ]
 
 
@@ -182,7 +196,14 @@ def _letters_after_a_matrix() -> Any:
     return extract_all("attention\nX = [[1, 0], [0, 1]]\nA = [[1, 0],\n" + "a" * 100_000 + "\n")
 
 
+def _macro_bomb() -> int:
+    page = "\\def\\a{" + "x" * 400 + "}\n" + "\\a" * 1_000_000 + "\n"
+    return len(read_document(page, "md").lines[1].text)
+
+
 HOSTILE: list[tuple[str, Callable[[], Any], Any]] = [
+    # macros expand within a budget of a million characters
+    ("macros", _macro_bomb, 2_000_000 + 1_000_000 - 1_000_000 % 398),
     # a line of letters after an opened matrix: the side-by-side pattern was quadratic
     ("letters", lambda: _letters_after_a_matrix()[0].spec.query.tolist(), [[1, 0], [0, 1]]),
     # html.parser rescans its buffer at every unfinished "</"

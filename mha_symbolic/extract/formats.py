@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.macros import Expansion, definitions
 from mha_symbolic.extract.markup import page_text
 from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.spec import files
@@ -31,6 +32,7 @@ _SUFFIX = {
 # math, so only a backslash before a bracket that holds a number is dropped.
 _MD_ESCAPE = re.compile(r"\\([_*])|\\\[(?=[\s\\\[]*[-−+.\d])|(?<=[\d\s\]])\\\]")
 _MOJIBAKE = re.compile("[‡√Ô][¶ß§•ª∫ºÆ]|ü[îòëé]|‚Ä")
+_DEFINES = re.compile(r"newcommand|\\def\b|macros\s*:")
 _TEX_HEADING = re.compile(r"^\s*\\(?:sub)*section\*?\{([^{}]*)\}")
 
 
@@ -78,10 +80,19 @@ def read_document(source: str | Path, kind: str | None = None) -> Document:
             f"{len(text):,} characters; at most {MAX_DOCUMENT_BYTES:,} are read", source=name
         )
     kind = kind or _sniff(text)
-    lines = READERS[kind](text, name)
+    lines = _expanded(READERS[kind](text, name), text)
     if len(lines) > MAX_LINES:
         raise SpecError(f"{len(lines):,} lines; at most {MAX_LINES:,} are read", source=name)
     return Document(name, kind, tuple(lines))
+
+
+def _expanded(lines: list[Line], text: str) -> list[Line]:
+    """The lines with the page's own argument-free LaTeX macros expanded (``\\bpmat``)."""
+    if not _DEFINES.search(text):
+        return lines
+    macros = definitions(text) | definitions("\n".join(line.text for line in lines))
+    expand = Expansion(macros)
+    return [replace(line, text=expand(line.text)) for line in lines]
 
 
 def _sniff(text: str) -> str:
