@@ -19,8 +19,10 @@ from mha_symbolic.extract.markup import page_text
 
 
 def _found(text: str, kind: str = "md") -> list[tuple[Any, ...]]:
-    _, items = find_items(read_document(text + "\n", kind))
-    return [(item.rows, item.batch_shape) for item in items]
+    """The items and the prose's scalars, in order."""
+    found, items = find_items(read_document(text + "\n", kind))
+    every = sorted([*items, *found.scalars], key=lambda item: item.start)
+    return [(item.rows, item.batch_shape) for item in every]
 
 
 def _unread(text: str) -> list[str]:
@@ -88,11 +90,19 @@ LISTS = [
     ),
     (
         "[[1.0, 2.0],\n [3.0, 4.0]], shape=[2, 2], strides=[2, 1], layout=Cc (0x5), const ndim=2",
-        [((("1.0", "2.0"), ("3.0", "4.0")), ()), ((("2", "2"),), ()), ((("2", "1"),), ())],
+        [
+            ((("1.0", "2.0"), ("3.0", "4.0")), ()),
+            ((("2", "2"),), ()),
+            ((("2", "1"),), ()),
+            ((("2",),), ()),  # ndim=2: a scalar
+        ],
     ),
     # JavaScript and JSON nested arrays
     ("const X = [[1, 0], [0, 1]];", [((("1", "0"), ("0", "1")), ())]),
     ('{"w": [[0.5, -1e-3]], "b": [2]}', [((("0.5", "-1e-3"),), ()), ((("2",),), ())]),
+    # a chain's final value in prose is a scalar; the working before it is not
+    ("d_k = 2, so √d_k = √2 ≈ 1.414", [((("2",),), ()), ((("1.414",),), ())]),
+    ("Q1·K1 = 1*1 + 0*0 = 1 and 1.78 / 4.56 = 0.39.", [((("1",),), ()), ((("0.39",),), ())]),
     # keyword arguments after the data are not entries
     ("x = torch.tensor([[1.0, 2.0]], dtype=torch.float64)", [((("1.0", "2.0"),), ())]),
 ]

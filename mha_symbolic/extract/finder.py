@@ -13,6 +13,7 @@ from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined
 from mha_symbolic.extract.layouts import side_by_side
 from mha_symbolic.extract.lists import MAX_NESTING, MAX_SPAN, Unreadable, as_rows, parse
+from mha_symbolic.extract.scalars import scalars
 from mha_symbolic.extract.tables import julia_blocks, tables
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
@@ -69,7 +70,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
             source=document.name,
         )
     items.sort(key=lambda item: item.start)
-    return replace(text, unread=tuple(sorted(unread, key=lambda u: u.start))), items
+    numbers = scalars(text, lines, taken + [(item.start, item.end) for item in items])
+    unread.sort(key=lambda u: u.start)
+    return replace(text, unread=tuple(unread), scalars=tuple(numbers)), items
 
 
 def _environments(body: str) -> list[tuple[int, tuple[int, int], int]]:

@@ -89,12 +89,15 @@ class Unread:
 
 @dataclass(frozen=True)
 class Text:
-    """The document's lines joined, with the offset each line starts at, and the matrices
-    left unread (``unread``, in order: the finder fills it)."""
+    """The document's lines joined, with the offset each line starts at; the finder adds the
+    matrices left unread and the single numbers its prose computes (``scalars``: 1x1 Items of
+    kind "scalar", the final value of a chain such as ``√2 ≈ 1.414``, outside every matrix;
+    kept apart from the items so that a reader asks for them when it wants them)."""
 
     body: str
     starts: tuple[int, ...]
     unread: tuple[Unread, ...] = ()
+    scalars: tuple[Item, ...] = ()
 
     def line_of(self, offset: int) -> int:
         low, high = 0, len(self.starts) - 1
