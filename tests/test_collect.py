@@ -129,6 +129,16 @@ TABLES = [
         "html",
         [((("1", "0"), ("0", "1")), ("d1", "d2"), ("t1", "t2"))],
     ),
+    # a table whose cells are lists: a matrix per column, a list per row
+    (
+        "| Position | Raw | After softmax |\n|---|---|---|\n| row 0 | [0, -inf] | [1.0, 0] |\n"
+        "| row 1 | [0, 0] | [0.5, 0.5] |",
+        "md",
+        [
+            ((("0", "-inf"), ("0", "0")), ("Raw",), ("row 0", "row 1")),
+            ((("1.0", "0"), ("0.5", "0.5")), ("After softmax",), ("row 0", "row 1")),
+        ],
+    ),
     # Julia: a matrix block and a vector (one row)
     (
         "julia> W\n3×2 Matrix{Float64}:\n 0.1  -0.2\n 1.0   2.5e-3\n 0.0   1.0\n\n"

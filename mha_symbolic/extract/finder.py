@@ -62,6 +62,7 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     lines = [line.text for line in document.lines]
     found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
     items.extend(found)
+    taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
     items.extend(julia_blocks(text, lines))
     items.extend(_bracketed(text, taken, unread))
     if len(items) > MAX_ITEMS:

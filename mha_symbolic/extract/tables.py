@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mha_symbolic.extract.items import Item, Text, Unread, entry
-from mha_symbolic.extract.lists import number_like
+from mha_symbolic.extract.lists import Parsed, as_rows, number_like, parse
 
 _SEPARATOR = re.compile(r"\s*:?-{2,}:?\s*")
 _MARKUP = re.compile(r"[*`$]|\\\(|\\\)")
@@ -39,6 +39,7 @@ def tables(text: Text, lines: list[str], before: Statement) -> tuple[list[Item],
         while number < len(lines) and number - first < MAX_ROWS and _is_row(lines[number]):
             number += 1
         _table(text, lines, first, number, before, items, unread)
+        items.extend(_list_columns(text, lines, first, number, before))
     return items, unread
 
 
@@ -88,6 +89,43 @@ def _table(
     end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
     item = Item(tuple(out), start, end, data[0][0], "table", statement, "")
     items.append(replace(item, columns=tuple(header), labels=labels))
+
+
+def _list_columns(
+    text: Text, lines: list[str], first: int, stop: int, before: Statement
+) -> list[Item]:
+    """A table whose cells are lists (``| row 1 | [0, 0.5] | [0.2, 0.8] |``): each column of
+    lists is a matrix, a list per row, under its header; other columns are left alone."""
+    rows = [(n, _cells(lines[n])) for n in range(first, stop)]
+    rows = [(n, cells) for n, cells in rows if not all(_SEPARATOR.fullmatch(c) for c in cells)]
+    header, data = (rows[0][1], rows[1:]) if rows and not _listed(rows[0][1][-1]) else ([], rows)
+    if not data or len({len(cells) for _, cells in data}) != 1:
+        return []
+    out = []
+    for column in range(len(data[0][1])):
+        read = [_listed(cells[column]) for _, cells in data]
+        if any(r is None for r in read) or len({len(r) for r in read if r}) != 1:
+            continue
+        line = lines[data[0][0]]
+        offset = line.find(data[0][1][column])
+        start = text.starts[data[0][0]] + max(0, offset)
+        end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
+        name = header[column] if column < len(header) else ""
+        matrix = tuple(r for r in read if r is not None)
+        item = Item(matrix, start, end, data[0][0], "table", before(text.starts[first]), "")
+        out.append(replace(item, columns=(name,), labels=tuple(cells[0] for _, cells in data)))
+    return out
+
+
+def _listed(cell: str) -> tuple[str, ...] | None:
+    """The entries of a cell that is one bracketed list of numbers, else None."""
+    if not cell.startswith("["):
+        return None
+    parsed = parse(cell, 0)
+    if not isinstance(parsed, Parsed) or parsed.end != len(cell) or parsed.sums:
+        return None
+    rows, batch = as_rows(parsed.value, "[")
+    return rows[0] if len(rows) == 1 and not batch else None
 
 
 def _numeric(cells: list[str]) -> bool:
