@@ -97,6 +97,12 @@ LISTS = [
             ((("2",),), ()),  # ndim=2: a scalar
         ],
     ),
+    # numpy's print of a list of arrays: a batch (here of two 2x1 columns)
+    (
+        "[array([[ 1.78862847],\n       [ 0.43650985]]), array([[-0.2773882 ],\n"
+        "       [-0.35475898]])]",
+        [((("1.78862847",), ("0.43650985",), ("-0.2773882",), ("-0.35475898",)), (2,))],
+    ),
     # JavaScript and JSON nested arrays
     ("const X = [[1, 0], [0, 1]];", [((("1", "0"), ("0", "1")), ())]),
     ('{"w": [[0.5, -1e-3]], "b": [2]}', [((("0.5", "-1e-3"),), ()), ((("2",),), ())]),
@@ -138,6 +144,23 @@ TABLES = [
             ((("0", "-inf"), ("0", "0")), ("Raw",), ("row 0", "row 1")),
             ((("1.0", "0"), ("0.5", "0.5")), ("After softmax",), ("row 0", "row 1")),
         ],
+    ),
+    # pandas: column names over rows of a label and numbers
+    (
+        "            Head1_alpha  Head2_alpha\nToken\nParis   0.067   0.184\nist   0.180   0.129",
+        "md",
+        [
+            (
+                (("0.067", "0.184"), ("0.180", "0.129")),
+                ("Head1_alpha", "Head2_alpha"),
+                ("Paris", "ist"),
+            )
+        ],
+    ),
+    (
+        "     0    1\n0  0.1  0.2\n1  0.3  0.4",
+        "md",
+        [((("0.1", "0.2"), ("0.3", "0.4")), ("0", "1"), ("0", "1"))],
     ),
     # Julia: a matrix block and a vector (one row)
     (

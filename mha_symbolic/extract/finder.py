@@ -14,7 +14,7 @@ from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined
 from mha_symbolic.extract.layouts import side_by_side
 from mha_symbolic.extract.lists import MAX_NESTING, MAX_SPAN, Unreadable, as_rows, parse
 from mha_symbolic.extract.scalars import scalars
-from mha_symbolic.extract.tables import julia_blocks, tables
+from mha_symbolic.extract.tables import frames, julia_blocks, tables
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
 _BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?")
@@ -26,7 +26,7 @@ _LOCK = threading.Lock()
 _LAST: list[tuple[Document, tuple[Text, list[Item]]]] = []  # the last document read, its items
 # An opener that can start a list of numbers: "(" before a number or a "[" (tensor([[...),
 # "[" before a number, a bracket, or an entry that is told to be unreadable ("[NaN, ...").
-_OPEN = re.compile(r"\[(?=\s*[-+−–.\d\\\[\]{⁻…nNi])|\((?=\s*[-+−–.\d\\{\[])")
+_OPEN = re.compile(r"\[(?=\s*(?:[-+−–.\d\\\[\]{⁻…nNi]|array\(|tensor\())|\((?=\s*[-+−–.\d\\{\[])")
 _DEEP = re.compile(rf"\[(?:\s*\[){{{MAX_NESTING},}}")
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
@@ -64,6 +64,7 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(found)
     taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
     items.extend(julia_blocks(text, lines))
+    items.extend(frames(text, lines))
     items.extend(_bracketed(text, taken, unread))
     if len(items) > MAX_ITEMS:
         raise SpecError(

@@ -17,6 +17,7 @@ MAX_NESTING = 4  # [[[[...]]]]: a batch of heads of matrices at most
 LONGEST_TOKEN = 64  # characters of one entry ("\\frac{12}{345}", "-1.0000e+09"); longer is text
 _PIECE = re.compile(r"\\[;,]|[\[\]()]|[,;]|\s+|#|(?:[^\[\]()\s,;#\\]|\\(?![;,]))+")
 _CLOSER = {"[": "]", "(": ")"}
+_WRAPPERS = frozenset(("array", "np.array", "tensor", "torch.tensor"))
 _BRACKET = re.compile(r"[\[\]()]")
 _OPERATORS = frozenset(("+", "-", "−", "*", "×", "·", "\\cdot", "\\times"))
 
@@ -58,6 +59,7 @@ class _State:
         self.sums = False
         self.spaced = False  # whitespace since the last piece of the entry
         self.failed = ""  # the entry that could not be read
+        self.wrapped: list[bool] = []  # per open list: an array( ... ) inside a list
 
     def take(self) -> bool:
         """Add the finished entry to the open list; False if it is text, not a number."""
@@ -137,6 +139,10 @@ def _read(body: str, start: int, state: _State) -> Parsed | None:
                 return None
             done = state.stack.pop()
             state.closers.pop()
+            if state.wrapped.pop():  # array(...) in a list: the array it holds
+                if len(done) != 1 or not isinstance(done[0], list):
+                    return None
+                done = done[0]
             if not state.stack:
                 return Parsed(done, position, state.sums)
             state.stack[-1].append(done)
@@ -151,11 +157,21 @@ def _read(body: str, start: int, state: _State) -> Parsed | None:
 
 
 def _open(state: _State, bracket: str) -> bool:
-    """A "[" opens a row (or a batch); a "(" only the whole tuple; text before it is refused."""
-    if state.token or len(state.stack) >= MAX_NESTING or (bracket == "(" and state.stack):
+    """A "[" opens a row (or a batch); a "(" only the whole tuple, or an ``array(`` in a list
+    of arrays (``[array([[1.78], [0.43]]), array(...)]``, a batch); other text before it is
+    refused."""
+    wrapper = bracket == "(" and len(state.token) == 1 and state.token[0] in _WRAPPERS
+    if wrapper:
+        state.token = []
+        allowed = bool(state.stack) and len(state.stack) < MAX_NESTING
+    else:
+        nested_tuple = bracket == "(" and bool(state.stack)
+        allowed = not state.token and len(state.stack) < MAX_NESTING and not nested_tuple
+    if not allowed:
         return False
     state.stack.append([])
     state.closers.append(_CLOSER[bracket])
+    state.wrapped.append(wrapper and len(state.stack) > 1)
     return True
 
 

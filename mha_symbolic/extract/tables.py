@@ -133,6 +133,43 @@ def _numeric(cells: list[str]) -> bool:
     return any(entry(c) is not None or number_like(c) for c in cells)
 
 
+def frames(text: Text, lines: list[str]) -> list[Item]:
+    """pandas prints: a header of k column names (a line with the index's name may follow),
+    then rows of a label and k numbers; the labels and names are kept, the numbers read."""
+    items = []
+    number = 0
+    while number < len(lines) - 1:
+        names = lines[number].split()
+        first = number + 1 + (len(lines[number + 1].split()) == 1)
+        rows, labels, stop = _frame_rows(lines, first, len(names))
+        numbered = all(name.isdigit() for name in names)  # pandas' default column names
+        if not names or not rows or (entry(names[0]) is not None and not numbered):
+            number += 1
+            continue
+        start, end = text.starts[first], text.starts[stop - 1] + len(lines[stop - 1])
+        item = Item(tuple(rows), start, end, first, "frame", lines[number], "")
+        items.append(replace(item, columns=tuple(names), labels=tuple(labels)))
+        number = stop
+    return items
+
+
+def _frame_rows(
+    lines: list[str], first: int, width: int
+) -> tuple[list[tuple[str, ...]], list[str], int]:
+    rows: list[tuple[str, ...]] = []
+    labels: list[str] = []
+    number = first
+    while number < len(lines) and len(rows) < MAX_ROWS and width:
+        cells = lines[number].split()
+        read = [entry(cell) for cell in cells[1:]]
+        if len(cells) != width + 1 or any(r is None for r in read):
+            break
+        rows.append(tuple(r for r in read if r is not None))
+        labels.append(cells[0])
+        number += 1
+    return rows, labels, number
+
+
 def julia_blocks(text: Text, lines: list[str]) -> list[Item]:
     """``3×2 Matrix{Float64}:`` followed by its rows of bare numbers (a vector's are one
     number each, read as one row), as Julia's REPL and notebooks print them."""
