@@ -256,6 +256,8 @@ HOSTILE: list[tuple[str, Callable[[], Any], Any]] = [
     ("brackets", lambda: _found("[" * 4_000_000), []),
     ("parentheses", lambda: _found("(" * 200_000 + " [1, 2]"), [((("1", "2"),), ())]),
     ("numbers", lambda: _found("[1 2 3 4 " * 20_000), []),
+    ("arrays", lambda: _found("[array(" * 300_000), []),
+    ("table rows", lambda: len(_found("| 1 | 2 |\n" * 50_000)), 50),  # 1,000 rows a table
 ]
 
 

@@ -27,7 +27,9 @@ _LAST: list[tuple[Document, tuple[Text, list[Item]]]] = []  # the last document 
 # An opener that can start a list of numbers: "(" before a number or a "[" (tensor([[...),
 # "[" before a number, a bracket, or an entry that is told to be unreadable ("[NaN, ...").
 _OPEN = re.compile(r"\[(?=\s*(?:[-+−–.\d\\\[\]{⁻…nNi]|array\(|tensor\())|\((?=\s*[-+−–.\d\\{\[])")
-_DEEP = re.compile(rf"\[(?:\s*\[){{{MAX_NESTING},}}")
+# A run of more openers than a list may nest ("[[[[[", "[array([array(..."): no list starts
+# before its last MAX_NESTING brackets.
+_DEEP = re.compile(rf"(?:\[\s*(?:(?:array|tensor)\(\s*)?){{{MAX_NESTING + 1},}}")
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mha_symbolic.extract.formats import Document
 
@@ -118,6 +119,7 @@ def joined(document: Document) -> Text:
     return Text("\n".join(line.text for line in document.lines), tuple(starts or [0]))
 
 
+@lru_cache(maxsize=65_536)  # a page repeats its numbers; every finder asks about each cell
 def entry(text: str) -> str | None:
     """A printed number as written (−0.4 keeps its sign), or None if it is not a number.
     An en dash right before the digits ("–1.0", as word processors print a minus) is read as

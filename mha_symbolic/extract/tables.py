@@ -161,8 +161,10 @@ def _frame_rows(
     number = first
     while number < len(lines) and len(rows) < MAX_ROWS and width:
         cells = lines[number].split()
+        if len(cells) != width + 1:
+            break
         read = [entry(cell) for cell in cells[1:]]
-        if len(cells) != width + 1 or any(r is None for r in read):
+        if any(r is None for r in read):
             break
         rows.append(tuple(r for r in read if r is not None))
         labels.append(cells[0])
