@@ -213,6 +213,11 @@ UNREAD = [
         ["line 1: row 2 of \"X\" cannot be read ('…'): the matrix is left out"],
     ),
     ("v = [0.5, 50%, 0.2]", ["line 1: \"v\" cannot be read ('50%'): the vector is left out"]),
+    (
+        "$X = \\begin{bmatrix} 1 & 0 \\\\ ⁻1.0 & 1 \\end{bmatrix}$",
+        ["line 1: row 2 of \"X\" cannot be read ('⁻1.0'): the matrix is left out"],
+    ),
+    ("$X = \\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix}$", []),  # text, not numbers
     ("see [the, 1, 2] and [3, 4]", []),
 ]
 

@@ -12,7 +12,14 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined
 from mha_symbolic.extract.layouts import side_by_side
-from mha_symbolic.extract.lists import MAX_NESTING, MAX_SPAN, Unreadable, as_rows, parse
+from mha_symbolic.extract.lists import (
+    MAX_NESTING,
+    MAX_SPAN,
+    Unreadable,
+    as_rows,
+    number_like,
+    parse,
+)
 from mha_symbolic.extract.scalars import scalars
 from mha_symbolic.extract.tables import frames, julia_blocks, tables
 
@@ -56,13 +63,15 @@ def unread_notes(document: Document) -> list[str]:
 def _find_items(document: Document) -> tuple[Text, list[Item]]:
     text = joined(document)
     items, taken = side_by_side(text, [line.text for line in document.lines])
+    lines = [line.text for line in document.lines]
+    found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
     for start, inner, end in _environments(text.body):
         rows = _latex_rows(text.body[inner[0] : inner[1]])
         taken.append((start, end))
-        if rows:
+        if isinstance(rows, tuple):
             items.append(_item(text, rows, start, end, "latex"))
-    lines = [line.text for line in document.lines]
-    found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
+        elif rows is not None:
+            unread.append(_unread(text, start, rows))
     items.extend(found)
     taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
     items.extend(julia_blocks(text, lines))
@@ -99,13 +108,17 @@ def _environments(body: str) -> list[tuple[int, tuple[int, int], int]]:
     return out
 
 
-def _latex_rows(body: str) -> tuple[tuple[str, ...], ...] | None:
+def _latex_rows(body: str) -> Rows | Unreadable | None:
+    """The rows of a matrix environment; Unreadable at an entry meant as a number that cannot
+    be read ("⁻1.0", "50\\%"); None for an environment of text."""
     lines = [line for line in re.split(r"\\\\(?:\[[^\]]*\])?", body) if line.strip()]
     rows = []
-    for line in lines:
-        entries = [entry(cell) for cell in re.sub(r"\\hline", "", line).split("&")]
-        if not entries or any(e is None for e in entries):
-            return None
+    for number, line in enumerate(lines, start=1):
+        cells = re.sub(r"\\hline", "", line).split("&")
+        entries = [entry(cell) for cell in cells]
+        bad = next((c.strip() for c, e in zip(cells, entries) if e is None), None)
+        if bad is not None:
+            return Unreadable(bad, number if len(lines) > 1 else 0, 0) if number_like(bad) else None
         rows.append(tuple(e for e in entries if e is not None))
     if not rows or any(len(row) != len(rows[0]) for row in rows):
         return None
