@@ -364,3 +364,19 @@ def test_a_batch_of_one_is_claimed_as_its_one_matrix(
     assert capsys.readouterr().out.splitlines()[-1] == (
         f"{spec}: 1 claim: 1 holds (0 exact, 1 rounded)"
     )
+
+
+TRANSPOSED = [
+    ("Kᵀ = [[1, 0], [0, 1]]", True),
+    ("W_o^T = [[1, 2]]", True),
+    ("$K^{\\top} = \\begin{bmatrix} 1 & 0 \\end{bmatrix}$", True),
+    ("print(K.T)\n[[1 0]\n [0 1]]", True),
+    ("print(K)\n[[1 0]\n [0 1]]", False),
+    ("Tokens = [1, 2]", False),
+]
+
+
+@pytest.mark.parametrize(("text", "flag"), TRANSPOSED)
+def test_a_transposed_print_is_noticed(text: str, flag: bool) -> None:
+    _, items = find_items(read_document(text + "\n", "md"))
+    assert [item.transposed for item in items] == [flag]

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined
+from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
 from mha_symbolic.extract.layouts import side_by_side
 from mha_symbolic.extract.lists import (
     MAX_NESTING,
@@ -131,7 +131,10 @@ def _item(
     line_end = text.body.find("\n", end)
     after = text.body[end : line_end if line_end >= 0 else len(text.body)]
     statement = statement_before(text.body, start)
-    return Item(rows, start, end, text.line_of(start), kind, statement, after, batch)
+    line = text.line_of(start)
+    above = text.body[text.starts[line - 1] : text.starts[line]] if line else ""
+    item = Item(rows, start, end, line, kind, statement, after, batch)
+    return replace(item, transposed=True) if transposed(statement, above) else item
 
 
 def statement_before(body: str, start: int) -> str:

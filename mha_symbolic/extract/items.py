@@ -13,6 +13,13 @@ _NUMBER = re.compile(r"[+\-−]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+\-]?\d+)?")
 _FRACTION = re.compile(r"[+\-−]?\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|[+\-−]?\d+/\d+")
 _INFINITY = re.compile(r"-\\infty|-inf|−∞|-∞")
 _NAME_BEFORE = re.compile(r"([^\W\d][\w^{}'.]*)\s*(?:=|:)\s*(?:[\w.]+\(?\s*)?$")
+# A transpose marker right before the printed value: "Kᵀ = ", "W^{T} =", "K^\top:", "K.T ="
+# and a print of one ("print(K.T)", "K.transpose(0, 1)" on the line above a notebook's output).
+_TRANSPOSED = re.compile(
+    r"(?:ᵀ|\^\s*\{?\s*(?:T|\\top|\\intercal|t)\s*\}?|\.T\b|\.t\(\)|\.transpose\([^()]*\))"
+    r"\s*\)?\s*(?:=|:|≈|\\approx)?\s*(?:[\w.]+\(\s*)?$"
+)
+_PRINTED_T = re.compile(r"^\s*(?:print\()?.*(?:\.T|\.t\(\)|\.transpose\([^()]*\))\s*\)?\s*$")
 _SPACING = re.compile(r"\\[,;:! ]|\\q?quad|\\left|\\right|\\phantom\{[^{}]*\}|~")
 
 
@@ -38,6 +45,7 @@ class Item:
     batch_shape: tuple[int, ...] = ()  # (B,) or (B, H) for a batch of matrices; () otherwise
     columns: tuple[str, ...] = ()  # a table's header cells over its columns (names, tokens)
     labels: tuple[str, ...] = ()  # a table's first column of row labels (tokens), left out
+    transposed: bool = False  # printed as a transpose ("Kᵀ =", "W^T =", "print(K.T)")
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -109,6 +117,15 @@ class Text:
             else:
                 high = mid - 1
         return low
+
+
+def transposed(statement: str, above: str = "") -> bool:
+    """Whether the statement before a value (or, for a bare print, the print on the line
+    above it: ``print(K.T)``) says it is printed transposed."""
+    lines = [line for line in statement.split("\n") if line.strip()]
+    if not lines:
+        return bool(_PRINTED_T.search(above.rstrip()))
+    return bool(_TRANSPOSED.search(lines[-1].rstrip()))
 
 
 def joined(document: Document) -> Text:
