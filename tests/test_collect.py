@@ -375,6 +375,19 @@ TRANSPOSED = [
     ("Tokens = [1, 2]", False),
 ]
 
+KINDS = [
+    ("torch.Size([2, 3])", ["shape"]),
+    ("[[1.0, 2.0]], shape=[1, 2], strides=[2, 1]", ["list", "shape", "shape"]),
+    ("x.shape = (2, 3)", ["tuple"]),
+    ("| 0.2 | 0.8 |", ["table"]),
+]
+
+
+@pytest.mark.parametrize(("text", "kinds"), KINDS)
+def test_the_kind_of_each_print(text: str, kinds: list[str]) -> None:
+    _, items = find_items(read_document(text + "\n", "md"))
+    assert [item.kind for item in items] == kinds
+
 
 @pytest.mark.parametrize(("text", "flag"), TRANSPOSED)
 def test_a_transposed_print_is_noticed(text: str, flag: bool) -> None:

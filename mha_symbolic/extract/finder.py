@@ -29,6 +29,7 @@ _END = re.compile(r"\\end\{([pbBvV]?matrix|array)\}")
 _ENDS_TRIED = 50  # \end{...} of other kinds skipped looking for a \begin's own
 _BOUNDARY = re.compile(r"\n[ \t]*\n|\$\$|\\\[|\\\]|```[^\n]*|\n[ \t]*(?:[*•+-]|\d+[.)])\s|\n#")
 _OPEN_END = re.compile(r"(=|:|→|\\rightarrow|\\to|\\approx|≈|\\\\|,|&|@|\(|\[)\s*$")
+_SHAPE_BEFORE = re.compile(r"(?:\bshape|\bstrides|\bSize)\s*[=:(]?\s*$")
 _LOCK = threading.Lock()
 _LAST: list[tuple[Document, tuple[Text, list[Item]]]] = []  # the last document read, its items
 # An opener that can start a list of numbers: "(" before a number or a "[" (tensor([[...),
@@ -191,6 +192,9 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
         rows, batch = as_rows(parsed.value, body[index])
         if rows and not parsed.sums:  # a list of sums is the working of the list printed next
             kind = "list" if body[index] == "[" else "tuple"
+            before = body[max(0, index - 40) : index]
+            if before.endswith("Size") or (kind == "list" and _SHAPE_BEFORE.search(before)):
+                kind = "shape"  # torch.Size([2, 3]), shape=[2, 2], strides=[2, 1]: no values
             items.append(_item(text, rows, index, parsed.end, kind, batch))
             if len(items) > MAX_ITEMS:
                 return items  # refused by the caller, which counts them

@@ -39,7 +39,9 @@ class Item:
     start: int  # offset in the document's joined text
     end: int
     line: int  # index of the line it starts on
-    kind: str  # "latex", "list", "tuple", "entry", "table" (Markdown, HTML), "julia", "shape"
+    # "latex", "list", "tuple", "entry", "table" (Markdown, HTML), "julia", "frame" (pandas),
+    # "shape" (a list that gives a shape: torch.Size([2, 3]), shape=[2, 2], strides=[2, 1])
+    kind: str
     statement: str  # the text from the statement's start up to the item
     after: str  # the rest of its line
     batch_shape: tuple[int, ...] = ()  # (B,) or (B, H) for a batch of matrices; () otherwise
