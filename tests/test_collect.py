@@ -128,6 +128,11 @@ TABLES = [
     ),
     ("| 0.2 | 0.8 |\n| 0.5 | 0.5 |", "md", [((("0.2", "0.8"), ("0.5", "0.5")), (), ())]),
     ("| Name | Role |\n|--|--|\n| X | input 2 |", "md", []),  # a table of words
+    (
+        "| Vocabulary | 10,000 |\n| d_k | 4 |",
+        "md",
+        [((("10000",), ("4",)), (), ("Vocabulary", "d_k"))],
+    ),
     # HTML: a row per <tr>, cells as in Markdown
     (
         "<table><tr><th></th><th>d1</th><th>d2</th></tr><tr><td>t1</td><td>1</td><td>0</td>"
@@ -219,6 +224,7 @@ UNREAD = [
     ),
     ("$X = \\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix}$", []),  # text, not numbers
     ("see [the, 1, 2] and [3, 4]", []),
+    ("np.hstack([Q, K, V]) and softmax([x1, x2]) (1/0.5 = 2)", []),  # names and prose
 ]
 
 

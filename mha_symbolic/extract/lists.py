@@ -95,14 +95,28 @@ def parse(body: str, start: int) -> Parsed | Unreadable | None:
     found = _read(body, start, state)
     if found is not None or not state.failed or not state.stack:
         return found
-    in_row = len(state.stack) >= 2 and all(isinstance(v, list) for v in state.stack[0])
-    if not (in_row or number_like(state.failed)):
+    if not _meant_as_numbers(state, body[start]):
         return None
     end = _balanced_end(body, start)
     if end is None:
         return None
     row = len(state.stack[-2]) + 1 if len(state.stack) >= 2 else 0
     return Unreadable(state.failed, row, end)
+
+
+def _meant_as_numbers(state: _State, opener: str) -> bool:
+    """Whether a list that failed at ``state.failed`` was meant as numbers: a row of a matrix
+    whose rows before it were read (any text then), or an entry meant as a number in a matrix's
+    row or after read entries of a vector. A tuple in prose ("(1/0.5 = 2)") never is."""
+    if opener == "(" and len(state.stack) == 1:
+        return False
+    parent = state.stack[-2] if len(state.stack) >= 2 else []
+    rows_before = bool(parent) and all(isinstance(v, list) for v in parent)
+    if rows_before:
+        return True
+    if not number_like(state.failed):
+        return False
+    return len(state.stack) >= 2 or bool(state.stack[-1])
 
 
 def _balanced_end(body: str, start: int) -> int | None:

@@ -16,6 +16,7 @@ from mha_symbolic.extract.items import Item, Text, Unread, entry
 from mha_symbolic.extract.lists import Parsed, as_rows, number_like, parse
 
 _SEPARATOR = re.compile(r"\s*:?-{2,}:?\s*")
+_THOUSANDS = re.compile(r"[-+−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _MARKUP = re.compile(r"[*`$]|\\\(|\\\)")
 _JULIA = re.compile(
     r"^\s*(?:(\d+)×(\d+)\s+(?:Matrix|Array|Adjoint|Transpose|LinearAlgebra\.\w+)"
@@ -52,7 +53,9 @@ def _cells(line: str) -> list[str]:
     stripped = line.strip()
     stripped = stripped[1:] if stripped.startswith("|") else stripped
     stripped = stripped[:-1] if stripped.endswith("|") else stripped
-    return [_MARKUP.sub("", cell).strip() for cell in stripped.split("|")]
+    cells = [_MARKUP.sub("", cell).strip() for cell in stripped.split("|")]
+    # "10,000" in a cell is ten thousand (a table's cells hold one number each)
+    return [cell.replace(",", "") if _THOUSANDS.fullmatch(cell) else cell for cell in cells]
 
 
 def _table(
@@ -75,15 +78,18 @@ def _table(
     header = rows[body - 1][1][1 if labelled else 0 :] if body else []
     statement = before(text.starts[first])
     out = []
+    bad: list[tuple[int, str]] = []  # (row, cell) of each cell that is no number
     for index, (_, cells) in enumerate(data, start=1):
         values = cells[1:] if labelled else cells
         read = [entry(c) for c in values]
-        bad = next((c for c, r in zip(values, read) if r is None), None)
-        if bad is not None or len(cells) != width:
-            if bad is not None and number_like(bad):
-                unread.append(Unread(text.starts[first], first, index, bad, statement))
+        bad.extend((index, c) for c, r in zip(values, read) if r is None)
+        if len(cells) != width:
             return
         out.append(tuple(r for r in read if r is not None))
+    if bad:  # unread when every such cell was meant as a number; a table of words otherwise
+        if all(number_like(cell) for _, cell in bad):
+            unread.append(Unread(text.starts[first], first, bad[0][0], bad[0][1], statement))
+        return
     labels = tuple(cells[0] for _, cells in data) if labelled else ()
     start = text.starts[data[0][0]]
     end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
