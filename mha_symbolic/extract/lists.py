@@ -18,6 +18,7 @@ LONGEST_TOKEN = 64  # characters of one entry ("\\frac{12}{345}", "-1.0000e+09")
 _PIECE = re.compile(r"\\[;,]|[\[\]()]|[,;]|\s+|#|(?:[^\[\]()\s,;#\\]|\\(?![;,]))+")
 _CLOSER = {"[": "]", "(": ")"}
 _WRAPPERS = frozenset(("array", "np.array", "tensor", "torch.tensor"))
+_PRODUCT = re.compile(r"[*×·]")  # "0.7311*1": a term of a sum may be a product
 _BRACKET = re.compile(r"[\[\]()]")
 _OPERATORS = frozenset(("+", "-", "−", "*", "×", "·", "\\cdot", "\\times"))
 
@@ -76,11 +77,12 @@ class _State:
         return self._sum(pieces)
 
     def _sum(self, pieces: list[str]) -> bool:
-        """ "0.0779 + 0.2156 + 0.1057": numbers joined by operators, kept as one entry text."""
+        """ "0.0779 + 0.2156 + 0.1057" (terms may be products, "0.73*1"): numbers joined by
+        operators, kept as one entry text."""
         numbers, operators = pieces[0::2], pieces[1::2]
         if len(pieces) % 2 == 0 or not all(op in _OPERATORS for op in operators):
             return False
-        if any(entry(n) is None for n in numbers):
+        if any(entry(part) is None for n in numbers for part in _PRODUCT.split(n)):
             self.failed = " ".join(pieces)
             return False
         self.sums = True
