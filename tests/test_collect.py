@@ -198,6 +198,12 @@ TABLES = [
 ]
 
 
+def test_a_table_keeps_the_line_that_names_it() -> None:
+    page = "### Scores\n\n| 1 | 2 |\n\nAttention weights:\n\n| 0.5 | 0.5 |\n\nplain\n\n| 3 | 4 |"
+    _, items = find_items(read_document(page + "\n", "md"))
+    assert [item.statement for item in items] == ["### Scores", "Attention weights:", ""]
+
+
 @pytest.mark.parametrize(("text", "kind", "expected"), TABLES)
 def test_tables_and_blocks(text: str, kind: str, expected: list[tuple[Any, ...]]) -> None:
     _, items = find_items(read_document(text + "\n", kind))

@@ -76,7 +76,7 @@ def _table(
     labelled = any(entry(cells[0]) is None for _, cells in data)
     width = len(data[0][1])
     header = rows[body - 1][1][1 if labelled else 0 :] if body else []
-    statement = before(text.starts[first])
+    statement = _caption(lines, first, before(text.starts[first]))
     out = []
     bad: list[tuple[int, str]] = []  # (row, cell) of each cell that is no number
     for index, (_, cells) in enumerate(data, start=1):
@@ -118,7 +118,8 @@ def _list_columns(
         end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
         name = header[column] if column < len(header) else ""
         matrix = tuple(r for r in read if r is not None)
-        item = Item(matrix, start, end, data[0][0], "table", before(text.starts[first]), "")
+        statement = _caption(lines, first, before(text.starts[first]))
+        item = Item(matrix, start, end, data[0][0], "table", statement, "")
         out.append(replace(item, columns=(name,), labels=tuple(cells[0] for _, cells in data)))
     return out
 
@@ -132,6 +133,17 @@ def _listed(cell: str) -> tuple[str, ...] | None:
         return None
     rows, batch = as_rows(parsed.value, "[")
     return rows[0] if len(rows) == 1 and not batch else None
+
+
+def _caption(lines: list[str], first: int, statement: str) -> str:
+    """The statement before a table; when a blank line parts them, the line above it that
+    names the table ("Attention weights:", "### Scores")."""
+    if statement.strip():
+        return statement
+    above = next(
+        (lines[n] for n in range(first - 1, max(-1, first - 3), -1) if lines[n].strip()), ""
+    )
+    return above if above.rstrip().endswith(":") or above.lstrip().startswith("#") else statement
 
 
 def _numeric(cells: list[str]) -> bool:
