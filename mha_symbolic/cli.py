@@ -280,15 +280,18 @@ def _extract(args: argparse.Namespace) -> int:
         raise SpecError(
             f"{args.document}: {len(found)} worked examples; give -o FOLDER for one spec each"
         )
-    if len(found) == 1:
+    if len(found) == 1 and not _is_folder(args.output):
         _write(found[0].toml, args.output)
         targets = [args.output or "stdout"]
-    else:
-        folder = make_folder(
-            args.output, f"{args.document} has {len(found)} worked examples, one spec each"
-        )
+    else:  # -o FOLDER/ or an existing folder: one spec each in it, even for one example
+        count = len(found)
+        purpose = f"{args.document} has {count} worked example{'s' * (count > 1)}, one spec each"
+        folder = make_folder(args.output, purpose)
         stem = Path(args.document).stem
-        targets = [str(folder / f"{stem}-{i}.toml") for i in range(1, len(found) + 1)]
+        names = (
+            [f"{stem}.toml"] if count == 1 else [f"{stem}-{i}.toml" for i in range(1, count + 1)]
+        )
+        targets = [str(folder / name) for name in names]
         write_files({Path(target): one.toml for target, one in zip(targets, found)})
     for target, one in zip(targets, found):
         for note in one.notes:
@@ -296,6 +299,11 @@ def _extract(args: argparse.Namespace) -> int:
         if args.output is not None:
             _note(f"wrote {target}")
     return _nothing_to_check(args.document, found) or EXIT_OK
+
+
+def _is_folder(output: str | None) -> bool:
+    """``-o specs/`` (a trailing slash) or ``-o specs`` when specs is a folder."""
+    return output is not None and (output.endswith(("/", os.sep)) or Path(output).is_dir())
 
 
 def _nothing_to_check(document: str, found: list[Any]) -> int:

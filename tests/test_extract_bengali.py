@@ -96,7 +96,13 @@ NOTEBOOK = {
         },
     ]
 }
+# Matrices with an entry that cannot be read: each is left out whole, and said.
+UNREAD = (
+    "# Attention, no scaling\n\nX = [[1, 0], [0, 1]]\n\nweights = [[0.67, 0.33], [0.33, 0.67]]\n\n"
+    "Y = [[1, 0], [⁻1.0, 1]]\n\nv = [0.5, 50%]\n\n[[1, 2], [3, …]]\n"
+)
 CRAFTED = {
+    "unread.md": UNREAD,
     "rows-differ.md": ROWS_DIFFER,
     "not-printed.md": NOT_PRINTED,
     "misplaced.md": MISPLACED,

@@ -313,6 +313,8 @@ def _rows(value: Any, where: str) -> tuple[tuple[Printed, ...], ...]:
         return ((_scalar(value, where, dtype),),)
     if not value:
         raise SpecError(f"{where}: the claimed list is empty")
+    while isinstance(value, list) and len(value) == 1 and printed.depth(value) > 2:
+        value = value[0]  # a batch (or head) of one, [[[...]]]: its one matrix, as printed.tree
     nested = [_is_sequence(item) for item in value]
     if not any(nested):
         return (tuple(_scalar(item, where, dtype) for item in value),)

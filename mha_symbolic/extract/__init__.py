@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.finder import unread_notes
 from mha_symbolic.extract.formats import FORMATS, read_document
 from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.extract.run import NO_NUMBERS, drafts
@@ -37,6 +38,7 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
     document = read_document(source, kind)
     out = []
     for draft in drafts(document):
+        draft.notes.extend(unread_notes(document))
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
         spec = AttentionSpec.from_dict(parse_toml(toml, document.name), source=document.name)

@@ -5,40 +5,88 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
+from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.items import Item, Text, entry, joined
+from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
 from mha_symbolic.extract.layouts import side_by_side
+from mha_symbolic.extract.lists import (
+    MAX_NESTING,
+    MAX_SPAN,
+    Unreadable,
+    as_rows,
+    number_like,
+    parse,
+)
+from mha_symbolic.extract.scalars import scalars
+from mha_symbolic.extract.tables import frames, julia_blocks, tables
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
-MAX_SPAN = 200_000  # characters of one bracketed list
-MAX_NESTING = 4  # [[[...]]]: a batch of matrices at most
 _BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?")
 _END = re.compile(r"\\end\{([pbBvV]?matrix|array)\}")
 _ENDS_TRIED = 50  # \end{...} of other kinds skipped looking for a \begin's own
 _BOUNDARY = re.compile(r"\n[ \t]*\n|\$\$|\\\[|\\\]|```[^\n]*|\n[ \t]*(?:[*•+-]|\d+[.)])\s|\n#")
 _OPEN_END = re.compile(r"(=|:|→|\\rightarrow|\\to|\\approx|≈|\\\\|,|&|@|\(|\[)\s*$")
-_BRACKETS = {"[": "]", "(": ")"}
+_SHAPE_BEFORE = re.compile(r"(?:\bshape|\bstrides|\bSize)\s*[=:(]?\s*$")
+_LOCK = threading.Lock()
+_LAST: list[tuple[Document, tuple[Text, list[Item]]]] = []  # the last document read, its items
+# An opener that can start a list of numbers: "(" before a number or a "[" (tensor([[...),
+# "[" before a number, a bracket, or an entry that is told to be unreadable ("[NaN, ...").
+_OPEN = re.compile(r"\[(?=\s*(?:[-+−–.\d\\\[\]{⁻…nNi]|array\(|tensor\())|\((?=\s*[-+−–.\d\\{\[])")
+# A run of more openers than a list may nest ("[[[[[", "[array([array(..."): no list starts
+# before its last MAX_NESTING brackets.
+_DEEP = re.compile(rf"(?:\[\s*(?:(?:array|tensor)\(\s*)?){{{MAX_NESTING + 1},}}")
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
 
 def find_items(document: Document) -> tuple[Text, list[Item]]:
+    """Every matrix and vector the document prints, in order, and its joined text (whose
+    ``unread`` lists the matrices left out for an entry that cannot be read). The last
+    document's answer is kept: the reader and the notes ask for the same document in turn."""
+    with _LOCK:
+        if _LAST and _LAST[0][0] is document:
+            text, items = _LAST[0][1]
+            return text, list(items)
+    found = _find_items(document)
+    with _LOCK:
+        _LAST[:] = [(document, found)]
+    return found[0], list(found[1])
+
+
+def unread_notes(document: Document) -> list[str]:
+    """One note per matrix left out: ``line 12: row 2 of "X" cannot be read ('⁻1.0'): ...``."""
+    text, _ = find_items(document)
+    return [u.note(document.lines[u.line].where) for u in text.unread]
+
+
+def _find_items(document: Document) -> tuple[Text, list[Item]]:
     text = joined(document)
     items, taken = side_by_side(text, [line.text for line in document.lines])
+    lines = [line.text for line in document.lines]
+    found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
     for start, inner, end in _environments(text.body):
         rows = _latex_rows(text.body[inner[0] : inner[1]])
         taken.append((start, end))
-        if rows:
+        if isinstance(rows, tuple):
             items.append(_item(text, rows, start, end, "latex"))
-    items.extend(_bracketed(text, taken))
+        elif rows is not None:
+            unread.append(_unread(text, start, rows))
+    items.extend(found)
+    taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
+    items.extend(julia_blocks(text, lines))
+    items.extend(frames(text, lines))
+    items.extend(_bracketed(text, taken, unread))
     if len(items) > MAX_ITEMS:
         raise SpecError(
             f"more than {MAX_ITEMS:,} matrices and vectors; at most {MAX_ITEMS:,} are read",
             source=document.name,
         )
     items.sort(key=lambda item: item.start)
-    return text, items
+    numbers = scalars(text, lines, taken + [(item.start, item.end) for item in items])
+    unread.sort(key=lambda u: u.start)
+    return replace(text, unread=tuple(unread), scalars=tuple(numbers)), items
 
 
 def _environments(body: str) -> list[tuple[int, tuple[int, int], int]]:
@@ -61,25 +109,33 @@ def _environments(body: str) -> list[tuple[int, tuple[int, int], int]]:
     return out
 
 
-def _latex_rows(body: str) -> tuple[tuple[str, ...], ...] | None:
+def _latex_rows(body: str) -> Rows | Unreadable | None:
+    """The rows of a matrix environment; Unreadable at an entry meant as a number that cannot
+    be read ("⁻1.0", "50\\%"); None for an environment of text."""
     lines = [line for line in re.split(r"\\\\(?:\[[^\]]*\])?", body) if line.strip()]
     rows = []
-    for line in lines:
-        entries = [entry(cell) for cell in re.sub(r"\\hline", "", line).split("&")]
-        if not entries or any(e is None for e in entries):
-            return None
+    for number, line in enumerate(lines, start=1):
+        cells = re.sub(r"\\hline", "", line).split("&")
+        entries = [entry(cell) for cell in cells]
+        bad = next((c.strip() for c, e in zip(cells, entries) if e is None), None)
+        if bad is not None:
+            return Unreadable(bad, number if len(lines) > 1 else 0, 0) if number_like(bad) else None
         rows.append(tuple(e for e in entries if e is not None))
     if not rows or any(len(row) != len(rows[0]) for row in rows):
         return None
     return tuple(rows)
 
 
-def _item(text: Text, rows: tuple[tuple[str, ...], ...], start: int, end: int, kind: str) -> Item:
+def _item(
+    text: Text, rows: Rows, start: int, end: int, kind: str, batch: tuple[int, ...] = ()
+) -> Item:
     line_end = text.body.find("\n", end)
     after = text.body[end : line_end if line_end >= 0 else len(text.body)]
-    return Item(
-        rows, start, end, text.line_of(start), kind, statement_before(text.body, start), after
-    )
+    statement = statement_before(text.body, start)
+    line = text.line_of(start)
+    above = text.body[text.starts[line - 1] : text.starts[line]] if line else ""
+    item = Item(rows, start, end, line, kind, statement, after, batch)
+    return replace(item, transposed=True) if transposed(statement, above) else item
 
 
 def statement_before(body: str, start: int) -> str:
@@ -109,7 +165,7 @@ def statement_before(body: str, start: int) -> str:
 
 
 # ------------------------------------------------------------------ bracketed lists
-def _bracketed(text: Text, taken: list[tuple[int, int]]) -> list[Item]:
+def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -> list[Item]:
     body, position = text.body, 0
     items: list[Item] = []
     spans = sorted(taken)
@@ -117,100 +173,49 @@ def _bracketed(text: Text, taken: list[tuple[int, int]]) -> list[Item]:
         index = _next_open(body, position)
         if index < 0:
             return items
-        inside = next((end for start, end in spans if start <= index < end), None)
-        if inside is not None:
-            position = inside
+        covering = bisect.bisect_right(spans, (index, len(body))) - 1
+        if covering >= 0 and spans[covering][0] <= index < spans[covering][1]:
+            position = spans[covering][1]
             continue
-        parsed = _parse(body, index)
+        deep = _DEEP.match(body, index)
+        if deep:  # no list opens before the last MAX_NESTING brackets of a longer run
+            position = index + _last_brackets(deep.group())
+            continue
+        parsed = parse(body, index)
         if parsed is None:
             position = index + 1
             continue
-        value, end = parsed
-        rows = _as_rows(value, body[index])
-        if rows is not None:
-            items.append(_item(text, rows, index, end, "list" if body[index] == "[" else "tuple"))
+        if isinstance(parsed, Unreadable):
+            unread.append(_unread(text, index, parsed))
+            position = parsed.end
+            continue
+        rows, batch = as_rows(parsed.value, body[index])
+        if rows and not parsed.sums:  # a list of sums is the working of the list printed next
+            kind = "list" if body[index] == "[" else "tuple"
+            before = body[max(0, index - 40) : index]
+            if before.endswith("Size") or (kind == "list" and _SHAPE_BEFORE.search(before)):
+                kind = "shape"  # torch.Size([2, 3]), shape=[2, 2], strides=[2, 1]: no values
+            items.append(_item(text, rows, index, parsed.end, kind, batch))
             if len(items) > MAX_ITEMS:
                 return items  # refused by the caller, which counts them
-        position = end
+        position = parsed.end
+
+
+def _unread(text: Text, start: int, failed: Unreadable) -> Unread:
+    statement = statement_before(text.body, start)
+    return Unread(start, text.line_of(start), failed.row, failed.token, statement)
+
+
+def _last_brackets(run: str) -> int:
+    """The offset in a run of brackets of the first of its last MAX_NESTING brackets."""
+    offset = len(run)
+    for _ in range(MAX_NESTING):
+        offset = run.rfind("[", 0, offset)
+    return offset
 
 
 def _next_open(body: str, position: int) -> int:
-    found = [i for i in (body.find("[", position), body.find("(", position)) if i >= 0]
-    return min(found) if found else -1
-
-
-def _parse(body: str, start: int) -> tuple[list, int] | None:
-    """A bracketed list of numbers at ``start`` (iterative; None at the first non-number)."""
-    stack: list[list] = []
-    closers: list[str] = []
-    token_start = start
-    limit = min(len(body), start + MAX_SPAN)
-    index = start
-    while index < limit:
-        char = body[index]
-        if char in _BRACKETS and (not closers or char == "["):
-            if len(stack) >= MAX_NESTING or (char == "(" and stack):
-                return None
-            stack.append([])
-            closers.append(_BRACKETS[char])
-            token_start = index + 1
-        elif char == "#" and stack and not body[token_start:index].strip():
-            # A comment inside a printed list ("[1, 2],  # Output 1" / "#  [3, 4]]"): skipped.
-            line_start = body.rfind("\n", 0, index) + 1
-            if body[line_start:index].strip():  # a trailing comment: skip to the line's end
-                newline = body.find("\n", index, limit)
-                if newline < 0:
-                    return None
-                token_start = index = newline
-                continue
-            token_start = index + 1  # a printed output commented out line by line: "#  [4, 4, 0],"
-        elif char in ",]) \t\n;" or body.startswith("\\;", index) or body.startswith("\\,", index):
-            if not stack:
-                return None
-            if not _take(stack[-1], body[token_start:index]):
-                return None
-            if char in "])":
-                if char != closers[-1]:
-                    return None
-                done = stack.pop()
-                closers.pop()
-                if not stack:
-                    return done, index + 1
-                stack[-1].append(done)
-            if body.startswith(("\\;", "\\,"), index):
-                index += 1
-            token_start = index + 1
-        index += 1
-    return None
-
-
-def _take(bucket: list, token: str) -> bool:
-    """Add a finished token to the open list; False if it is text, not a number."""
-    token = token.strip()
-    if not token or token in ("\\", "\\;", "\\,"):
-        return True
-    value = entry(token)
-    if value is None:
-        return False
-    bucket.append(value)
-    return True
-
-
-def _as_rows(value: list, opener: str) -> tuple[tuple[str, ...], ...] | None:
-    while (
-        len(value) == 1
-        and isinstance(value[0], list)
-        and value[0]
-        and isinstance(value[0][0], list)
-    ):
-        value = value[0]  # tensor([[...]]) read as ( [[...]] ): the outer parentheses dropped
-    if not value:
-        return None
-    if all(isinstance(v, str) for v in value):
-        if opener == "(" and len(value) < 2:
-            return None
-        return (tuple(value),)
-    lists = all(isinstance(v, list) and v and all(isinstance(e, str) for e in v) for v in value)
-    if lists and len({len(v) for v in value}) == 1:
-        return tuple(tuple(v) for v in value)
-    return None
+    """The next "[" or "(" (one forward search: two str.find calls rescan the page to its end
+    for the one that is missing, which made a 4 MB line of "[" take 45 s)."""
+    found = _OPEN.search(body, position)
+    return found.start() if found else -1

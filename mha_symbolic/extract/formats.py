@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.macros import Expansion, definitions
+from mha_symbolic.extract.markup import page_text
 from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.spec import files
 
@@ -31,6 +32,7 @@ _SUFFIX = {
 # math, so only a backslash before a bracket that holds a number is dropped.
 _MD_ESCAPE = re.compile(r"\\([_*])|\\\[(?=[\s\\\[]*[-−+.\d])|(?<=[\d\s\]])\\\]")
 _MOJIBAKE = re.compile("[‡√Ô][¶ß§•ª∫ºÆ]|ü[îòëé]|‚Ä")
+_DEFINES = re.compile(r"newcommand|\\def\b|macros\s*:")
 _TEX_HEADING = re.compile(r"^\s*\\(?:sub)*section\*?\{([^{}]*)\}")
 
 
@@ -78,10 +80,19 @@ def read_document(source: str | Path, kind: str | None = None) -> Document:
             f"{len(text):,} characters; at most {MAX_DOCUMENT_BYTES:,} are read", source=name
         )
     kind = kind or _sniff(text)
-    lines = READERS[kind](text, name)
+    lines = _expanded(READERS[kind](text, name), text)
     if len(lines) > MAX_LINES:
         raise SpecError(f"{len(lines):,} lines; at most {MAX_LINES:,} are read", source=name)
     return Document(name, kind, tuple(lines))
+
+
+def _expanded(lines: list[Line], text: str) -> list[Line]:
+    """The lines with the page's own argument-free LaTeX macros expanded (``\\bpmat``)."""
+    if not _DEFINES.search(text):
+        return lines
+    macros = definitions(text) | definitions("\n".join(line.text for line in lines))
+    expand = Expansion(macros)
+    return [replace(line, text=expand(line.text)) for line in lines]
 
 
 def _sniff(text: str) -> str:
@@ -183,50 +194,8 @@ def _output_text(output: Any) -> str:
     return _joined(data.get("text/plain")) if isinstance(data, dict) else ""
 
 
-class _Text(HTMLParser):
-    """Text of an HTML page: block elements end lines, headings start with '#', no scripts."""
-
-    BLOCKS = frozenset(
-        ("p", "div", "br", "li", "tr", "pre", "table", "section", "article", "blockquote", "ul")
-    ) | {"ol", "hr", *(f"h{n}" for n in range(1, 7))}
-    SKIPPED = frozenset(("script", "style", "noscript", "svg", "head"))
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skipping = 0
-        self.pre = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.SKIPPED:
-            self.skipping += 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-            if tag[0] == "h" and tag[1:].isdigit():
-                self.parts.append("#" * int(tag[1:]) + " ")
-        if tag == "pre":
-            self.pre += 1
-        elif tag in ("td", "th"):
-            self.parts.append(" | ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIPPED:
-            self.skipping = max(0, self.skipping - 1)
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-
-    def handle_data(self, data: str) -> None:
-        if not self.skipping:
-            self.parts.append(data if self.pre else re.sub(r"[ \t\r\n]+", " ", data))
-
-
 def _html(text: str, name: str) -> list[Line]:
-    parser = _Text()
-    parser.feed(text)
-    parser.close()
-    body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", "".join(parser.parts))
+    body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", page_text(text))
     return _numbered(body, markdown=True)
 
 

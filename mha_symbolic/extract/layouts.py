@@ -15,7 +15,9 @@ _ENTRY = re.compile(
 )
 _LONGEST = 2_000  # characters of a line read as "name[i][j] = ... = value"
 # "A = [[1, 0]," opens a matrix closed by "]]" below; "A = [1, 0]" opens one whose rows follow.
-_OPENING = re.compile(r"([A-Za-z_][\w^{}]*)\s*=\s*\[\s*(\[)?([^\[\]]*)\]\s*,?")
+# The name starts where no name character stands before it: a line of 100,000 letters is tried
+# once, not once per letter (which took minutes).
+_OPENING = re.compile(r"(?<![\w^{}])([A-Za-z_][\w^{}]*)\s*=\s*\[\s*(\[)?([^\[\]]*)\]\s*,?")
 _ROW = re.compile(r"\[([^\[\]]*)\]\s*(\]?)\s*,?")
 
 

@@ -56,9 +56,25 @@ def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
 
 
 def _title(document: Document, number: int, count: int) -> str:
+    """The document's first heading, else its first line of prose (cut at its first sentence
+    or 80 characters), else its file name."""
     heading = next((m.group(1) for line in document.lines if (m := _TITLE.match(line.text))), None)
+    heading = heading or next((t for line in document.lines if (t := _prose(line.text))), None)
     base = re.sub(r"[*_`$]", "", heading).strip() if heading else f"From {document.name}"
     return base if count == 1 else f"{base} (example {number} of {count})"
+
+
+def _prose(text: str) -> str | None:
+    """A line of words (not code, a fence, front matter, markup or an equation), shortened."""
+    line = text.strip()
+    if line.startswith(("```", "---", "{", "<", "|", "$", "\\", "import ", "from ")):
+        return None
+    words = re.findall(r"[^\W\d_]{2,}", line)
+    letters = sum(len(w) for w in words)
+    if len(words) < 2 or letters * 2 < len(line.replace(" ", "")) or re.search(r"[=\[\]]", line):
+        return None
+    sentence = re.split(r"(?<=[.!?:])\s", line, maxsplit=1)[0].rstrip(".:")
+    return sentence if len(sentence) <= 80 else sentence[:80].rsplit(" ", 1)[0] + " …"
 
 
 def build_draft(
