@@ -53,6 +53,20 @@ def sign(number: sp.Expr) -> int | None:
     return None
 
 
+def beyond_reach(number: sp.Expr) -> bool:
+    """True when separating ``number`` from zero would need more bits than arb is given
+    (e^{-10^9}, the weight of a score masked with -1e9): no test can settle its sign."""
+    needed = _needed_bits(number)
+    return needed is not None and needed > _MAX_BITS
+
+
+def smaller_than(number: sp.Expr, bound: sp.Rational) -> bool:
+    """True when arb proves |number| < bound (a few hundred bits: no sign needed)."""
+    with precision(256):
+        ball = to_arb(number, {})
+    return ball is not None and abs(ball) < flint.arb(bound.p) / bound.q
+
+
 def _needed_bits(number: sp.Expr) -> int | None:
     """Bits that can separate ``number`` from zero if it is not zero (a heuristic estimate)."""
     largest = 0.0
