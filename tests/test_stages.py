@@ -104,17 +104,25 @@ def test_attention_weights_and_values_given() -> None:
     assert d["output"] == sp.ImmutableMatrix([[6], [7]])
 
 
+_TINY = sp.exp(-1000000001)
+
+
 @pytest.mark.parametrize(
-    ("fill", "expected"),
-    [("-1e9", -(10**9)), (-10000, -10000), ("-1e4", -10000), ("-inf", -sp.oo)],
+    ("fill", "expected", "weight"),
+    [
+        # logits 10^9 apart shift by the largest: e^{-10^9}, not a 434-million-digit e^{10^9}
+        ("-1e9", -(10**9), _TINY / (_TINY + 1)),
+        (-10000, -10000, 1 / (1 + sp.exp(10001))),
+        ("-1e4", -10000, 1 / (1 + sp.exp(10001))),
+        ("-inf", -sp.oo, 0),
+    ],
 )
-def test_mask_fill_values(fill: object, expected: sp.Expr) -> None:
+def test_mask_fill_values(fill: object, expected: sp.Expr, weight: sp.Expr) -> None:
     spec = AttentionSpec(scores=[[1, 2], [3, 4]], v=[[1, 0], [0, 1]], mask="causal", mask_fill=fill)
     d = derive(spec)
     assert spec.mask_fill == expected
     assert d["head1.masked"] == sp.ImmutableMatrix([[1, expected], [3, 4]])
-    blocked = d["head1.weights"][0, 1]
-    assert blocked == (0 if expected == -sp.oo else 1 / (1 + sp.exp(1 - expected)))
+    assert d["head1.weights"][0, 1] == weight
 
 
 def test_mask_fill_row_with_every_key_masked_gets_equal_weights() -> None:

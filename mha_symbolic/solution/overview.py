@@ -31,7 +31,7 @@ def setup(context: Context) -> tuple[str, ...]:
     if not spec.has_inputs:
         lines.append(w("setup", _GIVEN[spec.stage]))
     if spec.stage == "qkv":
-        lines.append(w("setup", "dk_per_head", dk=dk))
+        lines.append(w("setup", "dk_given", dk=dk))
     elif spec.stage == "weights":
         return (*lines, *_after_softmax(context))
     else:
