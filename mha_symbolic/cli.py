@@ -283,7 +283,17 @@ def _extract(args: argparse.Namespace) -> int:
             _note(f"{say('code', text=args.document)}: {say.say(note)}")
         if args.output is not None:
             _note(f"wrote {target}")
-    return _nothing_to_check(args.document, found) or EXIT_OK
+    for finding in _findings(args.document, found):
+        _note(f"{say('code', text=args.document)}: {say.say(finding.phrase)}")
+    _nothing_to_check(args.document, found)  # said, yet the spec written is usable: exit 0
+    return EXIT_OK
+
+
+def _findings(document: str, found: list[Any]) -> tuple[Any, ...]:
+    """Shapes and conventions the document contradicts (see check/findings.py)."""
+    from mha_symbolic.check.findings import findings
+
+    return findings([one.spec for one in found], _read_text(document))
 
 
 def _nothing_to_check(document: str, found: list[Any]) -> int:
@@ -308,9 +318,12 @@ def _check_document(args: argparse.Namespace) -> int:
     if args.example or args.claim or args.claims:
         raise SpecError("check DOC reads its claims from the document: no --example or --claim")
     found = extract_all(args.spec)
+    noticed = _findings(args.spec, found)
+    for finding in noticed:  # before the reports: a document's own contradictions
+        (_note if args.format == "json" else print)(voice(args.lang).say(finding.phrase))
     if not any(one.checkable for one in found):
-        return _nothing_to_check(args.spec, found)
-    worst, words = EXIT_OK, voice(args.lang)
+        return EXIT_WRONG_CLAIM if noticed else _nothing_to_check(args.spec, found)
+    worst, words = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang)
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         say = _note if args.format == "json" else print
