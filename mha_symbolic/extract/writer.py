@@ -27,7 +27,8 @@ TOP = (
     "key",
     "value",
 )
-MATRICES = ("x", "query", "key", "value")
+# Matrices written one row (or one head) a line; an example may start at Q/K/V, scores or weights.
+MATRICES = ("x", "query", "key", "value", "q", "k", "v", "scores", "attention_weights", "mask")
 WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
 
 
@@ -89,6 +90,10 @@ def to_toml(draft: Draft) -> str:
     for key in TOP[1:]:
         value = next((v for v in draft.values if v.key == key), None)
         if value is not None:
+            out.extend(_matrix(key, value) if key in MATRICES else [_line(key, value)])
+    for value in draft.values:  # any other spec key (q, k, v, scores, mask, mask_fill, ...)
+        if value.key not in TOP and not value.key.startswith("weights."):
+            key = value.key
             out.extend(_matrix(key, value) if key in MATRICES else [_line(key, value)])
     out += ["", "[weights]"]
     for name in WEIGHTS:
