@@ -63,6 +63,12 @@ class AttentionFunction:
       ``"symbolic"`` must be passed (see :attr:`required`). With ``kv_heads < heads``
       (grouped-query attention) ``w_k``/``w_v`` are given as the spec stores them: each key/value
       head's weights repeated for every query head of its group.
+    - A spec that starts past the inputs (``q``/``k``/``v``, ``scores`` or
+      ``attention_weights`` with ``v``) takes its given stages the same way: keyword arguments
+      ``q``, ``k``, ``v``, ``scores``, ``attention_weights`` (a list of one matrix per head), the
+      spec's by default; ``f()`` then needs no input and computes in float64.
+    - With ``mask_fill`` (say -1e9) a blocked score is replaced by it, as ``masked_fill``
+      does: a row blocking every key gets equal weights rather than an error.
     - ``mask``: ``None`` uses the spec's mask (none, causal, or its 0/1 matrix); ``"none"``
       disables it; ``"causal"`` lets query i attend keys j <= i (top-left aligned, like
       torch's ``is_causal``); a boolean (or 0/1 integer) array marks with True/1 the keys a
