@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from mha_symbolic import AttentionSpec, derive
+from mha_symbolic import AttentionSpec, check, derive
 from mha_symbolic.errors import SpecError
 
 Q = [[1, 0], [0, 1], [1, 1]]
@@ -239,3 +239,18 @@ def test_bad_combinations_get_one_line(raw: dict, message: str) -> None:
     with pytest.raises(SpecError) as caught:
         AttentionSpec(**raw)
     assert str(caught.value) == f"<arguments>: {message}"
+
+
+@pytest.mark.parametrize(("inputs", "verdict"), [("exact", "wrong"), ("printed", "within")])
+def test_printed_given_weights_are_intervals(inputs: str, verdict: str) -> None:
+    """A document's rounded weights (1/3, 2/3 printed 0.33, 0.67) and its output from the
+    unrounded ones (2.33): wrong against the digits as exact, within their printed intervals."""
+    spec = AttentionSpec(attention_weights=[["0.33", "0.67"]], v=[[1], [3]], inputs=inputs)
+    report = check(derive(spec), {"output": "[[2.33]]"})
+    assert [c.verdict for c in report.claims] == [verdict]
+
+
+def test_rope_turns_given_queries_and_keys() -> None:
+    d = derive(AttentionSpec(q=[[1, 0], [0, 1]], k=[[1, 0], [0, 1]], v=[[1], [2]], rope={}))
+    assert d["head1.q_rot"] == sp.ImmutableMatrix([[1, 0], [-sp.sin(1), sp.cos(1)]])
+    assert d["head1.k_rot"] == d["head1.q_rot"]
