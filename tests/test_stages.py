@@ -254,3 +254,10 @@ def test_rope_turns_given_queries_and_keys() -> None:
     d = derive(AttentionSpec(q=[[1, 0], [0, 1]], k=[[1, 0], [0, 1]], v=[[1], [2]], rope={}))
     assert d["head1.q_rot"] == sp.ImmutableMatrix([[1, 0], [-sp.sin(1), sp.cos(1)]])
     assert d["head1.k_rot"] == d["head1.q_rot"]
+
+
+def test_heads_default_to_the_number_of_given_matrices() -> None:
+    qs, ks, vs = [[[1, 0]], [[0, 1]]], [[[1, 0], [0, 1]]] * 2, [[[1], [2]], [[3, 1], [4, 1]]]
+    assert AttentionSpec(q=qs, k=ks, v=vs).heads == 2
+    assert AttentionSpec(attention_weights=[[[1, 0]]] * 3, v=[[[1], [2]]] * 3).heads == 3
+    assert AttentionSpec(q=Q, k=K, v=V).heads == 1

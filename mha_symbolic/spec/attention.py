@@ -252,7 +252,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "title": _text(raw.get("title", "Multi-head attention"), "title"),
         "description": _text(raw.get("description", ""), "description"),
         "translations": _translations(raw.get("translations", {})),
-        "heads": _heads(raw.get("heads", 1)),
+        "heads": _heads(raw.get("heads", stages.heads_given(raw))),
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
         "scale": _scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none")),

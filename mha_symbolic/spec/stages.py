@@ -125,6 +125,14 @@ def _depth(value: Any) -> int:
     return 1 + _depth(value[0]) if isinstance(value, (list, tuple)) and value else 0
 
 
+def heads_given(raw: Mapping[str, Any]) -> int:
+    """The default of ``heads``: how many matrices a given stage lists (1 for one matrix)."""
+    for name in ("q", "scores", "attention_weights"):
+        if name in raw and _depth(raw[name]) == 3:
+            return len(raw[name])
+    return 1
+
+
 def per_head(raw: Mapping[str, Any], name: str, heads: int) -> tuple[Matrix, ...]:
     """``name``'s matrices, one per head: a list of ``heads`` matrices, or one matrix when
     there is one head."""
