@@ -22,7 +22,7 @@ SHAPES_002 = [
     for letter, line in (("Q", 53), ("K", 57), ("V", 61))
 ]
 TRANSPOSED_004 = (
-    "finding: Wo is applied as it is (line 46, 57) and transposed as Woᵀ (line 42, 56); "
+    "finding: Wo is applied as it is (lines 46, 57) and transposed as Woᵀ (lines 42, 56); "
     "one of the two is wrong"
 )
 

@@ -44,8 +44,12 @@ def _code(text: str) -> Phrase:
     return make("extract", "code", {"text": text})
 
 
-def _where(lines: Sequence[int]) -> str:
-    return ", ".join(str(n) for n in lines[:3]) + (", ..." if len(lines) > 3 else "")
+def _where(lines: Sequence[int]) -> Phrase:
+    """``line 42`` or ``lines 46, 57`` (the first three, then ...)."""
+    if len(lines) == 1:
+        return _phrase("line", line=lines[0])
+    listed = ", ".join(str(n) for n in lines[:3]) + (", ..." if len(lines) > 3 else "")
+    return _phrase("lines", lines=listed)
 
 
 def shape_findings(spec: AttentionSpec, lines: Sequence[str]) -> list[Finding]:
