@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from mha_symbolic import AttentionSpec, compile, derive
+from mha_symbolic import AttentionSpec, check, compile, derive
 from mha_symbolic.cli import main
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.writer import to_toml
@@ -181,3 +181,14 @@ def test_the_draft_writer_writes_the_stage_keys_and_they_read_back() -> None:
     reference = AttentionSpec(**SPECS["qkv masked_fill"])
     assert (spec.q, spec.k, spec.v) == (reference.q, reference.k, reference.v)
     assert spec.mask_fill == -(10**9) and spec.stage == "qkv"
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_check_holds_on_every_step_after_the_given_stage(name: str) -> None:
+    """Each later step printed to 4 decimals from the oracle's floats: every claim holds."""
+    d = derive(AttentionSpec(**SPECS[name]))
+    later = [s.key for s in d.steps if s.kind != "input"]
+    claims = {key: np.round(_floats(d[key]), 4).tolist() for key in later}
+    report = check(d, claims)
+    assert [c.key for c in report.claims] == later
+    assert report.ok, [(c.key, c.verdict) for c in report.claims]
