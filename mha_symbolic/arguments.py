@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any, NoReturn
 
 from mha_symbolic import __version__
@@ -417,3 +418,23 @@ def _add_extract(commands: Any) -> None:
     )
     _add_force(extract)
     _add_lang(extract, "the notes' words (names, spec keys and the spec's TOML stay as they are)")
+
+
+# The library's messages name Python parameters; the command line names its flags.
+FLAGS = {
+    "count": "--count",
+    "decimals": "--decimals",
+    "fmt": "--format",
+    "limit": "--limit",
+    "max_size": "--max-size",
+    "plot": "--plot",
+    "plot_keys": "--plot-keys",
+    "templates": "--templates",
+    "large=True": "--large",
+}
+_PARAMETER = re.compile(r"(^|: |give |pass )(" + "|".join(FLAGS) + r")(?=:| must| '| to|$)")
+
+
+def as_flags(message: str) -> str:
+    """``max_size must be at least 2`` -> ``--max-size must be at least 2``."""
+    return _PARAMETER.sub(lambda m: m.group(1) + FLAGS[m.group(2)], message)

@@ -5,14 +5,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mha_symbolic.arguments import EXIT_BAD_INPUT, MESSAGE_LIMIT, build_parser, completion, manpage
+from mha_symbolic.arguments import (
+    EXIT_BAD_INPUT,
+    MESSAGE_LIMIT,
+    as_flags,
+    build_parser,
+    completion,
+    manpage,
+)
 from mha_symbolic.console import manners, show
 from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
@@ -298,7 +304,17 @@ def _extract(args: argparse.Namespace) -> int:
             _note(f"{say('code', text=args.document)}: {say.say(note)}")
         if args.output is not None:
             _note(f"wrote {target}")
-    return _nothing_to_check(args.document, found) or EXIT_OK
+    for finding in _findings(args.document, found):
+        _note(f"{say('code', text=args.document)}: {say.say(finding.phrase)}")
+    _nothing_to_check(args.document, found)  # said, yet the spec written is usable: exit 0
+    return EXIT_OK
+
+
+def _findings(document: str, found: list[Any]) -> tuple[Any, ...]:
+    """Shapes and conventions the document contradicts (see check/findings.py)."""
+    from mha_symbolic.check.findings import findings
+
+    return findings([one.spec for one in found], _read_text(document))
 
 
 def _is_folder(output: str | None) -> bool:
@@ -328,9 +344,12 @@ def _check_document(args: argparse.Namespace) -> int:
     if args.example or args.claim or args.claims:
         raise SpecError("check DOC reads its claims from the document: no --example or --claim")
     found = extract_all(args.spec)
+    noticed = _findings(args.spec, found)
+    for finding in noticed:  # before the reports: a document's own contradictions
+        (_note if args.format == "json" else print)(voice(args.lang).say(finding.phrase))
     if not any(one.checkable for one in found):
-        return _nothing_to_check(args.spec, found)
-    worst, words, out = EXIT_OK, voice(args.lang), []
+        return EXIT_WRONG_CLAIM if noticed else _nothing_to_check(args.spec, found)
+    worst, words, out = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang), []
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         said = [words.say(line) for line in one.mapping]
@@ -419,26 +438,6 @@ def _error(message: str) -> None:
     """The one place errors reach the terminal: control characters escaped (no ANSI escape
     or newline from user text), cut to one line."""
     print(f"mha-symbolic: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
-
-
-# The library's messages name Python parameters; the command line names its flags.
-FLAGS = {
-    "count": "--count",
-    "decimals": "--decimals",
-    "fmt": "--format",
-    "limit": "--limit",
-    "max_size": "--max-size",
-    "plot": "--plot",
-    "plot_keys": "--plot-keys",
-    "templates": "--templates",
-    "large=True": "--large",
-}
-_PARAMETER = re.compile(r"(^|: |give |pass )(" + "|".join(FLAGS) + r")(?=:| must| '| to|$)")
-
-
-def as_flags(message: str) -> str:
-    """``max_size must be at least 2`` -> ``--max-size must be at least 2``."""
-    return _PARAMETER.sub(lambda m: m.group(1) + FLAGS[m.group(2)], message)
 
 
 def _closed_streams_to_devnull() -> None:

@@ -100,13 +100,16 @@ def test_bad_scores_are_one_line(extra: dict, message: str) -> None:
     assert str(error.value) == f"s.toml: {message}"
 
 
-def test_every_format_renders_and_compile_says_why_not(tmp_path, capsys) -> None:
+def test_every_format_renders_and_compiles_with_the_scores_as_an_argument(tmp_path, capsys) -> None:
     path = tmp_path / "scores.toml"
     path.write_text(f"heads = 1\nx = {X}\nscores = {SCORES}\n".replace("'", '"'))
     for fmt in ("md", "text", "tex", "html", "json"):
         assert main(["derive", str(path), "--format", fmt]) == 0
     text = capsys.readouterr().out
     assert "are given as printed (Q and K are not), so dₖ is not needed." in text
-    with pytest.raises(SpecError) as error:
-        compile(AttentionSpec.from_toml(path))
-    assert str(error.value).startswith(f"{path}: compile: the scores are given as numbers")
+    spec = AttentionSpec.from_toml(path)
+    f = compile(spec)  # the given scores are an argument, the spec's by default
+    assert f.signature == "f(query, key=None, value=None, *, mask=None, w_v=..., scores=...)"
+    exact = [[float(e) for e in row] for row in derive(spec)["output"].tolist()]
+    x = np.array([[float(e) for e in row] for row in spec.query.tolist()])
+    np.testing.assert_allclose(f(x), exact, rtol=1e-13)

@@ -99,7 +99,7 @@ def _unscaled(d: Derivation) -> tuple[Phrase, Variant] | None:
 
 def _scaled_again(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
-    if spec.scores is not None:  # given scores: d_k is not known
+    if "head1.q" not in d:  # scores or weights given: d_k is not known
         return None
     widths = {d[f"head{i}.q"].cols for i in range(1, spec.heads + 1)}
     if len(widths) != 1:
@@ -126,6 +126,8 @@ def _transposed(d: Derivation) -> tuple[Phrase, Variant] | None:
 
 
 def _column_softmax(d: Derivation) -> tuple[Phrase, Variant] | None:
+    if d.spec.attention_weights is not None:  # the weights are given, not computed
+        return None
     program = _program(d)
     logits = [d[program.logits(n).key] for n in program.heads()]
     blocked = any(
@@ -143,7 +145,7 @@ def _same_shapes(d: Derivation, first: str, second: str) -> bool:
 
 def _k_for_v(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
-    if spec.scores is not None:  # no K when the scores are given
+    if spec.scores is not None or not spec.has_inputs:  # no K, or no inputs to swap
         return None
     if spec.key.shape != spec.value.shape or not _same_shapes(d, "k", "v"):
         return None
@@ -152,7 +154,7 @@ def _k_for_v(d: Derivation) -> tuple[Phrase, Variant] | None:
 
 def _q_for_k(d: Derivation) -> tuple[Phrase, Variant] | None:
     spec = d.spec
-    if spec.scores is not None:
+    if spec.scores is not None or not spec.has_inputs:
         return None
     if spec.query.shape != spec.key.shape or not _same_shapes(d, "q", "k"):
         return None

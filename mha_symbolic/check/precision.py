@@ -30,6 +30,8 @@ from mha_symbolic.spec.attention import DTYPES, INPUTS
 
 _UNIT_ROUNDOFF = {"exact": 0.0, "float64": 2.0**-53, "float32": 2.0**-24}
 _ROLES = ("x", "query", "key", "value", "w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o")
+# Stages a document may give instead of computing them: their printed digits are intervals too.
+_GIVEN = ("q", "k", "v", "scores", "attention_weights")
 _BITS = 128
 WRONG_NOTE = phrase("wrong_within")
 WITHIN_NOTE = phrase("within")
@@ -86,7 +88,7 @@ class Bounds:
     def _printed(self, program: Program) -> Program:
         leaves = []
         for leaf in program.leaves:
-            if leaf.role in _ROLES and isinstance(leaf.value, sp.MatrixBase):
+            if leaf.role in (*_ROLES, *_GIVEN) and isinstance(leaf.value, sp.MatrixBase):
                 unit = _array_unit(Matrix(leaf.value))
                 if unit is not None:
                     value = Matrix(leaf.value).applyfunc(lambda v, u=unit: self._entry(v, u))

@@ -40,10 +40,11 @@ class Values(Mapping[str, Matrix]):
             self._add_head(program, n)
 
     def _add_head(self, program: Program, n: int) -> None:
-        logits = program.logits(n).key
-        rows, cols = self.shapes[logits]
-        self._put(f"head{n}.exp", (rows, cols), lambda: _exponentials(self.d[logits]))
-        self._put(f"head{n}.sums", (rows, 1), lambda: _row_sums(self[f"head{n}.exp"]))
+        rows, cols = self.shapes[f"head{n}.weights"]
+        if program.node(f"head{n}.weights").kind == "softmax":  # not when the weights are given
+            logits = program.logits(n).key
+            self._put(f"head{n}.exp", (rows, cols), lambda: _exponentials(self.d[logits]))
+            self._put(f"head{n}.sums", (rows, 1), lambda: _row_sums(self[f"head{n}.exp"]))
         value = _value_key(program, n)
         if value is None:
             return

@@ -59,6 +59,9 @@ def judge(value: sp.Expr, printed: Printed, ball: flint.arb | None = None) -> st
     if difference.free_symbols:
         return _judge_symbolic(difference)
     sign = _sign(difference)
+    if sign is None and printed.unit is not None and balls.beyond_reach(difference):
+        # e^{-10^9} away (a -1e9 mask): its sign is out of reach, its size is not
+        return "rounded" if balls.smaller_than(difference, printed.unit / 2) else "undecided"
     if sign is None:
         return "undecided"
     if sign == 0:
@@ -162,7 +165,7 @@ def _sign(number: sp.Expr) -> int | None:
     try:
         value = number.evalf(_DIGITS, strict=True, maxn=_MAX_PRECISION)
     except PrecisionExhausted:  # no accuracy relative to an exact zero: prove it instead
-        return _proved_zero(number)
+        return None if balls.beyond_reach(number) else _proved_zero(number)
     if not value.is_real:
         return None
     if value == 0:

@@ -22,6 +22,7 @@ from mha_symbolic.model import rules
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
+    MaskedFill,
     OnesLike,
     PadColumns,
     Rope,
@@ -146,6 +147,15 @@ class _Forms:
                 out[p][b] = self.alg.add(row[a], row[b], factors=(sin, cos))
         return out
 
+    def masked_fill(self, expr: MaskedFill) -> Forms:
+        """The entries M blocks replaced by the fill (0 in the backward rule), the rest kept."""
+        mask = self.values[expr.mask]
+        fill = self.alg.constants(sp.Matrix([[expr.fill]]))[0][0]
+        return [
+            [fill if mask[i, j] == -sp.oo else form for j, form in enumerate(row)]
+            for i, row in enumerate(self.of(expr.arg))
+        ]
+
     def pad(self, expr: PadColumns) -> Forms:
         before, after = int(expr.args[1]), int(expr.args[2])
         return [[{}] * before + row + [{}] * after for row in self.of(expr.args[0])]
@@ -165,6 +175,7 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
     sp.BlockMatrix: lambda f, e: hstack([f.of(b) for b in e.blocks]),
     PadColumns: _Forms.pad,
     Rope: _Forms.rope,
+    MaskedFill: _Forms.masked_fill,
     SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.softmaxes[e.args[0]], f.of(e.args[1])),
     EntrySum: lambda f, e: [[f.alg.add(*(x for row in f.of(e.args[0]) for x in row))]],
     HalfSquaredNorm: lambda f, e: f.alg.times(

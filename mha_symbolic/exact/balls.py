@@ -53,10 +53,30 @@ def sign(number: sp.Expr) -> int | None:
     return None
 
 
+def beyond_reach(number: sp.Expr) -> bool:
+    """True when separating ``number`` from zero would need more bits than arb is given
+    (e^{-10^9}, the weight of a score masked with -1e9): no test can settle its sign."""
+    needed = _estimated_bits(number)
+    return needed is not None and needed > MAX_BITS
+
+
+def smaller_than(number: sp.Expr, bound: sp.Rational) -> bool:
+    """True when arb proves |number| < bound (a few hundred bits: no sign needed)."""
+    with precision(256):
+        ball = to_arb(number, {})
+    return ball is not None and abs(ball) < flint.arb(bound.p) / bound.q
+
+
 def needed_bits(number: sp.Expr) -> int | None:
     """Bits that can separate ``number`` from zero if it is not zero (a heuristic estimate);
-    at most ``MAX_BITS``. An exponential's argument too large for a float (e^{-e^{1000}}) asks
-    for the bits that resolve the argument itself."""
+    at most ``MAX_BITS``."""
+    needed = _estimated_bits(number)
+    return None if needed is None else min(MAX_BITS, needed)
+
+
+def _estimated_bits(number: sp.Expr) -> int | None:
+    """:func:`needed_bits` without the cap. An exponential's argument too large for a float
+    (e^{-e^{1000}}) asks for the bits that resolve the argument itself."""
     largest, argument_bits = 0.0, 0
     for node in sp.preorder_traversal(number):
         if isinstance(node, sp.exp):
@@ -73,7 +93,7 @@ def needed_bits(number: sp.Expr) -> int | None:
         elif isinstance(node, sp.Rational):
             largest = max(largest, (node.p.bit_length() + node.q.bit_length()) * math.log(2))
     bits = max(largest / math.log(2), argument_bits)
-    return min(MAX_BITS, _MARGIN + math.ceil(bits))
+    return _MARGIN + math.ceil(bits)
 
 
 def to_arb(

@@ -164,8 +164,14 @@ class Softmax:
         )
 
 
+# Logits further apart than this (a score masked with -10^9) shift by the largest instead:
+# e^{10^9} would be a number of 434 million digits, e^{-10^9} is simply tiny.
+_SPREAD = 10**5
+
+
 def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
-    """The smallest logit when all are comparable numbers, else 0.
+    """The smallest logit when all are comparable numbers (the largest when they spread over
+    more than ``_SPREAD``), else 0.
 
     Softmax is unchanged by a shift; shifting by the minimum writes e/(1+e) rather than
     e^2/(e+e^2): every exponent is >= 0, and the smallest is exactly 0. Logits that are
@@ -174,9 +180,11 @@ def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
     """
     finite = [a for a in row if a != -sp.oo]
     if all(a.is_Rational for a in finite):
-        return min(finite)
+        return max(finite) if max(finite) - min(finite) > _SPREAD else min(finite)
     if all(a.is_comparable for a in finite):
-        return min(finite, key=lambda a: (sp.N(a, 30), sp.default_sort_key(a)))
+        ordered = sorted(finite, key=lambda a: (sp.N(a, 30), sp.default_sort_key(a)))
+        wide = sp.N(ordered[-1] - ordered[0], 30) > _SPREAD
+        return ordered[-1] if wide else ordered[0]
     multiples = [a.as_coeff_Mul() for a in finite if a != 0]
     factors = {factor for _, factor in multiples}
     if len(factors) == 1 and all(c.is_Rational for c, _ in multiples):

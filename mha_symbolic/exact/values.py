@@ -12,6 +12,7 @@ from mha_symbolic.exact import ops
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
+    MaskedFill,
     OnesLike,
     PadColumns,
     Rope,
@@ -63,6 +64,16 @@ def _half_squared_norm(expr: HalfSquaredNorm, values: Mapping[sp.Basic, Any]) ->
     return Matrix([[sum(e**2 for e in m) / 2]])
 
 
+def _masked_fill(expr: MaskedFill, values: Mapping[sp.Basic, Any]) -> Matrix:
+    logits, mask = evaluate(expr.arg, values), evaluate(expr.mask, values)
+    fill = evaluate(expr.fill, values)
+    return Matrix(
+        logits.rows,
+        logits.cols,
+        lambda i, j: fill if mask[i, j] == -sp.oo else logits[i, j] + mask[i, j],
+    )
+
+
 def _rope(expr: Rope, values: Mapping[sp.Basic, Any]) -> Matrix:
     return ops.rope(evaluate(expr.arg, values), expr.base, expr.pairs, expr.sign)
 
@@ -78,6 +89,7 @@ _RULES: dict[type, Any] = {
     SoftmaxBackward: _softmax_backward,
     HalfSquaredNorm: _half_squared_norm,
     Rope: _rope,
+    MaskedFill: _masked_fill,
     EntrySum: lambda e, v: Matrix([[sum(evaluate(e.args[0], v))]]),
     OnesLike: lambda e, v: Matrix(sp.ones(*e.shape)),
     PadColumns: lambda e, v: _pad(evaluate(e.args[0], v), int(e.args[1]), int(e.args[2])),

@@ -30,7 +30,8 @@ TOP = (
     "key",
     "value",
 )
-MATRICES = ("x", "query", "key", "value")
+# Matrices written one row (or one head) a line; an example may start at Q/K/V, scores or weights.
+MATRICES = ("x", "query", "key", "value", "q", "k", "v", "scores", "attention_weights", "mask")
 WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
 
 
@@ -106,6 +107,10 @@ def to_toml(draft: Draft) -> str:
         value = next((v for v in draft.values if v.key == key), None)
         if value is not None:
             document.add(key, _matrix(value) if key in MATRICES else _value(value))
+    for value in draft.values:  # any other spec key (q, k, v, scores, mask, mask_fill, ...)
+        if value.key not in TOP and not value.key.startswith("weights."):
+            matrix = isinstance(value.value, list)
+            document.add(value.key, _matrix(value) if matrix else _value(value))
     weights = tomlkit.table()
     for name in WEIGHTS:
         value = next((v for v in draft.values if v.key == f"weights.{name}"), None)

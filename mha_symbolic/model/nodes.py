@@ -315,3 +315,42 @@ class Rope(MatrixExpr):
         return f"rope({arg}, {float(self.base)!r}, {self.pairs!r}, {self.sign})"
 
     _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+# --------------------------------------------------------------------------- masking
+class MaskedFill(MatrixExpr):
+    """``masked_fill``: the scores with every blocked entry replaced by ``fill`` (-10^9, say).
+
+    ``mask`` is the additive mask M (0 where a query may attend, -oo where not), so the value
+    is S + M where M is 0 and ``fill`` where M is -oo: PyTorch's ``masked_fill(mask, -1e9)``.
+    Its reverse-mode rule is the same fill with 0: a replaced entry takes no gradient.
+    """
+
+    def __new__(cls, arg: Any, mask: Any, fill: Any) -> MaskedFill:
+        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.sympify(mask), sp.sympify(fill))
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def mask(self) -> MatrixExpr:
+        return self.args[1]
+
+    @property
+    def fill(self) -> sp.Expr:
+        return self.args[2]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
+
+    def _latex(self, printer: Any) -> str:
+        arg, mask, fill = (printer._print(a) for a in self.args)
+        return rf"\operatorname{{masked\_fill}}\left({arg}, {mask}, {fill}\right)"
+
+    def _sympystr(self, printer: Any) -> str:
+        arg, mask = printer._print(self.arg), printer._print(self.mask)
+        return f"masked_fill({arg}, {mask}, {float(self.fill)!r})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr

@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.nodes import Rope, RowSoftmax
+from mha_symbolic.model.nodes import MaskedFill, Rope, RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
@@ -187,6 +187,8 @@ class _Builder:
     # ------------------------------------------------------------------ the pipeline
     def inputs(self) -> dict[str, sp.MatrixSymbol]:
         spec = self.spec
+        if not spec.has_inputs:  # the example starts at Q, K and V, the scores or the weights
+            return {}
         if spec.self_attention:
             x = self.leaf("X", "x", spec.query)
             self.add("x", "input", "X", x)
@@ -202,6 +204,8 @@ class _Builder:
     def streams(self, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, _Part]]:
         """Per head (0-based): how its q, k and v are made (kind, expr), by layout."""
         layout = self.spec.layout
+        if not inputs:
+            return [self.given_streams(i) for i in range(self.spec.heads)]
         if layout == "fused":
             return self.fused(inputs)
         slices = self.split(inputs) if layout == "split" else None
@@ -239,6 +243,18 @@ class _Builder:
             for entry in slices:
                 entry["k"] = entry["v"] = entry["q"]
         return slices
+
+    def given_streams(self, i: int) -> dict[str, _Part]:
+        """Head i's (0-based) given Q, K and V, each a leaf (only V past the scores)."""
+        spec = self.spec
+        streams = STREAMS if spec.q is not None else ("v",)
+        return {s: ("input", self.given(s, i)) for s in streams}
+
+    def given(self, name: str, i: int) -> sp.MatrixSymbol:
+        """Head i's (0-based) given matrix ``name`` (q, k, v, scores or attention_weights)."""
+        value = getattr(self.spec, name)[i]
+        symbol = {"attention_weights": "A", "scores": "S"}.get(name, name.upper())
+        return self.leaf(f"{symbol}_{{{i + 1}}}", name, value, i)
 
     def needed(self) -> tuple[str, ...]:
         """The streams projected: only the values when the scores are given."""
@@ -294,9 +310,15 @@ class _Builder:
         return scale
 
     def head(self, n: int, made: dict[str, _Part]) -> sp.MatrixSymbol:
+        if self.spec.attention_weights is not None:  # given: only the weights and the values
+            v = self.own(n, {"v": made["v"]})["v"]
+            given = self.given("attention_weights", n - 1)
+            a = self.add(f"head{n}.weights", "input", f"A_{{{n}}}", given, n)
+            name = f"\\mathrm{{head}}_{{{n}}}"
+            return self.add(f"head{n}.output", "attend", name, sp.MatMul(a, v), n)
         if self.spec.scores is not None:  # given: no Q and K, only the values
             v = self.own(n, {"v": made["v"]})["v"]
-            given = self.leaf(f"S_{{{n}}}", "scores", self.spec.scores[n - 1], n - 1)
+            given = self.given("scores", n - 1)
             s = self.add(f"head{n}.scores", "input", f"S_{{{n}}}", given, n)
             factor, written = self.scale(0), sp.MatMul(self.scale(0), s)
         else:
@@ -309,16 +331,16 @@ class _Builder:
             f"head{n}.scaled", "scale", f"S'_{{{n}}}", sp.MatMul(factor, s), n, written
         )
         if self.spec.mask is not None:
-            mask = self.mask()
-            logits = self.add(
-                f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", sp.MatAdd(logits, mask), n
-            )
+            mask, fill = self.mask(), self.spec.mask_fill
+            added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)
+            logits = self.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
         a = self.add(f"head{n}.weights", "softmax", f"A_{{{n}}}", RowSoftmax(logits), n)
         name = f"\\mathrm{{head}}_{{{n}}}"
         return self.add(f"head{n}.output", "attend", name, sp.MatMul(a, v), n)
 
     def mask(self) -> sp.MatrixSymbol:
-        """The additive mask M (0 may attend, -oo blocked), one leaf for every head."""
+        """The additive mask M (0 may attend, -oo blocked), one leaf for every head (with a
+        finite ``mask_fill`` the blocked scores are replaced: see MaskedFill)."""
         for leaf in self.leaves:
             if leaf.role == "mask":
                 return leaf.symbol

@@ -99,6 +99,11 @@ def backward(forward: Program) -> GradientProgram:
         start = reverse.assign(r"\bar{O}", "output_bar", loss.output_bar)
         loss_expr = HalfSquaredNorm(start)
     reverse.run(output, start)
+    for symbol in inputs:  # an input the output does not read (given scores: no K)
+        if symbol not in reverse.bars:
+            label, code = reverse.policy.names(symbol, True)
+            zero = sp.MatMul(0, symbol, evaluate=False)
+            reverse.bars[symbol] = reverse.assign(label, code, zero)
     names.update(reverse.names)
     gradients = [Gradient(names[s], None, reverse.bars[s]) for s in inputs]
     gradients += [Gradient(a.name, a.head, reverse.bars[a.symbol]) for a in weights]

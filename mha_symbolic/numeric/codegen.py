@@ -13,10 +13,10 @@ from typing import Any
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-from mha_symbolic.errors import SpecError
 from mha_symbolic.model.nodes import (
     BatchSum,
     HeadOf,
+    MaskedFill,
     MergeHeads,
     OnesLike,
     PadColumns,
@@ -43,6 +43,7 @@ _ATOMIC = (
     MergeHeads,
     StackHeads,
     SoftmaxBackward,
+    MaskedFill,
     HeadOf,
     BatchSum,
     PadColumns,
@@ -54,12 +55,6 @@ def program(spec: AttentionSpec, explicit_weights: bool = False) -> Program:
     """The spec's attention as assignments of structural matrix expressions, lowered from the
     model (``explicit_weights``: each softmax ``A`` is an assignment of its own, as the
     backward pass needs; otherwise ``softmax(S) V`` is one expression, one helper call)."""
-    if spec.scores is not None:
-        raise SpecError(
-            "compile: the scores are given as numbers (no Q and K), so the attention is not a "
-            "function of the input to compile; give w_q and w_k instead of scores",
-            source=spec.source,
-        )
     return lower(build(spec), explicit_weights)
 
 

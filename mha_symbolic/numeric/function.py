@@ -82,6 +82,12 @@ class AttentionFunction:
       ``"symbolic"`` must be passed (see :attr:`required`). With ``kv_heads < heads``
       (grouped-query attention) ``w_k``/``w_v`` are given as the spec stores them: each key/value
       head's weights repeated for every query head of its group.
+    - A spec that starts past the inputs (``q``/``k``/``v``, ``scores`` or
+      ``attention_weights`` with ``v``) takes its given stages the same way: keyword arguments
+      ``q``, ``k``, ``v``, ``scores``, ``attention_weights`` (a list of one matrix per head), the
+      spec's by default; ``f()`` then needs no input and computes in float64.
+    - With ``mask_fill`` (say -1e9) a blocked score is replaced by it, as ``masked_fill``
+      does: a row blocking every key gets equal weights rather than an error.
     - ``mask``: ``None`` uses the spec's mask (none, causal, or its 0/1 matrix); ``"none"``
       disables it; ``"causal"`` lets query i attend keys j <= i (top-left aligned, like
       torch's ``is_causal``); a boolean (or 0/1 integer) array marks with True/1 the keys a
@@ -110,7 +116,7 @@ class AttentionFunction:
         self.weight_names: tuple[str, ...] = tuple(names)
         # Weights without numeric defaults: given as "symbolic" (or with symbols) in the spec.
         self.required: tuple[str, ...] = tuple(
-            name for name in names if _has_symbols(self.spec.weights[name])
+            name for name in names if _has_symbols(self._matrices(name))
         )
 
     _entry = "attention"  # the generated function
@@ -130,6 +136,8 @@ class AttentionFunction:
         weights = [name if name in self.required else f"{name}=..." for name in self.weight_names]
         parameters = list(self.spec.parameters)
         keywords = ", ".join(["mask=None", *weights, *parameters])
+        if not self.spec.has_inputs:  # it starts at the given Q, K, V, scores or weights
+            return f"f(*, {keywords})"
         return f"f(query, key=None, value=None, *, {keywords})"
 
     def __repr__(self) -> str:
@@ -137,8 +145,18 @@ class AttentionFunction:
             f"<{type(self).__name__} {self.spec.title!r} backend={self.backend}: {self.signature}>"
         )
 
+    def _matrices(self, name: str) -> Sequence[sp.MatrixBase]:
+        """An argument's matrices in the spec: a weight, or a given stage (q, scores, ...)."""
+        return self.spec.weights[name] if name in self.spec.weights else getattr(self.spec, name)
+
     def __call__(
-        self, query: Any, key: Any = None, value: Any = None, *, mask: Any = None, **weights: Any
+        self,
+        query: Any = None,
+        key: Any = None,
+        value: Any = None,
+        *,
+        mask: Any = None,
+        **weights: Any,
     ) -> Any:
         inputs, additive, args, numbers = self._arguments(query, key, value, mask, weights)
         return self._function(*inputs, additive, *args, *numbers)
@@ -148,6 +166,10 @@ class AttentionFunction:
     ) -> tuple[tuple[Any, Any, Any], Any, list[Any], list[float]]:
         """(query, key, value), the additive mask, the weights and the parameters, checked."""
         arrays = self._arrays
+        if query is None:  # an example that starts at Q, K and V (or later): no input
+            if self.spec.has_inputs:
+                raise ValueError("query is needed: the spec computes attention of its inputs")
+            query, key, value = (arrays.from_exact(m, None) for m in self._lengths())
         query = arrays.asarray(query, "query")
         dtype = arrays.float_dtype(query)
         query = arrays.cast(query, dtype)
@@ -158,6 +180,10 @@ class AttentionFunction:
         numbers = self._parameters(weights)
         args = self._weights(weights, dtype, query)
         return (query, key, value), additive, args, numbers
+
+    def _lengths(self) -> tuple[sp.MatrixBase, ...]:
+        """Zero-width stand-ins for the inputs of a spec without them: they carry L_q, L_k."""
+        return (self.spec.query, self.spec.key, self.spec.value)
 
     def _parameters(self, given: dict[str, Any]) -> list[float]:
         """The spec's declared parameters (``tau=0.5``), taken out of the keyword arguments."""
@@ -209,7 +235,7 @@ class AttentionFunction:
                 "(queries x keys)"
             )
         blocked = self._arrays.blocked_row(additive)
-        if blocked is not None:
+        if blocked is not None and self.spec.mask_fill == -sp.oo:  # masked_fill: equal weights
             where = f" (batch index {blocked[:-1]})" if len(blocked) > 1 else ""
             raise ValueError(
                 f"mask blocks every key in query row {blocked[-1] + 1}{where}; softmax over "
@@ -254,7 +280,7 @@ class AttentionFunction:
         ]
 
     def _expected(self, name: str) -> str:
-        shapes = [(m.rows, m.cols) for m in self.spec.weights[name]]
+        shapes = [(m.rows, m.cols) for m in self._matrices(name)]
         if all(a.head is None for a in self.program.arguments if a.name == name):
             return f"an array of shape {shapes[0]}"
         return f"{len(shapes)} arrays of shapes {', '.join(map(str, shapes))} (one per head)"
@@ -262,7 +288,7 @@ class AttentionFunction:
     def _given(self, argument: codegen.Argument, value: Any, dtype: Any, like: Any) -> Any:
         arrays = self._arrays
         if argument.head is not None:
-            heads = len(self.spec.weights[argument.name])
+            heads = len(self._matrices(argument.name))
             if len(value) != heads:
                 raise ValueError(
                     f"{argument.name} has {len(value)} matrices but the spec has {heads} heads"
@@ -281,7 +307,7 @@ class AttentionFunction:
         """The spec's value of the argument as an array of this dtype (and device), cached."""
         key = (argument.code, self._arrays.cache_key(dtype, like))
         if key not in self._defaults:
-            exact = self.spec.weights[argument.name][argument.head or 0]
+            exact = self._matrices(argument.name)[argument.head or 0]
             array = self._arrays.from_exact(exact, like)
             self._defaults[key] = self._arrays.cast(array, dtype, like)
         return self._defaults[key]
@@ -323,7 +349,7 @@ class GradientFunction(AttentionFunction):
 
     def __call__(
         self,
-        query: Any,
+        query: Any = None,
         key: Any = None,
         value: Any = None,
         *,
@@ -335,14 +361,8 @@ class GradientFunction(AttentionFunction):
         targets = self._target(target, inputs)
         loss, *grads = self._function(*inputs, additive, *args, *targets, *numbers)
         out = {"loss": loss}
-        shares = dict(zip(codegen.INPUTS, grads))
-        for name, array in zip(codegen.INPUTS, inputs):
-            shares[name] = self._arrays.reduce_to(shares[name], tuple(array.shape))
-        if value is None:
-            shares["key"] = shares["key"] + shares.pop("value")
-        if key is None:
-            shares["query"] = shares["query"] + shares.pop("key")
-        out.update({"x": shares["query"]} if key is None and value is None else shares)
+        if self.spec.has_inputs:  # a spec without inputs has only its given stages' gradients
+            out.update(self._input_gradients(inputs, grads[:3], key is None, value is None))
         for gradient, array in zip(self.gradient_program.gradients[3:], grads[3:]):
             array = array[0] if gradient.name.startswith("b_") else array
             if gradient.head is None:
@@ -350,6 +370,20 @@ class GradientFunction(AttentionFunction):
             else:
                 out.setdefault(gradient.name, []).append(array)
         return out
+
+    def _input_gradients(
+        self, inputs: tuple[Any, Any, Any], grads: list[Any], no_key: bool, no_value: bool
+    ) -> dict[str, Any]:
+        """The inputs' gradients: each share in its input's shape, added up where one input
+        served as another (``x`` when key and value default to the query)."""
+        shares = dict(zip(codegen.INPUTS, grads))
+        for name, array in zip(codegen.INPUTS, inputs):
+            shares[name] = self._arrays.reduce_to(shares[name], tuple(array.shape))
+        if no_value:
+            shares["key"] = shares["key"] + shares.pop("value")
+        if no_key:
+            shares["query"] = shares["query"] + shares.pop("key")
+        return {"x": shares["query"]} if no_key and no_value else shares
 
     def _target(self, target: Any, inputs: tuple[Any, Any, Any]) -> list[Any]:
         """[T] for the mse loss (given or the spec's), [] for the sum."""

@@ -17,10 +17,18 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.model.nodes import MergeHeads, Rope, RowSoftmax, SplitHeads, StackHeads
+from mha_symbolic.model.nodes import (
+    MaskedFill,
+    MergeHeads,
+    Rope,
+    RowSoftmax,
+    SplitHeads,
+    StackHeads,
+)
 from mha_symbolic.model.program import SOURCE, STREAMS, Leaf, Node, Program, affine_parts
 
 INPUTS = ("query", "key", "value")
+GIVEN = ("q", "k", "v", "scores", "attention_weights")  # stages a spec may give per head
 
 
 @dataclass(frozen=True)
@@ -114,7 +122,9 @@ class _Lowering:
         if leaf.symbol not in self.by_leaf:
             code = leaf.role if leaf.head is None else f"{leaf.role}_{leaf.head + 1}"
             rows, cols = leaf.symbol.shape
-            symbol = self.symbol(leaf.symbol.name, rows, cols, code)
+            # A given Q, scores or weights is named by its code: its node's name is taken.
+            name = code if leaf.role in GIVEN else leaf.symbol.name
+            symbol = self.symbol(name, rows, cols, code)
             self.arguments.append(Argument(leaf.role, leaf.head, symbol, code))
             self.by_leaf[leaf.symbol] = symbol
         return self.by_leaf[leaf.symbol]
@@ -147,10 +157,12 @@ class _Lowering:
     # ------------------------------------------------------------------ the program
     def run(self) -> CodeProgram:
         for node in self.model.nodes:
-            if node.kind == "input":
+            if node.kind == "input" and node.head is None:  # x, query, key, value
                 for stream in STREAMS:
                     self.code[(node.symbol, stream)] = self.inputs[stream]
-        batched = self.uniform()
+        # Heads stacked on an axis only when each is computed from the inputs: a given stage
+        # (Q, scores, weights) is one argument per head.
+        batched = self.spec.stage == "inputs" and self.uniform()
         outputs = self.batched() if batched else [self.head(n, str(n)) for n in self.model.heads()]
         self.output(outputs)
         head_axis = batched and self.spec.heads > 1  # one head is never stacked
@@ -173,7 +185,7 @@ class _Lowering:
 
     def head(self, n: int, tag: str) -> sp.MatrixSymbol:
         """One head on its own: its q, k, v assigned, then its attention."""
-        for stream in STREAMS:
+        for stream in (s for s in STREAMS if f"head{n}.{s}" in self.model):
             expr = self.own(self.model.node(f"head{n}.{stream}"))
             expr = self.rotated(n, stream, expr)
             code = self.assign(f"{stream.upper()}_{{{tag}}}", f"{stream.upper()}{tag}", expr)
@@ -181,7 +193,9 @@ class _Lowering:
         return self.attention(n, f"_{{{tag}}}", tag)
 
     def own(self, node: Node) -> sp.Basic:
-        """A head's q/k/v node as code: its projection, or its columns of a slice."""
+        """A head's q/k/v node as code: its projection, its columns of a slice, or as given."""
+        if node.kind == "input":
+            return self.operand(node.expr, node.stream)
         if node.kind == "project":
             parent = _parts(node.expr)[0]
             x = self.slice_of(parent, node.stream) if _is_slice_node(self.model, parent) else None
@@ -255,7 +269,8 @@ class _Lowering:
     def scale(self, node: Node) -> sp.Basic:
         factor, scores = node.expr.args if isinstance(node.expr, sp.MatMul) else (1, node.expr)
         factor = sp.sympify(factor).xreplace(self.scalars)
-        factors = self.operand(scores, None).args
+        code = self.operand(scores, None)
+        factors = code.args if isinstance(code, sp.MatMul) else (code,)  # Q K^T, or given
         return (
             sp.MatMul(*factors, evaluate=False)
             if factor == 1
@@ -263,6 +278,11 @@ class _Lowering:
         )
 
     def masked(self, node: Node) -> sp.Basic:
+        if isinstance(node.expr, MaskedFill):  # masked_fill(S', M, -1e9)
+            expr = node.expr
+            return MaskedFill(
+                self.operand(expr.arg, None), self.operand(expr.mask, None), expr.fill
+            )
         logits, mask = node.expr.args
         return sp.MatAdd(self.operand(logits, None), self.operand(mask, None), evaluate=False)
 

@@ -10,29 +10,52 @@ from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import FusedStep, Limit, Summary, SummaryRow, TokenRow
 from mha_symbolic.spec import parameters
 
+# The setup's line for an example that starts past the inputs, by its stage.
+_GIVEN = {"qkv": "qkv_given", "scores": "values_given", "weights": "weights_given"}
+
 
 def setup(context: Context) -> tuple[str, ...]:
     """The setup list: lengths, sizes, heads, d_k, scaling, convention, mask, parameters."""
     spec, w = context.spec, context.words
     x = spec.query
-    given = spec.scores is not None  # no Q and K: no d_k
+    given = "head1.q" not in context.d  # scores or weights given: no Q and K, no d_k
     dk = 0 if given else context.d.step("head1.q").shape[1]
     lines = []
     if spec.self_attention:
         lines.append(w("setup", "length", L=x.rows))
     else:
         lines.append(w("setup", "cross", Lq=x.rows, Lk=spec.key.rows))
-    lines += [w("setup", "model", E=x.cols), w("setup", "heads", h=spec.heads)]
-    lines.append(w("setup", "scores_given") if given else _dk_line(context, dk))
+    if spec.has_inputs:
+        lines.append(w("setup", "model", E=x.cols))
+    lines.append(w("setup", "heads", h=spec.heads))
+    if not spec.has_inputs:
+        lines.append(w("setup", _GIVEN[spec.stage]))
+    if spec.stage == "qkv":
+        lines.append(w("setup", "dk_given", dk=dk))
+    elif spec.stage == "weights":
+        return (*lines, *_after_softmax(context))
+    else:
+        lines.append(w("setup", "scores_given") if given else _dk_line(context, dk))
     if spec.scale == "sqrt_dk":
         lines.append(w("setup", "scale_sqrt", dk=dk))
     elif spec.scale == "none":
         lines.append(w("setup", "scale_none"))
     else:
         lines.append(w("setup", "scale_value", factor=latex.exact(spec.scale)))
-    lines.append(w("setup", f"convention_{spec.convention}" + ("_v" if given else "")))
-    if spec.mask_kind != "none":
+    if spec.has_inputs:
+        lines.append(w("setup", f"convention_{spec.convention}" + ("_v" if given else "")))
+    filled = spec.mask_fill != -sp.oo  # masked_fill with a number: the matrix line says -oo
+    if spec.mask_kind == "causal" or (spec.mask_kind == "matrix" and not filled):
         lines.append(w("setup", f"mask_{spec.mask_kind}"))
+    if filled:
+        lines.append(w("setup", "mask_fill", fill=latex.exact(spec.mask_fill)))
+    return (*lines, *_after_softmax(context))
+
+
+def _after_softmax(context: Context) -> tuple[str, ...]:
+    """The setup's lines on the output projection and the declared parameters."""
+    spec, w = context.spec, context.words
+    lines = []
     if not spec.has_output_projection:
         lines.append(w("setup", "unknown_output" if context.output_unknown else "no_output"))
     for symbol in spec.parameters.values():
@@ -118,6 +141,8 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
     spec = context.spec
     L, E, h = spec.query.rows, spec.query.cols, spec.heads
     first = ("input", "(L, E)", f"({L}, {E})")
+    if not spec.has_inputs:  # the given stage is the first row
+        return _given_rows(context)
     if spec.scores is not None:  # only the values are projected
         dv = context.d.step("head1.v").shape[1]
         return [first, ("projection", r"(L, E) \to h \times (L, d)", rf"{h} \times ({L}, {dv})")]
@@ -145,6 +170,25 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
             ("projection", rf"h \times (L, E/h) \to {three[0]}", three[1]),
         ]
     return [first, ("projection", rf"(L, E) \to {three[0]}", three[1])]
+
+
+def _given_rows(context: Context) -> list[tuple[str, str, str]]:
+    """The shapes of the given stage: Q, K and V, or the scores or weights and V."""
+    spec = context.spec
+    h, lq, lk = spec.heads, spec.query.rows, spec.key.rows
+    dv = context.d.step("head1.v").shape[1]
+    values = rf"{h} \times ({lk}, {dv})"
+    if spec.stage == "qkv":
+        dk = context.d.step("head1.q").shape[1]
+        shapes = rf"{h} \times ({lq}, {dk}),\ {h} \times ({lk}, {dk}),\ {values}"
+        return [("given_qkv", r"h \times (L, d) \times 3", shapes)]
+    return [
+        (
+            "given_" + spec.stage,
+            r"h \times (L, L),\ h \times (L, d)",
+            rf"{h} \times ({lq}, {lk}),\ {values}",
+        )
+    ]
 
 
 def summary(context: Context) -> Summary:

@@ -90,6 +90,8 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     """An insight, "what if" or picture, once, and only where it is true of this spec: no
     ``\\sqrt{d_k}`` where the scores are not scaled by it, no W_O where there is none."""
     spec, key = context.spec, title_key(step)
+    if step.kind == "input" and step.head is not None and section != "analogies":
+        return None  # a given Q, scores or weights: nothing was projected or computed here
     if key == "head.scaled" and section == "analogies" and spec.scale != "sqrt_dk":
         return None
     if key == "output" and section != "insights" and not spec.has_output_projection:
@@ -242,6 +244,11 @@ def caption(context: Context, step: Step) -> str:
         top, bottom = sp.fraction(spec.scale)
         numbers.update(factor=latex.exact(spec.scale), divisor=latex.exact(bottom))
         key += "_divided" if top == 1 and bottom != 1 else "_value"  # 1/tau: "divided by tau"
+    if step.kind == "input" and step.head is not None:
+        key += "_given"  # the document's Q, K, V, scores or weights, taken as printed
+    if step.kind == "mask" and spec.mask_fill != -sp.oo:
+        key += "_fill"
+        numbers.update(fill=latex.exact(spec.mask_fill))
     if step.kind == "output" and not spec.has_output_projection:
         key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):

@@ -13,7 +13,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import bounds, files, gqa, parameters, printed
+from mha_symbolic.spec import bounds, files, gqa, masks, parameters, printed, stages
 from mha_symbolic.spec import numbers as exact
 from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
 from mha_symbolic.spec.scores import check_scores_spec, read_scores
@@ -24,7 +24,6 @@ from mha_symbolic.text import did_you_mean, one_line
 LAYOUTS = ("per_head", "split", "fused")
 CONVENTIONS = ("xW", "xWT")
 SCALES = ("sqrt_dk", "none")
-MASKS = ("none", "causal")
 TOP_KEYS = (
     "title",
     "description",
@@ -53,6 +52,9 @@ TOP_KEYS = (
     "floats",  # "binary": binary floats read as their exact values, not shortest decimals
     "printed_transposed",  # weights the document prints transposed: ["w_o"] (a note says so)
     "printed_shapes",  # shapes the document states otherwise: { w_q = [4, 2] } (a note too)
+    # An example that starts past the inputs, and the masked scores' value: see spec/stages.py.
+    *stages.STAGE_KEYS,
+    "mask_fill",
 )
 INPUTS = ("exact", "printed")
 DTYPES = ("exact", "float64", "float32")
@@ -119,6 +121,15 @@ class AttentionSpec:
     floats: str = "decimal"  # "binary": each float is its exact binary value (an oracle's input)
     # Each head's scores Q K^T as given (a document that prints them but not Q and K), or None.
     scores: tuple[Matrix, ...] | None = None
+    # Where the example starts: "inputs", "qkv", "scores" or "weights" (see spec/stages.py).
+    # Past the inputs, each head's given Q, K, V or softmax weights (None: computed), and
+    # query/key/value are zero-width matrices that carry only the lengths L_q and L_k.
+    stage: str = "inputs"
+    q: tuple[Matrix, ...] | None = None
+    k: tuple[Matrix, ...] | None = None
+    v: tuple[Matrix, ...] | None = None
+    attention_weights: tuple[Matrix, ...] | None = None
+    mask_fill: sp.Expr = -sp.oo  # the value masked scores take: -oo, or -10^9 as masked_fill
     # The title and description in other languages: {"bn": {"title": ..., "description": ...}}.
     translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # Weights the document prints transposed (a 2x4 W_O for a 4x2 one): the spec holds them as
@@ -191,6 +202,12 @@ class AttentionSpec:
 
     # ----------------------------------------------------------------- derived facts
     @property
+    def has_inputs(self) -> bool:
+        """True when x (or query/key/value) is given, False for an example that starts at Q,
+        K and V, the scores with the values, or the attention weights."""
+        return bool(self.query.cols)
+
+    @property
     def has_output_projection(self) -> bool:
         return "w_o" in self.weights
 
@@ -251,10 +268,10 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "title": _text(raw.get("title", "Multi-head attention"), "title"),
         "description": _text(raw.get("description", ""), "description"),
         "translations": _translations(raw.get("translations", {})),
-        "heads": _heads(raw.get("heads", 1)),
+        "heads": _heads(raw.get("heads", stages.heads_given(raw))),
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
-        "scale": _scale(raw.get("scale", "none" if "scores" in raw else "sqrt_dk")),
+        "scale": _scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none")),
         "claims": _claims(raw.get("claims", {}), "claims"),
         "assumed": _claims(raw.get("assumed", {}), "assumed"),
         "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
@@ -263,21 +280,20 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:
         raise SpecError(f"'{both[0]}' is both in [claims] and [assumed]; keep it in one")
-    values.update(_inputs(raw))
-    values.update(_labels(raw, values["query"].rows, values["key"].rows, values["self_attention"]))
-    values.update(_mask(raw.get("mask", "none"), values["query"].rows, values["key"].rows))
-    values["kv_heads"] = gqa.kv_heads(raw.get("kv_heads"), values["heads"], values["layout"])
-    table = gqa.expand(
-        raw.get("weights", {}),
-        values["heads"],
-        values["kv_heads"],
-        values["layout"],
-        values["convention"],
-    )
-    values.update(Weights(values).normalize(table))
-    values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
+    stages.check_combination(raw)
+    values["stage"] = stages.stage_of(raw)
+    values.update(dict.fromkeys(("scores", *stages.STAGE_KEYS)))
     if "scores" in raw:
         check_scores_spec(raw)
+    if values["stage"] != "inputs" and not stages.has_inputs(raw):
+        values.update(stages.read(raw, values["heads"]))
+    if "query" not in values:
+        values.update(_inputs(raw))
+    values.update(_labels(raw, values["query"].rows, values["key"].rows, values["self_attention"]))
+    values.update(masks.read(raw, values["query"].rows, values["key"].rows))
+    _weights(raw, values)
+    values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
+    if values["stage"] == "scores" and values["v"] is None:
         rows, cols = values["query"].rows, values["key"].rows
         values["scores"] = read_scores(raw, values["heads"], rows, cols)
     values["rope"] = read_rope(raw.get("rope"))
@@ -289,8 +305,29 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _weights(raw: Mapping[str, Any], values: dict[str, Any]) -> None:
+    """The [weights] table: projections of x, or only w_o when the example starts past x."""
+    if values["v"] is not None:
+        values["kv_heads"] = values["heads"]
+        values.update(stages.read_output_weights(raw.get("weights", {}), values))
+        return
+    values["kv_heads"] = gqa.kv_heads(raw.get("kv_heads"), values["heads"], values["layout"])
+    table = gqa.expand(
+        raw.get("weights", {}),
+        values["heads"],
+        values["kv_heads"],
+        values["layout"],
+        values["convention"],
+    )
+    values.update(Weights(values).normalize(table))
+
+
 def _query_widths(values: Mapping[str, Any]) -> list[int]:
     """Each head's query width d_k."""
+    if values["q"] is not None:
+        return [m.cols for m in values["q"]]
+    if "w_q" not in values["weights"]:  # scores or attention weights given: no Q
+        return []
     transposed = values["convention"] == "xWT"
     widths = [m.rows if transposed else m.cols for m in values["weights"]["w_q"]]
     if values["layout"] == "fused":
@@ -302,6 +339,8 @@ def _output_shape(values: Mapping[str, Any]) -> tuple[int, int]:
     weights, transposed = values["weights"], values["convention"] == "xWT"
     if "w_o" in weights:
         cols = weights["w_o"][0].rows if transposed else weights["w_o"][0].cols
+    elif values["v"] is not None:
+        cols = sum(m.cols for m in values["v"])
     else:
         cols = sum(m.rows if transposed else m.cols for m in weights["w_v"])
     return (values["query"].rows, cols)
@@ -458,30 +497,3 @@ def _labels(raw: Mapping[str, Any], n_query: int, n_key: int, self_attention: bo
             raise SpecError("key_tokens is for cross-attention; self-attention uses tokens")
         return {"tokens": tokens, "key_tokens": tokens}
     return {"tokens": tokens, "key_tokens": read("key_tokens", n_key, "k")}
-
-
-def _mask(value: Any, n_query: int, n_key: int) -> dict[str, Any]:
-    if isinstance(value, str) and "\\begin" not in value:
-        kind = _choice(value, "mask", MASKS)
-        if kind == "none":
-            return {"mask_kind": "none", "mask": None}
-        causal = Matrix(n_query, n_key, lambda i, j: 1 if j <= i else 0)
-        return {"mask_kind": "causal", "mask": causal}
-    matrix = exact.to_matrix(value, "mask")
-    if _shape(matrix) != (n_query, n_key):
-        raise SpecError(
-            f"mask has shape {_shape(matrix)} but the scores have shape "
-            f"({n_query}, {n_key}) (queries x keys)"
-        )
-    for (i, j), entry in sorted(matrix.todok().items()):
-        if entry not in (0, 1):
-            raise SpecError(
-                f"mask[{i + 1},{j + 1}] is {entry}; a mask holds 0 (blocked) or 1 (may attend)"
-            )
-    for i in range(n_query):
-        if not any(matrix[i, j] == 1 for j in range(n_key)):
-            raise SpecError(
-                f"mask row {i + 1} blocks every key; softmax over no keys is "
-                "undefined (allow at least one key per row)"
-            )
-    return {"mask_kind": "matrix", "mask": matrix}

@@ -65,7 +65,8 @@ def whole_number(value: Any, name: str, low: int, high: int) -> int:
 def derivation_cost(spec: Any) -> float:
     """Rough seconds of the exact derivation of ``spec`` (an AttentionSpec), from L, E and h."""
     length = max(spec.query.rows, spec.key.rows)
-    width = max(spec.query.cols, spec.key.cols, spec.value.cols)
+    given = [m for name in ("q", "k", "v") for m in getattr(spec, name, None) or ()]
+    width = max(spec.query.cols, spec.key.cols, spec.value.cols, *(m.cols for m in given))
     seconds = _COST * length**_L_POWER * width**_E_POWER * spec.heads**_H_POWER
     return seconds * (_SYMBOLIC if spec.symbolic else 1.0)
 

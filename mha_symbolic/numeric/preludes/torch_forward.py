@@ -50,3 +50,11 @@ def rope(x, base, pairs, sign):
         return torch.cat([first * cos - second * sin, second * cos + first * sin], -1)
     even, odd = x[..., 0::2], x[..., 1::2]
     return torch.stack([even * cos - odd * sin, even * sin + odd * cos], -1).flatten(-2)
+
+
+def masked_fill(logits, mask, fill):
+    """``masked_fill``: ``fill`` where the additive mask blocks (-inf), the logits plus the
+    mask elsewhere (no mask: the logits)."""
+    if mask is None:
+        return logits
+    return torch.where(torch.isneginf(mask), fill, logits + mask)
