@@ -314,7 +314,7 @@ def _check_document(args: argparse.Namespace) -> int:
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         say = _note if args.format == "json" else print
-        for line in one.mapping:
+        for line in (*one.inferred, *one.mapping):
             say(words.say(line))
         for note in one.notes:
             say(words("note", text=words.say(note)))
