@@ -5,6 +5,7 @@ can be tested against it at the precision it was printed with."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -30,20 +31,20 @@ class Node:
     def shape(self) -> tuple[int, int]:
         return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
-    @property
+    @cached_property
     def last(self) -> int:
         """The position of the last printed array it is computed from."""
         if self.printed is not None:
             return self.printed.index
         return max((o.last for o in self.operands), default=-1)
 
-    @property
+    @cached_property
     def leaves(self) -> tuple[Printed, ...]:
         if self.printed is not None:
             return (self.printed,)
         return tuple(p for o in self.operands for p in o.leaves)
 
-    @property
+    @cached_property
     def hidden(self) -> int:
         """How many computed values it passes through that the document does not print."""
         if self.printed is not None:

@@ -235,7 +235,7 @@ def _attention(
             keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
             for variant in [scaled, *_masked(found, scaled)]:
                 weights.extend(_softmaxes(found, variant, keep=keep))
-    return weights[: MAX_HIDDEN * 4]
+    return weights[:MAX_HIDDEN]
 
 
 def _natural(scores: Node) -> float | None:
