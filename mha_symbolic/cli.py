@@ -352,7 +352,7 @@ def _check_document(args: argparse.Namespace) -> int:
     worst, words, out = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang), []
     for one in found:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
-        said = [words.say(line) for line in one.mapping]
+        said = [words.say(line) for line in (*one.inferred, *one.mapping)]
         said += [words("note", text=words.say(note)) for note in one.notes]
         if args.format == "json":
             for line in said:

@@ -85,6 +85,90 @@ scores[0][0] = 1.0
 
 scores[0][0] = 2.0
 """
+# What the numbers say (extract's inference): two heads concatenated, a transposed print, and a
+# causal mask filled with -1e9.
+HEADS = """# Two heads
+
+X = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
+
+W_Q1 = [[1, 0], [0, 1], [1, 0], [0, 0]]
+
+W_K1 = [[0, 1], [1, 0], [0, 0], [1, 0]]
+
+W_V1 = [[1, 0], [0, 0], [0, 1], [1, 1]]
+
+W_Q2 = [[0, 1], [1, 0], [0, 0], [1, 1]]
+
+W_K2 = [[1, 0], [0, 0], [1, 1], [0, 1]]
+
+W_V2 = [[0, 0], [1, 0], [0, 1], [0, 0]]
+
+K1^T = [[0, 2, 1], [1, 0, 1]]
+
+Z1 = [[1.0000, 0.8133], [1.0000, 0.5989], [1.0000, 0.5989]]
+
+Concatenated = [[1.0000, 0.8133, 0.5989, 0.4011],
+                [1.0000, 0.5989, 0.1518, 0.8482],
+                [1.0000, 0.5989, 0.3272, 0.6728]]
+
+Head 2 alone:
+
+Z2 = [[0.5989, 0.4011], [0.1518, 0.8482], [0.3272, 0.6728]]
+
+W_O = [[0.5, 0, 0, 0.5], [0, 0.5, 0, 0], [0, 0, 0.5, 0], [0.5, 0, 0, 0.5]]
+
+Output = [[0.7006, 0.4067, 0.2994, 0.7006],
+          [0.9241, 0.2994, 0.0759, 0.9241],
+          [0.8364, 0.2994, 0.1636, 0.8364]]
+"""
+OUTPUT = """# Two heads and W_O
+
+X = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
+
+W_Q1 = [[1, 0], [0, 1], [1, 0], [0, 0]]
+
+W_K1 = [[0, 1], [1, 0], [0, 0], [1, 0]]
+
+W_V1 = [[1, 0], [0, 0], [0, 1], [1, 1]]
+
+W_Q2 = [[0, 1], [1, 0], [0, 0], [1, 1]]
+
+W_K2 = [[1, 0], [0, 0], [1, 1], [0, 1]]
+
+W_V2 = [[0, 0], [1, 0], [0, 1], [0, 0]]
+
+K1^T = [[0, 2, 1], [1, 0, 1]]
+
+Z1 = [[1.0000, 0.8133], [1.0000, 0.5989], [1.0000, 0.5989]]
+
+Z2 = [[0.5989, 0.4011], [0.1518, 0.8482], [0.3272, 0.6728]]
+
+W_O = [[0.5, 0, 0, 0.5], [0, 0.5, 0, 0], [0, 0, 0.5, 0], [0.5, 0, 0, 0.5]]
+
+Output = [[0.7006, 0.4067, 0.2994, 0.7006],
+          [0.9241, 0.2994, 0.0759, 0.9241],
+          [0.8364, 0.2994, 0.1636, 0.8364]]
+"""
+MASKED = """# Masked self-attention
+
+X = [[1, 0], [0, 1], [1, 1]]
+
+Q = K = V = X, so the scores are X X^T:
+
+S = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
+
+masked_fill(mask, -1e9) after dividing by sqrt(2):
+
+[[ 7.0711e-01, -1.0000e+09, -1.0000e+09],
+ [ 0.0000e+00,  7.0711e-01, -1.0000e+09],
+ [ 7.0711e-01,  7.0711e-01,  1.4142e+00]]
+
+softmax:
+
+[[1.0000, 0.0000, 0.0000],
+ [0.3302, 0.6698, 0.0000],
+ [0.2483, 0.2483, 0.5035]]
+"""
 NOTEBOOK = {
     "cells": [
         {"cell_type": "markdown", "source": ["# Attention, no scaling\n"]},
@@ -106,6 +190,9 @@ CRAFTED = {
     "rows-differ.md": ROWS_DIFFER,
     "not-printed.md": NOT_PRINTED,
     "misplaced.md": MISPLACED,
+    "heads.md": HEADS,
+    "masked.md": MASKED,
+    "output.md": OUTPUT,
     "two-examples.md": TWO_EXAMPLES,
     "page.ipynb": json.dumps(NOTEBOOK),
 }
@@ -216,7 +303,9 @@ def test_names_per_head_and_values_not_placed_in_bengali(
     path = tmp_path / "misplaced.md"
     path.write_text(MISPLACED, encoding="utf-8")
     _, _, err = run(["check", str(path), "--lang", "bn", "--format", "json"], capsys)
-    assert err.splitlines() == [
+    # What the numbers say comes first (one line per array); then the names' mapping.
+    inferred = len(extract_all(path)[0].inferred)
+    assert err.splitlines()[inferred:] == [
         "`X` (লাইন 3) -> `x`",
         "`W_K1` (লাইন 7) -> `weights.w_k`, হেড 1",
         "`W_K2` (লাইন 9) -> `weights.w_k`, হেড 2",

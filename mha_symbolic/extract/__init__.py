@@ -19,14 +19,16 @@ __all__ = ["FORMATS", "NO_NUMBERS", "Extraction", "extract", "extract_all"]
 
 @dataclass(frozen=True)
 class Extraction:
-    """One worked example read from a document: its spec, the TOML, the notes and the mapping
-    (one line per value: the document's name -> the step key)."""
+    """One worked example read from a document: its spec, the TOML, the notes, the mapping
+    (one line per value: the document's name -> the step key) and what its numbers say (one
+    line per printed array: the relation that gives it, and how well it holds)."""
 
     spec: AttentionSpec
     toml: str
     notes: tuple[str, ...]
     mapping: tuple[str, ...]
     draft: Draft
+    inferred: tuple[str, ...] = ()
 
     @property
     def checkable(self) -> bool:
@@ -42,7 +44,10 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
         spec = AttentionSpec.from_dict(parse_toml(toml, document.name), source=document.name)
-        out.append(Extraction(spec, toml, tuple(draft.all_notes), tuple(draft.mapping()), draft))
+        mapping = tuple(draft.mapping())
+        out.append(
+            Extraction(spec, toml, tuple(draft.all_notes), mapping, draft, tuple(draft.inferred))
+        )
     return out
 
 

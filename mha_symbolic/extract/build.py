@@ -126,8 +126,15 @@ def _symbolic_input(draft: Draft, facts: Facts) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------ heads
-def build_heads(draft: Draft, seen: Sequence[Seen], facts: Facts, width: int) -> int:
+def build_heads(
+    draft: Draft, seen: Sequence[Seen], facts: Facts, width: int, counted: int | None = None
+) -> int:
+    """The head count: as the numbers relate (one chain of scores, weights and outputs per
+    head), else the text's or the names'."""
     named = max((s.head for s in seen if s.head and s.role != "shape"), default=0)
+    if counted is not None and counted >= named:
+        draft.set("heads", counted, f"the printed numbers form {counted} chain(s) of attention")
+        return counted
     said = stated_heads(facts, width)
     if said and said[0] >= named:
         draft.set("heads", said[0], f"{said[1]}: the text says {said[0]} heads")

@@ -34,6 +34,7 @@ class Draft:
     notes: list[str] = field(default_factory=list)
     placing: list[str] = field(default_factory=list)  # notes of the last placing of claims
     shapes: list[str] = field(default_factory=list)  # shapes the document states, checked
+    inferred: list[Phrase] = field(default_factory=list)  # what the numbers say, one per array
 
     def set(
         self,

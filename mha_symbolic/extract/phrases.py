@@ -37,3 +37,8 @@ def named(name: str) -> Phrase:
 def voice(lang: str = "en") -> Voice:
     """The extraction's words in ``lang``; an unknown language is a one-line SpecError."""
     return phrases.voice(SECTION, lang)
+
+
+def joined(key: str, items: tuple[object, ...]) -> Phrase:
+    """``items`` said one after another, apart by the words ``[extract] key``."""
+    return phrases.make(SECTION, key, {}, items=items)

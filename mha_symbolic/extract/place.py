@@ -23,6 +23,7 @@ PER_HEAD = {
     "scores": "scores",
     "scaled": "scaled",
     "softmax_argument": "scaled",
+    "masked": "masked",
     "weights": "weights",
     "head.output": "output",
 }

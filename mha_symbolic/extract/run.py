@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
@@ -13,6 +14,7 @@ from mha_symbolic.extract import build
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.numbers import Example, by_numbers
 from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.extract.place import agreeing, place_claims, step_key
 from mha_symbolic.extract.reading import Reading, Seen, read
@@ -32,13 +34,27 @@ def drafts(document: Document) -> list[Draft]:
             source=document.name,
         )
     reading = read(document)
+    seen, examples = by_numbers(document, list(reading.seen))
+    reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
     groups = split_examples(reading.seen)
     out = []
     for number, group in enumerate(groups, start=1):
         title = _title(document, number, len(groups))
-        out.append(build_draft(document, reading, facts, group, title))
+        found = _found(examples, group)
+        draft = build_draft(document, reading, facts, group, title, found)
+        draft.inferred = [line for example in found for line in example.said]
+        out.append(draft)
     return out
+
+
+def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:
+    """The examples the numbers found among these arrays' lines."""
+    lines = [s.item.line for s in seen]
+    if not lines:
+        return []
+    first, last = min(lines), max(lines)
+    return [e for e in examples if e.first <= last and e.last >= first]
 
 
 def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
@@ -78,13 +94,19 @@ def _prose(text: str) -> str | None:
 
 
 def build_draft(
-    document: Document, reading: Reading, facts: Facts, seen: list[Seen], title: str
+    document: Document,
+    reading: Reading,
+    facts: Facts,
+    seen: list[Seen],
+    title: str,
+    found: Sequence[Example] = (),
 ) -> Draft:
     draft = Draft(document.name, title)
     length, width = build.build_input(draft, seen, facts)
     if reading.tokens and len(reading.tokens) == length:
         draft.set("tokens", list(reading.tokens), "the labels of the token lines")
-    heads = build.build_heads(draft, seen, facts, width)
+    complete = [e for e in found if e.complete]
+    heads = build.build_heads(draft, seen, facts, width, complete[0].heads if complete else None)
     layout = build.build_layout(draft, seen, facts, heads, width)
     build.build_convention(draft, seen, facts, width, layout, heads)
     build.check_fit(draft, seen, width, heads, layout)

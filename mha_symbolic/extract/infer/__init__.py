@@ -1,0 +1,38 @@
+"""Inferring the computation from the printed numbers: each array an interval matrix
+(arrays), the relations of attention among them (relations), a bounded search (search), the
+examples, roles and heads it implies (graph), and the lines that say so (mapping)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.infer.arrays import Printed, printed_arrays
+from mha_symbolic.extract.infer.graph import Inference, infer
+from mha_symbolic.extract.infer.search import search
+from mha_symbolic.extract.items import Item
+from mha_symbolic.extract.phrases import Phrase, phrase
+
+__all__ = ["Inference", "inferred", "where_of"]
+
+
+def inferred(items: Sequence[Item], names: Mapping[int, str]) -> Inference:
+    """What the numbers of a document's printed arrays say; ``names`` maps an item's index to
+    the role its name suggests, used only to break ties."""
+    return infer(search(printed_arrays(list(items))), names)
+
+
+def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:
+    """Where an array stands ("line 37"; "line 37, array 2" when a line prints several)."""
+    on_line: dict[int, list[int]] = {}
+    for index, item in enumerate(items):
+        on_line.setdefault(item.line, []).append(index)
+
+    def where(p: Printed) -> Phrase:
+        said = document.lines[p.line].where
+        others = on_line.get(p.line, [p.index])
+        if len(others) == 1:
+            return phrase("infer.at", where=said)
+        return phrase("infer.nth", where=said, nth=others.index(p.index) + 1)
+
+    return where

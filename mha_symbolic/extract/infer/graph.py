@@ -1,0 +1,289 @@
+"""From relations to examples: the best explanation of each printed array, the connected
+components (one worked example each), the role of every array in its component and the head
+it belongs to, all read from how the numbers relate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from mha_symbolic.extract.infer import relations as rel
+from mha_symbolic.extract.infer.arrays import Printed
+from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.search import Match, Search
+
+# The more a relation says about attention, the more it is believed over another that holds.
+_RANK = {
+    "softmax_rows": 0,
+    "softmax_cols": 0,
+    "mask": 0,
+    "product_t": 1,
+    "scale": 1,
+    "product": 2,
+    "concat": 2,
+    "slice": 2,
+    "same": -1,  # the same numbers printed again: the simplest account there is
+}
+ATTENTION = {"weights", "scores", "scaled", "masked", "head.output", "softmax_argument"}
+# The steps a relation's result can be, whatever its name says otherwise.
+_PRODUCTS = ("q", "k", "v", "scores", "output", "head.output", "concat")
+_COMPATIBLE = {
+    "softmax_rows": ("weights",),
+    "softmax_cols": ("weights",),
+    "mask": ("masked", "softmax_argument"),
+    "scale": ("scaled", "softmax_argument"),
+    "product": _PRODUCTS,
+    "product_t": _PRODUCTS,
+    "concat": ("concat",),
+    "slice": ("q", "k", "v", "head.output", "head.x"),
+    "same": (
+        "x",
+        "q",
+        "k",
+        "v",
+        "scores",
+        "scaled",
+        "softmax_argument",
+        "weights",
+        "head.output",
+        "concat",
+        "output",
+        "w_q",
+        "w_k",
+        "w_v",
+        "w_o",
+    ),
+}
+_INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
+_SHARED = {"x", "concat", "output", "w_o", "wide"}  # roles no single head owns
+
+
+def rank(match: Match) -> tuple[int, int, int, int]:
+    slips = len(match.fit.slips)
+    return (slips, _RANK.get(match.node.kind, 5), match.node.hidden, -match.node.last)
+
+
+@dataclass
+class Inference:
+    """What the numbers say: each explained array's relation, its role and head."""
+
+    search: Search
+    chosen: dict[int, Match] = field(default_factory=dict)
+    others: dict[int, list[Match]] = field(default_factory=dict)  # as good, said as alternatives
+    roles: dict[int, str] = field(default_factory=dict)
+    named: dict[int, str] = field(default_factory=dict)  # roles a name chose among relations
+    strong: set[int] = field(default_factory=set)  # roles from an array's own relation
+    heads: dict[int, int] = field(default_factory=dict)  # 1-based, per array of one head
+    components: list[list[int]] = field(default_factory=list)  # attention examples only
+    head_count: dict[int, int] = field(default_factory=dict)  # component number -> heads
+
+    def component_of(self, index: int) -> int | None:
+        return next((n for n, c in enumerate(self.components) if index in c), None)
+
+
+def infer(search: Search, names: Mapping[int, str]) -> Inference:
+    """``names``: the role each array's name suggests (only ever a tie-break)."""
+    found = Inference(search)
+    for index, matches in search.matches.items():
+        if names.get(index) in _INPUTS:  # weights printed alike are not one printed twice
+            matches = [m for m in matches if m.node.kind != "same"]
+        if not matches:
+            continue
+        ordered = sorted(matches, key=rank)
+        fewest = [m for m in ordered if rank(m)[0] == rank(ordered[0])[0]]
+        # Every relation that holds is a candidate; a name picks among them, the rank if none.
+        named = [m for m in fewest if names.get(index) in _COMPATIBLE.get(m.node.kind, ())]
+        if named:
+            found.named[index] = names[index]
+        pool = named or fewest
+        if names.get(index) and not named and pool[0].node.hidden >= 2:
+            continue  # a long unprinted chain against the name: the name is believed
+        best = [m for m in pool if rank(m)[:3] == rank(pool[0])[:3]]
+        best.sort(key=lambda m: -_agreeing(m, names))
+        found.chosen[index] = best[0]
+        found.others[index] = [m for m in best if m is not found.chosen[index]][:2]
+    _assign_roles(found, names)
+    _split(found)
+    return found
+
+
+def _agreeing(match: Match, names: Mapping[int, str]) -> int:
+    """How many arrays of a relation it names as their names do (a tie-break only)."""
+    role = _role_of(match.node) or names.get(match.target.index)
+    if role is None:
+        return 0
+    roles = {match.target.index: role}
+    _down(match.node, role, roles, top=True)
+    return sum(names.get(index) == said for index, said in roles.items())
+
+
+def _role_of(node: Node, named: str | None = None) -> str | None:
+    """The step a computed value is, from its relation alone (or the name that chose it)."""
+    if named is not None:
+        return named
+    if node.kind.startswith("softmax"):
+        return "weights"
+    if node.kind in ("product_t", "scale", "mask", "concat"):
+        return {"product_t": "scores", "scale": "scaled", "mask": "masked"}.get(node.kind, "concat")
+    if node.kind == "product" and _is_weights(node.operands[0]):
+        return "head.output"
+    return None
+
+
+def _is_weights(node: Node) -> bool:
+    if node.kind.startswith("softmax"):
+        return True
+    return node.printed is not None and rel.is_distribution(node.printed)
+
+
+def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
+    """Roles in rounds: each relation names its result and its operands; a product's result is
+    named by its use (Q in Q Kᵀ, V in A V), and then its operands (X, W_Q)."""
+    # Matrices first: a row's relation (x_1 W = k_1) never renames the matrices it uses.
+    ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
+    for index, match in ordered:
+        own = _role_of(match.node, found.named.get(index))
+        if own is not None and (match.target.shape[0] > 1 or own in ("weights", "head.output")):
+            found.roles[index] = own
+            found.strong.add(index)
+    for _ in range(4):
+        proposed: dict[int, str] = {}
+        for index, match in ordered:
+            if match.target.shape[0] == 1:
+                # A row's relation names the row only when it is a softmax or a weighted sum.
+                if _role_of(match.node) in ("weights", "head.output"):
+                    proposed.setdefault(index, str(_role_of(match.node)))
+                continue
+            role = _role_of(match.node, found.named.get(index))
+            role = role or found.roles.get(index) or _used_as(found, index)
+            if role is None and names.get(index) in ("q", "k", "v", "output", "head.output"):
+                role = names[index]
+            if role is not None:
+                proposed.setdefault(index, role)
+                _down(match.node, role, proposed, top=True)
+        for index, role in proposed.items():
+            found.roles.setdefault(index, role)
+
+
+def _used_as(found: Inference, index: int) -> str | None:
+    """The role another relation of matrices gives this array as its operand."""
+    for match in found.chosen.values():
+        if match.target.shape[0] == 1:
+            continue
+        roles: dict[int, str] = {}
+        role = _role_of(match.node, found.named.get(match.target.index))
+        role = role or found.roles.get(match.target.index)
+        if role is not None:
+            _down(match.node, role, roles, top=True)
+        if index in roles:
+            return roles[index]
+    return None
+
+
+def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> None:
+    """Give the operands of ``node`` (whose role is ``role``) their roles."""
+    if node.printed is not None and not top:
+        roles.setdefault(node.printed.index, role)
+        return
+    kind, ops = node.kind, node.operands
+    if kind.startswith("softmax"):
+        _down(ops[0], "softmax_argument", roles)
+    elif kind == "mask":
+        _down(ops[0], "scaled" if ops[0].kind == "scale" else "scores", roles)
+    elif kind == "scale":
+        _down(ops[0], "scores", roles)
+    elif kind == "product_t" and role in ("scores", "softmax_argument", "scaled"):
+        _down(ops[0], "q", roles)
+        _down(ops[1], "k", roles)
+    elif kind in ("product", "product_t"):
+        _product_down(ops, role, roles)
+    elif kind == "concat":
+        for part in ops:
+            _down(part, "head.output", roles)
+    elif kind == "slice":
+        _down(ops[0], "concat" if role == "head.output" else "wide", roles)
+
+
+def _product_down(ops: tuple[Node, ...], role: str, roles: dict[int, str]) -> None:
+    if _is_weights(ops[0]):
+        _down(ops[0], "weights", roles)
+        _down(ops[1], "v", roles)
+    elif role in ("q", "k", "v"):
+        _down(ops[0], "x", roles)
+        _down(ops[1], f"w_{role}", roles)
+    elif role == "output":
+        _down(ops[0], "concat", roles)
+        _down(ops[1], "w_o", roles)
+
+
+def _split(found: Inference) -> None:
+    """Components over the explained arrays; heads within one: linked by what no head shares."""
+    parent: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while parent.setdefault(i, i) != i:
+            i = parent[i]
+        return i
+
+    heads: dict[int, int] = {}
+
+    def head_root(i: int) -> int:
+        while heads.setdefault(i, i) != i:
+            i = heads[i]
+        return i
+
+    for index, match in found.chosen.items():
+        for leaf in match.node.leaves:
+            parent[root(leaf.index)] = root(index)
+            if not _shared(found, leaf.index) and not _shared(found, index):
+                heads[head_root(leaf.index)] = head_root(index)
+    groups: dict[int, list[int]] = {}
+    for index in parent:
+        groups.setdefault(root(index), []).append(index)
+    for members in sorted(groups.values(), key=min):
+        if any(found.roles.get(i) in ATTENTION for i in members):
+            found.components.append(sorted(members))
+            _number_heads(found, sorted(members), head_root)
+
+
+def _shared(found: Inference, index: int) -> bool:
+    return found.roles.get(index) in _SHARED or found.roles.get(index) is None
+
+
+def _number_heads(found: Inference, members: list[int], head_root: object) -> None:
+    """Head i is the i-th group of arrays of one head: by its place in the concatenation when
+    one is printed or computed, else in the order the document prints them."""
+    assert callable(head_root)
+    order: list[int] = []
+    chains = [i for i in members if found.roles.get(i) in ATTENTION]
+    rows = {p.index: p.shape[0] for p in found.search.arrays}
+    matrices = [i for i in chains if rows[i] > 1]
+    for index in matrices or chains:
+        if head_root(index) not in order:
+            order.append(head_root(index))
+    order = _concat_order(found, members, head_root) or order
+    number = len(found.components) - 1
+    found.head_count[number] = max(1, len(order))
+    if len(order) < 2:
+        return
+    for index in members:
+        if not _shared(found, index) and head_root(index) in order:
+            found.heads[index] = order.index(head_root(index)) + 1
+
+
+def _concat_order(found: Inference, members: list[int], head_root: object) -> list[int]:
+    assert callable(head_root)
+    for index in members:
+        node = found.chosen[index].node if index in found.chosen else None
+        if node is not None and node.kind == "concat":
+            parts = [_first_printed(found, p) for p in node.operands]
+            if all(p is not None for p in parts):
+                return [head_root(p.index) for p in parts if p is not None]
+    return []
+
+
+def _first_printed(found: Inference, node: Node) -> Printed | None:
+    """The printed array of one head a head's output is, or is computed from."""
+    if node.printed is not None:
+        return node.printed
+    return next((p for p in node.leaves if not _shared(found, p.index)), None)

@@ -1,0 +1,90 @@
+"""What the numbers say, one line per array of an example: ``line 114 "Attention weights" (3x3)
+= softmax(line 98 / √3, by rows): holds to 4 digits``, the alternatives when another relation
+holds as well, the slips where a relation holds on all but a few entries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from mha_symbolic.extract.infer.arrays import Printed
+from mha_symbolic.extract.infer.graph import Inference
+from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.search import MAX_ARRAYS, MAX_EVALUATIONS, Match
+from mha_symbolic.extract.phrases import Phrase, code, joined, phrase
+
+Where = Callable[[Printed], str]
+
+
+def said_lines(
+    inference: Inference, members: list[int], names: Mapping[int, str], where: Where
+) -> list[Phrase]:
+    """One line per array of a component, in the order the document prints them."""
+    arrays = {p.index: p for p in inference.search.arrays}
+    out = []
+    for index in members:
+        printed = arrays[index]
+        head = _head(printed, names.get(index, ""), where)
+        match = inference.chosen.get(index)
+        if match is None:
+            out.append(phrase("infer.input", array=head))
+            continue
+        expression = _expression(match.node, where, top=True)
+        verdict = _verdict(match, printed)
+        others = inference.others.get(index, [])
+        said = [_expression(m.node, where, top=True) for m in others]
+        said = [e for n, e in enumerate(said) if e not in said[:n] and e != expression]
+        if said:
+            alternatives = joined("infer.or", tuple(said))
+            verdict = phrase("infer.alternatives", verdict=verdict, others=alternatives)
+        out.append(phrase("infer.line", array=head, expression=expression, verdict=verdict))
+    return out
+
+
+def capped(inference: Inference) -> Phrase | None:
+    search = inference.search
+    if not search.capped:
+        return None
+    return phrase("infer.capped", arrays=MAX_ARRAYS, evaluations=MAX_EVALUATIONS)
+
+
+def _head(printed: Printed, name: str, where: Where) -> Phrase:
+    rows, cols = printed.shape
+    if name:
+        return phrase("infer.named", where=where(printed), name=code(name), rows=rows, cols=cols)
+    return phrase("infer.unnamed", where=where(printed), rows=rows, cols=cols)
+
+
+def _verdict(match: Match, printed: Printed) -> Phrase:
+    fit = match.fit
+    if fit.slips:
+        entries = joined("infer.entries", tuple(f"[{i + 1},{j + 1}]" for i, j in fit.slips))
+        verdict = phrase("infer.slips", entries=entries)
+    elif printed.decimals == 0 and not printed.rad.any():
+        verdict = phrase("infer.exactly")
+    else:
+        verdict = phrase("infer.holds", digits=printed.decimals)
+    return phrase("infer.transposed", verdict=verdict) if fit.transposed else verdict
+
+
+def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
+    """The relation in the document's own terms: printed arrays by where they stand."""
+    if node.printed is not None:
+        return where(node.printed)
+    ops = [_expression(o, where) for o in node.operands]
+    kind = node.kind
+    if kind in ("product", "product_t"):
+        said = phrase(f"infer.{kind}", a=ops[0], b=ops[1])
+        return said if top else phrase("infer.group", text=said)
+    if kind == "scale":
+        return phrase("infer.scale", a=ops[0], by=node.detail)
+    if kind == "mask":
+        how = phrase("infer.causal") if node.detail == "causal" else ops[1]
+        return phrase("infer.mask", a=ops[0], how=how)
+    if kind in ("softmax_rows", "softmax_cols"):
+        return phrase(f"infer.{kind}", a=ops[0])
+    if kind == "concat":
+        return phrase("infer.concat", parts=joined("infer.parts", tuple(ops)))
+    if kind == "slice":
+        first = int(node.factor) + 1
+        return phrase("infer.slice", a=ops[0], first=first, last=first + node.shape[1] - 1)
+    return phrase("infer.same", a=ops[0])

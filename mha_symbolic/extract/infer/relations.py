@@ -1,0 +1,210 @@
+"""The relations of attention between interval matrices: each computes a result's midpoint
+from its operands' midpoints and a bound on its error from their radii, so that a printed array
+can be tested against it at the precision it was printed with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from mha_symbolic.extract.infer.arrays import Printed
+
+# The slack of float64 evaluation itself, relative to the magnitudes involved.
+_ROUNDING = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    """A value: a printed array, or one computed from others by one relation."""
+
+    mid: np.ndarray
+    rad: np.ndarray
+    kind: str  # "printed" or a relation: product, product_t, scale, mask, softmax_rows, ...
+    operands: tuple[Node, ...] = ()
+    printed: Printed | None = None
+    detail: str = ""  # the scale ("1/√3"), the mask ("causal"), the slice ("columns 1-2")
+    factor: float = 1.0  # the scale's value or a slice's first column
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.mid.shape[0]), int(self.mid.shape[1]))
+
+    @cached_property
+    def last(self) -> int:
+        """The position of the last printed array it is computed from."""
+        if self.printed is not None:
+            return self.printed.index
+        return max((o.last for o in self.operands), default=-1)
+
+    @cached_property
+    def leaves(self) -> tuple[Printed, ...]:
+        if self.printed is not None:
+            return (self.printed,)
+        return tuple(p for o in self.operands for p in o.leaves)
+
+    @cached_property
+    def hidden(self) -> int:
+        """How many computed values it passes through that the document does not print."""
+        if self.printed is not None:
+            return 0
+        return 1 + sum(o.hidden for o in self.operands)
+
+
+def printed_node(p: Printed) -> Node:
+    return Node(p.mid, p.rad, "printed", printed=p)
+
+
+def _finite(a: np.ndarray) -> np.ndarray:
+    return np.where(np.isfinite(a), a, 0.0)
+
+
+def product(a: Node, b: Node, transposed: bool = False) -> Node | None:
+    """A B (or A Bᵀ); the error |A| rB + rA |B| + rA rB."""
+    bm, br = (b.mid.T, b.rad.T) if transposed else (b.mid, b.rad)
+    if a.mid.shape[1] != bm.shape[0] or not (np.isfinite(a.mid).all() and np.isfinite(bm).all()):
+        return None
+    mid = a.mid @ bm
+    rad = np.abs(a.mid) @ br + a.rad @ np.abs(bm) + a.rad @ br
+    rad = rad + _ROUNDING * (np.abs(a.mid) @ np.abs(bm))
+    return Node(mid, rad, "product_t" if transposed else "product", (a, b))
+
+
+def scale(a: Node, factor: float, said: str) -> Node:
+    return Node(a.mid * factor, a.rad * abs(factor), "scale", (a,), detail=said, factor=factor)
+
+
+def mask(a: Node, allowed: np.ndarray, printed: Node | None = None) -> Node:
+    """Entries not allowed become -inf (whatever the document fills them with); the mask is
+    causal, or a printed one (then an operand)."""
+    mid, rad = np.where(allowed, a.mid, -np.inf), np.where(allowed, a.rad, 0.0)
+    if printed is None:
+        return Node(mid, rad, "mask", (a,), detail="causal")
+    return Node(mid, rad, "mask", (a, printed), detail="printed")
+
+
+def causal(rows: int, cols: int) -> np.ndarray:
+    return np.tril(np.ones((rows, cols), dtype=bool), k=cols - rows)
+
+
+def softmax(a: Node, by_rows: bool = True) -> Node:
+    """Softmax with its exact interval bound: each entry at the ends of its operands' intervals."""
+    mid, rad = (a.mid, a.rad) if by_rows else (a.mid.T, a.rad.T)
+    top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        low, high = np.exp(mid - rad - top), np.exp(mid + rad - top)
+        centre = np.exp(mid - top)
+        total = centre.sum(axis=1, keepdims=True)
+        value = centre / total
+        upper = high / (high + low.sum(axis=1, keepdims=True) - low)
+        lower = low / (low + high.sum(axis=1, keepdims=True) - high)
+    bound = np.nan_to_num(np.maximum(upper - value, value - lower), nan=1.0) + _ROUNDING
+    value = np.nan_to_num(value, nan=0.0)
+    if not by_rows:
+        value, bound = value.T, bound.T
+    return Node(value, bound, "softmax_rows" if by_rows else "softmax_cols", (a,))
+
+
+def exp(a: Node) -> Node:
+    with np.errstate(over="ignore"):
+        value = np.exp(a.mid)
+        return Node(value, value * np.expm1(a.rad) + _ROUNDING * value, "exp", (a,))
+
+
+def row_sums(a: Node) -> Node:
+    return Node(
+        _finite(a.mid).sum(axis=1, keepdims=True), a.rad.sum(axis=1, keepdims=True), "sums", (a,)
+    )
+
+
+def divide(a: Node, sums: Node) -> Node | None:
+    """Each row of A by its sum (a column of L numbers)."""
+    if sums.shape != (a.shape[0], 1) or (np.abs(sums.mid) <= sums.rad).any():
+        return None
+    den = np.abs(sums.mid) - sums.rad
+    mid = a.mid / sums.mid
+    rad = (np.abs(a.mid) * sums.rad + a.rad * np.abs(sums.mid)) / (np.abs(sums.mid) * den)
+    return Node(mid, rad + _ROUNDING * np.abs(mid), "divide", (a, sums))
+
+
+def columns(a: Node, first: int, width: int) -> Node:
+    """Columns first .. first + width - 1 (0-based) of A: one head's slice."""
+    part = slice(first, first + width)
+    return Node(a.mid[:, part], a.rad[:, part], "slice", (a,), factor=first)
+
+
+def concat(parts: list[Node]) -> Node:
+    mid = np.hstack([p.mid for p in parts])
+    return Node(mid, np.hstack([p.rad for p in parts]), "concat", tuple(parts))
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How a computed value meets a printed array: every entry, or all but the slips."""
+
+    holds: bool
+    slips: tuple[tuple[int, int], ...] = field(default=())  # 0-based entries that fail
+    transposed: bool = False
+
+    @property
+    def exact(self) -> bool:
+        return self.holds and not self.slips
+
+
+def entries_fit(node: Node, target: Printed) -> np.ndarray:
+    """Which entries of the printed array lie within the computed value's interval."""
+    a, b = node.mid, target.mid
+    both_masked = np.isneginf(a) & np.isneginf(b)
+    with np.errstate(invalid="ignore"):
+        near = np.abs(a - b) <= node.rad + target.rad + _ROUNDING * (1 + np.abs(a))
+    return both_masked | np.nan_to_num(near, nan=0).astype(bool)
+
+
+def fit(node: Node, target: Printed, slips_allowed: bool = True) -> Fit | None:
+    """Whether the printed array is this value (all entries), with a few slips, or not at all;
+    a print of the transpose is noticed."""
+    vector = 1 in target.shape
+    for transposed in (False, True):
+        mid = target.mid.T if transposed else target.mid
+        if node.mid.shape != mid.shape or (transposed and (vector or mid.shape[0] == mid.shape[1])):
+            continue
+        shown = target if not transposed else _transposed(target)
+        if (np.isneginf(node.mid) != shown.masked).any():
+            continue  # a mask is a mask everywhere it applies, never a slip
+        ok = entries_fit(node, shown)
+        wrong = int((~ok).sum())
+        if wrong == 0:
+            return Fit(True, (), transposed)
+        if slips_allowed and _few(wrong, ok.size):
+            bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
+            return Fit(True, bad, transposed)
+    return None
+
+
+def _few(wrong: int, size: int) -> bool:
+    """A few slips: one in five entries at most (never more than 5), so 80 % or more holds."""
+    return size >= 4 and wrong <= min(5, max(1, size // 5))
+
+
+def _transposed(p: Printed) -> Printed:
+    return Printed(p.index, p.item, p.mid.T, p.rad.T, p.decimals, p.fill)
+
+
+def is_permutation(node: Node) -> bool:
+    """A 0/1 matrix with one 1 in each row and column: multiplying by it only reorders."""
+    mid = node.mid
+    if mid.shape[0] != mid.shape[1] or not np.isin(mid, (0.0, 1.0)).all():
+        return False
+    return bool((mid.sum(axis=0) == 1).all() and (mid.sum(axis=1) == 1).all())
+
+
+def is_distribution(p: Printed, by_rows: bool = True) -> bool:
+    """Rows (or columns) of probabilities: entries in [0, 1] that sum to 1 at printed precision."""
+    mid, rad = (p.mid, p.rad) if by_rows else (p.mid.T, p.rad.T)
+    if not np.isfinite(mid).all() or mid.shape[1] < 2 or (mid == np.round(mid)).all():
+        return False  # one-hot rows of integers are far likelier an input than weights
+    if (mid + rad < 0).any() or (mid - rad > 1).any():
+        return False
+    return bool((np.abs(mid.sum(axis=1) - 1) <= rad.sum(axis=1) + 1e-9).all())

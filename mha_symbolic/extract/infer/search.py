@@ -1,0 +1,347 @@
+"""The bounded search for relations among printed arrays: products of every pair whose shapes
+fit, then scores through scaling, masking and softmax, weighted sums, head slices and
+concatenation, and the output projection; every computed value tested against the
+printed arrays of its shape that come after its operands."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mha_symbolic.extract.infer import relations as rel
+from mha_symbolic.extract.infer.arrays import Printed
+from mha_symbolic.extract.infer.relations import Fit, Node
+
+MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)
+MAX_EVALUATIONS = 60_000  # relations evaluated per document
+MAX_HIDDEN = 400  # computed values kept as operands although the document does not print them
+
+
+@dataclass(frozen=True)
+class Match:
+    """A printed array explained by a computed value."""
+
+    target: Printed
+    node: Node
+    fit: Fit
+
+
+@dataclass
+class Search:
+    arrays: list[Printed]
+    rounded: frozenset[int] = frozenset()  # arrays that are results: their radius propagates
+    matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
+    evaluations: int = 0
+    capped: bool = False
+    by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
+    last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
+
+    def spend(self, count: int = 1) -> bool:
+        """Count evaluations; False once the budget is gone (and remember it was hit)."""
+        self.evaluations += count
+        if self.evaluations > MAX_EVALUATIONS:
+            self.capped = True
+        return not self.capped
+
+    def node(self, p: Printed) -> Node:
+        """A printed array as an operand: as printed when it is an input the author chose,
+        an interval when it is itself a rounded result."""
+        rad = p.rad if p.index in self.rounded else np.zeros_like(p.rad)
+        return Node(p.mid, rad, "printed", printed=p)
+
+    def targets(self, node: Node) -> list[Printed]:
+        """Printed arrays after the node's operands with its shape or its transpose's."""
+        rows, cols = node.shape
+        found = self.by_shape.get((rows, cols), []) + (
+            self.by_shape.get((cols, rows), []) if rows != cols else []
+        )
+        return [p for p in found if p.index > node.last]
+
+    def wanted(self, shape: tuple[int, int], after: int) -> bool:
+        rows, cols = shape
+        found = self.by_shape.get((rows, cols), []) + self.by_shape.get((cols, rows), [])
+        return any(p.index > after for p in found)
+
+    def rows_later(self, rows: int, after: int) -> bool:
+        """Whether an array with this many rows is printed after ``after`` (a weighted sum's)."""
+        return self.last_of_rows.get(rows, -1) > after
+
+    def fresh(self, node: Node) -> bool:
+        """Whether a value differs from the first pass's (it uses a rounded result)."""
+        return not self.rounded or any(p.index in self.rounded for p in node.leaves)
+
+    def test(
+        self, node: Node | None, slips: bool = True, probabilities: bool = False
+    ) -> list[Match]:
+        """Test a computed value against every printed array it could be (once: a value the
+        first pass tested is not tested again)."""
+        if node is None or not self.fresh(node):
+            return []
+        out = []
+        for target in self.targets(node):
+            if probabilities and (target.mid == np.round(target.mid)).all():
+                continue  # a softmax is never all 0 and 1 unless masked: an input's digits
+            if not self.spend():
+                break
+            fitted = rel.fit(node, target, slips)
+            if fitted is not None:
+                match = Match(target, node, fitted)
+                self.matches[target.index].append(match)
+                out.append(match)
+        return out
+
+
+def scales(arrays: list[Printed]) -> list[tuple[float, str]]:
+    """1, and 1/√d and 1/d for every width the document's arrays have."""
+    widths = sorted({n for p in arrays for n in p.shape if 1 < n <= 1024})
+    out = [(1.0, "")]
+    for d in widths:
+        out.append((1 / math.sqrt(d), f"√{d}"))
+        out.append((1 / d, f"{d}"))
+    return out
+
+
+def search(arrays: list[Printed]) -> Search:
+    """Two passes: first every operand as printed (an author's inputs are exact); then the
+    arrays found to be results are intervals as operands (a rounded result used again)."""
+    kept = [p for p in arrays if p.shape != (1, 1)]
+    first = _pass(kept, frozenset())
+    rounded = frozenset(
+        i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
+    )
+    if not rounded or first.capped:
+        return first
+    second = _pass(kept, rounded, first.matches)
+    second.evaluations += first.evaluations
+    return second
+
+
+def _pass(
+    arrays: list[Printed], rounded: frozenset[int], known: dict[int, list[Match]] | None = None
+) -> Search:
+    found = Search(arrays[:MAX_ARRAYS], rounded, capped=len(arrays) > MAX_ARRAYS)
+    for index, matches in (known or {}).items():
+        found.matches[index].extend(matches)
+    for p in found.arrays:
+        found.by_shape.setdefault(p.shape, []).append(p)
+        found.last_of_rows[p.shape[0]] = p.index
+    nodes = [found.node(p) for p in found.arrays]
+    _reprints(found, nodes)
+    products = _products(found, nodes)
+    hidden = _hidden_scores(found, products)
+    weights = _attention(found, nodes, products, hidden)
+    outputs = _weighted_sums(found, weights, nodes, products)
+    _heads(found, nodes, outputs)
+    return found
+
+
+def _reprints(found: Search, nodes: list[Node]) -> None:
+    """A later print of the same numbers (rounded again, or transposed) is the same value."""
+    for node in nodes:
+        found.test(Node(node.mid, node.rad, "same", (node,)), slips=False)
+
+
+def _products(found: Search, nodes: list[Node]) -> list[Node]:
+    """A B and A Bᵀ of every pair of printed arrays whose shapes fit; X W kept as a hidden Q,
+    K or V when the document does not print it."""
+    out: list[Node] = []
+    for a in nodes:
+        for b in nodes:
+            for transposed in (False, True):
+                if a is b and not transposed:
+                    continue
+                inner = b.shape[1] if transposed else b.shape[0]
+                if a.shape[1] != inner or not found.spend():
+                    continue
+                if rel.is_permutation(a) or (rel.is_permutation(b) and a.shape[0] == 1):
+                    continue  # a row reordered: a reprint, not a computation
+                if transposed and b.shape[0] == b.shape[1] and (b.mid == b.mid.T).all():
+                    continue  # A Bᵀ = A B: the product says it
+                shape = (a.shape[0], b.shape[0] if transposed else b.shape[1])
+                keep = not transposed and a.shape[0] > 1 and len(out) < MAX_HIDDEN * 4
+                if not keep and not found.wanted(shape, max(a.last, b.last)):
+                    continue
+                node = rel.product(a, b, transposed)
+                if node is not None:
+                    found.test(node)
+                    if keep:
+                        out.append(node)
+    return out
+
+
+def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
+    """(X W_Q)(X W_K)ᵀ when the document prints neither Q nor K."""
+    out: list[Node] = []
+    for q in products:
+        for k in products:
+            if q.operands[0] is not k.operands[0] or q is k or len(out) >= MAX_HIDDEN:
+                continue
+            if q.shape[1] != k.shape[1] or not found.spend():
+                continue
+            node = rel.product(q, k, transposed=True)
+            if node is not None and _useful(found, node):
+                found.test(node)
+                out.append(node)
+    return out
+
+
+def _useful(found: Search, scores: Node) -> bool:
+    """Whether anything printed later could come from these scores (themselves, weights of
+    their shape, or a weighted sum with their rows)."""
+    return found.wanted(scores.shape, scores.last) or found.rows_later(scores.shape[0], scores.last)
+
+
+def _mask_choices(found: Search, node: Node) -> list[tuple[np.ndarray, Node | None]]:
+    """Causal, and every printed square mask of its shape (0/1, or 0 and -inf)."""
+    rows, cols = node.shape
+    if rows < 2 or cols < 2:
+        return []
+    if rows != cols:
+        return [(rel.causal(rows, cols), None)]
+    out: list[tuple[np.ndarray, Node | None]] = [(rel.causal(rows, cols), None)]
+    for p in found.by_shape.get((rows, cols), []):
+        if node.printed is p or rel.is_permutation(found.node(p)):
+            continue
+        finite = p.mid[np.isfinite(p.mid)]
+        if p.masked.any() and (finite == 0).all():
+            out.append((~p.masked, found.node(p)))  # an additive mask of 0 and -inf
+        elif set(np.unique(p.mid)) <= {0.0, 1.0} and 0 < p.mid.sum() < p.mid.size:
+            out.append((p.mid == 1, found.node(p)))
+    return out
+
+
+def _attention(
+    found: Search, nodes: list[Node], products: list[Node], hidden: list[Node]
+) -> list[Node]:
+    """Scaling, masking and softmax of every score-like value; the softmaxes kept as weights."""
+    weights: list[Node] = []
+    candidates = [n for n in nodes if n.shape[1] > 1]
+    candidates += [p for p in products if p.kind == "product_t"] + hidden
+    for scores in candidates:
+        if not _useful(found, scores):
+            continue
+        for factor, said in scales(found.arrays):
+            if not found.spend(4):
+                return weights
+            scaled = rel.scale(scores, factor, said) if said else scores
+            if said:
+                found.test(scaled)
+            # Unprinted weights are kept for a weighted sum after them: of printed scores at
+            # any scale, of computed ones (Q Kᵀ) unscaled or by √d_k only.
+            square = scores.shape[0] in (1, scores.shape[1])
+            keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
+            for variant in [scaled, *_masked(found, scaled)]:
+                weights.extend(_softmaxes(found, variant, keep=keep))
+    return weights[:MAX_HIDDEN]
+
+
+def _natural(scores: Node) -> float | None:
+    """1/√d_k of computed scores Q Kᵀ (d_k: the width of Q)."""
+    if scores.kind != "product_t":
+        return None
+    return 1 / math.sqrt(scores.operands[0].shape[1])
+
+
+def _masked(found: Search, scaled: Node) -> list[Node]:
+    out = []
+    for allowed, printed in _mask_choices(found, scaled):
+        masked = rel.mask(scaled, allowed, printed)
+        if not (masked.mid == scaled.mid).all():
+            found.test(masked)
+            out.append(masked)
+    return out
+
+
+def _softmaxes(found: Search, variant: Node, keep: bool) -> list[Node]:
+    """Softmax by rows (and by columns when there are rows to run down); kept as weights when
+    it explains a printed array, or when its scores are printed (a weighted sum may follow)."""
+    out = []
+    rows, cols = variant.shape
+    for by_rows in (True, False):
+        if (cols if by_rows else rows) < 2:
+            continue
+        if not found.wanted(variant.shape, variant.last) and not (keep and by_rows):
+            continue
+        soft = rel.softmax(variant, by_rows)
+        if found.test(soft, probabilities=True) or (keep and by_rows):
+            out.append(soft)
+    return out
+
+
+def _weighted_sums(
+    found: Search, weights: list[Node], nodes: list[Node], products: list[Node]
+) -> list[Node]:
+    """A V for every softmax (printed or computed) and every V (printed or X W_V)."""
+    distributions = [n for n in nodes if n.printed and rel.is_distribution(n.printed)]
+    values = [*nodes, *(p for p in products if p.kind == "product")]
+    outputs: list[Node] = []
+    for a in [*distributions, *weights]:
+        for v in values:
+            if v.shape[0] != a.shape[1] or v is a or not found.spend():
+                continue
+            hidden = a.printed is None and len(outputs) < MAX_HIDDEN
+            if not hidden and not found.wanted((a.shape[0], v.shape[1]), max(a.last, v.last)):
+                continue
+            node = rel.product(a, v)
+            if node is not None and (found.test(node) or hidden):
+                outputs.append(node)
+    return outputs
+
+
+def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
+    """Head slices (columns of a wider array), and the concatenation of head outputs with the
+    output projection after it when the concatenation itself is not printed."""
+    for wide in nodes:
+        for part in nodes:
+            rows, cols = part.shape
+            if part is wide or rows != wide.shape[0] or cols >= wide.shape[1]:
+                continue
+            if wide.shape[1] % cols or part.last < wide.last or not found.spend():
+                continue
+            for first in range(0, wide.shape[1], cols):
+                found.test(rel.columns(wide, first, cols), slips=False)
+    # Printed head outputs stand for themselves (in print order); unprinted ones as computed.
+    printed = sorted(
+        {
+            m.target.index: m.target
+            for ms in found.matches.values()
+            for m in ms
+            if m.node in outputs
+        }.values(),
+        key=lambda p: p.index,
+    )
+    heads = _distinct(
+        [*(found.node(p) for p in printed), *(o for o in outputs if o.printed is None)]
+    )
+    for count in (2, 3, 4, 8):
+        groups = _head_groups(heads, count)
+        for group in groups[:20]:
+            if not found.spend():
+                return
+            joined = rel.concat(group)
+            found.test(joined)
+            for w in nodes:
+                symmetric = w.shape[0] == w.shape[1] and (w.mid == w.mid.T).all()
+                for transposed in (False, True) if not symmetric else (False,):
+                    found.test(rel.product(joined, w, transposed))
+
+
+def _distinct(nodes: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    for node in nodes:
+        if not any(n is node for n in out):
+            out.append(node)
+    return out
+
+
+def _head_groups(heads: list[Node], count: int) -> list[list[Node]]:
+    """Consecutive head outputs of one shape whose weights come from different scores."""
+    out = []
+    for start in range(len(heads) - count + 1):
+        group = heads[start : start + count]
+        if len({h.shape for h in group}) == 1 and len({id(h) for h in group}) == count:
+            out.append(group)
+    return out

@@ -1,0 +1,131 @@
+"""The numbers first: the arrays a document prints (token rows stacked into their matrix) go
+through the relation search, and every array the numbers explain takes the role and head the
+numbers give it, whatever its name; names only break ties and label. Arrays that belong to no
+example are left alone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.infer import Inference, inferred, where_of
+from mha_symbolic.extract.infer.mapping import capped, said_lines
+from mha_symbolic.extract.items import Item
+from mha_symbolic.extract.phrases import Phrase
+from mha_symbolic.extract.reading import Seen
+
+_CLAIMS = {
+    "head.x", "q", "k", "v", "scores", "scaled", "softmax_argument", "weights", "head.output",
+    "concat", "output",
+}  # fmt: skip
+_INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
+_NAMED = _CLAIMS | _INPUTS
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example the numbers found: the lines it spans, its heads and what was inferred."""
+
+    first: int  # first and last line (0-based) of its arrays
+    last: int
+    heads: int
+    complete: bool  # its weights or head outputs are among its arrays
+    said: tuple[Phrase, ...]
+
+
+def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[Example, ...]]:
+    groups = _arrays(seen)
+    items = [_stacked([seen[i] for i in group]) for group in groups]
+    names = {n: seen[group[0]].role for n, group in enumerate(groups)}
+    names = {n: role for n, role in names.items() if role in _NAMED}
+    inference = inferred(items, names)
+    where = where_of(document, items)
+    labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
+    examples = []
+    for number, members in enumerate(inference.components):
+        lines = [items[i].line for i in members]
+        said = said_lines(inference, members, labels, where)
+        roles = {inference.roles.get(i) for i in members}
+        examples.append(
+            Example(
+                min(lines),
+                max(lines),
+                inference.head_count[number],
+                bool(roles & {"weights", "head.output"}),
+                tuple(said),
+            )
+        )
+    note = capped(inference)
+    if note is not None and examples:
+        first = examples[0]
+        examples[0] = replace(first, said=(note, *first.said))
+    out = list(seen)
+    for n, group in enumerate(groups):
+        for i in group:
+            out[i] = _decided(out[i], n, inference, examples)
+    return out, tuple(examples)
+
+
+def _label(name: str) -> str:
+    """A name short enough to be a name (not a heading's sentence)."""
+    return name if len(name) <= 24 else ""
+
+
+def _arrays(seen: Sequence[Seen]) -> list[list[int]]:
+    """Each printed array once: a matrix, or token rows 1..n of one name stacked."""
+    groups: list[list[int]] = []
+    for index, s in enumerate(seen):
+        if s.col is not None or s.role in ("shape", "operand"):
+            continue
+        last = seen[groups[-1][-1]] if groups else None
+        if (
+            last is not None
+            and s.row is not None
+            and last.row == s.row - 1
+            and (last.role, last.head) == (s.role, s.head)
+            and len(s.item.rows) == 1
+            and len(last.item.rows[0]) == len(s.item.rows[0])
+        ):
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def _stacked(rows: list[Seen]) -> Item:
+    first = rows[0].item
+    if len(rows) == 1:
+        return first
+    stacked = tuple(r for s in rows for r in s.item.rows)
+    return replace(first, rows=stacked, end=rows[-1].item.end)
+
+
+def _decided(s: Seen, n: int, inference: Inference, examples: list[Example]) -> Seen:
+    """The role the numbers give, or the name's role inside an example, or none at all."""
+    role = inference.roles.get(n)
+    component = inference.component_of(n)
+    # Numbers overrule a name with the relation that gives an array; as an operand it keeps
+    # the role its name says.
+    decisive = n in inference.strong or s.role not in _NAMED
+    if len(s.item.rows) == 1 and role in _INPUTS:
+        decisive = False  # a weight is a matrix: one row is an input only by its name
+    if component is not None and role in _NAMED and decisive:
+        heads = examples[component].heads
+        if heads == 1 and {role, s.role} <= {"head.output", "concat", "output"}:
+            role = s.role  # one head: its output is the layer's (the name says which it is)
+        head = inference.heads.get(n) if heads > 1 else None
+        if head is None and role not in ("x", "w_o", "concat", "output"):
+            head = s.head  # one chain found: the name may still say which head it is
+        if role == s.role and head == s.head:
+            return s
+        return replace(s, role=role, head=head, names=(f"{role}:{head or ''}",), printed=(s.name,))
+    if s.role in _CLAIMS and examples and not _after(s, examples):
+        return replace(s, role="unnamed", names=(), printed=())  # no example's: left alone
+    return s
+
+
+def _after(s: Seen, examples: Sequence[Example]) -> bool:
+    """Whether a named array stands within an example or after it (a result the numbers do
+    not explain: a wrong one, to be judged by its name)."""
+    return any(e.first <= s.item.line for e in examples)
