@@ -291,7 +291,11 @@ def _extract(args: argparse.Namespace) -> int:
         targets = [args.output or "stdout"]
     else:  # -o FOLDER/ or an existing folder: one spec each in it, even for one example
         count = len(found)
-        purpose = f"{args.document} has {count} worked example{'s' * (count > 1)}, one spec each"
+        purpose = (
+            f"{args.document} has {count} worked examples, one spec each"
+            if count > 1
+            else "the name asks for a folder to write the spec into"
+        )
         folder = make_folder(args.output, purpose)
         stem = Path(args.document).stem
         names = (

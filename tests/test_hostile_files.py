@@ -75,7 +75,7 @@ CASES = [
     Case("derive_onto_a_hard_link_of_its_spec", ("derive", "in.toml", "-o", "same.toml", "--format", "md"), "mha-symbolic: same.toml: " + SELF, files={"in.toml": SPEC}, hard={"same.toml": "in.toml"}),
     Case("derive_onto_a_symlink_to_its_spec", ("derive", "in.toml", "-o", "link.md"), "mha-symbolic: link.md: " + SELF, files={"in.toml": SPEC}, links={"link.md": "in.toml"}),
     Case("extract_onto_its_document", ("extract", "{tmp}/doc.md", "-o", "{tmp}/doc.md"), "mha-symbolic: {tmp}/doc.md: " + SELF, files={"doc.md": DOCUMENT.read_text(encoding="utf-8")}),
-    Case("extract_onto_a_file_named_as_a_folder", ("extract", "{tmp}/doc.md", "-o", "{tmp}/afile/"), "mha-symbolic: {tmp}/afile/: cannot write: the name ends with /, as a folder's does", files={"doc.md": DOCUMENT.read_text(encoding="utf-8"), "afile": "keep"}),
+    Case("extract_onto_a_file_named_as_a_folder", ("extract", "{tmp}/doc.md", "-o", "{tmp}/afile/"), "mha-symbolic: {tmp}/afile/: is a file, not a folder; the name asks for a folder to write the spec into", files={"doc.md": DOCUMENT.read_text(encoding="utf-8"), "afile": "keep"}),
     Case("derive_onto_a_file_named_as_a_folder", ("derive", "--example", E, "--format", "md", "-o", "{tmp}/afile/"), "mha-symbolic: {tmp}/afile/: cannot write: the name ends with /, as a folder's does", files={"afile": "keep"}),
     Case("derive_onto_a_fifo_nobody_reads", ("derive", "--example", E, "--format", "md", "-o", "{tmp}/fifo"), "mha-symbolic: {tmp}/fifo: cannot write: no process reads this FIFO", files={"fifo": "FIFO"}),
     Case("derive_onto_a_link_loop", ("derive", "--example", E, "--format", "md", "-o", "{tmp}/a"), "mha-symbolic: {tmp}/a: cannot write: Too many levels of symbolic links", links={"a": "b", "b": "a"}),

@@ -176,7 +176,7 @@ def test_the_draft_writer_writes_the_stage_keys_and_they_read_back() -> None:
     draft.set("weights.w_o", W_O, "line 11")
     text = to_toml(draft)
     assert "mask_fill = -1e9  # line 10: masked_fill(mask, -1e9)" in text
-    assert "    [[0, 1], [1, 1]],  # head 2: line 4" in text
+    assert "    [[0, 1], [1, 1]], # head 2: line 4" in text
     spec = AttentionSpec.from_dict(parse_toml(text, "doc.toml"), source="doc.toml")
     reference = AttentionSpec(**SPECS["qkv masked_fill"])
     assert (spec.q, spec.k, spec.v) == (reference.q, reference.k, reference.v)
