@@ -385,4 +385,66 @@ TINY = Doc(
     ),
 )
 
-MORE: list[Doc] = [PT_COURSE, QUIZ, JA, ES, EXERCISE, LOSSES, TINY]
+# --- Rust API documentation: a softmax of two rows of scores ------------------------------------
+
+RUST = Doc(
+    file="heldout/rust-api-docs-candle-softmax.md",
+    url="https://docs.rs/candle-nn/latest/candle_nn/ops/fn.softmax.html",
+    kind="api-docs-rust",
+    language="en",
+    inputs={"x": a([[0, 1, 0, 1], [-2, 2, 3, -3]])},
+    printed=(
+        given(block("[[0f32, 1., 0., 1.], [-2., 2., 3., -3.]]".replace("f32", "")), "a"),
+        Printed(
+            block("[0.1345, 0.3655, 0.1345, 0.3655],\n[0.0049, 0.2671, 0.7262, 0.0018]"),
+            lambda x: softmax(x["x"]),
+            "to_vec2_round(&a, 4)",
+        ),
+    ),
+    notes=(
+        "Scores given directly, softmax along dim 1, the result rounded to 4 decimals in a "
+        "Rust assert_eq! (`0f32` literal). All right."
+    ),
+)
+
+# --- Chinese book chapter: shapes, row sums and a causal mask, nothing to recompute -------------
+
+ZH = Doc(
+    file="heldout/zh-book-chapter-attention-shapes-and-mask.md",
+    url=(
+        "https://github.com/jsksxs360/How-to-use-Transformers/blob/"
+        "bbe471aa906d509a4898e4f64e32e39260327f35/_back/attention.md"
+    ),
+    kind="book-chapter",
+    language="zh",
+    inputs={},
+    printed=(
+        other(one("2051", "10029", "2066", "2019", "8612"), "input_ids"),
+        other(one("30522", "768"), "Embedding(30522, 768)"),
+        other(one("1.", "1.", "1.", "1.", "1."), "weights.sum(dim=-1)"),
+        given(
+            block("1. 0. 0. 0. 0.\n1. 1. 0. 0. 0.\n1. 1. 1. 0. 0.\n1. 1. 1. 1. 0.\n1. 1. 1. 1. 1."),
+            "mask[0]",
+        ),
+        given(
+            block(
+                """
+                [[[26.8082,    -inf,    -inf,    -inf,    -inf],
+                 [-0.6981, 26.9043,    -inf,    -inf,    -inf],
+                 [-2.3190,  1.2928, 27.8710,    -inf,    -inf],
+                 [-0.5897,  0.3497, -0.3807, 27.5488,    -inf],
+                 [ 0.5275,  2.0493, -0.4869,  1.6100, 29.0893]]]
+                """
+            ),
+            "scores.masked_fill(mask == 0, -inf)",
+        ),
+    ),
+    notes=(
+        "Q = K = V = random 768-d embeddings that are never printed: only token ids, shapes, "
+        "row sums of the weights, the 0/1 mask and the masked scores (the unmasked scores were "
+        "never printed, so the -inf pattern cannot be checked against anything). Nothing here "
+        "can be recomputed from the page; nothing may be claimed."
+    ),
+)
+
+MORE: list[Doc] = [PT_COURSE, QUIZ, JA, ES, EXERCISE, LOSSES, TINY, RUST, ZH]
