@@ -87,3 +87,35 @@ def test_formula_parts_are_printed_numbers(text: str, expected: str) -> None:
     target = sp.ImmutableMatrix([[ALPHA]])
     entries = [e for side in claim.sides for e in judge_side(claim, side, target) or ()]
     assert worst(e.verdict for e in entries) == expected
+
+
+def _symbolic_softmax_entry(size: int) -> sp.Expr:
+    """One weight of a softmax over ``size`` symbolic scores: e^{s_1} / sum_j e^{s_j}."""
+    scores = sp.symbols(f"s1:{size + 1}")
+    return sp.exp(scores[0]) / sum(sp.exp(s) for s in scores)
+
+
+def test_a_large_symbolic_entry_printed_wrong_is_wrong_without_expanding_it() -> None:
+    """A document's 0.5 against a softmax entry over 12 symbolic scores: proved wrong at a
+    point (arb), never by expanding the difference (which took ten minutes)."""
+    from mha_symbolic.check.verdicts import _judge_symbolic
+
+    assert _judge_symbolic(_symbolic_softmax_entry(12) - sp.Rational(1, 2)) == "wrong"
+
+
+def test_a_large_symbolic_identity_is_undecided_rather_than_simplified() -> None:
+    """Equal at both points and past the size where expanding is bounded: undecided."""
+    from mha_symbolic.check.verdicts import _judge_symbolic
+
+    entry = _symbolic_softmax_entry(150)
+    difference = sp.Add(entry, -sp.together(entry), evaluate=False)
+    assert _judge_symbolic(difference) == "undecided"
+
+
+def test_a_small_symbolic_identity_is_still_exact() -> None:
+    from mha_symbolic.check.verdicts import _judge_symbolic
+
+    a, b = sp.symbols("a b")
+    assert (
+        _judge_symbolic(sp.Add((a + b) ** 2, -(a**2 + 2 * a * b + b**2), evaluate=False)) == "exact"
+    )

@@ -173,10 +173,16 @@ def _sign(number: sp.Expr) -> int | None:
     return 1 if value > 0 else -1
 
 
+_SYMBOLIC_OPS = 400  # operations past which expand/simplify can take minutes
+
+
 def _judge_symbolic(difference: sp.Expr) -> str:
-    """Equal as expressions in the free symbols (exact), or not (wrong): proved both ways."""
-    if sp.expand(difference) == 0:
-        return "exact"
+    """Equal as expressions in the free symbols (exact), or not (wrong): proved both ways.
+
+    Inequality is proved first, at two points (arb: fast at any size); expanding and
+    simplifying are tried only on expressions small enough for them (a softmax of symbolic
+    scores expanded takes many minutes), else the verdict is ``undecided``.
+    """
     symbols = sorted(difference.free_symbols, key=str)
     points = (
         {s: sp.Rational(1, k + 2) for k, s in enumerate(symbols)},
@@ -185,6 +191,10 @@ def _judge_symbolic(difference: sp.Expr) -> str:
     for point in points:
         if _sign(difference.xreplace(point)) in (-1, 1):
             return "wrong"
+    if sp.count_ops(difference) > _SYMBOLIC_OPS:
+        return "undecided"
+    if sp.expand(difference) == 0:
+        return "exact"
     return "exact" if sp.simplify(difference) == 0 else "undecided"
 
 
