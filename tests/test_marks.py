@@ -90,6 +90,7 @@ def test_cli_derive_marks_the_documents_mistakes(capsys):
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed")
 def test_marked_tex_compiles(tmp_path):
     (tmp_path / "s.tex").write_text(marked("split-scaled", "tex"))
     result = subprocess.run(
