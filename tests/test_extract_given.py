@@ -106,3 +106,38 @@ def test_extract_prints_what_the_numbers_say(
     err = capsys.readouterr().err.splitlines()
     inferred = [str(line) for line in extract_all(path)[0].inferred]
     assert inferred and err[: len(inferred)] == inferred
+
+
+IDENTITY = """# Attention on "I am"
+
+I → [1.0, 0.0]
+am → [0.0, 1.0]
+
+X = [[1.0, 0.0], [0.0, 1.0]]
+
+W_Q, W_K and W_V are identity matrices here, so the projections leave X unchanged:
+
+Q = K = V = [[1, 0], [0, 1]]
+
+Divided by √2:
+
+scores = [[0.7071, 0.0], [0.0, 0.7071]]
+
+weights = [[0.67, 0.33], [0.33, 0.67]]
+"""
+
+
+def test_what_the_numbers_say_wins_over_named_weights_and_token_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Q printed equal to X (as 1 beside 1.0) is X: the identity, not a symbolic W_Q the text
+    names; the token rows before X are its rows, not examples of one token each."""
+    path = _page(tmp_path, IDENTITY)
+    found = extract_all(path)
+    assert len(found) == 1
+    spec = found[0].spec
+    assert spec.omitted == frozenset({"w_q", "w_k", "w_v"}) and not spec.symbolic
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 5 claims: 5 hold (3 exact, 2 rounded)"
+    )

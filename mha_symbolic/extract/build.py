@@ -338,9 +338,23 @@ def _printed_as_input(draft: Draft, seen: Sequence[Seen], role: str) -> Seen | N
     letter = role[-1]
     for s in seen:
         tags = [t.split(":")[0] for t in s.names] or [s.role]
-        if letter in tags and s.row is None and s.head in (None, 1) and plain(s.item.rows) == x:
+        if letter in tags and s.row is None and s.head in (None, 1) and _equal(s.item.rows, x):
             return s
     return None
+
+
+def _equal(rows: Rows, x: object) -> bool:
+    """The same numbers ("1" and "1.0"), however each is printed."""
+    if not isinstance(x, list) or shape(rows) != (len(x), len(x[0]) if x else 0):
+        return False
+    try:
+        return all(
+            sp.Rational(a) == sp.Rational(b)
+            for row, other in zip(plain(rows), x)
+            for a, b in zip(row, other)
+        )
+    except (TypeError, ValueError):
+        return plain(rows) == x
 
 
 def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_width: int) -> None:

@@ -35,7 +35,7 @@ def drafts(document: Document) -> list[Draft]:
         )
     reading = read(document)
     seen, examples = by_numbers(document, list(reading.seen))
-    reading = replace(reading, seen=tuple(seen))
+    reading = replace(reading, seen=tuple(_token_rows(seen)))
     facts = read_facts(document)
     groups = split_examples(reading.seen)
     out = []
@@ -55,6 +55,21 @@ def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:
         return []
     first, last = min(lines), max(lines)
     return [e for e in examples if e.first <= last and e.last >= first]
+
+
+def _token_rows(seen: list[Seen]) -> list[Seen]:
+    """A one-row X that is a row of the X printed next ("I → [1, 0, 1, 0]" before the matrix)
+    is that token's row, not an example of one token."""
+    out = list(seen)
+    for index, s in enumerate(seen):
+        if s.role != "x" or s.row is not None or len(s.item.rows) != 1:
+            continue
+        later = (t for t in seen[index + 1 :] if t.role == "x" and t.row is None)
+        whole = next((t for t in later if len(t.item.rows) > 1), None)
+        rows = [build.plain((r,)) for r in whole.item.rows] if whole else []
+        if build.plain(s.item.rows) in rows:
+            out[index] = replace(s, row=rows.index(build.plain(s.item.rows)) + 1)
+    return out
 
 
 def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
