@@ -304,6 +304,8 @@ def _extract(args: argparse.Namespace) -> int:
         targets = [str(folder / name) for name in names]
         write_files({Path(target): one.toml for target, one in zip(targets, found)})
     for target, one in zip(targets, found):
+        for line in one.inferred:  # what the numbers say, as check DOC prints it
+            _note(say.say(line))
         for note in one.notes:
             _note(f"{say('code', text=args.document)}: {say.say(note)}")
         if args.output is not None:

@@ -169,6 +169,22 @@ softmax:
  [0.3302, 0.6698, 0.0000],
  [0.2483, 0.2483, 0.5035]]
 """
+GIVEN = """# Attention from Q, K and V, no scaling
+
+Q = [[1, 0], [0, 1]]
+
+K = [[1, 0], [0, 1]]
+
+V = [[1, 2, 3], [4, 5, 6]]
+
+weights = [[0.73, 0.27], [0.27, 0.73]]
+"""
+DIRECT = """# Attention of Q on K, no scaling
+
+Q = K = [[1, 0], [0, 1]]
+
+weights = [[0.73, 0.27], [0.27, 0.73]]
+"""
 NOTEBOOK = {
     "cells": [
         {"cell_type": "markdown", "source": ["# Attention, no scaling\n"]},
@@ -192,6 +208,8 @@ CRAFTED = {
     "misplaced.md": MISPLACED,
     "heads.md": HEADS,
     "masked.md": MASKED,
+    "given.md": GIVEN,
+    "direct.md": DIRECT,
     "output.md": OUTPUT,
     "two-examples.md": TWO_EXAMPLES,
     "page.ipynb": json.dumps(NOTEBOOK),
@@ -284,15 +302,12 @@ def test_the_exercise_in_bengali(capsys: pytest.CaptureFixture[str]) -> None:
     """The issue's example: the mapping and the notes before the (Bengali) report."""
     code, out, _ = run(["check", str(EXERCISE), "--lang", "bn"], capsys)
     assert code == 1
-    assert out.splitlines()[:9] == [
-        "`Q` (লাইন 13) -> `query`",
-        "`Q` (লাইন 13) -> `key`",
-        "`V` (লাইন 14) -> `value`",
+    assert out.splitlines()[:6] == [
+        "`Q` (লাইন 13) -> `q`",
+        "`Q` (লাইন 13) -> `k`",
+        "`V` (লাইন 14) -> `v`",
         "`Output` (লাইন 17) -> দাবি `output`",
-        "দ্রষ্টব্য: Q, K আর V ইনপুট হিসেবেই ছাপা: কোনো প্রজেকশন নেই (ওয়েটগুলো অভেদ ম্যাট্রিক্স)",
-        "দ্রষ্টব্য: `w_q`-এর নামও নেই, ছাপাও নেই: অভেদ ম্যাট্রিক্স (কোনো প্রজেকশন নেই)",
-        "দ্রষ্টব্য: `w_k`-এর নামও নেই, ছাপাও নেই: অভেদ ম্যাট্রিক্স (কোনো প্রজেকশন নেই)",
-        "দ্রষ্টব্য: `w_v`-এর নামও নেই, ছাপাও নেই: অভেদ ম্যাট্রিক্স (কোনো প্রজেকশন নেই)",
+        "দ্রষ্টব্য: উদাহরণটি ছাপা `q, k, v` থেকে শুরু: কোনো ইনপুট নেই, কোনো প্রজেকশন নেই",
         "`output`: ভুল",
     ]
 
@@ -366,16 +381,17 @@ def test_english_is_the_default_and_unchanged(
     default = run(["check", str(EXERCISE)], capsys)
     assert run(["check", str(EXERCISE), "--lang", "en"], capsys) == default
     assert default[1].splitlines()[:5] == [
-        "Q (line 13) -> query",
-        "Q (line 13) -> key",
-        "V (line 14) -> value",
+        "Q (line 13) -> q",
+        "Q (line 13) -> k",
+        "V (line 14) -> v",
         "Output (line 17) -> claim output",
-        "note: Q, K and V are printed as the inputs: no projections (identity weights)",
+        "note: the example starts at q, k, v, as printed: no input, no projections",
     ]
     document = seed(tmp_path, "000")
     english = run(["extract", str(document)], capsys)
     assert run(["extract", str(document), "--lang", "en"], capsys) == english
-    assert english[2].splitlines()[0] == (
+    inferred = len(extract_all(document)[0].inferred)  # what the numbers say comes first
+    assert english[2].splitlines()[inferred] == (
         f"{document}: W^O (line 147) is printed 2x4 but concat has 4 columns; "
         "its transpose 4x2 is used"
     )

@@ -47,7 +47,9 @@ def test_extract_writes_a_spec_that_reads_back(tmp_path: Path, capsys) -> None:
     assert spec.heads == 2 and len(spec.claims) == 23
     err = capsys.readouterr().err.splitlines()
     assert err[-1] == f"wrote {out}"
-    assert err[0].endswith("its transpose 4x2 is used")
+    inferred = [str(line) for line in extract_all(seed(tmp_path, "000"))[0].inferred]
+    assert inferred and err[: len(inferred)] == inferred  # what the numbers say comes first
+    assert err[len(inferred)].endswith("its transpose 4x2 is used")
 
 
 def test_every_value_line_has_a_comment(tmp_path: Path) -> None:

@@ -99,9 +99,9 @@ EXERCISE = Page(
     scale=1 / np.sqrt(2),
     printed=[("output", rows("[1.66082, 2.66082], [2.33918, 3.33918]"))],
     mapping=[
-        "Q (line 13) -> query",
-        "Q (line 13) -> key",
-        "V (line 14) -> value",
+        "Q (line 13) -> q",
+        "Q (line 13) -> k",
+        "V (line 14) -> v",
         "Output (line 17) -> claim output",
     ],
 )

@@ -68,27 +68,95 @@ def build_input(draft: Draft, seen: Sequence[Seen], facts: Facts) -> tuple[int, 
         source = f"{where}: the heads' slices side by side"
         draft.set("x", plain(joined), source, name="X_i", where=(where,))
         return shape(joined)
-    direct = _direct_inputs(draft, seen)
+    direct = _direct_inputs(draft, seen) or given_stage(draft, seen)
     return direct if direct else _symbolic_input(draft, facts)
 
 
 def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     """Q, K and V printed as the inputs ("Q = K = [[1, 0], [0, 1]]", "V = [[1, 2], [3, 4]]"):
-    attention of query on key and value with no projections."""
-    given: dict[str, Seen] = {}
-    for s in seen:
-        if s.row is None and s.head is None and s.role in ("q", "k", "v"):
-            for tag in s.names or (f"{s.role}:",):
-                given.setdefault(tag.split(":")[0], s)
+    the example starts at them (spec keys q, k, v; each head's own when heads are named)."""
+    given = _given(seen, ("q", "k", "v"))
     if "q" not in given or "k" not in given:
         return None
-    for role, key in (("q", "query"), ("k", "key"), ("v", "value")):
-        if role in given:
-            s = given[role]
+    if "v" not in given:  # no values: attention of query on key, no projections
+        for role, key in (("q", "query"), ("k", "key")):
+            s = given[role][min(given[role])]
             source = f"{quoted(s)}: given directly"
             draft.set(key, plain(s.item.rows), source, name=s.name, where=(s.where,))
-    draft.notes.append(phrase("notes.direct"))
-    return shape(given["q"].item.rows)
+        draft.notes.append(phrase("notes.direct"))
+        return shape(given["q"][min(given["q"])].item.rows)
+    if not _set_stage(draft, given, ("q", "k", "v")):
+        return None
+    draft.notes.append(phrase("notes.given", names=code("q, k, v")))
+    return (len(given["q"][min(given["q"])].item.rows), 0)
+
+
+def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
+    """The softmax weights or the scores printed with V and no input: where the example
+    starts (spec keys attention_weights + v, or scores + v)."""
+    given = _given(seen, ("scores", "weights", "v"))
+    for role, key in (("weights", "attention_weights"), ("scores", "scores")):
+        if role in given and "v" in given and _set_stage(draft, given, (role, "v"), key):
+            draft.notes.append(phrase("notes.given", names=code(f"{key}, v")))
+            return (len(given[role][min(given[role])].item.rows), 0)
+    if "scores" in given and "v" not in given and _set_stage(draft, given, ("scores",)):
+        _symbolic_values(draft, given["scores"])
+        draft.notes.append(phrase("notes.given", names=code("scores")))
+        return (len(given["scores"][min(given["scores"])].item.rows), 0)
+    return None
+
+
+def _symbolic_values(draft: Draft, scores: dict[int, Seen]) -> None:
+    """V as symbols (one column per head) when only the scores are printed: what follows the
+    softmax is not checked, the steps up to it are."""
+    keys = [len(s.item.rows[0]) for _, s in sorted(scores.items())]
+    values = [[[f"v_{{{i}}}"] for i in range(1, n + 1)] for n in keys]
+    draft.set(
+        "v",
+        values[0] if len(values) == 1 else values,
+        "PLACEHOLDER: the document prints no values V; symbols v_i",
+        name=phrase("names.not_printed", name=code("V")),
+        where=(phrase("where.placeholder"),),
+    )
+
+
+def _given(seen: Sequence[Seen], roles: tuple[str, ...]) -> dict[str, dict[int, Seen]]:
+    """The whole matrices of these roles, by role and head (0 when no head is named)."""
+    given: dict[str, dict[int, Seen]] = {}
+    for s in seen:
+        if s.row is None and s.col is None and s.role in roles:
+            for tag in s.names or (f"{s.role}:{s.head or ''}",):
+                role, head = tag.split(":")
+                if role in roles:
+                    given.setdefault(role, {}).setdefault(int(head) if head else 0, s)
+    return given
+
+
+def _set_stage(
+    draft: Draft, given: dict[str, dict[int, Seen]], roles: tuple[str, ...], first: str = ""
+) -> bool:
+    """Each role's matrices as one spec key (one matrix, or one per head 1..n); False when
+    the heads printed do not line up."""
+    heads = sorted(given[roles[0]])
+    if any(sorted(given[role]) != heads for role in roles):
+        return False
+    if len(heads) > 1 and heads != list(range(1, len(heads) + 1)):
+        return False
+    for role in roles:
+        chosen = [given[role][h] for h in heads]
+        value = (
+            plain(chosen[0].item.rows) if len(chosen) == 1 else [plain(s.item.rows) for s in chosen]
+        )
+        source = "; ".join(f"{quoted(s)}: given" for s in chosen)
+        names, wheres = ", ".join(s.name for s in chosen), tuple(s.where for s in chosen)
+        key = first if role == roles[0] and first else role
+        draft.set(key, value, source, name=names, where=wheres)
+    return True
+
+
+def past_inputs(draft: Draft) -> bool:
+    """True when the example starts at Q, K, V, the scores or the softmax weights."""
+    return any(draft.get(key) is not None for key in ("q", "scores", "attention_weights"))
 
 
 def _token_rows(seen: Sequence[Seen]) -> tuple[str, Rows] | None:
@@ -270,9 +338,23 @@ def _printed_as_input(draft: Draft, seen: Sequence[Seen], role: str) -> Seen | N
     letter = role[-1]
     for s in seen:
         tags = [t.split(":")[0] for t in s.names] or [s.role]
-        if letter in tags and s.row is None and s.head in (None, 1) and plain(s.item.rows) == x:
+        if letter in tags and s.row is None and s.head in (None, 1) and _equal(s.item.rows, x):
             return s
     return None
+
+
+def _equal(rows: Rows, x: object) -> bool:
+    """The same numbers ("1" and "1.0"), however each is printed."""
+    if not isinstance(x, list) or shape(rows) != (len(x), len(x[0]) if x else 0):
+        return False
+    try:
+        return all(
+            sp.Rational(a) == sp.Rational(b)
+            for row, other in zip(plain(rows), x)
+            for a, b in zip(row, other)
+        )
+    except (TypeError, ValueError):
+        return plain(rows) == x
 
 
 def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_width: int) -> None:

@@ -5,19 +5,21 @@ example are left alone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
 from mha_symbolic.extract.infer.mapping import capped, said_lines
+from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.phrases import Phrase
 from mha_symbolic.extract.reading import Seen
 
 _CLAIMS = {
-    "head.x", "q", "k", "v", "scores", "scaled", "softmax_argument", "weights", "head.output",
-    "concat", "output",
+    "head.x", "q", "k", "v", "scores", "scaled", "softmax_argument", "masked", "weights",
+    "head.output", "concat", "output",
 }  # fmt: skip
 _INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
 _NAMED = _CLAIMS | _INPUTS
@@ -32,6 +34,8 @@ class Example:
     heads: int
     complete: bool  # its weights or head outputs are among its arrays
     said: tuple[Phrase, ...]
+    mask: str | list[list[int]] | None = None  # "causal" or the printed 0/1 matrix
+    fill: str | None = None  # the printed fill of masked scores when it is not -inf
 
 
 def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[Example, ...]]:
@@ -54,6 +58,7 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
                 inference.head_count[number],
                 bool(roles & {"weights", "head.output"}),
                 tuple(said),
+                *_mask(inference, members),
             )
         )
     note = capped(inference)
@@ -65,6 +70,43 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
         for i in group:
             out[i] = _decided(out[i], n, inference, examples)
     return out, tuple(examples)
+
+
+def _mask(
+    inference: Inference, members: Sequence[int]
+) -> tuple[str | list[list[int]] | None, str | None]:
+    """The mask a component's relations apply ("causal" or the printed 0/1 matrix), and the
+    number its masked scores print in place of -inf (None: -inf, or none printed)."""
+    for index in members:
+        match = inference.chosen.get(index)
+        node = _mask_node(match.node) if match is not None else None
+        if node is None:
+            continue
+        fill = _fill(inference, members)
+        if node.detail == "causal":
+            return "causal", fill
+        shown = node.operands[1].printed
+        if shown is None:
+            continue
+        allowed = ~shown.masked if shown.masked.any() else shown.mid == 1
+        return [[int(a) for a in row] for row in allowed], fill
+    return None, None
+
+
+def _mask_node(node: Node) -> Node | None:
+    if node.kind == "mask":
+        return node
+    return next((m for o in node.operands if (m := _mask_node(o)) is not None), None)
+
+
+def _fill(inference: Inference, members: Sequence[int]) -> str | None:
+    """A finite fill (-1e9) the masked scores print, as printed."""
+    for printed in inference.search.arrays:
+        if printed.index in members and printed.fill and printed.masked.any():
+            text = printed.fill.replace("−", "-")
+            if not re.search(r"inf|∞", text):
+                return text
+    return None
 
 
 def _label(name: str) -> str:

@@ -65,13 +65,23 @@ def place_claims(
     draft: Draft, seen: Sequence[Seen], heads: int, shapes: Shapes, scaled: bool
 ) -> None:
     draft.claims, draft.assumed, draft.placing = [], [], []
-    direct = draft.get("query") is not None  # Q, K, V are the inputs, not claims
+    given = _given_roles(draft)  # the arrays the example starts from are inputs, not claims
     for s in seen:
         for role, head, name in claim_roles(s):
-            if direct and role in ("q", "k", "v") and s.col is None:
+            if role in given and s.col is None:
                 continue
             key = step_key(role, head, heads, shapes, scaled)
             _place(draft, replace(s, name=name), role, head, key, shapes)
+
+
+def _given_roles(draft: Draft) -> tuple[str, ...]:
+    if draft.get("query") is not None or draft.get("q") is not None:
+        return ("q", "k", "v")
+    if draft.get("attention_weights") is not None:
+        return ("weights", "v")
+    if draft.get("scores") is not None:
+        return ("scores", "v")
+    return ()
 
 
 def _place(

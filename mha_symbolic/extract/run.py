@@ -35,7 +35,7 @@ def drafts(document: Document) -> list[Draft]:
         )
     reading = read(document)
     seen, examples = by_numbers(document, list(reading.seen))
-    reading = replace(reading, seen=tuple(seen))
+    reading = replace(reading, seen=tuple(_token_rows(seen)))
     facts = read_facts(document)
     groups = split_examples(reading.seen)
     out = []
@@ -55,6 +55,21 @@ def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:
         return []
     first, last = min(lines), max(lines)
     return [e for e in examples if e.first <= last and e.last >= first]
+
+
+def _token_rows(seen: list[Seen]) -> list[Seen]:
+    """A one-row X that is a row of the X printed next ("I → [1, 0, 1, 0]" before the matrix)
+    is that token's row, not an example of one token."""
+    out = list(seen)
+    for index, s in enumerate(seen):
+        if s.role != "x" or s.row is not None or len(s.item.rows) != 1:
+            continue
+        later = (t for t in seen[index + 1 :] if t.role == "x" and t.row is None)
+        whole = next((t for t in later if len(t.item.rows) > 1), None)
+        rows = [build.plain((r,)) for r in whole.item.rows] if whole else []
+        if build.plain(s.item.rows) in rows:
+            out[index] = replace(s, row=rows.index(build.plain(s.item.rows)) + 1)
+    return out
 
 
 def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
@@ -107,11 +122,13 @@ def build_draft(
         draft.set("tokens", list(reading.tokens), "the labels of the token lines")
     complete = [e for e in found if e.complete]
     heads = build.build_heads(draft, seen, facts, width, complete[0].heads if complete else None)
-    layout = build.build_layout(draft, seen, facts, heads, width)
-    build.build_convention(draft, seen, facts, width, layout, heads)
-    build.check_fit(draft, seen, width, heads, layout)
-    body = "\n".join(line.text for line in document.lines)
-    build.build_weights(draft, seen, facts, heads, layout, body)
+    if not build.past_inputs(draft):  # no x: nothing is projected
+        layout = build.build_layout(draft, seen, facts, heads, width)
+        build.build_convention(draft, seen, facts, width, layout, heads)
+        build.check_fit(draft, seen, width, heads, layout)
+        body = "\n".join(line.text for line in document.lines)
+        build.build_weights(draft, seen, facts, heads, layout, body)
+    _found_mask(draft, found)
     spec = _spec(draft, seen)
     build.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
@@ -120,6 +137,17 @@ def build_draft(
     if not any(s.role != "shape" for s in seen) and not draft.claims:
         draft.notes.insert(0, phrase("notes.no_numbers"))
     return draft
+
+
+def _found_mask(draft: Draft, found: Sequence[Example]) -> None:
+    """The mask the printed numbers follow, and the number they print for -inf."""
+    masked = next((e for e in found if e.mask is not None), None)
+    if masked is None or draft.get("attention_weights") is not None:
+        return  # no mask found, or the example starts after the softmax
+    kind = "causal" if masked.mask == "causal" else "a printed 0/1 mask"
+    draft.set("mask", masked.mask, f"the printed masked scores follow {kind}")
+    if masked.fill is not None:
+        draft.set("mask_fill", masked.fill, f"the masked scores print {masked.fill}, not -inf")
 
 
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:
@@ -138,6 +166,8 @@ def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> Atte
 
 
 def _concat_width(spec: AttentionSpec) -> int:
+    if spec.v is not None:
+        return sum(v.cols for v in spec.v)
     count = 1 if spec.layout == "fused" else spec.heads
     return sum(spec.effective("w_v", head).cols for head in range(count))
 
@@ -151,6 +181,10 @@ def _derived(draft: Draft, seen: Sequence[Seen]) -> Derivation:
 
 def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) -> None:
     """The text's word on scaling; when it is silent, the scale the printed numbers follow."""
+    if draft.get("scores") is not None or draft.get("attention_weights") is not None:
+        d = _derived(draft, seen)  # past Q and K: the scores are the logits as printed
+        place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, False)
+        return
     if facts.unscaled:
         draft.set("scale", "none", f"{facts.unscaled}: the text says there is no scaling")
     elif facts.scaled:
