@@ -7,7 +7,7 @@ import re
 from typing import Any, NoReturn
 
 from mha_symbolic import __version__
-from mha_symbolic.locale import LANGUAGES
+from mha_symbolic.language.locales import LANGUAGES
 from mha_symbolic.text import MAX_DECIMALS, one_line
 
 EXIT_BAD_INPUT = 2

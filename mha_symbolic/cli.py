@@ -22,8 +22,8 @@ from mha_symbolic.arguments import (
 from mha_symbolic.console import manners, show
 from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
-from mha_symbolic.files import make_folder, not_the_input, write_atomic, write_files
 from mha_symbolic.interrupts import Terminated, signals_raise
+from mha_symbolic.output_files import make_folder, not_the_input, write_atomic, write_files
 from mha_symbolic.text import one_line
 
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
@@ -54,7 +54,7 @@ def load_specs(args: argparse.Namespace, claims: dict[str, Any] | None = None) -
     """The spec, or one per batch element when an input has shape (batch, L, E)."""
     from mha_symbolic.check.batch import batch_specs, is_batched
     from mha_symbolic.spec.attention import AttentionSpec
-    from mha_symbolic.spec.files import parse_toml, read_text
+    from mha_symbolic.spec.input_files import parse_toml, read_text
 
     _one_source(args)
     if args.example:
@@ -68,7 +68,7 @@ def load_specs(args: argparse.Namespace, claims: dict[str, Any] | None = None) -
 
 def _stdin_table() -> dict[str, Any]:
     """The spec TOML on standard input, read as a table (floats kept as exact decimals)."""
-    from mha_symbolic.spec.files import parse_toml
+    from mha_symbolic.spec.input_files import parse_toml
 
     return parse_toml(_read_text(STDIN), "<stdin>")
 
@@ -249,7 +249,7 @@ def _report_text(report: Any, fmt: str, lang: str) -> str:
 
 def _claims(args: argparse.Namespace) -> dict[str, Any] | None:
     """The claims of --claims FILE and --claim KEY=VALUE, or None for the spec's own."""
-    from mha_symbolic.spec.files import parse_toml
+    from mha_symbolic.spec.input_files import parse_toml
 
     if args.claims is None and not args.claim:
         return None
@@ -277,7 +277,7 @@ def _is_document(name: str | None) -> bool:
 def _extract(args: argparse.Namespace) -> int:
     """``extract DOC [-o PATH]``: the draft spec(s); exit 2 when nothing is left to check."""
     from mha_symbolic.extract import extract_all
-    from mha_symbolic.extract.phrases import voice
+    from mha_symbolic.language.extract_phrases import voice
 
     not_the_input(args.output, args.document, args.force)
     found = extract_all(args.document)
@@ -345,7 +345,7 @@ def _check_document(args: argparse.Namespace) -> int:
     """``check DOC``: the mapping read from the document, then the usual report per example."""
     from mha_symbolic.check.judge import check
     from mha_symbolic.extract import extract_all
-    from mha_symbolic.extract.phrases import voice
+    from mha_symbolic.language.extract_phrases import voice
 
     if args.example or args.claim or args.claims:
         raise SpecError("check DOC reads its claims from the document: no --example or --claim")
@@ -374,8 +374,9 @@ def _check_document(args: argparse.Namespace) -> int:
 
 
 def _read_text(name: str) -> str:
-    """The UTF-8 text of a regular file (see ``spec.files.read_text``) or of standard input."""
-    from mha_symbolic.spec.files import read_text
+    """The UTF-8 text of a regular file (see ``spec.input_files.read_text``) or of standard
+    input."""
+    from mha_symbolic.spec.input_files import read_text
 
     if name != STDIN:
         return read_text(name, name)
@@ -395,7 +396,7 @@ def _read_text(name: str) -> str:
 
 def _exercises(args: argparse.Namespace) -> int:
     from mha_symbolic.exercises.bank import load
-    from mha_symbolic.exercises.writer import write_bank
+    from mha_symbolic.exercises.bank_writer import write_bank
     from mha_symbolic.progress import CountLine
     from mha_symbolic.spec.attention import AttentionSpec
 

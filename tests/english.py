@@ -109,7 +109,7 @@ def every_entry_said_in_bengali(
 ) -> None:
     """Each entry of bn.toml's ``[section]`` was said (``said``: the keys rendered), has no
     English word (its ``{numbers}`` and ``plain`` maths aside), and en.toml has the same keys."""
-    from mha_symbolic.locale import load
+    from mha_symbolic.language.locales import load
 
     table = load("bn")[section]
     assert locale_keys(table) - said == set()

@@ -29,8 +29,8 @@ import sympy as sp
 
 from mha_symbolic import AttentionSpec, Report, check, derive
 from mha_symbolic.check.mistakes import MISTAKES
-from mha_symbolic.check.phrases import Voice
 from mha_symbolic.cli import main
+from mha_symbolic.language.check_phrases import Voice
 from mha_symbolic.spec.attention import example_names
 from tests.english import english_words, every_entry_said_in_bengali
 from tests.test_check import CROSS  # cross-attention where every likely mistake applies

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from mha_symbolic import AttentionSpec, SpecError
 from mha_symbolic.exact.ops import _times
 from mha_symbolic.exact.ops import canonical_add as _add
+from mha_symbolic.spec.exact_numbers import symbolic_matrix, to_matrix, to_number
 from mha_symbolic.spec.latex_adapter import parse_latex
-from mha_symbolic.spec.numbers import symbolic_matrix, to_matrix, to_number
 
 R = sp.Rational
 

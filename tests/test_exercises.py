@@ -14,7 +14,7 @@ from mha_symbolic import AttentionSpec, check, derive
 from mha_symbolic.cli import main
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exercises import bank as ex
-from mha_symbolic.exercises import writer
+from mha_symbolic.exercises import bank_writer
 
 needs_pdflatex = pytest.mark.skipif(
     shutil.which("pdflatex") is None,
@@ -63,7 +63,9 @@ def bank(tmp_path, name, count, seed, fmt="md", workers=1, **options):
     """Every file of a bank written into a new folder under ``tmp_path``, by relative path."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     folder = tmp_path / f"{name}-{seed}-{fmt}-{workers}"
-    writer.write_bank(folder, ex.load(example=name), count, seed, fmt, workers=workers, **options)
+    bank_writer.write_bank(
+        folder, ex.load(example=name), count, seed, fmt, workers=workers, **options
+    )
     paths = sorted(p for p in folder.rglob("*") if p.is_file())
     return {str(p.relative_to(folder)): p.read_bytes() for p in paths}
 

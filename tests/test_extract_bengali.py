@@ -22,8 +22,8 @@ import pytest
 from mha_symbolic import derive
 from mha_symbolic.cli import main
 from mha_symbolic.extract import NO_NUMBERS, extract, extract_all
-from mha_symbolic.extract.phrases import phrase, voice
-from mha_symbolic.phrases import Voice
+from mha_symbolic.language.extract_phrases import phrase, voice
+from mha_symbolic.language.phrases import Voice
 from tests.english import english_words, every_entry_said_in_bengali
 from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed

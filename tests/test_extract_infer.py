@@ -12,7 +12,7 @@ from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import read_document
 from mha_symbolic.extract.infer import inferred, where_of
 from mha_symbolic.extract.infer import relations as rel
-from mha_symbolic.extract.infer.arrays import entry_value, printed_array
+from mha_symbolic.extract.infer.intervals import entry_value, printed_array
 from mha_symbolic.extract.infer.mapping import said_lines
 from mha_symbolic.extract.items import Item
 

@@ -1,5 +1,6 @@
-"""Writing outputs: each file whole or not at all (files.py, and -o through the command), exercise
-banks built beside their folder and moved in, and no temporary left by an error or a signal."""
+"""Writing outputs: each file whole or not at all (output_files.py, and -o through the command),
+exercise banks built beside their folder and moved in, and no temporary left by an error or a
+signal."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ import pytest
 
 from mha_symbolic.cli import main
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exercises import bank, writer
-from mha_symbolic.files import staged_folder, write_atomic, write_files
+from mha_symbolic.exercises import bank, bank_writer
+from mha_symbolic.output_files import staged_folder, write_atomic, write_files
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -266,7 +267,7 @@ def test_a_bank_is_written_as_it_goes_beside_its_folder(tmp_path):
         seen.append(sorted(p.name for p in staging.iterdir()))
         assert not target.exists()
 
-    writer.write_bank(target, bank.load(example=E), 3, 1, workers=1, progress=progress)
+    bank_writer.write_bank(target, bank.load(example=E), 3, 1, workers=1, progress=progress)
     assert seen == [
         ["variant-001"],
         ["variant-001", "variant-002"],

@@ -9,7 +9,7 @@ import pytest
 
 from mha_symbolic import AttentionSpec, compile, derive
 from mha_symbolic.errors import SpecError
-from mha_symbolic.locale import fill
+from mha_symbolic.language.locales import fill
 
 X = [[1.0, 0.5, -0.25, 2.0], [0.0, 1.0, 0.75, -1.0], [0.5, -0.5, 1.0, 0.25]]
 

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from mha_symbolic.spec import grammar, latex_adapter
-from mha_symbolic.spec.tokens import Refusal
+from mha_symbolic.spec.lexer import Refusal
 
 TAU = sp.Symbol("tau", positive=True)
 

@@ -189,7 +189,7 @@ def test_verdicts_and_decimals_from_balls_are_those_of_the_exact_values(
 ) -> None:
     """Claims near the exact weights (right, rounded, off by a unit, a tie's neighbours):
     the report with enclosures equals the report that judges every entry from SymPy."""
-    from mha_symbolic.check.steps import Values
+    from mha_symbolic.check.step_values import Values
 
     d = derive(AttentionSpec.example("pytorch-style"))
     key = data.draw(st.sampled_from(["head1.weights", "head2.output", "output", "head1.q"]))

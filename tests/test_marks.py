@@ -124,7 +124,7 @@ def test_a_wrong_number_says_the_likely_mistake_the_checker_found() -> None:
 
 
 def test_every_likely_mistake_the_checker_names_has_a_students_sentence() -> None:
-    from mha_symbolic.words import Words
+    from mha_symbolic.language.words import Words
 
     for lang in ("en", "bn"):
         table = Words(lang, None).table

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mha_symbolic import SpecError
 from mha_symbolic.solution.latex import exact as latex_of
-from mha_symbolic.spec.numbers import from_text
+from mha_symbolic.spec.exact_numbers import from_text
 
 PIECES = st.sampled_from(
     ["1", "0", "2.5", "e", "\\pi", "\\frac{", "}{", "}", "{", "\\sqrt{", "^", "-", "+", "/",

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_symbolic.exact import ops
-from mha_symbolic.spec.numbers import symbolic_matrix, symbolic_vector
+from mha_symbolic.spec.exact_numbers import symbolic_matrix, symbolic_vector
 
 rationals = st.fractions(min_value=-3, max_value=3, max_denominator=4).map(sp.Rational)
 

@@ -14,7 +14,7 @@ from mha_symbolic import AttentionSpec, compile, derive
 from mha_symbolic.cli import main
 from mha_symbolic.errors import SpecError
 from mha_symbolic.solution.plot import parse_range, sweep
-from mha_symbolic.spec.numbers import declared, from_text
+from mha_symbolic.spec.exact_numbers import declared, from_text
 from mha_symbolic.spec.parameters import declare
 
 R = sp.Rational

@@ -490,7 +490,7 @@ def test_a_matrix_keeps_one_notation_fractions_or_decimals() -> None:
 
 
 def test_html_aligns_a_first_entry_split_over_lines_without_stray_ampersands() -> None:
-    from mha_symbolic.bench_scale import rational_spec
+    from mha_symbolic.bench.model_scale import rational_spec
 
     html = derive(rational_spec(16, 16, 4)).to_html()
     assert r"\begin{aligned}" in derive(rational_spec(16, 16, 4)).to_markdown()
@@ -547,7 +547,7 @@ def test_a_weight_the_document_prints_transposed_is_noted_at_its_step(derivation
 
 
 def test_a_substituted_product_too_wide_for_a_page_is_left_out() -> None:
-    from mha_symbolic.solution.build import build
+    from mha_symbolic.solution.blocks import build
     from mha_symbolic.solution.view import Options as ViewOptions
 
     rope = build(derive(AttentionSpec.example("rope")), ViewOptions()).steps()
@@ -594,7 +594,7 @@ def test_the_closing_note_speaks_of_decimals_only_where_some_are_printed() -> No
 
 
 def test_an_output_passed_on_too_long_to_print_is_not_a_grid_of_names() -> None:
-    from mha_symbolic.solution.build import build
+    from mha_symbolic.solution.blocks import build
     from mha_symbolic.solution.view import Options as ViewOptions
 
     solution = build(derive(AttentionSpec.example("rope")), ViewOptions())
@@ -684,7 +684,7 @@ def test_a_shape_the_document_states_otherwise_is_noted_at_its_weights() -> None
 
 def test_a_matrix_too_wide_for_a_page_is_written_in_groups_of_columns() -> None:
     from mha_symbolic.solution import plain, wide
-    from mha_symbolic.solution.build import build
+    from mha_symbolic.solution.blocks import build
     from mha_symbolic.solution.view import Options as ViewOptions
 
     d = derive(AttentionSpec.example("pytorch-style"))

@@ -13,8 +13,8 @@ import sympy as sp
 from mha_symbolic import AttentionSpec, check, compile, derive
 from mha_symbolic.cli import main
 from mha_symbolic.extract.draft import Draft
-from mha_symbolic.extract.writer import to_toml
-from mha_symbolic.spec.files import parse_toml
+from mha_symbolic.extract.draft_toml import to_toml
+from mha_symbolic.spec.input_files import parse_toml
 
 QS = [[[1, 0], ["0.5", 1]], [[0, 1], [1, 1]]]
 KS = [[[1, 0], [0, 1], [1, 1]], [[1, 1], [0, 1], [2, 0]]]

@@ -21,7 +21,7 @@ from mha_symbolic.exact.backward import backward
 from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import walk
 from mha_symbolic.model.program import build
-from mha_symbolic.spec import numbers
+from mha_symbolic.spec import exact_numbers
 from tests.test_exercises import MASKED_CROSS  # 2 queries, 3 keys, a mask, a value bias
 
 STRUCTURED = ["one-token", "pytorch-style", "split-scaled", "two-tokens"]
@@ -173,9 +173,9 @@ def test_masked_logits_are_not_enclosed_but_the_weights_are() -> None:
 def test_binary_arrays_are_read_like_their_entries() -> None:
     rng = np.random.default_rng(0)
     array = rng.standard_normal((5, 7)).astype(np.float32)
-    with numbers.floats("binary"):
-        fast = numbers.to_matrix(array, "w_q")
-        slow = numbers.to_matrix([[float(v) for v in row] for row in array], "w_q")
+    with exact_numbers.floats("binary"):
+        fast = exact_numbers.to_matrix(array, "w_q")
+        slow = exact_numbers.to_matrix([[float(v) for v in row] for row in array], "w_q")
     assert fast == slow and fast.shape == (5, 7)
     assert fast[0, 0] == sp.Rational(*float(array[0, 0]).as_integer_ratio())
     assert fast * fast.T == slow * slow.T  # SymPy's own arithmetic on the given FLINT matrix
@@ -184,22 +184,22 @@ def test_binary_arrays_are_read_like_their_entries() -> None:
 def test_a_nan_in_an_array_names_its_entry() -> None:
     array = np.zeros((3, 4))
     array[1, 2] = np.nan
-    with numbers.floats("binary"), pytest.raises(SpecError) as error:
-        numbers.to_matrix(array, "w_q")
+    with exact_numbers.floats("binary"), pytest.raises(SpecError) as error:
+        exact_numbers.to_matrix(array, "w_q")
     assert str(error.value) == "w_q[2,3]: nan is not a finite number"
 
 
 def test_arrays_may_be_model_sized_but_written_matrices_not() -> None:
-    with numbers.floats("binary"):
-        assert numbers.to_matrix(np.ones((768, 768)), "w_o").shape == (768, 768)
+    with exact_numbers.floats("binary"):
+        assert exact_numbers.to_matrix(np.ones((768, 768)), "w_o").shape == (768, 768)
     with pytest.raises(SpecError) as error:
-        numbers.to_matrix([[1] * 600] * 600, "x")
+        exact_numbers.to_matrix([[1] * 600] * 600, "x")
     assert str(error.value) == (
         "x has shape (600, 600); a spec matrix has at most 4,096 rows and columns and "
         "262,144 entries"
     )
     with pytest.raises(SpecError) as error:
-        numbers.to_matrix(np.ones((2100, 2100)), "x")
+        exact_numbers.to_matrix(np.ones((2100, 2100)), "x")
     assert str(error.value) == (
         "x has shape (2100, 2100); an array has at most 4,096 rows and columns and "
         "4,194,304 entries"
@@ -207,12 +207,12 @@ def test_arrays_may_be_model_sized_but_written_matrices_not() -> None:
 
 
 def test_bench_scale_forward_rows_and_peak_memory() -> None:
-    from mha_symbolic import bench_scale
+    from mha_symbolic.bench import model_scale
 
-    lines = list(bench_scale.bench_forward(quick=True))
+    lines = list(model_scale.bench_forward(quick=True))
     rows = [line.split() for line in lines if re.match(r"\s*\(\d", line)]  # the shape rows
     assert [row[:3] for row in rows] == [["(16,", "16,", "4)"], ["(64,", "64,", "8)"]]
     assert all(float(row[3]) > 0 for row in rows)  # derive's median seconds
-    peak = bench_scale.peak_mb(lambda: bytearray(64 * 2**20))
+    peak = model_scale.peak_mb(lambda: bytearray(64 * 2**20))
     if peak is not None:  # Linux: /proc/self/clear_refs resets the peak in the child
         assert 60 <= peak < 200

@@ -10,7 +10,7 @@ import pytest
 
 from mha_symbolic.check.judge import check
 from mha_symbolic.exact.evaluate import derive
-from mha_symbolic.solution.build import build
+from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.view import (
     Assumption,
     Given,
@@ -159,7 +159,7 @@ def test_blocks_are_frozen(two):
 
 def test_the_view_model_does_not_import_jinja2():
     code = (
-        "import sys, mha_symbolic.solution.build, mha_symbolic.solution.view; "
+        "import sys, mha_symbolic.solution.blocks, mha_symbolic.solution.view; "
         "print('jinja2' in sys.modules)"
     )
     result = subprocess.run(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mha_symbolic.check.phrases import Voice, phrase, voice
 from mha_symbolic.check.verdicts import ClaimVerdict
+from mha_symbolic.language.check_phrases import Voice, phrase, voice
 
 _PROJECTIONS = {"w_q", "w_k", "w_v"}
 STATUSES = ("consistent", "differs", "undetermined")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from mha_symbolic.check import printed
+from mha_symbolic.check import printouts
 from mha_symbolic.check.judge import check
 from mha_symbolic.check.report import Report
 from mha_symbolic.errors import SpecError
@@ -135,9 +135,9 @@ def _route(key: str, value: Any, count: int) -> list[tuple[int, tuple[str, Any]]
             raise SpecError(f"claim {key!r}: the batch has {count} elements, no b{n}")
         return [(n, (match.group(2), value))]
     if isinstance(value, str):
-        body, is_print, _ = printed.unwrap(printed.clean(value).strip(), f"claim {key!r}")
-        if is_print or printed.numbers_only(body):
-            tree = printed.tree(body, f"claim {key!r}")
+        body, is_print, _ = printouts.unwrap(printouts.clean(value).strip(), f"claim {key!r}")
+        if is_print or printouts.numbers_only(body):
+            tree = printouts.tree(body, f"claim {key!r}")
             if count > 1 and isinstance(tree, list) and len(tree) == count and _depth(tree) >= 3:
                 return [(n, (key, _text(part))) for n, part in enumerate(tree, start=1)]
     if count == 1:

@@ -10,13 +10,13 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.check import printed
-from mha_symbolic.check.names import closing_index as _closing_index
-from mha_symbolic.check.names import is_name as _is_name
-from mha_symbolic.check.steps import PER_QUERY
+from mha_symbolic.check import printouts
+from mha_symbolic.check.chain_names import closing_index as _closing_index
+from mha_symbolic.check.chain_names import is_name as _is_name
+from mha_symbolic.check.step_values import PER_QUERY
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 
 _KEY = re.compile(r"([A-Za-z][\w.]*)\s*(?:\[\s*(\d+)\s*(?:,\s*(\d+)\s*)?\])?")
 # LaTeX that only spaces or sizes: dropped before reading ("\left[" reads as "[").
@@ -122,16 +122,16 @@ def _per_head(key: Any, value: Any, shapes: Mapping[str, tuple[int, int]]) -> li
         return []
     where = f"claim {key!r}"
     _check_size(value, where)
-    body, is_print, dtype = printed.unwrap(printed.clean(value).strip(), where)
-    tree = printed.tree(body, where) if is_print or printed.numbers_only(body) else None
+    body, is_print, dtype = printouts.unwrap(printouts.clean(value).strip(), where)
+    tree = printouts.tree(body, where) if is_print or printouts.numbers_only(body) else None
     heads = sum(name.startswith("head") and name.endswith(f".{step}") for name in shapes)
-    if tree is not None and heads == 1 and printed.depth(tree) == 2:
+    if tree is not None and heads == 1 and printouts.depth(tree) == 2:
         tree = [tree]  # one head: its axis of length one was dropped
-    if tree is None or printed.depth(tree) != 3:
+    if tree is None or printouts.depth(tree) != 3:
         return []
     if len(tree) != heads:
         raise SpecError(f"{where}: a print of {len(tree)} heads; the attention has {heads}")
-    decimals = -printed.shared_exponent(printed.entries(tree))
+    decimals = -printouts.shared_exponent(printouts.entries(tree))
     out = []
     for n, matrix in enumerate(tree, start=1):
         rows = _grid_rows(matrix, decimals, dtype, body, where)
@@ -195,8 +195,8 @@ def _read_value(value: Any, where: str) -> tuple[str, str, tuple[Side, ...]]:
     """(text as given, text as a grid of printed numbers, sides)."""
     if isinstance(value, str):
         _check_size(value, where)
-        text = _NOISE.sub(" ", printed.clean(value)).strip()
-        text, approximate = printed.approximate(text)
+        text = _NOISE.sub(" ", printouts.clean(value)).strip()
+        text, approximate = printouts.approximate(text)
         if not text:
             raise SpecError(f"{where}: the claimed value is empty")
         parts, relations = _chain(text, where)
@@ -259,7 +259,7 @@ def _read_side(text: str, where: str, approximate: bool = False) -> Side:
 
 
 def _exact_side(text: str, where: str) -> Side:
-    body, is_print, dtype = printed.unwrap(text, where)
+    body, is_print, dtype = printouts.unwrap(text, where)
     if is_print:
         return Side(text, _printed_rows(body, where, dtype))
     matrix = _MATRIX.fullmatch(text)
@@ -279,10 +279,10 @@ def _printed_rows(
 ) -> tuple[tuple[Printed, ...], ...]:
     """A numpy or torch print: every entry at the precision the array is printed to (and no
     finer than its dtype keeps: ``dtype=float32`` prints digits float32 does not hold)."""
-    value = printed.nested(body, where)
+    value = printouts.nested(body, where)
     if value == []:
         raise SpecError(f"{where}: the printed array is empty")
-    decimals = -printed.shared_exponent(printed.entries(value))
+    decimals = -printouts.shared_exponent(printouts.entries(value))
     return _grid_rows(value, decimals, dtype, body, where)
 
 
@@ -295,9 +295,9 @@ def _grid_rows(
 
     def entry(text: str) -> Printed:
         number = read_number(text, where)
-        exponent = printed.entry_exponent(text, decimals)
+        exponent = printouts.entry_exponent(text, decimals)
         if dtype is not None and number.value != 0:
-            kept = printed.kept_exponent(text, dtype)
+            kept = printouts.kept_exponent(text, dtype)
             exponent = kept if exponent is None else max(exponent, kept)
         return number if exponent is None else replace(number, exponent=exponent)
 
@@ -306,14 +306,14 @@ def _grid_rows(
 
 def _rows(value: Any, where: str) -> tuple[tuple[Printed, ...], ...]:
     """A TOML/Python value as a grid: a scalar is 1x1, a flat list one row."""
-    dtype = printed.low_precision(value)  # a float32 array: every entry at float32 precision
+    dtype = printouts.low_precision(value)  # a float32 array: every entry at float32 precision
     if hasattr(value, "tolist") and hasattr(value, "shape"):  # SymPy matrices, NumPy arrays
         value = value.tolist()
     if not isinstance(value, Sequence) or isinstance(value, str):
         return ((_scalar(value, where, dtype),),)
     if not value:
         raise SpecError(f"{where}: the claimed list is empty")
-    while isinstance(value, list) and len(value) == 1 and printed.depth(value) > 2:
+    while isinstance(value, list) and len(value) == 1 and printouts.depth(value) > 2:
         value = value[0]  # a batch (or head) of one, [[[...]]]: its one matrix, as printed.tree
     nested = [_is_sequence(item) for item in value]
     if not any(nested):
@@ -343,7 +343,7 @@ def _is_sequence(value: Any) -> bool:
 
 
 def _scalar(value: Any, where: str, dtype: str | None = None) -> Printed:
-    dtype = dtype or printed.low_precision(value)
+    dtype = dtype or printouts.low_precision(value)
     if dtype is not None and not isinstance(value, (str, bool)):
         return _low_precision(float(value), dtype, where)
     if isinstance(value, str):
@@ -361,9 +361,9 @@ def _low_precision(number: float, dtype: str, where: str) -> Printed:
     """A float32 (float16) value claims what was typed, to the digits its format keeps."""
     if number != number or abs(number) == float("inf"):
         raise SpecError(f"{where}: {number!r} is not a finite number")
-    text = printed.shortest(number, dtype)
+    text = printouts.shortest(number, dtype)
     typed = read_number(text, where)
-    kept = printed.kept_exponent(text, dtype) if number else None
+    kept = printouts.kept_exponent(text, dtype) if number else None
     if kept is None:
         return typed
     exponent = kept if typed.exponent is None else max(typed.exponent, kept)
@@ -386,8 +386,8 @@ def _list_text(rows: tuple[tuple[Printed, ...], ...]) -> str:
 def read_number(text: str, where: str = "claim") -> Printed:
     """One printed number: a decimal (whose digits give its precision), an integer, a
     fraction, minus infinity (a masked score) or LaTeX."""
-    text = _strip_braces(_NOISE.sub(" ", printed.clean(text)).strip())
-    percent = printed.percentage(text)
+    text = _strip_braces(_NOISE.sub(" ", printouts.clean(text)).strip())
+    percent = printouts.percentage(text)
     if percent is not None:  # "22.91\\%": 0.2291, to four decimals
         number = read_number(percent, where)
         places = None if number.exponent is None else number.exponent - 2

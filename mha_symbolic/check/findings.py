@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from mha_symbolic.phrases import Phrase, make
+from mha_symbolic.language.phrases import Phrase, make
 from mha_symbolic.spec.attention import AttentionSpec
 
 SECTION = "findings"  # the locale files' section of these words

@@ -17,10 +17,10 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check.claims import Claim
-from mha_symbolic.check.phrases import Phrase, code, joined, phrase
 from mha_symbolic.check.verdicts import ClaimVerdict, holds_for
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
+from mha_symbolic.language.check_phrases import Phrase, code, joined, phrase
 from mha_symbolic.model.program import KINDS, Program, build
 
 # The kinds of step whose entries have a name of their own ([check.nouns]), for a diagnosis in

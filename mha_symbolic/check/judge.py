@@ -11,9 +11,8 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.check import assumed, follow, precision
 from mha_symbolic.check.claims import Claim, Side, read_claims
 from mha_symbolic.check.mistakes import MISTAKES, Mistakes
-from mha_symbolic.check.phrases import Phrase, code, joined, phrase, sentence
 from mha_symbolic.check.report import Report
-from mha_symbolic.check.steps import Values
+from mha_symbolic.check.step_values import Values
 from mha_symbolic.check.verdicts import (
     INCONSISTENT,
     SYMBOLIC_NOTE,
@@ -26,8 +25,9 @@ from mha_symbolic.check.verdicts import (
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, unknown_key_message
 from mha_symbolic.exact.evaluate import derive
+from mha_symbolic.language.check_phrases import Phrase, code, joined, phrase, sentence
 from mha_symbolic.spec.attention import AttentionSpec, as_spec
-from mha_symbolic.spec.numbers import declared
+from mha_symbolic.spec.exact_numbers import declared
 
 __all__ = ["INCONSISTENT", "MISTAKES", "Report", "check", "decimal_text", "judge"]
 _INTERMEDIATE_KIND = "intermediate"  # head1.exp, head1.sums, head1.weighted[i]

@@ -14,10 +14,10 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check.claims import Claim
-from mha_symbolic.check.phrases import Phrase, code, phrase
 from mha_symbolic.check.verdicts import holds_for
 from mha_symbolic.exact.derivation import KINDS, Derivation
 from mha_symbolic.exact.evaluate import walk
+from mha_symbolic.language.check_phrases import Phrase, code, phrase
 from mha_symbolic.model import rewrite
 from mha_symbolic.model.program import Program, build
 

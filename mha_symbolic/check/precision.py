@@ -20,11 +20,11 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check.claims import Printed
-from mha_symbolic.check.phrases import phrase
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import balls
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
+from mha_symbolic.language.check_phrases import phrase
 from mha_symbolic.model.program import Leaf, Program, build
 from mha_symbolic.spec.attention import DTYPES, INPUTS
 

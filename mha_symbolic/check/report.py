@@ -17,8 +17,8 @@ import sympy as sp
 from sympy.printing.str import StrPrinter
 
 from mha_symbolic.check.assumed import Assumed
-from mha_symbolic.check.phrases import Voice, columns, pad, voice
 from mha_symbolic.check.verdicts import VERDICTS, ClaimVerdict, grid
+from mha_symbolic.language.check_phrases import Voice, columns, pad, voice
 from mha_symbolic.spec.attention import example_names
 
 _TEXT_WIDTH = 80  # characters of an exact value shown in the text table

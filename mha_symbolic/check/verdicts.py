@@ -12,9 +12,9 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
 
 from mha_symbolic.check.claims import Claim, Printed, Side
-from mha_symbolic.check.phrases import Voice, phrase, voice
 from mha_symbolic.exact import balls
 from mha_symbolic.exact.rounding import decimal_of
+from mha_symbolic.language.check_phrases import Voice, phrase, voice
 from mha_symbolic.text import decimal_text as shared_decimal_text
 
 # best to worst; "within": holds within the printed precision of the inputs (check/precision)

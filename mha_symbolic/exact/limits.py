@@ -15,7 +15,7 @@ from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.evaluate import Evaluator
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.program import Node, build
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec import parameters
 from mha_symbolic.text import did_you_mean
 

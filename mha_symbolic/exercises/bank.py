@@ -24,12 +24,12 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.exercises.toml import to_toml
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.build import build
+from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.render import environment, full_size_fractions, variables
 from mha_symbolic.solution.view import Block, Given, Options, Solution, StepBlock
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.attention import AttentionSpec, example_names
-from mha_symbolic.spec.files import parse_toml, read_text
+from mha_symbolic.spec.input_files import parse_toml, read_text
 from mha_symbolic.text import decimal_text
 
 if sys.version_info >= (3, 11):
@@ -481,7 +481,7 @@ def make_variant(
 
 
 def _words(options: ExerciseOptions) -> dict[str, str]:
-    from mha_symbolic.locale import load as load_locale
+    from mha_symbolic.language.locales import load as load_locale
 
     return dict(load_locale(options.lang, options.templates)["exercises"])
 

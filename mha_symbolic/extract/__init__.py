@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.draft_toml import to_toml
 from mha_symbolic.extract.finder import unread_notes
 from mha_symbolic.extract.formats import FORMATS, read_document
-from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.extract.run import NO_NUMBERS, drafts
-from mha_symbolic.extract.writer import to_toml
+from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec.attention import AttentionSpec
-from mha_symbolic.spec.files import parse_toml
+from mha_symbolic.spec.input_files import parse_toml
 
 __all__ = ["FORMATS", "NO_NUMBERS", "Extraction", "extract", "extract_all"]
 

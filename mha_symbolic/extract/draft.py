@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mha_symbolic.extract.phrases import Phrase, code, named, phrase
+from mha_symbolic.language.extract_phrases import Phrase, code, named, phrase
 
 
 @dataclass

@@ -12,8 +12,8 @@ from typing import Any
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.macros import Expansion, definitions
 from mha_symbolic.extract.markup import page_text
-from mha_symbolic.extract.phrases import phrase
-from mha_symbolic.spec import files
+from mha_symbolic.language.extract_phrases import phrase
+from mha_symbolic.spec import input_files
 
 MAX_DOCUMENT_BYTES = 5_000_000  # a tutorial page is a few hundred kB; a book chapter ~1 MB
 MAX_LINES = 250_000
@@ -67,7 +67,7 @@ def read_document(source: str | Path, kind: str | None = None) -> Document:
         text, name = source, "<text>"
     else:
         name = str(source)
-        text = files.read_text(source, name, limit=MAX_DOCUMENT_BYTES)
+        text = input_files.read_text(source, name, limit=MAX_DOCUMENT_BYTES)
         kind = kind or _SUFFIX.get(Path(name).suffix.lower())
         if kind is None:
             raise SpecError(

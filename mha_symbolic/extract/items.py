@@ -89,7 +89,7 @@ class Unread:
     def note(self, where: str) -> str:
         """``line 12: row 2 of "X" cannot be read ('⁻1.0'): the matrix is left out``, a Phrase
         of ``[extract.unread]`` (said in any locale)."""
-        from mha_symbolic.extract.phrases import code, phrase
+        from mha_symbolic.language.extract_phrases import code, phrase
 
         name = code(f'"{self.name}"') if self.name else phrase("unread.unnamed")
         token = code(repr(self.token))

@@ -10,8 +10,8 @@ from decimal import Decimal, InvalidOperation
 import sympy as sp
 
 from mha_symbolic.extract.draft import Draft, Value, rows_text
-from mha_symbolic.extract.phrases import code, phrase
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.language.extract_phrases import code, phrase
 
 Shapes = Mapping[str, tuple[int, int]]
 # Role -> the per-head step it is a value of.

@@ -11,7 +11,7 @@ from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.layouts import indexed_entries
-from mha_symbolic.extract.phrases import phrase
+from mha_symbolic.language.extract_phrases import phrase
 
 _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
 _OPERATOR_END = re.compile(r"(·|@|\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")

@@ -10,14 +10,14 @@ from dataclasses import replace
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.evaluate import derive
-from mha_symbolic.extract import build
+from mha_symbolic.extract import assemble
+from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.numbers import Example, by_numbers
-from mha_symbolic.extract.phrases import phrase
 from mha_symbolic.extract.place import agreeing, place_claims, step_key
 from mha_symbolic.extract.reading import Reading, Seen, read
+from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -66,9 +66,9 @@ def _token_rows(seen: list[Seen]) -> list[Seen]:
             continue
         later = (t for t in seen[index + 1 :] if t.role == "x" and t.row is None)
         whole = next((t for t in later if len(t.item.rows) > 1), None)
-        rows = [build.plain((r,)) for r in whole.item.rows] if whole else []
-        if build.plain(s.item.rows) in rows:
-            out[index] = replace(s, row=rows.index(build.plain(s.item.rows)) + 1)
+        rows = [assemble.plain((r,)) for r in whole.item.rows] if whole else []
+        if assemble.plain(s.item.rows) in rows:
+            out[index] = replace(s, row=rows.index(assemble.plain(s.item.rows)) + 1)
     return out
 
 
@@ -78,7 +78,7 @@ def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
     current = None
     for s in seen:
         if s.role == "x" and s.row is None:
-            value = build.plain(s.item.rows)
+            value = assemble.plain(s.item.rows)
             if current is not None and value != current:
                 groups.append([])
             current = value
@@ -117,20 +117,20 @@ def build_draft(
     found: Sequence[Example] = (),
 ) -> Draft:
     draft = Draft(document.name, title)
-    length, width = build.build_input(draft, seen, facts)
+    length, width = assemble.build_input(draft, seen, facts)
     if reading.tokens and len(reading.tokens) == length:
         draft.set("tokens", list(reading.tokens), "the labels of the token lines")
     complete = [e for e in found if e.complete]
-    heads = build.build_heads(draft, seen, facts, width, complete[0].heads if complete else None)
-    if not build.past_inputs(draft):  # no x: nothing is projected
-        layout = build.build_layout(draft, seen, facts, heads, width)
-        build.build_convention(draft, seen, facts, width, layout, heads)
-        build.check_fit(draft, seen, width, heads, layout)
+    heads = assemble.build_heads(draft, seen, facts, width, complete[0].heads if complete else None)
+    if not assemble.past_inputs(draft):  # no x: nothing is projected
+        layout = assemble.build_layout(draft, seen, facts, heads, width)
+        assemble.build_convention(draft, seen, facts, width, layout, heads)
+        assemble.check_fit(draft, seen, width, heads, layout)
         body = "\n".join(line.text for line in document.lines)
-        build.build_weights(draft, seen, facts, heads, layout, body)
+        assemble.build_weights(draft, seen, facts, heads, layout, body)
     _found_mask(draft, found)
     spec = _spec(draft, seen)
-    build.output_projection(draft, seen, facts, _concat_width(spec))
+    assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
     _choose_scale(draft, seen, facts, heads)
     _check_shapes(draft, seen, heads)
@@ -155,7 +155,7 @@ def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> Atte
         return AttentionSpec.from_dict(draft.table(with_claims), source=draft.document)
     except SpecError as error:
         printed = "; ".join(
-            f"{s.name} {build.shape(s.item.rows)} ({s.where})"
+            f"{s.name} {assemble.shape(s.item.rows)} ({s.where})"
             for s in seen
             if s.role in ("x", "w_q", "w_k", "w_v", "w_o") and s.row is None
         )

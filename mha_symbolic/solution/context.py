@@ -9,11 +9,11 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.language.words import Words
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.names import Names, exponentials
+from mha_symbolic.solution.shorthand import Names, exponentials
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import AttentionSpec
-from mha_symbolic.words import Words
 
 
 def _lazy(value: Any) -> bool:
@@ -33,7 +33,7 @@ class Context:
     # Symbol -> the LaTeX of its value, once shown: what a later step's formula is written with.
     substitutes: dict[sp.Basic, str] = field(default_factory=dict)
     said: set[tuple[str, str]] = field(default_factory=set)  # (section, key) already said
-    names: Names = field(default_factory=Names)  # a = e^{sqrt(3)/3}, ... (see names.py)
+    names: Names = field(default_factory=Names)  # a = e^{sqrt(3)/3}, ... (see shorthand.py)
 
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:

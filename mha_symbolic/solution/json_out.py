@@ -18,7 +18,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.exact.rounding import decimal_of
-from mha_symbolic.locale import step_title
+from mha_symbolic.language.locales import step_title
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec import parameters

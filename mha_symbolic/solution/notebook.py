@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from mha_symbolic.exact.derivation import Derivation
-from mha_symbolic.locale import step_title
+from mha_symbolic.language.locales import step_title
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.render import render
 from mha_symbolic.solution.view import Options

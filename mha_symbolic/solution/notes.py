@@ -10,7 +10,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
-from mha_symbolic.phrases import Phrase
+from mha_symbolic.language.phrases import Phrase
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import Assumption

@@ -12,9 +12,9 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.limits import parameter
+from mha_symbolic.language.words import Words
 from mha_symbolic.solution.heatmap import fonts, pyplot, to_png
-from mha_symbolic.spec import numbers as exact
-from mha_symbolic.words import Words
+from mha_symbolic.spec import exact_numbers as exact
 
 _SELECTOR = re.compile(r"(?P<key>[^\[\]]+)(\[(?P<row>\d+)(,\s*(?P<col>\d+))?\])?")
 

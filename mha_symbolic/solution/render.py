@@ -16,13 +16,13 @@ from markupsafe import Markup, escape
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation, Step
-from mha_symbolic.files import Data, check_file_name, is_stream, write_files
-from mha_symbolic.locale import template_dir
+from mha_symbolic.language.locales import template_dir
+from mha_symbolic.language.words import Words
+from mha_symbolic.output_files import Data, check_file_name, is_stream, write_files
 from mha_symbolic.solution import json_out, plain, terminal, wide
-from mha_symbolic.solution.build import build
+from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
 from mha_symbolic.solution.view import Options, Solution
-from mha_symbolic.words import Words
 
 FORMATS = ("md", "text", "tex", "html", "pdf", "json")
 TEXT_FORMATS = ("md", "text", "tex", "html", "json")

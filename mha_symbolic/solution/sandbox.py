@@ -18,7 +18,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment, SecurityError, safe_range
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.files import inside
+from mha_symbolic.output_files import inside
 from mha_symbolic.text import one_line
 
 _SHOWN = 200  # characters of an error's own message quoted

@@ -1,7 +1,7 @@
 """The view model of a worked solution: how it is written (Options) and its typed blocks.
 
 Every field is text a template prints as it is: prose (with ``$...$`` maths) or LaTeX. The
-blocks are built by :mod:`mha_symbolic.solution.build`; the templates read them by attribute
+blocks are built by :mod:`mha_symbolic.solution.blocks`; the templates read them by attribute
 and tell them apart by ``block.type``.
 """
 

@@ -13,8 +13,8 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import bounds, files, gqa, masks, parameters, printed, stages
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import as_printed, bounds, gqa, input_files, masks, parameters, stages
+from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
 from mha_symbolic.spec.scores import check_scores_spec, read_scores
 from mha_symbolic.spec.torch_io import from_torch
@@ -162,8 +162,8 @@ class AttentionSpec:
     @classmethod
     def from_toml(cls, path: str | Path) -> AttentionSpec:
         path = Path(path)
-        where = str(path)
-        return cls.from_dict(files.parse_toml(files.read_text(path, where), where), source=where)
+        text = input_files.read_text(path, str(path))
+        return cls.from_dict(input_files.parse_toml(text, str(path)), source=str(path))
 
     @classmethod
     def example(cls, name: str) -> AttentionSpec:
@@ -178,7 +178,7 @@ class AttentionSpec:
             .read_text(encoding="utf-8")
         )
         where = f"example {name}"
-        return cls.from_dict(files.parse_toml(text, where), source=where)
+        return cls.from_dict(input_files.parse_toml(text, where), source=where)
 
     @classmethod
     def from_torch(
@@ -298,10 +298,10 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         values["scores"] = read_scores(raw, values["heads"], rows, cols)
     values["rope"] = read_rope(raw.get("rope"))
     check_widths(values["rope"], _query_widths(values))
-    values["printed_transposed"] = printed.printed_transposed(
+    values["printed_transposed"] = as_printed.printed_transposed(
         raw.get("printed_transposed", []), values
     )
-    values["printed_shapes"] = printed.printed_shapes(raw.get("printed_shapes", {}), values)
+    values["printed_shapes"] = as_printed.printed_shapes(raw.get("printed_shapes", {}), values)
     return values
 
 

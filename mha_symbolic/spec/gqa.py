@@ -15,7 +15,7 @@ import sympy as sp
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 
 SHARED = ("w_k", "w_v", "b_k", "b_v")
 

@@ -31,7 +31,7 @@ import sympy as sp
 
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.latex_adapter import bounded, checked, convert, finite, power
-from mha_symbolic.spec.tokens import Refusal, Token, gap_name, number_value, tokens
+from mha_symbolic.spec.lexer import Refusal, Token, gap_name, number_value, tokens
 from mha_symbolic.text import closest, one_line
 
 _SUBSCRIPT = re.compile(r"[A-Za-z0-9,]+")

@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.spec import bounds
-from mha_symbolic.spec.tokens import Refusal
+from mha_symbolic.spec.lexer import Refusal
 
 # The library keeps module-level state (its ANTLR parser): one call at a time.
 _LOCK = threading.Lock()

@@ -12,7 +12,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean
 
 MASKS = ("none", "causal")

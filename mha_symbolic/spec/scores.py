@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 
 
 def read_scores(raw: Mapping[str, Any], heads: int, rows: int, cols: int) -> tuple[Any, ...]:

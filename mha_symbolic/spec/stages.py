@@ -19,7 +19,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import numbers as exact
+from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import one_line
 
 STAGE_KEYS = ("q", "k", "v", "attention_weights")

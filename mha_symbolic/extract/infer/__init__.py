@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.infer.arrays import Printed, printed_arrays
 from mha_symbolic.extract.infer.graph import Inference, infer
+from mha_symbolic.extract.infer.intervals import Printed, printed_arrays
 from mha_symbolic.extract.infer.search import search
 from mha_symbolic.extract.items import Item
-from mha_symbolic.extract.phrases import Phrase, phrase
+from mha_symbolic.language.extract_phrases import Phrase, phrase
 
 __all__ = ["Inference", "inferred", "where_of"]
 

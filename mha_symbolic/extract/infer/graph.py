@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mha_symbolic.extract.infer import relations as rel
-from mha_symbolic.extract.infer.arrays import Printed
+from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.search import Match, Search
 

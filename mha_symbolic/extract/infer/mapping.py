@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from mha_symbolic.extract.infer.arrays import Printed
 from mha_symbolic.extract.infer.graph import Inference
+from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.search import MAX_ARRAYS, MAX_EVALUATIONS, Match
-from mha_symbolic.extract.phrases import Phrase, code, joined, phrase
+from mha_symbolic.language.extract_phrases import Phrase, code, joined, phrase
 
 Where = Callable[[Printed], str]
 

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from mha_symbolic.extract.infer.arrays import Printed
+from mha_symbolic.extract.infer.intervals import Printed
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
 _ROUNDING = 1e-9

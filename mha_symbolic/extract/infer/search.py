@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mha_symbolic.extract.infer import relations as rel
-from mha_symbolic.extract.infer.arrays import Printed
+from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Fit, Node
 
 MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)

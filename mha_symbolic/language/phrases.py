@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from mha_symbolic.words import Words
+from mha_symbolic.language.words import Words
 
 
 class Phrase(str):

@@ -1,8 +1,8 @@
 """The words of a check report: each sentence a Phrase, English by default, said in any language.
 
-A :class:`Phrase` (``mha_symbolic.phrases``) is its English text (it is a ``str``: compared,
-joined and printed as the checker's sentences always were) together with the ``[check]`` locale
-key it was filled from and its numbers, so that a report can be rendered again in another
+A :class:`Phrase` (``mha_symbolic.language.phrases``) is its English text (it is a ``str``:
+compared, joined and printed as the checker's sentences always were) together with the ``[check]``
+locale key it was filled from and its numbers, so that a report can be rendered again in another
 language at the last moment (:meth:`Voice.say`). Numbers are data put in as they are (decimals,
 printed claims, shapes), or phrases themselves, said in the same language as the sentence
 around them. A step key or a symbol the user typed goes in through :func:`code`, which a locale
@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from mha_symbolic import phrases
-from mha_symbolic.phrases import Phrase
+from mha_symbolic.language import phrases
+from mha_symbolic.language.phrases import Phrase
 
 __all__ = ["Phrase", "Voice", "code", "columns", "joined", "pad", "phrase", "sentence", "voice"]
 

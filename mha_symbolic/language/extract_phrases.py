@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mha_symbolic import phrases
-from mha_symbolic.phrases import Phrase, Voice
+from mha_symbolic.language import phrases
+from mha_symbolic.language.phrases import Phrase, Voice
 
 __all__ = ["Phrase", "Voice", "code", "named", "phrase", "voice"]
 

@@ -15,7 +15,7 @@ import sympy as sp
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import bounds, grammar
-from mha_symbolic.spec.tokens import Refusal
+from mha_symbolic.spec.lexer import Refusal
 from mha_symbolic.text import one_line
 
 # A LaTeX matrix given as one string; its entries are read one by one like list entries.

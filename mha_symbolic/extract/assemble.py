@@ -11,8 +11,8 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, stated, stated_heads
-from mha_symbolic.extract.phrases import code, named, phrase
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.language.extract_phrases import code, named, phrase
 
 Rows = tuple[tuple[str, ...], ...]
 PROJECTIONS = ("w_q", "w_k", "w_v")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from mha_symbolic.bench_scale import (
+from mha_symbolic.bench.model_scale import (
     DIGITS,
     GPT2,
     GRADIENT_SHAPES,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.files import inside
+from mha_symbolic.output_files import inside
 from mha_symbolic.text import one_line
 
 if sys.version_info >= (3, 11):
@@ -34,7 +34,7 @@ def template_dir(override: str | Path | None = None) -> Path:
         return path
     # Installed from a wheel, templates/ sits inside the package; in a source checkout (and an
     # editable install) it is the top-level folder beside the package.
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     packaged = package / "templates"
     return packaged if packaged.is_dir() else package.parent / "templates"
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.bench_timing import median_interleaved
+from mha_symbolic.bench.timing import median_interleaved
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 

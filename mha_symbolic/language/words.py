@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mha_symbolic.locale import Locale, fill, load
+from mha_symbolic.language.locales import Locale, fill, load
 
 
 class Words:

@@ -14,8 +14,8 @@ from mha_symbolic.extract.infer import Inference, inferred, where_of
 from mha_symbolic.extract.infer.mapping import capped, said_lines
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
-from mha_symbolic.extract.phrases import Phrase
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.language.extract_phrases import Phrase
 
 _CLAIMS = {
     "head.x", "q", "k", "v", "scores", "scaled", "softmax_argument", "masked", "weights",

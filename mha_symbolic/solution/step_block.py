@@ -8,7 +8,7 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
-from mha_symbolic.locale import generic_key, step_title
+from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow

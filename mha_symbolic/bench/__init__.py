@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.bench_timing import median_interleaved
+from mha_symbolic.bench.timing import median_interleaved
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.numeric.function import compile
 from mha_symbolic.spec.attention import AttentionSpec
@@ -63,13 +63,13 @@ def _derived_output(spec: AttentionSpec) -> sp.MatrixBase:
 
 
 def _scale(quick: bool = False) -> Iterator[str]:
-    from mha_symbolic import bench_gpt2, bench_scale
+    from mha_symbolic.bench import gpt2, model_scale
 
-    yield from bench_scale.bench_forward(quick)
+    yield from model_scale.bench_forward(quick)
     yield ""
-    yield from bench_gpt2.bench_layer(quick)
+    yield from gpt2.bench_layer(quick)
     yield ""
-    yield from bench_gpt2.bench_gradients(quick)
+    yield from gpt2.bench_gradients(quick)
 
 
 def bench_derive(quick: bool = False) -> Iterator[str]:

@@ -34,8 +34,8 @@ from mha_symbolic.exercises.bank import (
     split_document,
     variant_dir,
 )
-from mha_symbolic.files import staged_folder
-from mha_symbolic.spec.files import parse_toml
+from mha_symbolic.output_files import staged_folder
+from mha_symbolic.spec.input_files import parse_toml
 
 if sys.version_info >= (3, 11):
     pass

@@ -11,8 +11,8 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import fused_steps, lets, limit, setup, summary
-from mha_symbolic.solution.steps import shape_text, step_block
-from mha_symbolic.solution.tokens import token_work
+from mha_symbolic.solution.step_block import shape_text, step_block
+from mha_symbolic.solution.token_detail import token_work
 from mha_symbolic.solution.view import (
     Block,
     Figure,
