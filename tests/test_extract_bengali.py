@@ -27,6 +27,7 @@ from mha_symbolic.language.phrases import Voice
 from tests.english import english_words, every_entry_said_in_bengali
 from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
+from tests.test_extract_given import MASKED
 
 DOCUMENTS = sorted((DATA / "documents").iterdir())
 SEEDS = ("000", "001", "002", "003", "004")
@@ -148,26 +149,6 @@ W_O = [[0.5, 0, 0, 0.5], [0, 0.5, 0, 0], [0, 0, 0.5, 0], [0.5, 0, 0, 0.5]]
 Output = [[0.7006, 0.4067, 0.2994, 0.7006],
           [0.9241, 0.2994, 0.0759, 0.9241],
           [0.8364, 0.2994, 0.1636, 0.8364]]
-"""
-MASKED = """# Masked self-attention
-
-X = [[1, 0], [0, 1], [1, 1]]
-
-Q = K = V = X, so the scores are X X^T:
-
-S = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
-
-masked_fill(mask, -1e9) after dividing by sqrt(2):
-
-[[ 7.0711e-01, -1.0000e+09, -1.0000e+09],
- [ 0.0000e+00,  7.0711e-01, -1.0000e+09],
- [ 7.0711e-01,  7.0711e-01,  1.4142e+00]]
-
-softmax:
-
-[[1.0000, 0.0000, 0.0000],
- [0.3302, 0.6698, 0.0000],
- [0.2483, 0.2483, 0.5035]]
 """
 GIVEN = """# Attention from Q, K and V, no scaling
 

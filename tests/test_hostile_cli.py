@@ -11,14 +11,10 @@ import importlib.metadata
 import io
 import json
 import math
-import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
-import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +35,7 @@ from mha_symbolic.cli import main
 from mha_symbolic.progress import CountLine, StepLine
 from mha_symbolic.spec.attention import example_names
 from mha_symbolic.text import decimal_text
+from tests.forked import run_forked
 
 TIMEOUT = 60  # seconds: a generous bound; every refusal here answers in about one second
 SHIPPED = Path(__file__).resolve().parent.parent / "templates"
@@ -195,53 +192,6 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
     return {
         str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None)
         for p in sorted(folder.rglob("*"))
-    }
-
-
-def run_forked(argv: list[str], cwd: Path, stdin: bytes = b"") -> dict[str, Any]:
-    """``mha-symbolic ARGV`` in a forked child of this process (the package is imported once,
-    so a case costs only its own work), with its own standard streams and working folder;
-    killed, and the test failed, after TIMEOUT seconds."""
-    streams = {name: cwd.parent / f"{cwd.name}.{name}" for name in ("in", "out", "err")}
-    streams["in"].write_bytes(stdin)
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.chdir(cwd)
-            for fd, name, mode in (
-                (0, "in", os.O_RDONLY),
-                (1, "out", os.O_WRONLY),
-                (2, "err", os.O_WRONLY),
-            ):
-                os.dup2(os.open(streams[name], mode | (os.O_CREAT if fd else 0)), fd)
-            # pytest replaced the standard streams: the child gets plain ones on fds 0-2
-            sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-            sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-            code = main(argv)
-        except SystemExit as exit:  # argparse's usage errors
-            code = exit.code if isinstance(exit.code, int) else 1
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            pytest.fail(f"mha-symbolic {argv} did not answer within {TIMEOUT} s")
-        time.sleep(0.005)
-    return {
-        "code": os.waitstatus_to_exitcode(status),
-        "stdout": streams["out"].read_bytes() if streams["out"].exists() else b"",
-        "stderr": streams["err"].read_text(encoding="utf-8") if streams["err"].exists() else "",
     }
 
 

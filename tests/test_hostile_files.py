@@ -8,12 +8,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import stat
 import subprocess
 import sys
-import time
-import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +19,7 @@ from typing import Any
 import pytest
 
 from mha_symbolic.cli import main
+from tests.forked import run_forked
 
 TIMEOUT = 60  # seconds: generous; the slowest case (a template loop) stops at 5 s
 SHIPPED = Path(__file__).resolve().parent.parent / "templates"
@@ -147,49 +145,8 @@ def snapshot(folder: Path) -> dict[str, Any]:
 
 
 def run(argv: list[str], cwd: Path, stdin: str = "") -> dict[str, Any]:
-    """``mha-symbolic ARGV`` in a forked child (fds 0-2 its own; ``stdin="closed"`` closes
-    fd 0), killed and the test failed after TIMEOUT seconds."""
-    streams = {name: cwd.parent / f"{cwd.name}.{name}" for name in ("in", "out", "err")}
-    streams["in"].write_text(stdin)
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.chdir(cwd)
-            os.dup2(os.open(streams["out"], os.O_WRONLY | os.O_CREAT), 1)
-            os.dup2(os.open(streams["err"], os.O_WRONLY | os.O_CREAT), 2)
-            if stdin == "closed":
-                os.close(0)
-                sys.stdin = None  # type: ignore[assignment]  # as Python starts with <&-
-            else:
-                os.dup2(os.open(streams["in"], os.O_RDONLY), 0)
-                sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-            sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-            code = main(argv)
-        except SystemExit as exit_:
-            code = exit_.code if isinstance(exit_.code, int) else 1
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            pytest.fail(f"mha-symbolic {argv} did not answer within {TIMEOUT} s")
-        time.sleep(0.005)
-    return {
-        "code": os.waitstatus_to_exitcode(status),
-        "stdout": streams["out"].read_bytes() if streams["out"].exists() else b"",
-        "stderr": streams["err"].read_text(encoding="utf-8") if streams["err"].exists() else "",
-    }
+    """``mha-symbolic ARGV`` in a forked child; ``stdin="closed"`` closes its fd 0."""
+    return run_forked(argv, cwd, None if stdin == "closed" else stdin.encode())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
