@@ -66,7 +66,8 @@ def _mpmath_rounded(value: sp.Expr, places: int) -> str:
     with mpmath.workdps(60):
         number = sp.lambdify([], value, "mpmath")()
         text = mpmath.nstr(number, 60, min_fixed=-(10**6), max_fixed=10**6)
-    with localcontext(prec=200):
+    with localcontext() as context:  # localcontext(prec=...) is Python 3.11 and later
+        context.prec = 200
         rounded = Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
     out = f"{rounded:f}"
     return out[1:] if out.startswith("-") and Decimal(out) == 0 else out
