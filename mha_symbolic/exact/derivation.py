@@ -11,7 +11,6 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.model.program import KINDS, Program
-from mha_symbolic.model.titles import step_title
 from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.text import closest
 
@@ -61,7 +60,11 @@ class Step:
 
     @property
     def title(self) -> str:
-        """The step's English title ("Scaled scores, head 2"); solutions use their locale's."""
+        """The step's English title ("Scaled scores, head 2"): the en locale's [titles], the
+        one place English titles are written (solutions in other languages use theirs)."""
+        # Imported here: the core reads the locale only when a title is asked for.
+        from mha_symbolic.language.locales import step_title
+
         return step_title(self.key, self.head)
 
 
