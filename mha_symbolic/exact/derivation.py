@@ -10,7 +10,8 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.program import KINDS, Program
+from mha_symbolic.model.program import KINDS, Program, build
+from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.text import closest
 
@@ -123,6 +124,16 @@ class Derivation(Mapping[str, Matrix]):
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {step.key: step for step in self.steps})
         object.__setattr__(self, "bindings", MappingProxyType(dict(self.bindings)))
+
+    @property
+    def facts(self) -> Facts:
+        """What a solution or the checker asks of the model (its scale, mask, output
+        projection, ...), answered from the program walked (made once)."""
+        made: Facts | None = self.__dict__.get("_facts")
+        if made is None:
+            made = Facts(self.program if self.program is not None else build(self.spec))
+            object.__setattr__(self, "_facts", made)
+        return made
 
     def step(self, key: str) -> Step:
         by_key: dict[str, Step] = self._by_key  # type: ignore[attr-defined]
