@@ -94,3 +94,41 @@ def test_a_node_adds_numbers_and_a_variant_to_its_caption(tmp_path: Path) -> Non
     assert caption(context, tilted.step("head1.weights")) == caption(
         Context.start(d, Options(), images=None), d.step("head1.weights")
     )
+
+
+def test_the_facts_of_the_examples_and_the_given_stages() -> None:
+    two, split, temperature = (
+        derive(AttentionSpec.example(name)).facts
+        for name in ("two-tokens", "split-scaled", "temperature")
+    )
+    assert (two.scale(2).factor, two.scale(2).is_identity, two.scale(2).given) == (1, True, False)
+    assert split.scale(1).is_default and str(split.scale(1).factor) == "1/sqrt(d_k)"
+    tau = temperature.parameters["tau"]
+    assert (temperature.scale().factor, temperature.scale().given) == (1 / tau, True)
+    assert (two.output_projection, two.layout, two.given, two.mask) == (
+        True,
+        "per_head",
+        "inputs",
+        None,
+    )
+    scores = derive(
+        AttentionSpec(scores=[[1, 2], [3, 4]], v=[[1, 0], [0, 1]], mask="causal", mask_fill="-1e9")
+    ).facts
+    assert (scores.given, scores.scores_given, scores.has_inputs) == ("scores", True, False)
+    assert (scores.mask.kind, scores.mask.fill) == ("causal", -(10**9))
+    weights = derive(AttentionSpec(attention_weights=[[1, 0], [0, 1]], v=[[4, 0], [0, 8]])).facts
+    assert (weights.given, weights.scale().is_identity, weights.output_projection) == (
+        "weights",
+        True,
+        False,
+    )
+
+
+def test_token_by_token_dot_products_are_of_the_rotated_queries_and_keys() -> None:
+    d = derive(AttentionSpec(x=[[1, 0], [0, 1]], rope=True))
+    md = d.to_markdown(detail="token", max_width=100)
+    assert "too long" not in md
+    context = Context.start(d, Options(max_width=100), images=None)
+    q, k = d.step("head1.q_rot").entries, d.step("head1.k_rot").entries
+    line = rf"q_{{1}} \cdot k_{{2}} = {context.row(q, 0)} \cdot {context.row(k, 1)} = "
+    assert line + context.exact(d["head1.scores"][0, 1]) in md
