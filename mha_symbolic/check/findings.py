@@ -59,6 +59,8 @@ def shape_findings(spec: AttentionSpec, lines: Sequence[str]) -> list[Finding]:
     out = []
     facts = Facts(build(spec))
     for name, stated in spec.printed_shapes.items():
+        if not facts.weights(name):  # not multiplied (W_Q beside given scores): no product
+            continue
         used = tuple(facts.weights(name)[0].shape)
         line = _stated_line(lines, _LETTERS[name], stated)
         numbers = {"name": f"W_{_LETTERS[name]}", "stated": stated, "used": used}

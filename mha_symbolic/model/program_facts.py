@@ -4,8 +4,9 @@ The presentation (``solution``, ``check``) asks these questions instead of readi
 fields: is there a scale and what is it, is there a mask and how does it fill, is there an
 output projection, which layout made the heads, where does the example start. Most answers are
 read off the nodes and leaves (the scaled node's factor, the mask leaf, the W_O leaf, a node of
-kind ``rope``). Those the nodes do not hold (the layout's name, the weights' convention, the
-mask's kind, the loss, the declared parameters) are read here from the program's spec, once.
+kind ``rope``, the layout and the convention from the projections). Those the nodes do not hold
+(the mask's kind, the loss, the declared parameters, which weights were left out or given as
+symbols, the inputs' shapes past a given stage) are read here from the program's spec, once.
 
 A node's operation may also speak for its caption: an object in a node's ``expr`` (or the node
 itself) that defines ``caption_numbers(self) -> dict`` adds those numbers to the ones its
@@ -23,7 +24,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.model.nodes import MaskedFill
-from mha_symbolic.model.program import SOURCE, Node, Program
+from mha_symbolic.model.program import SOURCE, Node, Program, affine_parts
 
 
 @dataclass(frozen=True)
@@ -94,9 +95,10 @@ class Facts:
         return "x" in self.program or not any(s in self.program for s in SOURCE.values())
 
     def shape(self, name: str) -> tuple[int, int]:
-        """(rows, columns) of the input ``name`` (``query``, ``key`` or ``value``); past the
-        inputs, rows are the given stage's and columns 0."""
-        rows, cols = getattr(self._spec, name).shape
+        """(rows, columns) of the input ``name`` (``query``, ``key`` or ``value``): its leaf's;
+        past the inputs, the spec's, whose rows are the given stage's and columns 0."""
+        leaf = next((lf for lf in self.program.leaves if lf.role in ("x", name)), None)
+        rows, cols = (leaf.value if leaf is not None else getattr(self._spec, name)).shape
         return int(rows), int(cols)
 
     # ------------------------------------------------------------------ the operations
@@ -141,8 +143,13 @@ class Facts:
 
     @property
     def layout(self) -> str:
-        """How the heads are made from x: ``per_head``, ``split`` or ``fused``."""
-        return self._spec.layout
+        """How the heads are made from x: ``fused`` (one projection per stream, then cut),
+        ``split`` (x cut into slices, one per head) or ``per_head`` (each head projects x)."""
+        if any(n.kind == "project" and n.head is None for n in self.program):
+            return "fused"
+        inputs = {"x", *SOURCE.values()}
+        slices = (n for n in self.program if n.kind == "slice" and n.head is not None)
+        return "split" if any(n.key.split(".", 1)[1] in inputs for n in slices) else "per_head"
 
     @property
     def fused(self) -> bool:
@@ -150,8 +157,15 @@ class Facts:
 
     @property
     def convention(self) -> str:
-        """``xW`` (W is in x out, Q = X W) or ``xWT`` (PyTorch's, Q = X W^T)."""
-        return self._spec.convention
+        """``xW`` (W is in x out, Q = X W) or ``xWT`` (PyTorch's, Q = X W^T): how the
+        projections multiply their weights (``xW`` where nothing is projected)."""
+        for node in self.program:
+            parts = affine_parts(node.expr) if node.kind in ("project", "output") else None
+            if parts is not None and isinstance(parts[1], sp.Transpose):
+                return "xWT"
+            if parts is not None:
+                return "xW"
+        return "xW"
 
     @property
     def loss(self) -> str:
@@ -175,13 +189,15 @@ class Facts:
         return self._spec.symbolic
 
     def weights(self, name: str) -> tuple[Matrix, ...]:
-        """The values of weight ``name`` (``w_q``, ..., ``b_o``), one per head or one shared,
-        in the spec's convention; () when it is not given."""
-        return tuple(self._spec.weights.get(name, ()))
+        """The values of weight ``name`` (``w_q``, ..., ``b_o``) the program multiplies, one
+        per head or one shared, as given (in the spec's convention); () when it has none."""
+        return tuple(leaf.value for leaf in self.program.leaves if leaf.role == name)
 
     @property
     def weight_names(self) -> tuple[str, ...]:
-        return tuple(self._spec.weights)
+        """The weights and biases the program reads (``w_q``, ..., ``b_o``)."""
+        roles = (leaf.role for leaf in self.program.leaves)
+        return tuple(dict.fromkeys(r for r in roles if r[:2] in ("w_", "b_")))
 
     # ------------------------------------------------------------------ captions
     def caption(self, key: str) -> tuple[dict[str, Any], str]:
