@@ -20,9 +20,10 @@ from mha_symbolic.model.nodes import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.model.program import build
+from mha_symbolic.model.program import HEAD_STEPS, SOURCE, build
 from mha_symbolic.numeric.codegen import ArrayPrinter
 from mha_symbolic.solution.latex import formula
+from mha_symbolic.spec.attention import example_names
 
 A, G = sp.MatrixSymbol("A", 3, 3), sp.MatrixSymbol("G", 3, 3)
 X, W = sp.MatrixSymbol("X", 3, 4), sp.MatrixSymbol("W", 4, 4)
@@ -130,3 +131,32 @@ def test_model_nodes_of_one_head_with_every_kind() -> None:
     printer = ArrayPrinter(names)
     got = [(n.key, n.kind, formula(n.formula), printer.doprint(n.expr)) for n in program]
     assert got == MODEL_NODES
+
+
+HEAD_SPECS = [
+    *(AttentionSpec.example(name) for name in example_names()),
+    AttentionSpec(x=[[1, 0], [0, 1]], mask="causal", rope=True, weights={"b_q": [1, 0]}),
+    AttentionSpec(q=[[1, 0]], k=[[1, 0]], v=[[2]], rope=True),
+    AttentionSpec(scores=[[1, 2], [3, 4]], v=[[1, 0], [0, 1]], mask="causal"),
+    AttentionSpec(attention_weights=[[1, 0], [0, 1]], v=[[4, 0], [0, 8]]),
+]
+
+
+@pytest.mark.parametrize("spec", HEAD_SPECS, ids=lambda s: s.title or "untitled")
+def test_every_head_step_is_made_in_the_order_head_steps_writes(spec: AttentionSpec) -> None:
+    program = build(spec)
+    slices = {"x", *SOURCE.values()}  # the split layout's input slices come before any head
+    for head in program.heads():
+        made = [n.key.split(".", 1)[1] for n in program if n.head == head]
+        made = [stage for stage in made if stage not in slices]
+        assert made == [stage for stage in HEAD_STEPS if stage in made]
+        assert made[-1] == "output"
+
+
+def test_head_steps_backwards_are_the_order_of_the_gradients() -> None:
+    from mha_symbolic.exact import backward
+
+    keys = sorted((f"grad.head1.{stage}" for stage in HEAD_STEPS), key=backward.order)
+    assert [key.removeprefix("grad.head1.") for key in keys] == [
+        *("output", "v", "weights", "masked", "scaled", "scores", "q_rot", "k_rot", "q", "k")
+    ]

@@ -339,6 +339,26 @@ def test_step_titles_default_to_english(two):
     assert two.step("head2.scaled").title == "Scaled scores, head 2"
 
 
+def test_english_titles_are_the_en_locale_s_and_a_missing_one_is_named(two, tmp_path, monkeypatch):
+    from mha_symbolic.language import locales
+
+    shipped = (locales.template_dir() / "locales" / "en.toml").read_text(encoding="utf-8")
+    line = '"head.scaled" = "Scaled scores"\n'
+    assert shipped.count(line) == 1
+    (tmp_path / "locales").mkdir()
+    edited = tmp_path / "locales" / "en.toml"
+    edited.write_text(shipped.replace(line, ""), encoding="utf-8")
+    monkeypatch.setattr(locales, "template_dir", lambda override=None: tmp_path)
+    locales.load.cache_clear()
+    try:
+        with pytest.raises(SpecError) as caught:
+            _ = two.step("head2.scaled").title
+        assert str(caught.value) == f"{edited}: no key [titles] head.scaled"
+        assert two.step("head2.scores").title == "Attention scores, head 2"
+    finally:
+        locales.load.cache_clear()
+
+
 # ------------------------------------------------------------------ escaping
 def test_hostile_labels_are_literal_in_tex_html_and_md():
     d = derive(hostile_spec())

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mha_symbolic.language.phrases import Phrase, make
+from mha_symbolic.model.program import build
+from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.spec.attention import AttentionSpec
 
 SECTION = "findings"  # the locale files' section of these words
@@ -55,8 +57,11 @@ def _where(lines: Sequence[int]) -> Phrase:
 def shape_findings(spec: AttentionSpec, lines: Sequence[str]) -> list[Finding]:
     """A weight stated in one shape and multiplied in another (``printed_shapes``)."""
     out = []
+    facts = Facts(build(spec))
     for name, stated in spec.printed_shapes.items():
-        used = tuple(spec.weights[name][0].shape)
+        if not facts.weights(name):  # not multiplied (W_Q beside given scores): no product
+            continue
+        used = tuple(facts.weights(name)[0].shape)
         line = _stated_line(lines, _LETTERS[name], stated)
         numbers = {"name": f"W_{_LETTERS[name]}", "stated": stated, "used": used}
         if line is None:

@@ -120,7 +120,7 @@ def check(
     if not isinstance(table, Mapping):
         raise SpecError(f"claims must be a table of step keys, got {table!r}")
     try:
-        with declared(d.spec.parameters):  # "\\tau" in a claim is the spec's tau, positive
+        with declared(d.facts.parameters):  # "\\tau" in a claim is the spec's tau, positive
             own = [step.key for step in d.steps]  # suggested for a misspelt key
             parsed = read_claims(table, shapes, lambda k: unknown_key_message(k, own))
     except SpecError as error:
@@ -148,13 +148,13 @@ def _follows(verdict: ClaimVerdict, note: Phrase | None) -> ClaimVerdict:
 def _judge_assumed(
     supposed: list[Claim], d: Derivation, values: Values, mistakes: Mistakes
 ) -> tuple[assumed.Assumed, ...]:
-    spec = d.spec
+    facts = d.facts
     return tuple(
         assumed.judge(
             _judge_claim(claim, d, values, mistakes),
             d.step(claim.step).head if claim.step in d else None,
-            spec.omitted,
-            spec.heads,
+            facts.identity,
+            len(facts.heads),
         )
         for claim in supposed
     )
@@ -174,7 +174,7 @@ def _assumed(d: Derivation, shapes: Mapping[str, tuple[int, int]]) -> list[Claim
         raise _UnknownAssumed(f"[assumed] {unknown_key_message(key, own)}", source=d.spec.source)
 
     out: list[Claim] = []
-    with declared(d.spec.parameters):
+    with declared(d.facts.parameters):
         for key, value in d.spec.assumed.items():
             try:
                 out += read_claims({key: value}, shapes, unknown)

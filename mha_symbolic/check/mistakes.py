@@ -79,7 +79,7 @@ class Mistakes:
             return []
         head, stage = int(match.group(1)), match.group(2)
         found = []
-        for other in range(1, self.d.spec.heads + 1):
+        for other in self.d.facts.heads:
             key = f"head{other}.{stage}"
             if other != head and key in self.d and holds_for(claim, self.d.step(key).entries):
                 found.append(phrase("mistakes.other_head", head=other, key=code(key)))
@@ -87,46 +87,47 @@ class Mistakes:
 
 
 def _unscaled(d: Derivation) -> tuple[Phrase, Variant] | None:
-    spec = d.spec
-    if spec.scale == "none":
+    scale = d.facts.scale()
+    if scale.is_identity:
         return None
-    if spec.scale == "sqrt_dk":
+    if scale.is_default:
         label = phrase("mistakes.unscaled")
     else:
-        label = phrase("mistakes.unscaled_by", factor=sp.sstr(spec.scale))
+        label = phrase("mistakes.unscaled_by", factor=sp.sstr(scale.factor))
     return label, _variant(d, rewrite.scaled_by(sp.Integer(1)))
 
 
 def _scaled_again(d: Derivation) -> tuple[Phrase, Variant] | None:
-    spec = d.spec
+    facts = d.facts
     if "head1.q" not in d:  # scores or weights given: d_k is not known
         return None
-    widths = {d[f"head{i}.q"].cols for i in range(1, spec.heads + 1)}
+    widths = {d[f"head{i}.q"].cols for i in facts.heads}
     if len(widths) != 1:
         return None
-    d_k = widths.pop()
-    if spec.scale == "none":
+    d_k, scale = widths.pop(), facts.scale()
+    if scale.is_identity:
         label = phrase("mistakes.scaled_unscaled")
         return label, _variant(d, rewrite.scaled_by(1 / sp.sqrt(d_k)))
-    if spec.scale == "sqrt_dk":
+    if scale.is_default:
         label, factor = phrase("mistakes.scaled_twice"), sp.Rational(1, d_k)
     else:
-        label = phrase("mistakes.scaled_as_well", scale=spec.scale)
-        factor = spec.scale / sp.sqrt(d_k)
+        label = phrase("mistakes.scaled_as_well", scale=scale.factor)
+        factor = scale.factor / sp.sqrt(d_k)
     return label, _variant(d, rewrite.scaled_by(factor))
 
 
 def _transposed(d: Derivation) -> tuple[Phrase, Variant] | None:
     """Square weights read the other way round; others fit only one way, so they stay."""
-    spec = d.spec
-    if not any(m.is_square for name, ms in spec.weights.items() if name[0] == "w" for m in ms):
+    facts = d.facts
+    weights = [m for name in facts.weight_names if name[0] == "w" for m in facts.weights(name)]
+    if not any(m.is_square for m in weights):
         return None
-    label = phrase(f"mistakes.transposed_{'xW' if spec.convention == 'xW' else 'xWT'}")
+    label = phrase(f"mistakes.transposed_{'xW' if facts.convention == 'xW' else 'xWT'}")
     return label, _variant(d, rewrite.transposed_square_weights)
 
 
 def _column_softmax(d: Derivation) -> tuple[Phrase, Variant] | None:
-    if d.spec.attention_weights is not None:  # the weights are given, not computed
+    if d.facts.given == "weights":  # the weights are given, not computed
         return None
     program = _program(d)
     logits = [d[program.logits(n).key] for n in program.heads()]
@@ -139,37 +140,37 @@ def _column_softmax(d: Derivation) -> tuple[Phrase, Variant] | None:
 
 
 def _same_shapes(d: Derivation, first: str, second: str) -> bool:
-    pairs = zip(d.spec.weights[f"w_{first}"], d.spec.weights[f"w_{second}"])
+    pairs = zip(d.facts.weights(f"w_{first}"), d.facts.weights(f"w_{second}"))
     return all(a.shape == b.shape for a, b in pairs)
 
 
 def _k_for_v(d: Derivation) -> tuple[Phrase, Variant] | None:
-    spec = d.spec
-    if spec.scores is not None or not spec.has_inputs:  # no K, or no inputs to swap
+    facts = d.facts
+    if facts.scores_given or not facts.has_inputs:  # no K, or no inputs to swap
         return None
-    if spec.key.shape != spec.value.shape or not _same_shapes(d, "k", "v"):
+    if facts.shape("key") != facts.shape("value") or not _same_shapes(d, "k", "v"):
         return None
     return phrase("mistakes.k_for_v"), _variant(d, rewrite.stream_for("v", "k"))
 
 
 def _q_for_k(d: Derivation) -> tuple[Phrase, Variant] | None:
-    spec = d.spec
-    if spec.scores is not None or not spec.has_inputs:
+    facts = d.facts
+    if facts.scores_given or not facts.has_inputs:
         return None
-    if spec.query.shape != spec.key.shape or not _same_shapes(d, "q", "k"):
+    if facts.shape("query") != facts.shape("key") or not _same_shapes(d, "q", "k"):
         return None
     return phrase("mistakes.q_for_k"), _variant(d, rewrite.stream_for("k", "q"))
 
 
 def _no_output_projection(d: Derivation) -> tuple[Phrase, Variant] | None:
-    if not d.spec.has_output_projection:
+    if not d.facts.output_projection:
         return None
     label = phrase("mistakes.no_output_projection")
     return label, _variant(d, rewrite.without_output_projection)
 
 
 def _mask_ignored(d: Derivation) -> tuple[Phrase, Variant] | None:
-    if d.spec.mask is None:
+    if d.facts.mask is None:
         return None
     return phrase("mistakes.mask_ignored"), _variant(d, rewrite.unmasked)
 

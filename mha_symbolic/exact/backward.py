@@ -8,6 +8,7 @@ that cancel give an exact 0.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from mha_symbolic.model.nodes import (
     RowSoftmax,
     SoftmaxBackward,
 )
-from mha_symbolic.model.program import Leaf, Program, build
+from mha_symbolic.model.program import HEAD_STEPS, STREAMS, Leaf, Program, build
 
 _NAME = re.compile(r"(\\mathrm\{[^}]*\}|\\(?:tilde|hat)\{[^}]*\}|[A-Za-z])(.*)")
 
@@ -184,9 +185,24 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
     RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
 }
 
+
+def _backwards(steps: tuple[str, ...]) -> tuple[str, ...]:
+    """A head's steps as its gradients come: the program's order reversed, the streams of one
+    step (q, k, v; q_rot, k_rot) kept in their own order, and v right after the output, whose
+    gradient A^T Ō comes straight from it."""
+
+    def step(stage: str) -> str:  # q_rot and k_rot are one step (rot) of two streams
+        stream, _, rest = stage.partition("_")
+        return rest if stream in STREAMS else stage
+
+    groups = [list(group) for _, group in itertools.groupby(steps, step)]
+    out = [stage for group in reversed(groups) for stage in group if stage != "v"]
+    return (out[0], "v", *out[1:])
+
+
 # The order of the grad steps: the output side, each head's attention, each head's projections,
 # the fused projections, then the inputs (as a worked solution goes back through the steps).
-_HEAD_STAGES = ("output", "v", "weights", "masked", "scaled", "scores", "q_rot", "k_rot", "q", "k")
+_HEAD_STAGES = _backwards(HEAD_STEPS)
 _HEAD_WEIGHTS = ("w_q", "b_q", "w_k", "b_k", "w_v", "b_v", "x", "query", "key", "value")
 _FUSED = ("q", "w_q", "b_q", "k", "w_k", "b_k", "v", "w_v", "b_v")
 _OUTER = ("output", "w_o", "b_o", "concat")

@@ -10,8 +10,8 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.program import KINDS, Program
-from mha_symbolic.model.titles import step_title
+from mha_symbolic.model.program import KINDS, Program, build
+from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.text import closest
 
@@ -61,7 +61,11 @@ class Step:
 
     @property
     def title(self) -> str:
-        """The step's English title ("Scaled scores, head 2"); solutions use their locale's."""
+        """The step's English title ("Scaled scores, head 2"): the en locale's [titles], the
+        one place English titles are written (solutions in other languages use theirs)."""
+        # Imported here: the core reads the locale only when a title is asked for.
+        from mha_symbolic.language.locales import step_title
+
         return step_title(self.key, self.head)
 
 
@@ -120,6 +124,16 @@ class Derivation(Mapping[str, Matrix]):
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {step.key: step for step in self.steps})
         object.__setattr__(self, "bindings", MappingProxyType(dict(self.bindings)))
+
+    @property
+    def facts(self) -> Facts:
+        """What a solution or the checker asks of the model (its scale, mask, output
+        projection, ...), answered from the program walked (made once)."""
+        made: Facts | None = self.__dict__.get("_facts")
+        if made is None:
+            made = Facts(self.program if self.program is not None else build(self.spec))
+            object.__setattr__(self, "_facts", made)
+        return made
 
     def step(self, key: str) -> Step:
         by_key: dict[str, Step] = self._by_key  # type: ignore[attr-defined]

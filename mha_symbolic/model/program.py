@@ -40,6 +40,9 @@ KINDS = (
     "loss",  # the backward pass: the scalar loss, then grad.* steps
     "grad",
 )
+# The steps of one head, in the order the program makes them (``head{i}.q`` ... ``head{i}.output``);
+# a head holds those its spec asks for. The backward pass goes through them in reverse.
+HEAD_STEPS = ("q", "k", "v", "q_rot", "k_rot", "scores", "scaled", "masked", "weights", "output")
 STREAMS = ("q", "k", "v")
 SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
 _LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}

@@ -90,7 +90,7 @@ class _Walk:
     def forward(self, step: Step) -> None:
         """A forward step, after the headings and given weights that open it."""
         context = self.context
-        layout = context.spec.layout
+        layout = context.facts.layout
         if step.kind == "project" and step.head is None and step.key == "q":
             self.heading("text", "projection")
             self.given(None, "QKV")
@@ -156,9 +156,9 @@ def given(context: Context, head: int | None, letters: str) -> Given | None:
                 turned.append(_printed_transposed(context, name, value.shape, before))
             if label in context.spec.printed_shapes:
                 stated.append((name, label, value.shape))
-            if label in context.spec.omitted:
+            if label in context.facts.identity:
                 omitted.append(name)
-            elif label in context.spec.symbolic:
+            elif label in context.facts.symbolic:
                 key = "symbolic" if head is not None or letter != "O" else "symbolic_shared"
                 symbolic[key].append((name, letter))
     if not lines:
@@ -257,7 +257,7 @@ def figures(context: Context) -> list[Block]:
     """The plots, after the steps."""
     out: list[Block] = []
     for plot in context.options.plots:
-        symbol = sp.latex(context.spec.parameters[plot.name])
+        symbol = sp.latex(context.facts.parameters[plot.name])
         caption = context.words(
             "plot", "caption", name=symbol, start=f"{plot.start:g}", stop=f"{plot.stop:g}"
         )

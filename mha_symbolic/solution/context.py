@@ -10,6 +10,7 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.language.words import Words
+from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.shorthand import Names, exponentials
 from mha_symbolic.solution.view import Options
@@ -44,7 +45,7 @@ class Context:
         shown: list[Any] = []
         for v in values:
             shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
-        names = exponentials(shown, taken, d.spec.parameters.values())
+        names = exponentials(shown, taken, d.facts.parameters.values())
         context = cls(d, options, words, options.settings, images, names=names)
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
@@ -55,6 +56,11 @@ class Context:
     @property
     def spec(self) -> AttentionSpec:
         return self.d.spec
+
+    @property
+    def facts(self) -> Facts:
+        """What the solution asks of the model (see :mod:`mha_symbolic.model.program_facts`)."""
+        return self.d.facts
 
     def leaf(self, symbol: sp.Basic, value: Any) -> str | None:
         """A given value as a formula's operand is written; None when written by name."""
@@ -69,7 +75,7 @@ class Context:
         numbers for it."""
         spec = self.spec
         named = any("W_O" in str(value) for value in spec.assumed.values())
-        return named and not spec.has_output_projection
+        return named and not self.facts.output_projection
 
     def exact(self, value: sp.Basic) -> str:
         """LaTeX of an exact value, written with the named exponentials."""

@@ -111,16 +111,16 @@ def chunks(d: Derivation, options: Options) -> Iterator[str]:
     """The JSON document, piece by piece (see the module's docstring)."""
     if options.exact and d.refusal is not None:
         raise SpecError(d.refusal + ", or write certified balls alone (--enclose N --no-exact)")
-    spec = d.spec
+    spec, facts = d.spec, d.facts
     document: dict[str, Any] = {
         "title": spec.title,
         "lang": options.lang,
         "decimals": options.decimals,
-        "layout": spec.layout,
-        "heads": spec.heads,
+        "layout": facts.layout,
+        "heads": len(facts.heads),
         "tokens": list(spec.tokens),
         "key_tokens": list(spec.key_tokens),
-        "parameters": {name: parameters.kind_of(s) for name, s in spec.parameters.items()},
+        "parameters": {name: parameters.kind_of(s) for name, s in facts.parameters.items()},
     }
     if options.enclose is not None:
         document["digits"] = options.enclose

@@ -87,7 +87,7 @@ def _assumption(
     context: Context, step: Step, key: str, text: str, where: tuple[int | None, int | None]
 ) -> Assumption:
     words = context.words
-    if step.kind == "output" and not context.spec.has_output_projection:
+    if step.kind == "output" and not context.facts.output_projection:
         return _unknown_projection(context, step, key, text)
     value = part(step.entries, *where)
     numbers = printed(text)
@@ -102,7 +102,8 @@ def _assumption(
     numbers_ = {"symbol": _named(step.symbol.name, where), "exact": shown.exact + approx}
     head = step.head
     lines = []
-    if head is not None and context.spec.omitted >= _PROJECTIONS and context.spec.heads > 1:
+    facts = context.facts
+    if head is not None and facts.identity >= _PROJECTIONS and len(facts.heads) > 1:
         lines.append(words("notes", "not_given", head=head, **numbers_))
         if fits and numbers is not None:
             lines += _what_it_takes(context, step, numbers, where)
@@ -185,7 +186,7 @@ def _what_it_takes(
 
 def _one_token(context: Context, step: Step) -> str | None:
     """With one key token its only weight is 1: the head output is its value row."""
-    if step.kind != "attend" or step.head is None or context.spec.key.rows != 1:
+    if step.kind != "attend" or step.head is None or context.facts.shape("key")[0] != 1:
         return None
     values = context.d.step(f"head{step.head}.v")
     return context.words(
@@ -215,9 +216,10 @@ def _concat_heads(context: Context, step: Step, mark: Mapping[str, Any]) -> list
     numbers = printed(str(mark["claimed"]))
     if row is None or col is not None or numbers is None or len(numbers) != step.entries.cols:
         return []
-    width = step.entries.cols // context.spec.heads
+    heads = context.facts.heads
+    width = step.entries.cols // len(heads)
     out = []
-    for head in range(1, context.spec.heads + 1):
+    for head in heads:
         cols = slice((head - 1) * width, head * width)
         if not _agrees(numbers[cols], step.entries[row, cols]):
             out.append(head)
@@ -289,9 +291,9 @@ def _mistake(context: Context, mistake: Any) -> str | None:
     unscaled``); None for one the locale does not name."""
     if not isinstance(mistake, Phrase) or not mistake.key.startswith("mistakes."):
         return None
-    scale = context.spec.scale
+    scale = context.facts.scale()
     numbers = {
         "head": mistake.numbers.get("head"),
-        "scale": latex.exact(scale) if isinstance(scale, sp.Expr) else "",
+        "scale": latex.exact(scale.factor) if scale.given else "",
     }
     return context.words.get("diagnoses", mistake.key.removeprefix("mistakes."), **numbers)

@@ -16,49 +16,58 @@ _GIVEN = {"qkv": "qkv_given", "scores": "values_given", "weights": "weights_give
 
 def setup(context: Context) -> tuple[str, ...]:
     """The setup list: lengths, sizes, heads, d_k, scaling, convention, mask, parameters."""
-    spec, w = context.spec, context.words
-    x = spec.query
+    facts, w = context.facts, context.words
+    (lq, E), lk = facts.shape("query"), facts.shape("key")[0]
     given = "head1.q" not in context.d  # scores or weights given: no Q and K, no d_k
     dk = 0 if given else context.d.step("head1.q").shape[1]
     lines = []
-    if spec.self_attention:
-        lines.append(w("setup", "length", L=x.rows))
+    if facts.self_attention:
+        lines.append(w("setup", "length", L=lq))
     else:
-        lines.append(w("setup", "cross", Lq=x.rows, Lk=spec.key.rows))
-    if spec.has_inputs:
-        lines.append(w("setup", "model", E=x.cols))
-    lines.append(w("setup", "heads", h=spec.heads))
-    if not spec.has_inputs:
-        lines.append(w("setup", _GIVEN[spec.stage]))
-    if spec.stage == "qkv":
+        lines.append(w("setup", "cross", Lq=lq, Lk=lk))
+    if facts.has_inputs:
+        lines.append(w("setup", "model", E=E))
+    lines.append(w("setup", "heads", h=len(facts.heads)))
+    if not facts.has_inputs:
+        lines.append(w("setup", _GIVEN[facts.given]))
+    if facts.given == "qkv":
         lines.append(w("setup", "dk_given", dk=dk))
-    elif spec.stage == "weights":
+    elif facts.given == "weights":
         return (*lines, *_after_softmax(context))
     else:
         lines.append(w("setup", "scores_given") if given else _dk_line(context, dk))
-    if spec.scale == "sqrt_dk":
-        lines.append(w("setup", "scale_sqrt", dk=dk))
-    elif spec.scale == "none":
-        lines.append(w("setup", "scale_none"))
+    return (*lines, *_scale_and_mask(context, dk, given), *_after_softmax(context))
+
+
+def _scale_and_mask(context: Context, dk: int, given: bool) -> list[str]:
+    """The setup's lines on the scale, the convention and the mask."""
+    facts, w = context.facts, context.words
+    scale, mask = facts.scale(), facts.mask
+    if scale.is_default:
+        lines = [w("setup", "scale_sqrt", dk=dk)]
+    elif scale.is_identity:
+        lines = [w("setup", "scale_none")]
     else:
-        lines.append(w("setup", "scale_value", factor=latex.exact(spec.scale)))
-    if spec.has_inputs:
-        lines.append(w("setup", f"convention_{spec.convention}" + ("_v" if given else "")))
-    filled = spec.mask_fill != -sp.oo  # masked_fill with a number: the matrix line says -oo
-    if spec.mask_kind == "causal" or (spec.mask_kind == "matrix" and not filled):
-        lines.append(w("setup", f"mask_{spec.mask_kind}"))
-    if filled:
-        lines.append(w("setup", "mask_fill", fill=latex.exact(spec.mask_fill)))
-    return (*lines, *_after_softmax(context))
+        lines = [w("setup", "scale_value", factor=latex.exact(scale.factor))]
+    if facts.has_inputs:
+        lines.append(w("setup", f"convention_{facts.convention}" + ("_v" if given else "")))
+    if mask is None:
+        return lines
+    # masked_fill with a number: the matrix line says -oo, so only the fill's line is said
+    if mask.kind == "causal" or not mask.filled:
+        lines.append(w("setup", f"mask_{mask.kind}"))
+    if mask.filled:
+        lines.append(w("setup", "mask_fill", fill=latex.exact(mask.fill)))
+    return lines
 
 
 def _after_softmax(context: Context) -> tuple[str, ...]:
     """The setup's lines on the output projection and the declared parameters."""
-    spec, w = context.spec, context.words
+    facts, w = context.facts, context.words
     lines = []
-    if not spec.has_output_projection:
+    if not facts.output_projection:
         lines.append(w("setup", "unknown_output" if context.output_unknown else "no_output"))
-    for symbol in spec.parameters.values():
+    for symbol in facts.parameters.values():
         kind = w("parameter_kinds", parameters.kind_of(symbol))
         lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))
     return tuple(lines)
@@ -82,16 +91,16 @@ def lets(context: Context) -> tuple[str, ...]:
 
 def _dk_line(context: Context, dk: int) -> str:
     """d_k as this layout makes it: d_model / h only where a head's width really is that."""
-    spec, w = context.spec, context.words
-    E = spec.query.cols
+    facts, w = context.facts, context.words
+    E, h = facts.shape("query")[1], len(facts.heads)
     width = next((s.shape[1] for s in context.d.steps if s.key == "head1.x"), None)
-    if spec.layout == "per_head":
+    if facts.layout == "per_head":
         return w("setup", "dk_per_head", dk=dk)
     if width is not None and width != dk:
-        return w("setup", "dk_split_project", E=E, h=spec.heads, width=width, dk=dk)
-    if E % spec.heads != 0 or E // spec.heads != dk:
+        return w("setup", "dk_split_project", E=E, h=h, width=width, dk=dk)
+    if E % h != 0 or E // h != dk:
         return w("setup", "dk_per_head", dk=dk)
-    return w("setup", "dk_split", E=E, h=spec.heads, dk=dk)
+    return w("setup", "dk_split", E=E, h=h, dk=dk)
 
 
 def limit(context: Context) -> Limit | None:
@@ -106,7 +115,7 @@ def limit(context: Context) -> Limit | None:
 def fused_steps(context: Context) -> tuple[FusedStep, FusedStep]:
     """Reshape (L, E) -> (L, h, d) and transpose to (h, L, d), shown on Q's rows."""
     q = context.d.step("q")
-    h = context.spec.heads
+    h = len(context.facts.heads)
     L, E = q.shape
     d = E // h
     numbers = {"L": L, "E": E, "h": h, "d": d}
@@ -138,16 +147,16 @@ def fused_steps(context: Context) -> tuple[FusedStep, FusedStep]:
 
 def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
     """(operation, shapes in letters, shapes here) up to the heads' attention."""
-    spec = context.spec
-    L, E, h = spec.query.rows, spec.query.cols, spec.heads
+    facts = context.facts
+    (L, E), h = facts.shape("query"), len(facts.heads)
     first = ("input", "(L, E)", f"({L}, {E})")
-    if not spec.has_inputs:  # the given stage is the first row
+    if not facts.has_inputs:  # the given stage is the first row
         return _given_rows(context)
-    if spec.scores is not None:  # only the values are projected
+    if facts.scores_given:  # only the values are projected
         dv = context.d.step("head1.v").shape[1]
         return [first, ("projection", r"(L, E) \to h \times (L, d)", rf"{h} \times ({L}, {dv})")]
     dq = context.d.step("head1.q").shape[1]
-    if spec.layout == "fused":
+    if facts.fused:
         return [
             first,
             ("projection", r"(L, E) \to (L, E) \times 3", rf"({L}, {E}) \times 3"),
@@ -159,7 +168,7 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
     three = (r"h \times (L, d) \times 3", rf"{h} \times ({L}, {dq}) \times 3")
     if dv != dq:
         three = (three[0], rf"{h} \times ({L}, {dq}) \times 2,\ {h} \times ({L}, {dv})")
-    if spec.layout == "split":
+    if facts.layout == "split":
         return [
             first,
             (
@@ -174,17 +183,17 @@ def _shape_rows(context: Context) -> list[tuple[str, str, str]]:
 
 def _given_rows(context: Context) -> list[tuple[str, str, str]]:
     """The shapes of the given stage: Q, K and V, or the scores or weights and V."""
-    spec = context.spec
-    h, lq, lk = spec.heads, spec.query.rows, spec.key.rows
+    facts = context.facts
+    h, lq, lk = len(facts.heads), facts.shape("query")[0], facts.shape("key")[0]
     dv = context.d.step("head1.v").shape[1]
     values = rf"{h} \times ({lk}, {dv})"
-    if spec.stage == "qkv":
+    if facts.given == "qkv":
         dk = context.d.step("head1.q").shape[1]
         shapes = rf"{h} \times ({lq}, {dk}),\ {h} \times ({lk}, {dk}),\ {values}"
         return [("given_qkv", r"h \times (L, d) \times 3", shapes)]
     return [
         (
-            "given_" + spec.stage,
+            "given_" + facts.given,
             r"h \times (L, L),\ h \times (L, d)",
             rf"{h} \times ({lq}, {lk}),\ {values}",
         )
@@ -193,29 +202,28 @@ def _given_rows(context: Context) -> list[tuple[str, str, str]]:
 
 def summary(context: Context) -> Summary:
     """The table of shapes, step by step, and the closed form."""
-    spec, w = context.spec, context.words
-    L, h = spec.query.rows, spec.heads
+    facts, w = context.facts, context.words
+    (L, E), h, lk = facts.shape("query"), len(facts.heads), facts.shape("key")[0]
     dv = context.d.step("head1.v").shape[1]
     weights, outputs = w("summary", "weights"), w("summary", "outputs")
     rows = _shape_rows(context)
-    if spec.rope is not None:  # each head's queries and keys turned, their shapes kept
+    if facts.rope:  # each head's queries and keys turned, their shapes kept
         dq = context.d.step("head1.q").shape[1]
         rows.append(("rope", r"(h, L, d) \to (h, L, d)", rf"{h} \times ({L}, {dq}) \times 2"))
     rows.append(
         (
             "attention",
             rf"\to \text{{{weights}}}\ (h, L, L),\ \text{{{outputs}}}\ (h, L, d)",
-            rf"{h} \times ({L}, {spec.key.rows}),\ {h} \times ({L}, {dv})",
+            rf"{h} \times ({L}, {lk}),\ {h} \times ({L}, {dv})",
         )
     )
-    merge = "merge" if spec.layout == "fused" else "concat"
+    merge = "merge" if facts.fused else "concat"
     rows.append((merge, r"(h, L, d) \to (L, h \cdot d)", rf"({h}, {L}, {dv}) \to ({L}, {h * dv})"))
-    if spec.has_output_projection:
-        w_o = "W_O^\\top" if spec.convention == "xWT" else "W_O"
+    if facts.output_projection:
+        w_o = "W_O^\\top" if facts.convention == "xWT" else "W_O"
         out = context.d.step("output").shape
         rows.append(("output", rf"(L, h \cdot d) \cdot {w_o} \to (L, E)", rf"({out[0]}, {out[1]})"))
     elif context.output_unknown:  # W_O named by the document, its numbers not given
-        E = spec.query.cols
         rows.append(("output", r"(L, h \cdot d) \cdot W_O \to (L, E)", rf"({L}, {E})"))
     return Summary(
         columns=tuple(w("summary", k) for k in ("step", "operation", "shapes", "here")),
@@ -229,7 +237,7 @@ def closed_form(context: Context) -> tuple[str, ...]:
     d = context.d
     lines = []
     inline = ("scale", "mask", "softmax")
-    for head in range(1, context.spec.heads + 1):
+    for head in context.facts.heads:
         text: dict[sp.Basic, str] = {}
         for step in d.steps:
             if step.head == head and step.kind in inline:

@@ -187,7 +187,7 @@ def figure(
     result = sweep(d, name, start, stop, keys)
     words = Words(lang, None)
     # Unicode (τ), not maths: a title with $...$ is set wholly in the maths font.
-    title = words("plot", "title", name=sp.pretty(d.spec.parameters[name], use_unicode=True))
+    title = words("plot", "title", name=sp.pretty(d.facts.parameters[name], use_unicode=True))
     legends = [legend(d, label) for label, _ in result.series]
     data = png(result, title=title, ylabel=words("plot", "ylabel"), legends=legends)
     return Plot(src, data, name, start, stop)

@@ -59,7 +59,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         exact, said = shown.exact, _notes(context, step, shown)
     else:
         exact, said = written[0], (written[1],)
-    numbers = _numbers(step)
+    numbers = _numbers(context, step)
     block = StepBlock(
         key=step.key,
         kind=step.kind,
@@ -89,18 +89,22 @@ def step_block(context: Context, step: Step) -> StepBlock:
 def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -> str | None:
     """An insight, "what if" or picture, once, and only where it is true of this spec: no
     ``\\sqrt{d_k}`` where the scores are not scaled by it, no W_O where there is none."""
-    spec, key = context.spec, title_key(step)
+    facts, key = context.facts, title_key(step)
     if step.kind == "input" and step.head is not None and section != "analogies":
         return None  # a given Q, scores or weights: nothing was projected or computed here
-    if key == "head.scaled" and section == "analogies" and spec.scale != "sqrt_dk":
+    if (
+        key == "head.scaled"
+        and section == "analogies"
+        and not facts.scale(step.head or 1).is_default
+    ):
         return None
-    if key == "output" and section != "insights" and not spec.has_output_projection:
+    if key == "output" and section != "insights" and not facts.output_projection:
         return None
     if key == "output" and section == "insights":
-        if spec.scale not in ("sqrt_dk", "none"):
+        if facts.scale().given:
             return None
-        key += "" if spec.has_output_projection or context.output_unknown else "_none"
-        key += "_unscaled" if spec.scale == "none" else ""
+        key += "" if facts.output_projection or context.output_unknown else "_none"
+        key += "_unscaled" if facts.scale().is_identity else ""
     return context.once(section, key, numbers)
 
 
@@ -117,7 +121,7 @@ def substituted(context: Context, step: Step) -> str | None:
         return None  # a gradient cut out, put side by side or passed on: nothing to compute
     if not step.formula.free_symbols:
         return None
-    if step.kind == "output" and not context.spec.has_output_projection:
+    if step.kind == "output" and not context.facts.output_projection:
         return None
     formula = _scale_of_scores(context, step) if step.kind == "scale" else step.formula
     replace = {}
@@ -221,8 +225,9 @@ def _sum_lines(total: sp.Add, line_width: float) -> list[str]:
     return [" ".join(parts) for parts in lines]
 
 
-def _numbers(step: Step) -> dict[str, Any]:
-    """The numbers a step's locale strings may name: its head and its columns of X."""
+def _numbers(context: Context, step: Step) -> dict[str, Any]:
+    """The numbers a step's locale strings may name: its head, its columns of X, and those
+    its operation adds (``caption_numbers``, see :mod:`mha_symbolic.model.program_facts`)."""
     slice_ = step.formula
     first = int(slice_.colslice[0]) if isinstance(slice_, sp.MatrixSlice) else 0
     return {
@@ -230,30 +235,33 @@ def _numbers(step: Step) -> dict[str, Any]:
         "width": step.shape[1],
         "first": first,
         "last": first + step.shape[1] - 1,
+        **context.facts.caption(step.key)[0],
     }
 
 
 def caption(context: Context, step: Step) -> str:
     """What the step does, in words chosen by scaling, W_O, loss and layout."""
-    spec, words = context.spec, context.words
-    key = title_key(step)
-    numbers = _numbers(step)
-    if step.kind == "scale" and spec.scale == "none":
+    facts, words = context.facts, context.words
+    key = title_key(step) + facts.caption(step.key)[1]
+    numbers = _numbers(context, step)
+    scale = facts.scale(step.head or 1)
+    if step.kind == "scale" and scale.is_identity:
         key += "_none"
-    elif step.kind == "scale" and isinstance(spec.scale, sp.Expr):  # a given factor
-        top, bottom = sp.fraction(spec.scale)
-        numbers.update(factor=latex.exact(spec.scale), divisor=latex.exact(bottom))
+    elif step.kind == "scale" and scale.given:
+        top, bottom = sp.fraction(scale.factor)
+        numbers.update(factor=latex.exact(scale.factor), divisor=latex.exact(bottom))
         key += "_divided" if top == 1 and bottom != 1 else "_value"  # 1/tau: "divided by tau"
     if step.kind == "input" and step.head is not None:
         key += "_given"  # the document's Q, K, V, scores or weights, taken as printed
-    if step.kind == "mask" and spec.mask_fill != -sp.oo:
+    mask = facts.mask
+    if step.kind == "mask" and mask is not None and mask.filled:
         key += "_fill"
-        numbers.update(fill=latex.exact(spec.mask_fill))
-    if step.kind == "output" and not spec.has_output_projection:
+        numbers.update(fill=latex.exact(mask.fill))
+    if step.kind == "output" and not facts.output_projection:
         key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):
         key = _grad_caption(context, key)
-    if spec.layout == "fused":
+    if facts.fused:
         fused = words.get("captions_fused", key, **numbers)
         if fused is not None:
             return fused
@@ -262,16 +270,16 @@ def caption(context: Context, step: Step) -> str:
 
 def _grad_caption(context: Context, key: str) -> str:
     """Which caption a backward step takes: by loss, mask, scaling, RoPE and W_O."""
-    spec = context.spec
+    facts = context.facts
     if key in ("loss", "grad.output"):
-        return f"{key}_{spec.loss.kind if spec.loss is not None else 'sum'}"
-    if key == "grad.concat" and not spec.has_output_projection:
+        return f"{key}_{facts.loss}"
+    if key == "grad.concat" and not facts.output_projection:
         return "grad.concat_none"
-    if key == "grad.head.scaled" and spec.mask is not None:
+    if key == "grad.head.scaled" and facts.mask is not None:
         return "grad.head.scaled_mask"
-    if key == "grad.head.scores" and spec.scale == "none":
+    if key == "grad.head.scores" and facts.scale().is_identity:
         return "grad.head.scores_none"
-    if key in ("grad.head.q", "grad.head.k") and spec.rope is not None:
+    if key in ("grad.head.q", "grad.head.k") and facts.rope:
         return f"{key}_rope"  # back through the rotation, not the scores
     return key
 

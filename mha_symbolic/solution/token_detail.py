@@ -2,38 +2,78 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
+from mha_symbolic.model.program import HEAD_STEPS
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import Part, QueryWork, TokenWork
 
-_KEYS = ("q", "k", "v", "scores", "scaled", "masked", "weights", "output")
+_HEAD_INDEX = re.compile(r"_\{\d+\}$")  # S_{1}: the head's number
+_ROW_LETTER = re.compile(r"(?<![\\A-Za-z])([A-Z])(?![A-Za-z])")  # a capital, not in \Sigma
 
 
 def token_work(context: Context, head: int) -> TokenWork:
     """Each query's dot products, its softmax row and its weighted sum, or why they are left out."""
-    steps = {s.key.split(".", 1)[1]: s for s in context.d.steps if s.head == head}
+    steps = _head_steps(context, head)
     title = context.words("tokens", "heading", head=head)
-    if "q" not in steps:  # given scores: no query rows to take apart
+    if not any(s.kind == "scores" for s in steps):  # given scores: no query rows to take apart
         return TokenWork(head, title, (), context.words("tokens", "scores_given", head=head))
-    if any(_too_long(context, steps[k].entries) for k in _KEYS if k in steps):
+    work = _Work.of(steps)
+    if any(_too_long(context, s.entries) for s in work.shown):
         note = context.words("tokens", "too_long", head=head)
         return TokenWork(head, title, (), note)
-    rows = latex.layout(steps["q"].entries, context.settings.max_size).rows
-    queries = tuple(_query(context, steps, i) for i in rows if i is not None)
+    rows = latex.layout(work.q.entries, context.settings.max_size).rows
+    queries = tuple(_query(context, work, i) for i in rows if i is not None)
     return TokenWork(head, title, queries, None)
+
+
+def _head_steps(context: Context, head: int) -> list[Step]:
+    """Head ``head``'s steps in the program's order (its input slices left out)."""
+    return [s for s in context.d.steps if s.head == head and s.key.split(".", 1)[1] in HEAD_STEPS]
+
+
+@dataclass(frozen=True)
+class _Work:
+    """The steps one query's working reads, found by what they compute: the queries and keys
+    the scores multiply, the scores, each step from the scaled scores to the softmax's logits
+    (the scaling, then a mask or a bias, each shown as a row), the weights and the values."""
+
+    q: Step
+    k: Step
+    v: Step
+    scores: Step
+    logits: tuple[Step, ...]
+    weights: Step
+    output: Step
+
+    @classmethod
+    def of(cls, steps: list[Step]) -> _Work:
+        by_symbol = {s.symbol: s for s in steps}
+        by_kind = {s.kind: s for s in steps}
+        scores, weights, output = by_kind["scores"], by_kind["softmax"], by_kind["attend"]
+        q, k = scores.formula.args
+        logits = tuple(steps[steps.index(scores) + 1 : steps.index(weights)])
+        v = by_symbol[output.formula.args[1]]
+        return cls(by_symbol[q], by_symbol[k.arg], v, scores, logits, weights, output)
+
+    @property
+    def shown(self) -> tuple[Step, ...]:
+        return (self.q, self.k, self.v, self.scores, *self.logits, self.weights, self.output)
 
 
 def _too_long(context: Context, matrix: sp.MatrixBase) -> bool:
     return any(latex.too_long(context.names(e), context.settings.max_width) for e in matrix)
 
 
-def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
+def _query(context: Context, work: _Work, i: int) -> QueryWork:
     words, row = context.words, context.row
-    q, k, v = steps["q"].entries, steps["k"].entries, steps["v"].entries
-    s, a, z = steps["scores"].entries, steps["weights"].entries, steps["output"].entries
+    q, k, v = work.q.entries, work.k.entries, work.v.entries
+    s, a, z = work.scores.entries, work.weights.entries, work.output.entries
     n = i + 1
     key_rows = [j for j in latex.layout(k, context.settings.max_size).rows if j is not None]
     dots = [rf"q_{{{n}}} = {row(q, i)}"] + [
@@ -41,12 +81,9 @@ def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
         + context.exact(s[i, j])
         for j in key_rows
     ]
-    parts = [Part(words("tokens", "dot"), tuple(dots)), _scaled_row(context, steps, i)]
-    logits = steps["scaled"].entries
-    if "masked" in steps:
-        logits = steps["masked"].entries
-        line = rf"\tilde{{s}}_{{{n}}} = {row(logits, i)}"
-        parts.append(Part(words("tokens", "masked"), (line,)))
+    parts = [Part(words("tokens", "dot"), tuple(dots)), _scaled_row(context, work, i)]
+    parts += [_logit_row(context, step, i) for step in work.logits[1:]]
+    logits = work.logits[-1].entries
     softmax = (
         rf"a_{{{n}}} = \operatorname{{softmax}}\left({row(logits, i)}\right) = "
         + row(a, i)
@@ -62,20 +99,29 @@ def _query(context: Context, steps: dict[str, Step], i: int) -> QueryWork:
     return QueryWork(n, context.spec.tokens[i], title, tuple(parts))
 
 
-def _scaled_row(context: Context, steps: dict[str, Step], i: int) -> Part:
+def _scaled_row(context: Context, work: _Work, i: int) -> Part:
     n = i + 1
-    scaled, spec = steps["scaled"], context.spec
-    if spec.scale == "none":
+    scaled = work.logits[0]
+    scale = context.facts.scale(scaled.head or 1)
+    if scale.is_identity:
         return Part(context.words("tokens", "scaled_none"))
     row = sp.MatrixSymbol("s", 1, scaled.shape[1])
     factors = [a for a in scaled.formula.args if not getattr(a, "is_Matrix", False)]
-    replace = {row: context.row(steps["scores"].entries, i)}
+    replace = {row: context.row(work.scores.entries, i)}
     replace.update({k: latex.exact(v) for k, v in context.d.bindings.items() if k.is_Symbol})
     written = latex.formula(sp.MatMul(*factors, row, evaluate=False), replace)
     line = rf"s'_{{{n}}} = {written} = {context.row(scaled.entries, i)}"
     line += _approx(context, scaled.entries, i)
-    key = "scaled" if spec.scale == "sqrt_dk" else "scaled_value"
+    key = "scaled" if scale.is_default else "scaled_value"
     return Part(context.words("tokens", key), (line,))
+
+
+def _logit_row(context: Context, step: Step, i: int) -> Part:
+    """Row ``i`` of a step between the scaling and the softmax (the mask, a bias), named as
+    its matrix is, in lower case (``\\tilde{S}_{1}`` -> ``\\tilde{s}_{2}`` for query 2)."""
+    name = _ROW_LETTER.sub(lambda m: m.group(1).lower(), _HEAD_INDEX.sub("", step.symbol.name))
+    line = rf"{name}_{{{i + 1}}} = {context.row(step.entries, i)}"
+    return Part(context.words("tokens", step.key.split(".", 1)[1]), (line,))
 
 
 def _approx(context: Context, matrix: sp.MatrixBase, i: int) -> str:
