@@ -68,10 +68,11 @@ PT_SELF = Doc(
     printed=(
         given(
             block(
-                "[[1. 0. 0. 0. 0.]\n [0. 1. 0. 0. 0.]\n [0. 0. 1. 0. 0.]\n [0. 0. 0. 1. 0.]\n [0. 0. 0. 0. 1.]]"
+                "[[1. 0. 0. 0. 0.]\n [0. 1. 0. 0. 0.]\n [0. 0. 1. 0. 0.]\n"
+                " [0. 0. 0. 1. 0.]\n [0. 0. 0. 0. 1.]]"
             ),
             "X one-hot",
-        ),  # noqa: E501
+        ),
         Printed(_ONE_HOT_W, lambda x: _self(x, "I"), "Pesos de Atenção (one-hot)"),
         Printed(_ONE_HOT_W, lambda x: _self(x, "I") @ x["I"], "Saída (one-hot)"),
         given(
@@ -79,7 +80,7 @@ PT_SELF = Doc(
                 "[1., 0., 0.]\n[0.8, 0.1, 0.1]\n[0.2, 0.8, 0.2]\n[0.1, 0.1, 0.8]\n[0.8, 0.1, 0.2]"
             ),
             "embeddings",
-        ),  # noqa: E501
+        ),
         Printed(
             block(
                 """
