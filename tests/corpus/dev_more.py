@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.helpers import array, given, row, rows, softmax
+from tests.corpus.helpers import array, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 R2 = np.sqrt(2.0)
@@ -555,4 +555,74 @@ PYCOMPLETE = Doc(
     ),
 )
 
-DEV_MORE: list[Doc] = [LECTURE3, YANG, JULIA, QA_THREAD, ILLUSTRATED, PYCOMPLETE]
+
+# ------------------------------------------------------------------ masked softmax (padding)
+def _arange_masked() -> np.ndarray:
+    x = np.arange(18, dtype=np.float64).reshape(3, 6)
+    x[2, 4] = -np.inf
+    return x
+
+
+MASKED_SOFTMAX = Doc(
+    file="dev/masked-softmax-padding-numpy-torch.ipynb",
+    url="https://github.com/juditacs/snippets/blob/master/deep_learning/masked_softmax.ipynb",
+    kind="notebook-numpy",
+    language="en",
+    inputs={},
+    printed=(
+        Printed(
+            grid(
+                "0.00426978 0.01160646 0.03154963 0.08576079 0.23312201 0.63369132 "
+                "0.00426978 0.01160646 0.03154963 0.08576079 0.23312201 0.63369132 "
+                "0.00556774 0.01513469 0.04114036 0.11183108 0. 0.82632613",
+                6,
+            ),
+            lambda a: softmax(_arange_masked()),
+            "softmax(arange(18) with -inf), rows wrapped",
+        ),
+        Printed(rows("100 1 2\n3 100 5\n6 7 8\n9 10 100"), None, "X[mask] = 100", attention=False),
+        Printed(
+            rows("0 100 100\n100 4 100\n100 100 100\n100 100 11"),
+            None,
+            "X[~mask] = 100",
+            attention=False,
+        ),
+        given("4, 1, 6, 3", "X_len"),
+        Printed(
+            rows(
+                "0.1235 0.5007 0.2250 0.1508 0.0000 0.0000\n"
+                "1.0000 0.0000 0.0000 0.0000 0.0000 0.0000\n"
+                "0.0733 0.2433 0.0895 0.2972 0.1631 0.1335\n"
+                "0.1286 0.6370 0.2344 0.0000 0.0000 0.0000"
+            ),
+            None,
+            "softmax with -inf (scores never printed)",
+        ),
+        Printed(
+            rows(
+                "0.4419 0.2425 0.0730 0.2425 0.0000 0.0000\n"
+                "1.0000 0.0000 0.0000 0.0000 0.0000 0.0000\n"
+                "0.1671 0.3045 0.0615 0.0503 0.2493 0.1671\n"
+                "0.1098 0.4451 0.4451 0.0000 0.0000 0.0000"
+            ),
+            None,
+            "softmax with -10000 (scores never printed)",
+        ),
+    ),
+    notes=(
+        "A numpy softmax of arange(18) as 3x6 with one -inf, printed by numpy with each row "
+        "wrapped over two lines; then padding masks (-inf and -10000) over random scores that "
+        "are never printed, so those weights cannot be recomputed and must not be claimed "
+        "wrong; the masked assignments with 100 and a %%timeit line are not attention. All right."
+    ),
+)
+
+DEV_MORE: list[Doc] = [
+    LECTURE3,
+    YANG,
+    JULIA,
+    QA_THREAD,
+    ILLUSTRATED,
+    PYCOMPLETE,
+    MASKED_SOFTMAX,
+]
