@@ -1,5 +1,6 @@
 """The development corpus, continued: multi-head with W_O, Julia printouts, a Q&A thread, a
-notebook that prints rounded stand-ins for its softmax, a batch printed 3-d (see truth_dev.py)."""
+notebook that prints rounded stand-ins for its softmax, a batch printed 3-d, masks, Markdown
+tables with wrong softmaxes (see truth_dev.py)."""
 
 from __future__ import annotations
 
@@ -617,6 +618,61 @@ MASKED_SOFTMAX = Doc(
     ),
 )
 
+# ------------------------------------------------------------------ notes: a table, a scaling demo
+_NOTES = (
+    "https://github.com/yangshiteng/Data-Science-Learning-Path/blob/"
+    "364e5eec98baff1ee1f8b67183326a47f41d23c1/deep_learning/transformer/"
+)
+_TABLE_SCORES = np.array([[2.0], [4.0], [6.0]])
+
+SCORES_TABLE = Doc(
+    file="dev/en-notes-attention-scores-table.md",
+    url=_NOTES + "attention_score_calculation.md",
+    kind="course-notes",
+    language="en",
+    inputs={"s": _TABLE_SCORES},
+    printed=(
+        given("2.0\n4.0\n6.0", "Dot Product Score"),
+        Printed(rows("1.0\n2.0\n3.0"), lambda a: a["s"] / 2, "After Scaling"),
+        Printed(
+            rows("0.10\n0.30\n0.60"),
+            lambda a: softmax(a["s"] / 2, axis=0),
+            "Attention Weight",
+        ),
+    ),
+    notes=(
+        "A Markdown table whose columns are the steps (scores, scaled by 2 = sqrt(4), weights) "
+        "for one query over three words. The mistake: the weights are not the softmax of the "
+        "scaled scores [1, 2, 3], which is [0.090, 0.245, 0.665] (printed 0.10, 0.30, 0.60)."
+    ),
+)
+
+_SCALE_IN = np.array([10.0, 20.0, 30.0])
+
+WHY_SCALE = Doc(
+    file="dev/en-notes-why-scale-matters.md",
+    url=_NOTES + "why_scale_matters.md",
+    kind="course-notes",
+    language="en",
+    inputs={},
+    printed=(
+        given("10, 20, 30", "scores"),
+        Printed(row("~0.0, ~0.0, ~1.0"), lambda a: softmax(_SCALE_IN), "softmax unscaled"),
+        Printed(row("2.5, 5.0, 7.5"), lambda a: _SCALE_IN / 4, "scores / 4"),
+        Printed(row("0.02, 0.12, 0.86"), lambda a: softmax(_SCALE_IN / 4), "softmax scaled"),
+        given("10, 20, 30", "Input Scores (table)"),
+        Printed(row("0.000, 0.000, 1.000"), lambda a: softmax(_SCALE_IN), "table: too sharp"),
+        Printed(row("2.5, 5.0, 7.5"), lambda a: _SCALE_IN / 4, "table: scaled scores"),
+        Printed(row("0.02, 0.12, 0.86"), lambda a: softmax(_SCALE_IN / 4), "table: balanced"),
+    ),
+    notes=(
+        "Softmax of [10, 20, 30] before and after dividing by sqrt(16) = 4, inline and in two "
+        "Markdown tables. The mistake: softmax([2.5, 5.0, 7.5]) is [0.0062, 0.0754, 0.9184], "
+        "printed [0.02, 0.12, 0.86] twice; the unscaled one (~0.0, ~0.0, ~1.0 and 0.000, 0.000, "
+        "1.000) is right."
+    ),
+)
+
 DEV_MORE: list[Doc] = [
     LECTURE3,
     YANG,
@@ -625,4 +681,6 @@ DEV_MORE: list[Doc] = [
     ILLUSTRATED,
     PYCOMPLETE,
     MASKED_SOFTMAX,
+    SCORES_TABLE,
+    WHY_SCALE,
 ]
