@@ -31,6 +31,13 @@ def results() -> list[score.Result]:
 
 
 # ------------------------------------------------------------------ the oracle
+def test_the_dev_set_is_the_documents_on_disk_of_many_kinds_and_languages() -> None:
+    on_disk = {f"dev/{path.name}" for path in (score.ROOT / "dev").iterdir()}
+    assert on_disk == set(IDS)
+    assert len({doc.kind for doc in DOCS}) >= 8
+    assert len({doc.language for doc in DOCS}) >= 4
+
+
 @pytest.mark.parametrize("doc", DOCS, ids=IDS)
 def test_document_names_its_source_first(doc: Doc) -> None:
     text = (score.ROOT / doc.file).read_text(encoding="utf-8")

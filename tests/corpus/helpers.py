@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
-from tests.corpus.model import Printed
+from tests.corpus.model import Arrays, Printed
 
 _TOKEN = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+−]?inf")
 
@@ -49,6 +50,17 @@ def causal(scores: np.ndarray, fill: float = -np.inf) -> np.ndarray:
     scores = np.array(scores, dtype=np.float64)
     scores[np.triu_indices(scores.shape[-1], k=1)] = fill
     return scores
+
+
+def entries(text: str) -> tuple[tuple[str, ...], ...]:
+    """Printed entries written row by row, rows separated by '/' (for rows that carry labels or
+    trailing comments whose numbers are not entries)."""
+    return tuple(tuple(part.split()) for part in text.split("/"))
+
+
+def follows_row(text: str, truth: Callable[[Arrays], np.ndarray], label: str) -> Printed:
+    """A printed vector computed from the document's own earlier (rounded or wrong) numbers."""
+    return Printed(row(text), truth, label, follows=True)
 
 
 def given(text: str, label: str = "", attention: bool = True) -> Printed:

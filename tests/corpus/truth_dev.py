@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1469,4 +1470,5 @@ DOCS: list[Doc] = [
     SLIDE,
     DECODER_LOSS,
     PRAKASH,
+    *DEV_MORE,
 ]

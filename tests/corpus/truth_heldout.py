@@ -20,6 +20,7 @@ from tests.corpus.heldout_help import (
     softmax,
 )
 from tests.corpus.heldout_more import MORE
+from tests.corpus.heldout_new import NEW
 from tests.corpus.model import Arrays, Doc, Printed
 
 _ROUNDED_4 = 5e-5
@@ -372,4 +373,4 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE]
+DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW]
