@@ -15,6 +15,7 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
 from mha_symbolic.exact.forms import Algebra, Forms, coefficients_of, columns, hstack, transpose
@@ -25,7 +26,6 @@ from mha_symbolic.model.nodes import (
     MaskedFill,
     OnesLike,
     PadColumns,
-    Rope,
     RowSoftmax,
     SoftmaxBackward,
 )
@@ -78,7 +78,12 @@ class _Forms:
 
     def _leaves(self, target: sp.MatrixSymbol | None) -> list[sp.Expr]:
         """Every number and symbol a coefficient is built from (so one ring holds them all)."""
-        kinds = ("input", "slice", "project", "rope")
+        kinds = (
+            "input",
+            "slice",
+            "project",
+            *(op.kind for op in operations.OPERATIONS if op.ring_values),
+        )
         matrices = [s.value for s in self.d.steps if s.kind in kinds]
         matrices += [lf.value for lf in self.program.leaves if _is_weight(lf)]
         loss = self.d.spec.loss
@@ -133,20 +138,6 @@ class _Forms:
             out = self.alg.combine(out, part)
         return out
 
-    def rope(self, expr: Rope) -> Forms:
-        """Each feature pair (a, b) of row p turned by its angle t:
-        (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
-        forms = self.of(expr.arg)
-        width = len(forms[0])
-        out = [list(row) for row in forms]
-        for p, row in enumerate(forms):
-            for j, (a, b) in enumerate(ops.rope_pairs(width, expr.pairs)):
-                angle = expr.sign * ops.rope_angle(p, j, width, expr.base)
-                cos, sin = self.alg.coefficient(sp.cos(angle)), self.alg.coefficient(sp.sin(angle))
-                out[p][a] = self.alg.add(row[a], row[b], factors=(cos, -sin))
-                out[p][b] = self.alg.add(row[a], row[b], factors=(sin, cos))
-        return out
-
     def masked_fill(self, expr: MaskedFill) -> Forms:
         """The entries M blocks replaced by the fill (0 in the backward rule), the rest kept."""
         mask = self.values[expr.mask]
@@ -174,7 +165,6 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
     sp.MatrixSlice: lambda f, e: columns(f.of(e.parent), int(e.colslice[0]), int(e.colslice[1])),
     sp.BlockMatrix: lambda f, e: hstack([f.of(b) for b in e.blocks]),
     PadColumns: _Forms.pad,
-    Rope: _Forms.rope,
     MaskedFill: _Forms.masked_fill,
     SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.softmaxes[e.args[0]], f.of(e.args[1])),
     EntrySum: lambda f, e: [[f.alg.add(*(x for row in f.of(e.args[0]) for x in row))]],
@@ -182,11 +172,23 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
         [[f.alg.squares(f.of(e.args[0]))]], sp.Rational(1, 2)
     ),
     RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
+    **operations.rules("forms"),
 }
 
 # The order of the grad steps: the output side, each head's attention, each head's projections,
 # the fused projections, then the inputs (as a worked solution goes back through the steps).
-_HEAD_STAGES = ("output", "v", "weights", "masked", "scaled", "scores", "q_rot", "k_rot", "q", "k")
+_HEAD_STAGES = (
+    "output",
+    "v",
+    "weights",
+    "masked",
+    *(step for op in reversed(operations.staged("logits")) for step in reversed(op.steps)),
+    "scaled",
+    "scores",
+    *(step for op in operations.staged("streams") for step in op.steps),  # q_rot, k_rot
+    "q",
+    "k",
+)
 _HEAD_WEIGHTS = ("w_q", "b_q", "w_k", "b_k", "w_v", "b_v", "x", "query", "key", "value")
 _FUSED = ("q", "w_q", "b_q", "k", "w_k", "b_k", "v", "w_v", "b_v")
 _OUTER = ("output", "w_o", "b_o", "concat")

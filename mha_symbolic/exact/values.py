@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic import operations
 from mha_symbolic.exact import ops
 from mha_symbolic.model.nodes import (
     EntrySum,
@@ -15,7 +17,6 @@ from mha_symbolic.model.nodes import (
     MaskedFill,
     OnesLike,
     PadColumns,
-    Rope,
     RowSoftmax,
     SoftmaxBackward,
 )
@@ -74,10 +75,6 @@ def _masked_fill(expr: MaskedFill, values: Mapping[sp.Basic, Any]) -> Matrix:
     )
 
 
-def _rope(expr: Rope, values: Mapping[sp.Basic, Any]) -> Matrix:
-    return ops.rope(evaluate(expr.arg, values), expr.base, expr.pairs, expr.sign)
-
-
 _RULES: dict[type, Any] = {
     sp.OneMatrix: lambda e, v: Matrix(sp.ones(*e.shape)),
     sp.Transpose: lambda e, v: evaluate(e.arg, v).T,
@@ -88,11 +85,11 @@ _RULES: dict[type, Any] = {
     RowSoftmax: lambda e, v: ops.row_softmax(evaluate(e.arg, v)).weights,
     SoftmaxBackward: _softmax_backward,
     HalfSquaredNorm: _half_squared_norm,
-    Rope: _rope,
     MaskedFill: _masked_fill,
     EntrySum: lambda e, v: Matrix([[sum(evaluate(e.args[0], v))]]),
     OnesLike: lambda e, v: Matrix(sp.ones(*e.shape)),
     PadColumns: lambda e, v: _pad(evaluate(e.args[0], v), int(e.args[1]), int(e.args[2])),
+    **{cls: partial(rule, evaluate=evaluate) for cls, rule in operations.rules("exact").items()},
 }
 
 

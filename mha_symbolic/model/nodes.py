@@ -267,56 +267,6 @@ class HalfSquaredNorm(_Reduction):
     code_name = "half_squared_norm"
 
 
-# --------------------------------------------------------------------------- position
-class Rope(MatrixExpr):
-    """Rotary position embeddings: row p (position p, 0-based) of ``arg`` rotated pair by pair.
-
-    Pair j of a row of width d turns by the angle p * base^(-2j/d); ``pairs`` says which
-    features pair up: ``halves`` (feature j with j + d/2, the rotate-half convention of the
-    common open-source LLaMA code) or ``interleaved`` (2j with 2j + 1, as RoFormer writes it).
-    ``sign`` -1 turns the other way: the transpose, which is the rule of the backward pass.
-    """
-
-    def __new__(cls, arg: Any, base: Any, pairs: str, sign: int = 1) -> Rope:
-        return MatrixExpr.__new__(
-            cls, sp.sympify(arg), sp.sympify(base), sp.Symbol(pairs), sp.Integer(sign)
-        )
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def base(self) -> sp.Expr:
-        return self.args[1]
-
-    @property
-    def pairs(self) -> str:
-        return str(self.args[2])
-
-    @property
-    def sign(self) -> int:
-        return int(self.args[3])
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
-
-    def inverse(self, arg: Any) -> Rope:
-        """The opposite rotation applied to ``arg`` (R^T, as R is orthogonal)."""
-        return Rope(arg, self.base, self.pairs, -self.sign)
-
-    def _latex(self, printer: Any) -> str:
-        power = "" if self.sign == 1 else r"^{\top}"
-        return rf"\operatorname{{RoPE}}{power}\left({printer._print(self.arg)}\right)"
-
-    def _sympystr(self, printer: Any) -> str:
-        arg = printer._print(self.arg)
-        return f"rope({arg}, {float(self.base)!r}, {self.pairs!r}, {self.sign})"
-
-    _numpycode = _torchcode = _jaxcode = _sympystr
-
-
 # --------------------------------------------------------------------------- masking
 class MaskedFill(MatrixExpr):
     """``masked_fill``: the scores with every blocked entry replaced by ``fill`` (-10^9, say).

@@ -21,7 +21,8 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.nodes import MaskedFill, Rope, RowSoftmax
+from mha_symbolic import operations
+from mha_symbolic.model.nodes import MaskedFill, RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
@@ -99,10 +100,9 @@ class Program:
         return range(1, self.spec.heads + 1)
 
     def logits(self, head: int) -> Node:
-        """The node softmax reads for ``head``: the masked scores if masked, else the scaled."""
-        return self.node(
-            f"head{head}.masked" if f"head{head}.masked" in self else f"head{head}.scaled"
-        )
+        """The node softmax reads for ``head``: the last before it (masked, scaled, ...)."""
+        read = self.node(f"head{head}.weights").expr.atoms(sp.MatrixSymbol)
+        return [node for node in self.nodes if node.symbol in read][-1]
 
     @property
     def bindings(self) -> dict[sp.Basic, Any]:
@@ -281,17 +281,14 @@ class _Builder:
             for stream, (kind, expr) in parts.items()
         }
 
-    def rope(self, n: int, parts: dict[str, sp.MatrixSymbol]) -> dict[str, sp.MatrixSymbol]:
-        """Rotary position embeddings of head n's queries and keys (when the spec asks)."""
-        rope = self.spec.rope
-        if rope is None:
-            return parts
-        out = dict(parts)
-        for stream in ("q", "k"):
-            expr = Rope(parts[stream], rope.base, rope.pairs)
-            name = rf"\hat{{{stream.upper()}}}_{{{n}}}"
-            out[stream] = self.add(f"head{n}.{stream}_rot", "rope", name, expr, n, None, stream)
-        return out
+    def place(self, stage: str, n: int, value: Any) -> Any:
+        """Head n's ``value`` at ``stage`` passed through each operation the spec turns on
+        there (RoPE on the streams, ALiBi on the logits): see :mod:`mha_symbolic.operations`."""
+        for op in operations.staged(stage):
+            setting = op.setting(self.spec)
+            if setting is not None and op.place is not None:
+                value = op.place(self, n, setting, value)
+        return value
 
     def scale(self, d_k: int) -> sp.Expr:
         """The factor s of softmax(s Q K^T) as formulas write it (1/sqrt(d_k), d_k a leaf)."""
@@ -322,7 +319,7 @@ class _Builder:
             s = self.add(f"head{n}.scores", "input", f"S_{{{n}}}", given, n)
             factor, written = self.scale(0), sp.MatMul(self.scale(0), s)
         else:
-            parts = self.rope(n, self.own(n, made))
+            parts = self.place("streams", n, self.own(n, made))
             q, k, v = parts["q"], parts["k"], parts["v"]
             s = self.add(f"head{n}.scores", "scores", f"S_{{{n}}}", sp.MatMul(q, k.T), n)
             factor = self.scale(int(q.shape[1]))
@@ -330,6 +327,7 @@ class _Builder:
         logits = self.add(
             f"head{n}.scaled", "scale", f"S'_{{{n}}}", sp.MatMul(factor, s), n, written
         )
+        logits = self.place("logits", n, logits)
         if self.spec.mask is not None:
             mask, fill = self.mask(), self.spec.mask_fill
             added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)

@@ -19,6 +19,7 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     BatchSum,
     EntrySum,
@@ -28,7 +29,6 @@ from mha_symbolic.model.nodes import (
     MergeHeads,
     OnesLike,
     PadColumns,
-    Rope,
     RowSoftmax,
     SoftmaxBackward,
     SplitHeads,
@@ -216,13 +216,13 @@ RULES: dict[type, Callable[[Reverse, Any, sp.Basic], None]] = {
     sp.MatAdd: Reverse.add,
     sp.MatMul: Reverse.matmul,
     RowSoftmax: _vjp_softmax,
-    Rope: lambda r, e, g: r.vjp(e.arg, e.inverse(g)),
     MaskedFill: lambda r, e, g: r.vjp(e.arg, MaskedFill(g, e.mask, 0)),
     SplitHeads: lambda r, e, g: r.vjp(e.arg, MergeHeads(g, e.heads)),
     MergeHeads: lambda r, e, g: r.vjp(e.arg, SplitHeads(g, e.heads)),
     StackHeads: Reverse.stack,
     sp.BlockMatrix: Reverse.blocks,
     sp.MatrixSlice: Reverse.slice,
+    **operations.rules("vjp"),
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     BatchSum,
     HeadOf,
@@ -48,6 +49,7 @@ _ATOMIC = (
     BatchSum,
     PadColumns,
     OnesLike,
+    *operations.NODES,  # each prints as a call of its helper
 )
 
 
@@ -190,6 +192,14 @@ GRADIENT_PRELUDES = {
 }
 
 
+def helpers(program: Program, backend: str) -> str:
+    """The helpers of the operations the program's code calls (RoPE's ``rope``, ...)."""
+    found = {
+        type(e) for _, formula in program.assignments for e in formula.atoms(*operations.NODES)
+    }
+    return operations.prelude(backend, {operations.BY_NODE[cls].kind for cls in found})
+
+
 def _shape_comment(program: Program, symbol: sp.MatrixSymbol) -> str:
     rows, cols = symbol.shape
     stacked = program.head_axis and symbol.name in ("Q", "K", "V", "H")
@@ -205,6 +215,7 @@ def parameter_names(symbols: Any) -> dict[sp.Symbol, sp.Symbol]:
 def source(program: Program, backend: str) -> str:
     """Python source of the backend's prelude and an ``attention`` function."""
     printer_class, prelude = BACKENDS[backend]
+    prelude += helpers(program, backend)
     printer = printer_class(program.names)
     declared = parameter_names(program.spec.parameters.values()).values()
     parameters = [*INPUTS, "mask", *(a.code for a in program.arguments), *map(str, declared)]

@@ -17,10 +17,10 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     MaskedFill,
     MergeHeads,
-    Rope,
     RowSoftmax,
     SplitHeads,
     StackHeads,
@@ -163,6 +163,7 @@ class _Lowering:
         # Heads stacked on an axis only when each is computed from the inputs: a given stage
         # (Q, scores, weights) is one argument per head.
         batched = self.spec.stage == "inputs" and self.uniform()
+        self.stacked_heads = batched  # an operation's code may hold one number per head
         outputs = self.batched() if batched else [self.head(n, str(n)) for n in self.model.heads()]
         self.output(outputs)
         head_axis = batched and self.spec.heads > 1  # one head is never stacked
@@ -179,15 +180,23 @@ class _Lowering:
         return all(len(w) == 1 for w in widths.values())
 
     def final(self, n: int, stream: str) -> Node:
-        """Head n's last q, k or v node (the rotated one with RoPE)."""
-        rotated = f"head{n}.{stream}_rot"
-        return self.model.node(rotated if rotated in self.model else f"head{n}.{stream}")
+        """Head n's last q, k or v node (after the operations that turn it, RoPE's)."""
+        return [node for node in self.model.nodes if node.head == n and node.stream == stream][-1]
+
+    def chain(self, n: int, stream: str, expr: sp.Basic) -> sp.Basic:
+        """Head n's q, k or v as code (``expr``), then each operation that turns it."""
+        first = self.model.node(f"head{n}.{stream}")
+        self.code[(first.symbol, None)] = expr
+        for node in self.model.nodes:
+            rule = _rule(node.kind) if node.kind in operations.BY_KIND else None
+            if node.head == n and node.stream == stream and rule is not None:
+                expr = self.code[(node.symbol, None)] = rule(self, node)
+        return expr
 
     def head(self, n: int, tag: str) -> sp.MatrixSymbol:
         """One head on its own: its q, k, v assigned, then its attention."""
         for stream in (s for s in STREAMS if f"head{n}.{s}" in self.model):
-            expr = self.own(self.model.node(f"head{n}.{stream}"))
-            expr = self.rotated(n, stream, expr)
+            expr = self.chain(n, stream, self.own(self.model.node(f"head{n}.{stream}")))
             code = self.assign(f"{stream.upper()}_{{{tag}}}", f"{stream.upper()}{tag}", expr)
             self.code[(self.final(n, stream).symbol, None)] = code
         return self.attention(n, f"_{{{tag}}}", tag)
@@ -216,16 +225,10 @@ class _Lowering:
     def node_of(self, symbol: Any) -> Node:
         return next(n for n in self.model.nodes if n.symbol == symbol)
 
-    def rotated(self, n: int, stream: str, expr: sp.Basic) -> sp.Basic:
-        node = self.final(n, stream)
-        if node.kind != "rope":
-            return expr
-        return Rope(expr, node.expr.base, node.expr.pairs)
-
     def batched(self) -> list[sp.MatrixSymbol]:
         """Every head at once, heads stacked on an axis: one softmax call for all of them."""
         for stream in STREAMS:
-            expr = self.rotated(1, stream, self.stacked(stream))
+            expr = self.chain(1, stream, self.stacked(stream))
             code = self.assign(stream.upper(), stream.upper(), expr)
             for n in self.model.heads():
                 self.code[(self.final(n, stream).symbol, None)] = code
@@ -254,8 +257,9 @@ class _Lowering:
     def attention(self, n: int, label: str, code: str) -> sp.MatrixSymbol:
         """softmax(s Q K^T + M) V of head n by the code rules of its chain of nodes."""
         for node in self.model.nodes:
-            if node.head == n and node.kind in _CODE:
-                self.code[(node.symbol, None)] = _CODE[node.kind](self, node)
+            rule = _rule(node.kind)
+            if node.head == n and node.stream is None and rule is not None:
+                self.code[(node.symbol, None)] = rule(self, node)
             if node.head == n and node.kind == "softmax" and self.explicit_weights:
                 weights = self.assign(f"A{label}", f"A{code}", self.code[(node.symbol, None)])
                 self.code[(node.symbol, None)] = weights
@@ -321,6 +325,12 @@ _CODE: dict[str, Callable[[_Lowering, Node], sp.Basic]] = {
     "softmax": _Lowering.softmax,
     "attend": _Lowering.attend,
 }
+
+
+def _rule(kind: str) -> Callable[[_Lowering, Node], sp.Basic] | None:
+    """The code rule of a node kind: its operation's, or one of the lowering's own."""
+    op = operations.BY_KIND.get(kind)
+    return op.code if op is not None and op.code is not None else _CODE.get(kind)
 
 
 def lower(model: Program, explicit_weights: bool = False) -> CodeProgram:
