@@ -30,9 +30,10 @@ KINDS = (
     "input",
     "project",
     "slice",
-    "rope",
+    *(op.kind for op in operations.staged("streams")),  # rope
     "scores",
     "scale",
+    *(op.kind for op in operations.staged("logits")),
     "mask",
     "softmax",
     "attend",
