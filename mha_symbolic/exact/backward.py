@@ -23,7 +23,6 @@ from mha_symbolic.model import rules
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
-    MaskedFill,
     OnesLike,
     PadColumns,
     RowSoftmax,
@@ -138,15 +137,6 @@ class _Forms:
             out = self.alg.combine(out, part)
         return out
 
-    def masked_fill(self, expr: MaskedFill) -> Forms:
-        """The entries M blocks replaced by the fill (0 in the backward rule), the rest kept."""
-        mask = self.values[expr.mask]
-        fill = self.alg.constants(sp.Matrix([[expr.fill]]))[0][0]
-        return [
-            [fill if mask[i, j] == -sp.oo else form for j, form in enumerate(row)]
-            for i, row in enumerate(self.of(expr.arg))
-        ]
-
     def pad(self, expr: PadColumns) -> Forms:
         before, after = int(expr.args[1]), int(expr.args[2])
         return [[{}] * before + row + [{}] * after for row in self.of(expr.args[0])]
@@ -165,7 +155,6 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
     sp.MatrixSlice: lambda f, e: columns(f.of(e.parent), int(e.colslice[0]), int(e.colslice[1])),
     sp.BlockMatrix: lambda f, e: hstack([f.of(b) for b in e.blocks]),
     PadColumns: _Forms.pad,
-    MaskedFill: _Forms.masked_fill,
     SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.softmaxes[e.args[0]], f.of(e.args[1])),
     EntrySum: lambda f, e: [[f.alg.add(*(x for row in f.of(e.args[0]) for x in row))]],
     HalfSquaredNorm: lambda f, e: f.alg.times(
@@ -181,7 +170,6 @@ _HEAD_STAGES = (
     "output",
     "v",
     "weights",
-    "masked",
     *(step for op in reversed(operations.staged("logits")) for step in reversed(op.steps)),
     "scaled",
     "scores",

@@ -14,7 +14,6 @@ from mha_symbolic.exact import ops
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
-    MaskedFill,
     OnesLike,
     PadColumns,
     RowSoftmax,
@@ -65,16 +64,6 @@ def _half_squared_norm(expr: HalfSquaredNorm, values: Mapping[sp.Basic, Any]) ->
     return Matrix([[sum(e**2 for e in m) / 2]])
 
 
-def _masked_fill(expr: MaskedFill, values: Mapping[sp.Basic, Any]) -> Matrix:
-    logits, mask = evaluate(expr.arg, values), evaluate(expr.mask, values)
-    fill = evaluate(expr.fill, values)
-    return Matrix(
-        logits.rows,
-        logits.cols,
-        lambda i, j: fill if mask[i, j] == -sp.oo else logits[i, j] + mask[i, j],
-    )
-
-
 _RULES: dict[type, Any] = {
     sp.OneMatrix: lambda e, v: Matrix(sp.ones(*e.shape)),
     sp.Transpose: lambda e, v: evaluate(e.arg, v).T,
@@ -85,7 +74,6 @@ _RULES: dict[type, Any] = {
     RowSoftmax: lambda e, v: ops.row_softmax(evaluate(e.arg, v)).weights,
     SoftmaxBackward: _softmax_backward,
     HalfSquaredNorm: _half_squared_norm,
-    MaskedFill: _masked_fill,
     EntrySum: lambda e, v: Matrix([[sum(evaluate(e.args[0], v))]]),
     OnesLike: lambda e, v: Matrix(sp.ones(*e.shape)),
     PadColumns: lambda e, v: _pad(evaluate(e.args[0], v), int(e.args[1]), int(e.args[2])),

@@ -22,7 +22,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
-from mha_symbolic.model.nodes import MaskedFill, RowSoftmax
+from mha_symbolic.model.nodes import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
@@ -33,8 +33,7 @@ KINDS = (
     *(op.kind for op in operations.staged("streams")),  # rope
     "scores",
     "scale",
-    *(op.kind for op in operations.staged("logits")),
-    "mask",
+    *(op.kind for op in operations.staged("logits")),  # mask
     "softmax",
     "attend",
     "concat",
@@ -328,25 +327,10 @@ class _Builder:
         logits = self.add(
             f"head{n}.scaled", "scale", f"S'_{{{n}}}", sp.MatMul(factor, s), n, written
         )
-        logits = self.place("logits", n, logits)
-        if self.spec.mask is not None:
-            mask, fill = self.mask(), self.spec.mask_fill
-            added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)
-            logits = self.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+        logits = self.place("logits", n, logits)  # ALiBi's bias, the mask
         a = self.add(f"head{n}.weights", "softmax", f"A_{{{n}}}", RowSoftmax(logits), n)
         name = f"\\mathrm{{head}}_{{{n}}}"
         return self.add(f"head{n}.output", "attend", name, sp.MatMul(a, v), n)
-
-    def mask(self) -> sp.MatrixSymbol:
-        """The additive mask M (0 may attend, -oo blocked), one leaf for every head (with a
-        finite ``mask_fill`` the blocked scores are replaced: see MaskedFill)."""
-        for leaf in self.leaves:
-            if leaf.role == "mask":
-                return leaf.symbol
-        allowed = self.spec.mask
-        assert allowed is not None
-        blocked = Matrix(allowed.rows, allowed.cols, lambda r, c: 0 if allowed[r, c] else -sp.oo)
-        return self.leaf("M", "mask", blocked)
 
     def finish(self, heads: list[sp.MatrixSymbol]) -> None:
         c = self.add("concat", "concat", "C", sp.BlockMatrix([heads]))

@@ -17,7 +17,6 @@ from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     BatchSum,
     HeadOf,
-    MaskedFill,
     MergeHeads,
     OnesLike,
     PadColumns,
@@ -44,7 +43,6 @@ _ATOMIC = (
     MergeHeads,
     StackHeads,
     SoftmaxBackward,
-    MaskedFill,
     HeadOf,
     BatchSum,
     PadColumns,

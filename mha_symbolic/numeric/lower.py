@@ -19,7 +19,6 @@ import sympy as sp
 
 from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
-    MaskedFill,
     MergeHeads,
     RowSoftmax,
     SplitHeads,
@@ -281,15 +280,6 @@ class _Lowering:
             else sp.MatMul(factor, *factors, evaluate=False)
         )
 
-    def masked(self, node: Node) -> sp.Basic:
-        if isinstance(node.expr, MaskedFill):  # masked_fill(S', M, -1e9)
-            expr = node.expr
-            return MaskedFill(
-                self.operand(expr.arg, None), self.operand(expr.mask, None), expr.fill
-            )
-        logits, mask = node.expr.args
-        return sp.MatAdd(self.operand(logits, None), self.operand(mask, None), evaluate=False)
-
     def softmax(self, node: Node) -> sp.Basic:
         logits = self.operand(node.expr.arg, None)
         if f"head{node.head}.masked" not in self.model:
@@ -321,7 +311,6 @@ def _is_slice_node(model: Program, symbol: Any) -> bool:
 _CODE: dict[str, Callable[[_Lowering, Node], sp.Basic]] = {
     "scores": _Lowering.scores,
     "scale": _Lowering.scale,
-    "mask": _Lowering.masked,
     "softmax": _Lowering.softmax,
     "attend": _Lowering.attend,
 }

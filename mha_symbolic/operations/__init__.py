@@ -21,7 +21,9 @@ def _found() -> tuple[Operation, ...]:
     ]
     found = [m.OPERATION for m in modules if isinstance(getattr(m, "OPERATION", None), Operation)]
     rank = {stage: n for n, stage in enumerate(STAGES)}
-    return tuple(sorted(found, key=lambda op: (rank.get(op.stage or "", len(STAGES)), op.kind)))
+    return tuple(
+        sorted(found, key=lambda op: (rank.get(op.stage or "", len(STAGES)), op.rank, op.kind))
+    )
 
 
 OPERATIONS: tuple[Operation, ...] = _found()

@@ -33,6 +33,7 @@ class Operation:
     # Where it goes in a head: "streams" (q, k, v by stream name) or "logits" (the scaled
     # scores); place(builder, head n, setting, value) -> the value the head goes on with.
     stage: str | None = None
+    rank: int = 0  # its order among the operations of its stage (then by kind)
     place: Callable[[Any, int, Any, Any], Any] | None = None
     exact: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, evaluate)
     structured: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, value_of)
@@ -46,5 +47,10 @@ class Operation:
     prelude: Mapping[str, str] = field(default_factory=dict)  # backend -> helpers' source
 
     def setting(self, spec: Any) -> Any:
-        """The spec's value for this operation (None: off, or it has no key)."""
-        return None if self.spec_key is None else spec.operations.get(self.spec_key)
+        """The spec's value for this operation (None: off, or it has no key); an operation
+        without a reader of its own has a field of the spec (the mask's)."""
+        if self.spec_key is None:
+            return None
+        if self.read is None:
+            return getattr(spec, self.spec_key, None)
+        return spec.operations.get(self.spec_key)

@@ -33,11 +33,3 @@ def stack_heads(*matrices):
 def concat_columns(*matrices):
     rows = torch.broadcast_shapes(*(m.shape[:-1] for m in matrices))
     return torch.cat([m.expand(*rows, m.shape[-1]) for m in matrices], dim=-1)
-
-
-def masked_fill(logits, mask, fill):
-    """``masked_fill``: ``fill`` where the additive mask blocks (-inf), the logits plus the
-    mask elsewhere (no mask: the logits)."""
-    if mask is None:
-        return logits
-    return torch.where(torch.isneginf(mask), fill, logits + mask)
