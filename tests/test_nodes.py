@@ -14,14 +14,13 @@ from mha_symbolic.model.nodes import (
     MergeHeads,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
 from mha_symbolic.model.program import build
 from mha_symbolic.numeric.codegen import ArrayPrinter
 from mha_symbolic.operations.rope import Rope
+from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 from mha_symbolic.solution.latex import formula
 
 A, G = sp.MatrixSymbol("A", 3, 3), sp.MatrixSymbol("G", 3, 3)

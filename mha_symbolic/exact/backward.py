@@ -25,8 +25,6 @@ from mha_symbolic.model.nodes import (
     HalfSquaredNorm,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
 )
 from mha_symbolic.model.program import Leaf, Program, build
 
@@ -155,12 +153,10 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
     sp.MatrixSlice: lambda f, e: columns(f.of(e.parent), int(e.colslice[0]), int(e.colslice[1])),
     sp.BlockMatrix: lambda f, e: hstack([f.of(b) for b in e.blocks]),
     PadColumns: _Forms.pad,
-    SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.softmaxes[e.args[0]], f.of(e.args[1])),
     EntrySum: lambda f, e: [[f.alg.add(*(x for row in f.of(e.args[0]) for x in row))]],
     HalfSquaredNorm: lambda f, e: f.alg.times(
         [[f.alg.squares(f.of(e.args[0]))]], sp.Rational(1, 2)
     ),
-    RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
     **operations.rules("forms"),
 }
 

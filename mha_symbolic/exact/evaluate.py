@@ -17,8 +17,8 @@ from mha_symbolic.exact.rows import Entries, Softmaxes, entry_maker, shape_of
 from mha_symbolic.exact.structured import structure
 from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
-from mha_symbolic.model.nodes import RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
+from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec, as_spec
 from mha_symbolic.spec.bounds import too_large
 

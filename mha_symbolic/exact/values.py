@@ -10,14 +10,11 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
-from mha_symbolic.exact import ops
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
 )
 
 _ONE = sp.Integer(1)
@@ -53,12 +50,6 @@ def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Any]) -> Matrix:
     return Matrix(evaluate(expr.parent, values)[rows[0] : rows[1], cols[0] : cols[1]])
 
 
-def _softmax_backward(expr: SoftmaxBackward, values: Mapping[sp.Basic, Any]) -> Matrix:
-    a, g = (evaluate(arg, values) for arg in expr.args)
-    dots = [sum(a[r, k] * g[r, k] for k in range(a.cols)) for r in range(a.rows)]
-    return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
-
-
 def _half_squared_norm(expr: HalfSquaredNorm, values: Mapping[sp.Basic, Any]) -> Matrix:
     m = evaluate(expr.args[0], values)
     return Matrix([[sum(e**2 for e in m) / 2]])
@@ -71,8 +62,6 @@ _RULES: dict[type, Any] = {
     sp.BlockMatrix: lambda e, v: Matrix(sp.Matrix.hstack(*(evaluate(b, v) for b in e.blocks))),
     sp.MatMul: _product,
     sp.MatAdd: _sum,
-    RowSoftmax: lambda e, v: ops.row_softmax(evaluate(e.arg, v)).weights,
-    SoftmaxBackward: _softmax_backward,
     HalfSquaredNorm: _half_squared_norm,
     EntrySum: lambda e, v: Matrix([[sum(evaluate(e.args[0], v))]]),
     OnesLike: lambda e, v: Matrix(sp.ones(*e.shape)),

@@ -22,7 +22,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
-from mha_symbolic.model.nodes import RowSoftmax
+from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.

@@ -28,11 +28,10 @@ from mha_symbolic.model.nodes import (
     MergeHeads,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
+from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 
 # (symbol, is it a leaf) -> (the label and the code name of its gradient)
 Names = Callable[[sp.MatrixSymbol, bool], tuple[str, str]]
@@ -205,16 +204,10 @@ class Reverse:
         self.vjp(expr.parent, PadColumns(bar, start, expr.parent.shape[1] - stop))
 
 
-def _vjp_softmax(reverse: Reverse, expr: RowSoftmax, bar: sp.Basic) -> None:
-    """A softmax inside an expression (not an assignment of its own): its weights inline."""
-    reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
-
-
 RULES: dict[type, Callable[[Reverse, Any, sp.Basic], None]] = {
     sp.Transpose: lambda r, e, g: r.vjp(e.arg, transpose(g)),
     sp.MatAdd: Reverse.add,
     sp.MatMul: Reverse.matmul,
-    RowSoftmax: _vjp_softmax,
     SplitHeads: lambda r, e, g: r.vjp(e.arg, MergeHeads(g, e.heads)),
     MergeHeads: lambda r, e, g: r.vjp(e.arg, SplitHeads(g, e.heads)),
     StackHeads: Reverse.stack,

@@ -20,8 +20,6 @@ from mha_symbolic.model.nodes import (
     MergeHeads,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
@@ -30,6 +28,7 @@ from mha_symbolic.numeric import preludes
 from mha_symbolic.numeric.lower import INPUTS, lower
 from mha_symbolic.numeric.lower import Argument as Argument
 from mha_symbolic.numeric.lower import CodeProgram as Program
+from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
@@ -38,11 +37,9 @@ _ATOMIC = (
     sp.Transpose,
     sp.MatrixSlice,
     sp.BlockMatrix,
-    RowSoftmax,
     SplitHeads,
     MergeHeads,
     StackHeads,
-    SoftmaxBackward,
     HeadOf,
     BatchSum,
     PadColumns,

@@ -20,7 +20,6 @@ import sympy as sp
 from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     MergeHeads,
-    RowSoftmax,
     SplitHeads,
     StackHeads,
 )
@@ -280,12 +279,6 @@ class _Lowering:
             else sp.MatMul(factor, *factors, evaluate=False)
         )
 
-    def softmax(self, node: Node) -> sp.Basic:
-        logits = self.operand(node.expr.arg, None)
-        if f"head{node.head}.masked" not in self.model:
-            logits = sp.MatAdd(logits, self.mask, evaluate=False)  # a mask given at call time
-        return RowSoftmax(logits)
-
     def attend(self, node: Node) -> sp.Basic:
         a, v = node.expr.args
         return sp.MatMul(self.operand(a, None), self.operand(v, None), evaluate=False)
@@ -311,7 +304,6 @@ def _is_slice_node(model: Program, symbol: Any) -> bool:
 _CODE: dict[str, Callable[[_Lowering, Node], sp.Basic]] = {
     "scores": _Lowering.scores,
     "scale": _Lowering.scale,
-    "softmax": _Lowering.softmax,
     "attend": _Lowering.attend,
 }
 
