@@ -90,11 +90,13 @@ class _Forms:
         return [e for m in matrices for e in m] + coefficients_of(extras)
 
     def _factors(self) -> list[sp.Expr]:
-        """The score scales (1/sqrt(2), 1/tau): generators of their own in the ring."""
+        """The numbers the nodes multiply by (the score scales 1/sqrt(2), 1/tau): generators
+        of their own in the ring."""
         out = []
         for node in self.program.nodes:
-            if node.kind == "scale" and isinstance(node.expr, sp.MatMul):
-                out.append(node.expr.args[0].xreplace(self.scalars))
+            op = operations.BY_KIND.get(node.kind)
+            if op is not None and op.ring_factors is not None:
+                out += op.ring_factors(node, self.scalars)
         return out
 
     def forward(self, kind: str, symbol: sp.Basic, expr: sp.Basic, key: str) -> Forms:

@@ -1,6 +1,7 @@
 """The model's program lowered to batched code: a few assignments the printers turn into lines.
 
-Each node kind has a code rule (``_CODE``) that rebuilds its expression over code symbols
+Each node kind's operation has a code rule (``mha_symbolic.operations``: ``BY_KIND[kind].code``)
+that rebuilds its expression over code symbols
 (inputs of any length ``L_q``/``L_k``, the weights as arguments, the additive mask) without
 SymPy's evaluation, so ``Q K^T`` stays two products and ``softmax(s Q K^T + M) V`` stays one
 helper call (one ``scaled_dot_product_attention`` in torch). Only a head's q, k, v, its output
@@ -264,25 +265,6 @@ class _Lowering:
         attend = self.model.node(f"head{n}.output")
         return self.assign(f"H{label}", f"H{code}", self.code[(attend.symbol, None)])
 
-    def scores(self, node: Node) -> sp.Basic:
-        q, k_t = node.expr.args
-        return sp.MatMul(self.operand(q, None), self.operand(k_t, None), evaluate=False)
-
-    def scale(self, node: Node) -> sp.Basic:
-        factor, scores = node.expr.args if isinstance(node.expr, sp.MatMul) else (1, node.expr)
-        factor = sp.sympify(factor).xreplace(self.scalars)
-        code = self.operand(scores, None)
-        factors = code.args if isinstance(code, sp.MatMul) else (code,)  # Q K^T, or given
-        return (
-            sp.MatMul(*factors, evaluate=False)
-            if factor == 1
-            else sp.MatMul(factor, *factors, evaluate=False)
-        )
-
-    def attend(self, node: Node) -> sp.Basic:
-        a, v = node.expr.args
-        return sp.MatMul(self.operand(a, None), self.operand(v, None), evaluate=False)
-
     # ------------------------------------------------------------------ output
     def output(self, heads: list[sp.MatrixSymbol]) -> None:
         h = self.spec.heads
@@ -301,17 +283,11 @@ def _is_slice_node(model: Program, symbol: Any) -> bool:
     return any(n.symbol == symbol and n.kind == "slice" for n in model.nodes)
 
 
-_CODE: dict[str, Callable[[_Lowering, Node], sp.Basic]] = {
-    "scores": _Lowering.scores,
-    "scale": _Lowering.scale,
-    "attend": _Lowering.attend,
-}
-
-
 def _rule(kind: str) -> Callable[[_Lowering, Node], sp.Basic] | None:
-    """The code rule of a node kind: its operation's, or one of the lowering's own."""
+    """The code rule of a node kind: its operation's (None: the kind is not computed in a
+    head's attention, or is assigned by the lowering itself)."""
     op = operations.BY_KIND.get(kind)
-    return op.code if op is not None and op.code is not None else _CODE.get(kind)
+    return None if op is None else op.code
 
 
 def lower(model: Program, explicit_weights: bool = False) -> CodeProgram:

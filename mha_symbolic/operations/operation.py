@@ -43,6 +43,8 @@ class Operation:
     scores: Rule | None = None  # (q expr, k expr, evaluate, values) -> Matrix | None
     # Its step's values are numbers the backward ring is built from (like the projections).
     ring_values: bool = False
+    # The numbers its node multiplies by (the scale's 1/sqrt(2)): generators of that ring.
+    ring_factors: Rule | None = None  # (node, scalar leaves -> values) -> list of numbers
     code: Rule | None = None  # (lowering, node) -> the node as a code expression
     prelude: Mapping[str, str] = field(default_factory=dict)  # backend -> helpers' source
 

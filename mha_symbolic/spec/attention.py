@@ -16,7 +16,7 @@ from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import as_printed, bounds, gqa, input_files, masks, parameters, stages
 from mha_symbolic.spec import exact_numbers as exact
-from mha_symbolic.spec.scores import check_scores_spec, read_scores
+from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.spec.weights import Weights
 from mha_symbolic.text import did_you_mean, one_line
@@ -46,7 +46,7 @@ TOP_KEYS = (
     "claims",
     "assumed",
     "translations",  # [translations.bn] title = ..., description = ...: the spec's own words
-    "scores",  # each head's Q K^T given directly (Q and K not known): see spec/scores.py
+    "scores",  # each head's Q K^T given directly (Q and K not known): see spec/given_scores.py
     "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
     "floats",  # "binary": binary floats read as their exact values, not shortest decimals
