@@ -11,7 +11,7 @@ from typing import Any
 # - names of software and file formats, which Bengali writes in Latin letters too;
 # - none of the ordinary technical words (token, head, matrix, ...): bn.toml writes them in
 #   Bengali script, so each of them found here is a string still to translate.
-ALLOWED = frozenset({"PyTorch", "NumPy", "JSON", "RoPE"})
+ALLOWED = frozenset({"PyTorch", "NumPy", "JSON", "RoPE", "ALiBi"})
 
 _MATH = [
     re.compile(r"\$\$.*?\$\$", re.S),  # display maths (md)

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mha_symbolic"
-CORE = ("spec", "model", "exact")
+CORE = ("spec", "operations", "model", "exact")
 CONSUMERS = ("numeric", "solution", "check", "exercises", "extract")
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 60

@@ -228,6 +228,7 @@ def _reports() -> Iterator[tuple[AttentionSpec, Report]]:
         AttentionSpec.example("pytorch-style"),
         AttentionSpec.example("rope"),
         AttentionSpec.example("temperature"),
+        AttentionSpec.example("alibi"),
     ):
         yield spec, check(spec, _wrong_everywhere(spec))
 

@@ -13,7 +13,7 @@ from mha_symbolic.cli import main
 def test_examples_lists_every_built_in(capsys):
     assert main(["examples"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert names == ["eight-tokens-split", "one-token", "pytorch-style", "rope",
+    assert names == ["alibi", "eight-tokens-split", "one-token", "pytorch-style", "rope",
                      "split-scaled", "temperature", "two-tokens"]  # fmt: skip
 
 
@@ -42,7 +42,7 @@ def test_derive_writes_a_file(tmp_path, capsys):
          "mha-symbolic: give a spec file or --example NAME, not both"),
         (["derive", "--example", "three-tokens"],
          "mha-symbolic: unknown example 'three-tokens' (did you mean 'two-tokens'?); known: "
-         "eight-tokens-split, one-token, pytorch-style, rope, split-scaled, temperature, "
+         "alibi, eight-tokens-split, one-token, pytorch-style, rope, split-scaled, temperature, "
          "two-tokens"),
     ],
 )  # fmt: skip

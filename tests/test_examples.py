@@ -16,9 +16,9 @@ def two_tokens():
     return derive(AttentionSpec.example("two-tokens"))
 
 
-def test_examples_are_the_five_of_the_design_temperature_and_rope():
+def test_examples_are_the_five_of_the_design_temperature_rope_and_alibi():
     assert example_names() == [
-        "eight-tokens-split", "one-token", "pytorch-style", "rope", "split-scaled",
+        "alibi", "eight-tokens-split", "one-token", "pytorch-style", "rope", "split-scaled",
         "temperature", "two-tokens",
     ]  # fmt: skip
     for name, title, description in examples():

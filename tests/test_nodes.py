@@ -14,14 +14,13 @@ from mha_symbolic.model.nodes import (
     MergeHeads,
     OnesLike,
     PadColumns,
-    Rope,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
 from mha_symbolic.model.program import HEAD_STEPS, SOURCE, build
 from mha_symbolic.numeric.codegen import ArrayPrinter
+from mha_symbolic.operations.rope import Rope
+from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 from mha_symbolic.solution.latex import formula
 from mha_symbolic.spec.attention import example_names
 
@@ -158,5 +157,17 @@ def test_head_steps_backwards_are_the_order_of_the_gradients() -> None:
 
     keys = sorted((f"grad.head1.{stage}" for stage in HEAD_STEPS), key=backward.order)
     assert [key.removeprefix("grad.head1.") for key in keys] == [
-        *("output", "v", "weights", "masked", "scaled", "scores", "q_rot", "k_rot", "q", "k")
+        *(
+            "output",
+            "v",
+            "weights",
+            "masked",
+            "bias",
+            "scaled",
+            "scores",
+            "q_rot",
+            "k_rot",
+            "q",
+            "k",
+        )
     ]

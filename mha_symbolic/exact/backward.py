@@ -16,6 +16,7 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.derivation import Derivation, Progress, Step
 from mha_symbolic.exact.forms import Algebra, Forms, coefficients_of, columns, hstack, transpose
@@ -23,12 +24,8 @@ from mha_symbolic.model import rules
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
-    MaskedFill,
     OnesLike,
     PadColumns,
-    Rope,
-    RowSoftmax,
-    SoftmaxBackward,
 )
 from mha_symbolic.model.program import HEAD_STEPS, STREAMS, Leaf, Program, build
 
@@ -79,7 +76,12 @@ class _Forms:
 
     def _leaves(self, target: sp.MatrixSymbol | None) -> list[sp.Expr]:
         """Every number and symbol a coefficient is built from (so one ring holds them all)."""
-        kinds = ("input", "slice", "project", "rope")
+        kinds = (
+            "input",
+            "slice",
+            "project",
+            *(op.kind for op in operations.OPERATIONS if op.ring_values),
+        )
         matrices = [s.value for s in self.d.steps if s.kind in kinds]
         matrices += [lf.value for lf in self.program.leaves if _is_weight(lf)]
         loss = self.d.spec.loss
@@ -89,11 +91,13 @@ class _Forms:
         return [e for m in matrices for e in m] + coefficients_of(extras)
 
     def _factors(self) -> list[sp.Expr]:
-        """The score scales (1/sqrt(2), 1/tau): generators of their own in the ring."""
+        """The numbers the nodes multiply by (the score scales 1/sqrt(2), 1/tau): generators
+        of their own in the ring."""
         out = []
         for node in self.program.nodes:
-            if node.kind == "scale" and isinstance(node.expr, sp.MatMul):
-                out.append(node.expr.args[0].xreplace(self.scalars))
+            op = operations.BY_KIND.get(node.kind)
+            if op is not None and op.ring_factors is not None:
+                out += op.ring_factors(node, self.scalars)
         return out
 
     def forward(self, kind: str, symbol: sp.Basic, expr: sp.Basic, key: str) -> Forms:
@@ -134,29 +138,6 @@ class _Forms:
             out = self.alg.combine(out, part)
         return out
 
-    def rope(self, expr: Rope) -> Forms:
-        """Each feature pair (a, b) of row p turned by its angle t:
-        (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
-        forms = self.of(expr.arg)
-        width = len(forms[0])
-        out = [list(row) for row in forms]
-        for p, row in enumerate(forms):
-            for j, (a, b) in enumerate(ops.rope_pairs(width, expr.pairs)):
-                angle = expr.sign * ops.rope_angle(p, j, width, expr.base)
-                cos, sin = self.alg.coefficient(sp.cos(angle)), self.alg.coefficient(sp.sin(angle))
-                out[p][a] = self.alg.add(row[a], row[b], factors=(cos, -sin))
-                out[p][b] = self.alg.add(row[a], row[b], factors=(sin, cos))
-        return out
-
-    def masked_fill(self, expr: MaskedFill) -> Forms:
-        """The entries M blocks replaced by the fill (0 in the backward rule), the rest kept."""
-        mask = self.values[expr.mask]
-        fill = self.alg.constants(sp.Matrix([[expr.fill]]))[0][0]
-        return [
-            [fill if mask[i, j] == -sp.oo else form for j, form in enumerate(row)]
-            for i, row in enumerate(self.of(expr.arg))
-        ]
-
     def pad(self, expr: PadColumns) -> Forms:
         before, after = int(expr.args[1]), int(expr.args[2])
         return [[{}] * before + row + [{}] * after for row in self.of(expr.args[0])]
@@ -175,14 +156,11 @@ _RULES: dict[type, Callable[[_Forms, Any], Forms]] = {
     sp.MatrixSlice: lambda f, e: columns(f.of(e.parent), int(e.colslice[0]), int(e.colslice[1])),
     sp.BlockMatrix: lambda f, e: hstack([f.of(b) for b in e.blocks]),
     PadColumns: _Forms.pad,
-    Rope: _Forms.rope,
-    MaskedFill: _Forms.masked_fill,
-    SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.softmaxes[e.args[0]], f.of(e.args[1])),
     EntrySum: lambda f, e: [[f.alg.add(*(x for row in f.of(e.args[0]) for x in row))]],
     HalfSquaredNorm: lambda f, e: f.alg.times(
         [[f.alg.squares(f.of(e.args[0]))]], sp.Rational(1, 2)
     ),
-    RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
+    **operations.rules("forms"),
 }
 
 

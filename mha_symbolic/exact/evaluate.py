@@ -8,6 +8,7 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.backward import LOSS_SYMBOL, backward, plan
@@ -16,8 +17,8 @@ from mha_symbolic.exact.rows import Entries, Softmaxes, entry_maker, shape_of
 from mha_symbolic.exact.structured import structure
 from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
-from mha_symbolic.model.nodes import Rope, RowSoftmax
 from mha_symbolic.model.program import Node, Program, affine_parts, build
+from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec, as_spec
 from mha_symbolic.spec.bounds import too_large
 
@@ -36,7 +37,7 @@ class Evaluator:
         self.progress = progress
         self.values: dict[sp.Basic, Any] = dict(program.bindings)
         self.softmaxes: dict[sp.Basic, ops.Softmax | None] = {}
-        self.rotations = {n.symbol: n.expr for n in program.nodes if isinstance(n.expr, Rope)}
+        self.exprs = {n.symbol: n.expr for n in program.nodes}  # what made each step
         self.rules: dict[str, Callable[[Node], Matrix]] = {
             "scores": self.scores,
             "softmax": self.softmax,
@@ -63,14 +64,16 @@ class Evaluator:
         return Matrix(evaluate(node.expr, self.values))
 
     def scores(self, node: Node) -> Matrix:
-        """Q K^T with every entry multiplied out (by relative position after RoPE)."""
+        """Q K^T with every entry multiplied out (as an operation that made Q and K writes
+        it: by relative position after RoPE)."""
         q, k = node.expr.args if isinstance(node.expr, sp.MatMul) else (None, None)
         if not isinstance(k, sp.Transpose) or len(node.expr.args) != 2:
             return self.generic(node)
-        q_rope, k_rope = self.rotations.get(q), self.rotations.get(k.arg)
-        if q_rope is not None and k_rope is not None and _turn(q_rope) == _turn(k_rope):
-            values = (evaluate(q_rope.arg, self.values), evaluate(k_rope.arg, self.values))
-            return ops.rope_scores(*values, q_rope.base, q_rope.pairs)
+        made = (self.exprs.get(q), self.exprs.get(k.arg))
+        for op in operations.OPERATIONS:
+            value = None if op.scores is None else op.scores(*made, evaluate, self.values)
+            if value is not None:
+                return Matrix(value)
         return ops.scores(evaluate(q, self.values), evaluate(k.arg, self.values))
 
     def row_softmax(self, logits: Matrix) -> ops.Softmax | None:
@@ -114,10 +117,6 @@ class Evaluator:
         b: Matrix | None,
     ) -> Matrix:
         return ops.output_projection(softmaxes, values, w, b)
-
-
-def _turn(rotation: Rope) -> tuple[sp.Expr, str, int]:
-    return rotation.base, rotation.pairs, rotation.sign
 
 
 def walk(program: Program, progress: Progress | None = None) -> Derivation:

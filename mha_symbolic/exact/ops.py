@@ -13,7 +13,7 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.core.add import _addsort
 
 
-def _tidy(entry: sp.Expr) -> sp.Expr:
+def tidy(entry: sp.Expr) -> sp.Expr:
     """Expand polynomials in symbols (numbers are already canonical)."""
     return sp.expand(entry) if entry.free_symbols else entry
 
@@ -58,7 +58,7 @@ def expanded_product(a: Matrix, b: Matrix) -> Matrix:
                 [[sum((x * y for x, y in zip(row, col)), ring.zero).as_expr() for col in right]
                  for row in left]
             )  # fmt: skip
-    return Matrix((a * b).applyfunc(_tidy))
+    return Matrix((a * b).applyfunc(tidy))
 
 
 def scores(q: Matrix, k: Matrix) -> Matrix:
@@ -245,52 +245,3 @@ def output_projection(
         return total + bias[0, c] if bias is not None else total
 
     return Matrix(rows, w_o.cols, entry)
-
-
-def rope_angle(position: int, pair: int, width: int, base: sp.Expr) -> sp.Expr:
-    """The exact angle of pair ``pair`` at ``position``: p * base^(-2j/d) (1, 1/100, ...)."""
-    return sp.Integer(position) * sp.Pow(base, sp.Rational(-2 * pair, width))
-
-
-def rope_pairs(width: int, pairs: str) -> list[tuple[int, int]]:
-    """The feature pairs that turn together: (j, j + d/2) for halves, (2j, 2j + 1) interleaved."""
-    half = width // 2
-    if pairs == "halves":
-        return [(j, j + half) for j in range(half)]
-    return [(2 * j, 2 * j + 1) for j in range(half)]
-
-
-def rope(matrix: Matrix, base: sp.Expr, pairs: str, sign: int = 1) -> Matrix:
-    """Row p of ``matrix`` with every feature pair (a, b) turned by sign * its angle at p:
-    (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
-    width = matrix.cols
-    out = [list(matrix.row(p)) for p in range(matrix.rows)]
-    for p in range(matrix.rows):
-        for j, (a, b) in enumerate(rope_pairs(width, pairs)):
-            angle = sign * rope_angle(p, j, width, base)
-            cos, sin = sp.cos(angle), sp.sin(angle)
-            x_a, x_b = matrix[p, a], matrix[p, b]
-            out[p][a] = _tidy(x_a * cos - x_b * sin)
-            out[p][b] = _tidy(x_a * sin + x_b * cos)
-    return Matrix(out)
-
-
-def rope_scores(q: Matrix, k: Matrix, base: sp.Expr, pairs: str) -> Matrix:
-    """RoPE(Q) RoPE(K)^T from the unrotated Q and K, written by relative position.
-
-    Query p and key r meet at the angle phi = (r - p) theta_j in each pair (a, b), and the
-    rotations leave (q_a k_a + q_b k_b) cos(phi) + (q_b k_a - q_a k_b) sin(phi): each score
-    holds cos and sin of the distance between the tokens, not of where they are.
-    """
-    width = q.cols
-
-    def entry(p: int, r: int) -> sp.Expr:
-        total = sp.Integer(0)
-        for j, (a, b) in enumerate(rope_pairs(width, pairs)):
-            phi = rope_angle(r - p, j, width, base)
-            same = q[p, a] * k[r, a] + q[p, b] * k[r, b]
-            cross = q[p, b] * k[r, a] - q[p, a] * k[r, b]
-            total += same * sp.cos(phi) + cross * sp.sin(phi)
-        return _tidy(total)
-
-    return Matrix(q.rows, k.rows, entry)

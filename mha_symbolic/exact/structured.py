@@ -22,8 +22,8 @@ from typing import Any, Union
 import flint
 import sympy as sp
 
-from mha_symbolic.model.nodes import RowSoftmax
 from mha_symbolic.model.program import Program
+from mha_symbolic.operations.softmax import RowSoftmax
 
 
 class Unstructured(Exception):

@@ -24,10 +24,9 @@ from mha_symbolic.model.nodes import (
     HalfSquaredNorm,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
 )
 from mha_symbolic.model.program import Program
+from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 
 
 @dataclass

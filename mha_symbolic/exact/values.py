@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.exact import ops
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
-    MaskedFill,
     OnesLike,
     PadColumns,
-    Rope,
-    RowSoftmax,
-    SoftmaxBackward,
 )
 
 _ONE = sp.Integer(1)
@@ -53,29 +50,9 @@ def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Any]) -> Matrix:
     return Matrix(evaluate(expr.parent, values)[rows[0] : rows[1], cols[0] : cols[1]])
 
 
-def _softmax_backward(expr: SoftmaxBackward, values: Mapping[sp.Basic, Any]) -> Matrix:
-    a, g = (evaluate(arg, values) for arg in expr.args)
-    dots = [sum(a[r, k] * g[r, k] for k in range(a.cols)) for r in range(a.rows)]
-    return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
-
-
 def _half_squared_norm(expr: HalfSquaredNorm, values: Mapping[sp.Basic, Any]) -> Matrix:
     m = evaluate(expr.args[0], values)
     return Matrix([[sum(e**2 for e in m) / 2]])
-
-
-def _masked_fill(expr: MaskedFill, values: Mapping[sp.Basic, Any]) -> Matrix:
-    logits, mask = evaluate(expr.arg, values), evaluate(expr.mask, values)
-    fill = evaluate(expr.fill, values)
-    return Matrix(
-        logits.rows,
-        logits.cols,
-        lambda i, j: fill if mask[i, j] == -sp.oo else logits[i, j] + mask[i, j],
-    )
-
-
-def _rope(expr: Rope, values: Mapping[sp.Basic, Any]) -> Matrix:
-    return ops.rope(evaluate(expr.arg, values), expr.base, expr.pairs, expr.sign)
 
 
 _RULES: dict[type, Any] = {
@@ -85,14 +62,11 @@ _RULES: dict[type, Any] = {
     sp.BlockMatrix: lambda e, v: Matrix(sp.Matrix.hstack(*(evaluate(b, v) for b in e.blocks))),
     sp.MatMul: _product,
     sp.MatAdd: _sum,
-    RowSoftmax: lambda e, v: ops.row_softmax(evaluate(e.arg, v)).weights,
-    SoftmaxBackward: _softmax_backward,
     HalfSquaredNorm: _half_squared_norm,
-    Rope: _rope,
-    MaskedFill: _masked_fill,
     EntrySum: lambda e, v: Matrix([[sum(evaluate(e.args[0], v))]]),
     OnesLike: lambda e, v: Matrix(sp.ones(*e.shape)),
     PadColumns: lambda e, v: _pad(evaluate(e.args[0], v), int(e.args[1]), int(e.args[2])),
+    **{cls: partial(rule, evaluate=evaluate) for cls, rule in operations.rules("exact").items()},
 }
 
 

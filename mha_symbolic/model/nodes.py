@@ -1,7 +1,9 @@
-"""Structural matrix-expression nodes of the forward and backward passes (softmax, heads, sums).
+"""Structural matrix-expression nodes of the forward and backward passes (heads, sums, the
+loss); each operation's own nodes (softmax, RoPE, ALiBi, masked_fill) are in its module of
+:mod:`mha_symbolic.operations`.
 
 Each node prints itself as LaTeX, as text, and as a call of a helper that every backend's
-generated code defines (``softmax``, ``split_heads``, ``merge_heads``, ``stack_heads``), so
+generated code defines (``split_heads``, ``merge_heads``, ``stack_heads``), so
 one symbolic object both renders and compiles. In generated code a matrix may carry leading
 batch axes: a head-split matrix is a stack of per-head matrices on the axis before its rows.
 """
@@ -13,9 +15,8 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
-
-def _terms(expr: sp.Basic) -> tuple[sp.Basic, ...]:
-    return expr.args if isinstance(expr, sp.MatAdd) else (expr,)
+# The softmax's nodes live with the rest of its meaning; solution/entries.py imports it here.
+from mha_symbolic.operations.softmax import RowSoftmax as RowSoftmax
 
 
 class _Unary(MatrixExpr):
@@ -31,34 +32,6 @@ class _Unary(MatrixExpr):
     @property
     def shape(self) -> tuple[Any, Any]:
         return self.arg.shape
-
-
-class RowSoftmax(_Unary):
-    """softmax applied to each row of a matrix expression."""
-
-    def _latex(self, printer: Any) -> str:
-        return rf"\operatorname{{softmax}}\left({printer._print(self.arg)}\right)"
-
-    def _sympystr(self, printer: Any) -> str:
-        return f"softmax({printer._print(self.arg)})"
-
-    def _code(self, printer: Any, right: str | None, owned: bool) -> str:
-        terms = [printer._print(t) for t in _terms(self.arg)]
-        first = _terms(self.arg)[0]
-        if not owned and isinstance(first, (sp.MatrixSymbol, sp.MatrixSlice)):
-            terms[0] += ".copy()"  # the NumPy helper overwrites its first term
-        # The terms of a sum are passed apart, so the helper adds them in one pass and
-        # skips a term that is None (no mask).
-        return f"softmax({', '.join(terms)}{'' if right is None else f', right={right}'})"
-
-    def _numpycode(self, printer: Any, right: str | None = None) -> str:
-        """``softmax(terms..., right=R)``: softmax(sum of the terms) @ R."""
-        return self._code(printer, right, owned=False)
-
-    def _torchcode(self, printer: Any, right: str | None = None) -> str:
-        return self._code(printer, right, owned=True)
-
-    _jaxcode = _torchcode
 
 
 class _HeadsOp(MatrixExpr):
@@ -131,34 +104,6 @@ class StackHeads(MatrixExpr):
 
     def _sympystr(self, printer: Any) -> str:
         return f"stack_heads({', '.join(printer._print(m) for m in self.args)})"
-
-    _numpycode = _torchcode = _jaxcode = _sympystr
-
-
-# --------------------------------------------------------------------------- backward pass
-class SoftmaxBackward(MatrixExpr):
-    """The row softmax's backward rule: ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``.
-
-    ``A`` is the softmax's output and ``\\bar{A}`` the gradient of the loss with respect to it;
-    each row is ``(diag(a) - a^T a) \\bar{a}``. A blocked position has a = 0, so its gradient
-    is exactly 0.
-    """
-
-    def __new__(cls, weights: Any, grad: Any) -> SoftmaxBackward:
-        return MatrixExpr.__new__(cls, sp.sympify(weights), sp.sympify(grad))
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.args[0].shape
-
-    def _latex(self, printer: Any) -> str:
-        a, g = (printer._print(m) for m in self.args)
-        ones = r"\mathbf{1}\mathbf{1}^{\top}"
-        return rf"{a} \circ \left({g} - \left({a} \circ {g}\right) {ones}\right)"
-
-    def _sympystr(self, printer: Any) -> str:
-        a, g = (printer._print(m) for m in self.args)
-        return f"softmax_backward({a}, {g})"
 
     _numpycode = _torchcode = _jaxcode = _sympystr
 
@@ -265,92 +210,3 @@ class HalfSquaredNorm(_Reduction):
 
     latex_form = r"\frac{1}{2} \left\lVert ARG \right\rVert^{2}"
     code_name = "half_squared_norm"
-
-
-# --------------------------------------------------------------------------- position
-class Rope(MatrixExpr):
-    """Rotary position embeddings: row p (position p, 0-based) of ``arg`` rotated pair by pair.
-
-    Pair j of a row of width d turns by the angle p * base^(-2j/d); ``pairs`` says which
-    features pair up: ``halves`` (feature j with j + d/2, the rotate-half convention of the
-    common open-source LLaMA code) or ``interleaved`` (2j with 2j + 1, as RoFormer writes it).
-    ``sign`` -1 turns the other way: the transpose, which is the rule of the backward pass.
-    """
-
-    def __new__(cls, arg: Any, base: Any, pairs: str, sign: int = 1) -> Rope:
-        return MatrixExpr.__new__(
-            cls, sp.sympify(arg), sp.sympify(base), sp.Symbol(pairs), sp.Integer(sign)
-        )
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def base(self) -> sp.Expr:
-        return self.args[1]
-
-    @property
-    def pairs(self) -> str:
-        return str(self.args[2])
-
-    @property
-    def sign(self) -> int:
-        return int(self.args[3])
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
-
-    def inverse(self, arg: Any) -> Rope:
-        """The opposite rotation applied to ``arg`` (R^T, as R is orthogonal)."""
-        return Rope(arg, self.base, self.pairs, -self.sign)
-
-    def _latex(self, printer: Any) -> str:
-        power = "" if self.sign == 1 else r"^{\top}"
-        return rf"\operatorname{{RoPE}}{power}\left({printer._print(self.arg)}\right)"
-
-    def _sympystr(self, printer: Any) -> str:
-        arg = printer._print(self.arg)
-        return f"rope({arg}, {float(self.base)!r}, {self.pairs!r}, {self.sign})"
-
-    _numpycode = _torchcode = _jaxcode = _sympystr
-
-
-# --------------------------------------------------------------------------- masking
-class MaskedFill(MatrixExpr):
-    """``masked_fill``: the scores with every blocked entry replaced by ``fill`` (-10^9, say).
-
-    ``mask`` is the additive mask M (0 where a query may attend, -oo where not), so the value
-    is S + M where M is 0 and ``fill`` where M is -oo: PyTorch's ``masked_fill(mask, -1e9)``.
-    Its reverse-mode rule is the same fill with 0: a replaced entry takes no gradient.
-    """
-
-    def __new__(cls, arg: Any, mask: Any, fill: Any) -> MaskedFill:
-        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.sympify(mask), sp.sympify(fill))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def mask(self) -> MatrixExpr:
-        return self.args[1]
-
-    @property
-    def fill(self) -> sp.Expr:
-        return self.args[2]
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
-
-    def _latex(self, printer: Any) -> str:
-        arg, mask, fill = (printer._print(a) for a in self.args)
-        return rf"\operatorname{{masked\_fill}}\left({arg}, {mask}, {fill}\right)"
-
-    def _sympystr(self, printer: Any) -> str:
-        arg, mask = printer._print(self.arg), printer._print(self.mask)
-        return f"masked_fill({arg}, {mask}, {float(self.fill)!r})"
-
-    _numpycode = _torchcode = _jaxcode = _sympystr

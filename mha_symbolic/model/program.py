@@ -21,7 +21,8 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.nodes import MaskedFill, Rope, RowSoftmax
+from mha_symbolic import operations
+from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
@@ -29,10 +30,10 @@ KINDS = (
     "input",
     "project",
     "slice",
-    "rope",
+    *(op.kind for op in operations.staged("streams")),  # rope
     "scores",
     "scale",
-    "mask",
+    *(op.kind for op in operations.staged("logits")),  # mask
     "softmax",
     "attend",
     "concat",
@@ -42,8 +43,19 @@ KINDS = (
 )
 # The steps of one head, in the order the program makes them (``head{i}.q`` ... ``head{i}.output``);
 # a head holds those its spec asks for. The backward pass goes through them in reverse.
-HEAD_STEPS = ("q", "k", "v", "q_rot", "k_rot", "scores", "scaled", "masked", "weights", "output")
 STREAMS = ("q", "k", "v")
+# A head's steps in the order build() makes them (the token working and the gradients' order
+# read it): the streams, what the operations do to them (RoPE), the scores and their scaling,
+# what the operations do to the logits (ALiBi's bias, then the mask), the softmax, the output.
+HEAD_STEPS = (
+    *STREAMS,
+    *(step for op in operations.staged("streams") for step in op.steps),
+    "scores",
+    "scaled",
+    *(step for op in operations.staged("logits") for step in op.steps),
+    "weights",
+    "output",
+)
 SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
 _LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
 _Part = tuple[str, sp.Basic]  # (kind, expr) of a head's q, k or v before it is a node
@@ -102,10 +114,9 @@ class Program:
         return range(1, self.spec.heads + 1)
 
     def logits(self, head: int) -> Node:
-        """The node softmax reads for ``head``: the masked scores if masked, else the scaled."""
-        return self.node(
-            f"head{head}.masked" if f"head{head}.masked" in self else f"head{head}.scaled"
-        )
+        """The node softmax reads for ``head``: the last before it (masked, scaled, ...)."""
+        read = self.node(f"head{head}.weights").expr.atoms(sp.MatrixSymbol)
+        return [node for node in self.nodes if node.symbol in read][-1]
 
     @property
     def bindings(self) -> dict[sp.Basic, Any]:
@@ -284,17 +295,14 @@ class _Builder:
             for stream, (kind, expr) in parts.items()
         }
 
-    def rope(self, n: int, parts: dict[str, sp.MatrixSymbol]) -> dict[str, sp.MatrixSymbol]:
-        """Rotary position embeddings of head n's queries and keys (when the spec asks)."""
-        rope = self.spec.rope
-        if rope is None:
-            return parts
-        out = dict(parts)
-        for stream in ("q", "k"):
-            expr = Rope(parts[stream], rope.base, rope.pairs)
-            name = rf"\hat{{{stream.upper()}}}_{{{n}}}"
-            out[stream] = self.add(f"head{n}.{stream}_rot", "rope", name, expr, n, None, stream)
-        return out
+    def place(self, stage: str, n: int, value: Any) -> Any:
+        """Head n's ``value`` at ``stage`` passed through each operation the spec turns on
+        there (RoPE on the streams, ALiBi on the logits): see :mod:`mha_symbolic.operations`."""
+        for op in operations.staged(stage):
+            setting = op.setting(self.spec)
+            if setting is not None and op.place is not None:
+                value = op.place(self, n, setting, value)
+        return value
 
     def scale(self, d_k: int) -> sp.Expr:
         """The factor s of softmax(s Q K^T) as formulas write it (1/sqrt(d_k), d_k a leaf)."""
@@ -325,7 +333,7 @@ class _Builder:
             s = self.add(f"head{n}.scores", "input", f"S_{{{n}}}", given, n)
             factor, written = self.scale(0), sp.MatMul(self.scale(0), s)
         else:
-            parts = self.rope(n, self.own(n, made))
+            parts = self.place("streams", n, self.own(n, made))
             q, k, v = parts["q"], parts["k"], parts["v"]
             s = self.add(f"head{n}.scores", "scores", f"S_{{{n}}}", sp.MatMul(q, k.T), n)
             factor = self.scale(int(q.shape[1]))
@@ -333,24 +341,10 @@ class _Builder:
         logits = self.add(
             f"head{n}.scaled", "scale", f"S'_{{{n}}}", sp.MatMul(factor, s), n, written
         )
-        if self.spec.mask is not None:
-            mask, fill = self.mask(), self.spec.mask_fill
-            added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)
-            logits = self.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+        logits = self.place("logits", n, logits)  # ALiBi's bias, the mask
         a = self.add(f"head{n}.weights", "softmax", f"A_{{{n}}}", RowSoftmax(logits), n)
         name = f"\\mathrm{{head}}_{{{n}}}"
         return self.add(f"head{n}.output", "attend", name, sp.MatMul(a, v), n)
-
-    def mask(self) -> sp.MatrixSymbol:
-        """The additive mask M (0 may attend, -oo blocked), one leaf for every head (with a
-        finite ``mask_fill`` the blocked scores are replaced: see MaskedFill)."""
-        for leaf in self.leaves:
-            if leaf.role == "mask":
-                return leaf.symbol
-        allowed = self.spec.mask
-        assert allowed is not None
-        blocked = Matrix(allowed.rows, allowed.cols, lambda r, c: 0 if allowed[r, c] else -sp.oo)
-        return self.leaf("M", "mask", blocked)
 
     def finish(self, heads: list[sp.MatrixSymbol]) -> None:
         c = self.add("concat", "concat", "C", sp.BlockMatrix([heads]))

@@ -23,8 +23,8 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.nodes import MaskedFill
 from mha_symbolic.model.program import SOURCE, Node, Program, affine_parts
+from mha_symbolic.operations.mask import MaskedFill
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from dataclasses import replace
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.nodes import RowSoftmax
 from mha_symbolic.model.program import Leaf, Node, Program
+from mha_symbolic.operations.softmax import RowSoftmax
 
 Rewrite = Callable[[Program], Program]
 

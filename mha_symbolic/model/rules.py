@@ -19,21 +19,19 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     BatchSum,
     EntrySum,
     HalfSquaredNorm,
     HeadOf,
-    MaskedFill,
     MergeHeads,
     OnesLike,
     PadColumns,
-    Rope,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
+from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 
 # (symbol, is it a leaf) -> (the label and the code name of its gradient)
 Names = Callable[[sp.MatrixSymbol, bool], tuple[str, str]]
@@ -206,23 +204,16 @@ class Reverse:
         self.vjp(expr.parent, PadColumns(bar, start, expr.parent.shape[1] - stop))
 
 
-def _vjp_softmax(reverse: Reverse, expr: RowSoftmax, bar: sp.Basic) -> None:
-    """A softmax inside an expression (not an assignment of its own): its weights inline."""
-    reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
-
-
 RULES: dict[type, Callable[[Reverse, Any, sp.Basic], None]] = {
     sp.Transpose: lambda r, e, g: r.vjp(e.arg, transpose(g)),
     sp.MatAdd: Reverse.add,
     sp.MatMul: Reverse.matmul,
-    RowSoftmax: _vjp_softmax,
-    Rope: lambda r, e, g: r.vjp(e.arg, e.inverse(g)),
-    MaskedFill: lambda r, e, g: r.vjp(e.arg, MaskedFill(g, e.mask, 0)),
     SplitHeads: lambda r, e, g: r.vjp(e.arg, MergeHeads(g, e.heads)),
     MergeHeads: lambda r, e, g: r.vjp(e.arg, SplitHeads(g, e.heads)),
     StackHeads: Reverse.stack,
     sp.BlockMatrix: Reverse.blocks,
     sp.MatrixSlice: Reverse.slice,
+    **operations.rules("vjp"),
 }
 
 

@@ -129,6 +129,7 @@ def source(program: GradientProgram, backend: str) -> str:
     if backend == "torch":
         return _autograd_source(program)
     printer_class, prelude = codegen.BACKENDS[backend]
+    prelude += codegen.helpers(program.forward, backend)
     printer = printer_class(program.names)
     forward = program.forward
     declared = codegen.parameter_names(forward.spec.parameters.values()).values()
@@ -151,6 +152,7 @@ def _autograd_source(program: GradientProgram) -> str:
     with respect to the inputs and the differentiated weights (``program.gradients``)."""
     printer_class, prelude = codegen.BACKENDS["torch"]
     forward = codegen.program(program.forward.spec)  # softmax(S) V as one SDPA call
+    prelude += codegen.helpers(forward, "torch")
     printer = printer_class({**program.names, **forward.names})
     declared = codegen.parameter_names(forward.spec.parameters.values()).values()
     target = ["target"] if program.target is not None else []

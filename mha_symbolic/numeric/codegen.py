@@ -13,15 +13,13 @@ from typing import Any
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
     BatchSum,
     HeadOf,
-    MaskedFill,
     MergeHeads,
     OnesLike,
     PadColumns,
-    RowSoftmax,
-    SoftmaxBackward,
     SplitHeads,
     StackHeads,
 )
@@ -30,6 +28,7 @@ from mha_symbolic.numeric import preludes
 from mha_symbolic.numeric.lower import INPUTS, lower
 from mha_symbolic.numeric.lower import Argument as Argument
 from mha_symbolic.numeric.lower import CodeProgram as Program
+from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
@@ -38,16 +37,14 @@ _ATOMIC = (
     sp.Transpose,
     sp.MatrixSlice,
     sp.BlockMatrix,
-    RowSoftmax,
     SplitHeads,
     MergeHeads,
     StackHeads,
-    SoftmaxBackward,
-    MaskedFill,
     HeadOf,
     BatchSum,
     PadColumns,
     OnesLike,
+    *operations.NODES,  # each prints as a call of its helper
 )
 
 
@@ -190,6 +187,14 @@ GRADIENT_PRELUDES = {
 }
 
 
+def helpers(program: Program, backend: str) -> str:
+    """The helpers of the operations the program's code calls (RoPE's ``rope``, ...)."""
+    found = {
+        type(e) for _, formula in program.assignments for e in formula.atoms(*operations.NODES)
+    }
+    return operations.prelude(backend, {operations.BY_NODE[cls].kind for cls in found})
+
+
 def _shape_comment(program: Program, symbol: sp.MatrixSymbol) -> str:
     rows, cols = symbol.shape
     stacked = program.head_axis and symbol.name in ("Q", "K", "V", "H")
@@ -205,6 +210,7 @@ def parameter_names(symbols: Any) -> dict[sp.Symbol, sp.Symbol]:
 def source(program: Program, backend: str) -> str:
     """Python source of the backend's prelude and an ``attention`` function."""
     printer_class, prelude = BACKENDS[backend]
+    prelude += helpers(program, backend)
     printer = printer_class(program.names)
     declared = parameter_names(program.spec.parameters.values()).values()
     parameters = [*INPUTS, "mask", *(a.code for a in program.arguments), *map(str, declared)]

@@ -1,6 +1,7 @@
 """The model's program lowered to batched code: a few assignments the printers turn into lines.
 
-Each node kind has a code rule (``_CODE``) that rebuilds its expression over code symbols
+Each node kind's operation has a code rule (``mha_symbolic.operations``: ``BY_KIND[kind].code``)
+that rebuilds its expression over code symbols
 (inputs of any length ``L_q``/``L_k``, the weights as arguments, the additive mask) without
 SymPy's evaluation, so ``Q K^T`` stays two products and ``softmax(s Q K^T + M) V`` stays one
 helper call (one ``scaled_dot_product_attention`` in torch). Only a head's q, k, v, its output
@@ -17,11 +18,9 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.model.nodes import (
-    MaskedFill,
     MergeHeads,
-    Rope,
-    RowSoftmax,
     SplitHeads,
     StackHeads,
 )
@@ -163,6 +162,7 @@ class _Lowering:
         # Heads stacked on an axis only when each is computed from the inputs: a given stage
         # (Q, scores, weights) is one argument per head.
         batched = self.spec.stage == "inputs" and self.uniform()
+        self.stacked_heads = batched  # an operation's code may hold one number per head
         outputs = self.batched() if batched else [self.head(n, str(n)) for n in self.model.heads()]
         self.output(outputs)
         head_axis = batched and self.spec.heads > 1  # one head is never stacked
@@ -179,15 +179,23 @@ class _Lowering:
         return all(len(w) == 1 for w in widths.values())
 
     def final(self, n: int, stream: str) -> Node:
-        """Head n's last q, k or v node (the rotated one with RoPE)."""
-        rotated = f"head{n}.{stream}_rot"
-        return self.model.node(rotated if rotated in self.model else f"head{n}.{stream}")
+        """Head n's last q, k or v node (after the operations that turn it, RoPE's)."""
+        return [node for node in self.model.nodes if node.head == n and node.stream == stream][-1]
+
+    def chain(self, n: int, stream: str, expr: sp.Basic) -> sp.Basic:
+        """Head n's q, k or v as code (``expr``), then each operation that turns it."""
+        first = self.model.node(f"head{n}.{stream}")
+        self.code[(first.symbol, None)] = expr
+        for node in self.model.nodes:
+            rule = _rule(node.kind) if node.kind in operations.BY_KIND else None
+            if node.head == n and node.stream == stream and rule is not None:
+                expr = self.code[(node.symbol, None)] = rule(self, node)
+        return expr
 
     def head(self, n: int, tag: str) -> sp.MatrixSymbol:
         """One head on its own: its q, k, v assigned, then its attention."""
         for stream in (s for s in STREAMS if f"head{n}.{s}" in self.model):
-            expr = self.own(self.model.node(f"head{n}.{stream}"))
-            expr = self.rotated(n, stream, expr)
+            expr = self.chain(n, stream, self.own(self.model.node(f"head{n}.{stream}")))
             code = self.assign(f"{stream.upper()}_{{{tag}}}", f"{stream.upper()}{tag}", expr)
             self.code[(self.final(n, stream).symbol, None)] = code
         return self.attention(n, f"_{{{tag}}}", tag)
@@ -216,16 +224,10 @@ class _Lowering:
     def node_of(self, symbol: Any) -> Node:
         return next(n for n in self.model.nodes if n.symbol == symbol)
 
-    def rotated(self, n: int, stream: str, expr: sp.Basic) -> sp.Basic:
-        node = self.final(n, stream)
-        if node.kind != "rope":
-            return expr
-        return Rope(expr, node.expr.base, node.expr.pairs)
-
     def batched(self) -> list[sp.MatrixSymbol]:
         """Every head at once, heads stacked on an axis: one softmax call for all of them."""
         for stream in STREAMS:
-            expr = self.rotated(1, stream, self.stacked(stream))
+            expr = self.chain(1, stream, self.stacked(stream))
             code = self.assign(stream.upper(), stream.upper(), expr)
             for n in self.model.heads():
                 self.code[(self.final(n, stream).symbol, None)] = code
@@ -254,47 +256,14 @@ class _Lowering:
     def attention(self, n: int, label: str, code: str) -> sp.MatrixSymbol:
         """softmax(s Q K^T + M) V of head n by the code rules of its chain of nodes."""
         for node in self.model.nodes:
-            if node.head == n and node.kind in _CODE:
-                self.code[(node.symbol, None)] = _CODE[node.kind](self, node)
+            rule = _rule(node.kind)
+            if node.head == n and node.stream is None and rule is not None:
+                self.code[(node.symbol, None)] = rule(self, node)
             if node.head == n and node.kind == "softmax" and self.explicit_weights:
                 weights = self.assign(f"A{label}", f"A{code}", self.code[(node.symbol, None)])
                 self.code[(node.symbol, None)] = weights
         attend = self.model.node(f"head{n}.output")
         return self.assign(f"H{label}", f"H{code}", self.code[(attend.symbol, None)])
-
-    def scores(self, node: Node) -> sp.Basic:
-        q, k_t = node.expr.args
-        return sp.MatMul(self.operand(q, None), self.operand(k_t, None), evaluate=False)
-
-    def scale(self, node: Node) -> sp.Basic:
-        factor, scores = node.expr.args if isinstance(node.expr, sp.MatMul) else (1, node.expr)
-        factor = sp.sympify(factor).xreplace(self.scalars)
-        code = self.operand(scores, None)
-        factors = code.args if isinstance(code, sp.MatMul) else (code,)  # Q K^T, or given
-        return (
-            sp.MatMul(*factors, evaluate=False)
-            if factor == 1
-            else sp.MatMul(factor, *factors, evaluate=False)
-        )
-
-    def masked(self, node: Node) -> sp.Basic:
-        if isinstance(node.expr, MaskedFill):  # masked_fill(S', M, -1e9)
-            expr = node.expr
-            return MaskedFill(
-                self.operand(expr.arg, None), self.operand(expr.mask, None), expr.fill
-            )
-        logits, mask = node.expr.args
-        return sp.MatAdd(self.operand(logits, None), self.operand(mask, None), evaluate=False)
-
-    def softmax(self, node: Node) -> sp.Basic:
-        logits = self.operand(node.expr.arg, None)
-        if f"head{node.head}.masked" not in self.model:
-            logits = sp.MatAdd(logits, self.mask, evaluate=False)  # a mask given at call time
-        return RowSoftmax(logits)
-
-    def attend(self, node: Node) -> sp.Basic:
-        a, v = node.expr.args
-        return sp.MatMul(self.operand(a, None), self.operand(v, None), evaluate=False)
 
     # ------------------------------------------------------------------ output
     def output(self, heads: list[sp.MatrixSymbol]) -> None:
@@ -314,13 +283,11 @@ def _is_slice_node(model: Program, symbol: Any) -> bool:
     return any(n.symbol == symbol and n.kind == "slice" for n in model.nodes)
 
 
-_CODE: dict[str, Callable[[_Lowering, Node], sp.Basic]] = {
-    "scores": _Lowering.scores,
-    "scale": _Lowering.scale,
-    "mask": _Lowering.masked,
-    "softmax": _Lowering.softmax,
-    "attend": _Lowering.attend,
-}
+def _rule(kind: str) -> Callable[[_Lowering, Node], sp.Basic] | None:
+    """The code rule of a node kind: its operation's (None: the kind is not computed in a
+    head's attention, or is assigned by the lowering itself)."""
+    op = operations.BY_KIND.get(kind)
+    return None if op is None else op.code
 
 
 def lower(model: Program, explicit_weights: bool = False) -> CodeProgram:

@@ -12,11 +12,11 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import as_printed, bounds, gqa, input_files, masks, parameters, stages
 from mha_symbolic.spec import exact_numbers as exact
-from mha_symbolic.spec.rope import RopeSpec, check_widths, read_rope
-from mha_symbolic.spec.scores import check_scores_spec, read_scores
+from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.spec.weights import Weights
 from mha_symbolic.text import did_you_mean, one_line
@@ -42,11 +42,11 @@ TOP_KEYS = (
     "weights",
     "parameters",
     "loss",
-    "rope",
+    *operations.SPEC_KEYS,  # rope, alibi, ...: read by their operations
     "claims",
     "assumed",
     "translations",  # [translations.bn] title = ..., description = ...: the spec's own words
-    "scores",  # each head's Q K^T given directly (Q and K not known): see spec/scores.py
+    "scores",  # each head's Q K^T given directly (Q and K not known): see spec/given_scores.py
     "inputs",  # "printed": each input decimal stands for the interval its digits do (check)
     "dtype",  # "float32": claims are judged allowing float32 rounding (check)
     "floats",  # "binary": binary floats read as their exact values, not shortest decimals
@@ -111,7 +111,9 @@ class AttentionSpec:
     # Declared parameters (name -> Symbol with its assumptions), usable wherever a number goes.
     parameters: Mapping[str, sp.Symbol] = field(default_factory=dict)
     loss: Loss | None = None  # the [loss] table; None when not given (gradients use the sum)
-    rope: RopeSpec | None = None  # rotary position embeddings of q and k; None: none
+    # Each operation's setting by its spec key (rope, alibi, ...; None: off), read by the
+    # operation's own module; ``spec.rope`` reads it too.
+    operations: Mapping[str, Any] = field(default_factory=dict)
     claims: Mapping[str, Any] = field(default_factory=dict)
     # Numbers the document assumes rather than computes (same keys and values as claims): a
     # solution reports what the inputs really give instead of calling the document wrong.
@@ -211,6 +213,13 @@ class AttentionSpec:
     def has_output_projection(self) -> bool:
         return "w_o" in self.weights
 
+    def __getattr__(self, name: str) -> Any:
+        """An operation's setting by its spec key (``spec.rope``), None when it is off."""
+        settings = self.__dict__.get("operations")
+        if settings is None or name not in operations.SPEC_KEYS:
+            raise AttributeError(name)
+        return settings.get(name)
+
     def effective(self, name: str, head: int = 0) -> Matrix:
         """Weight ``name`` of ``head`` (0-based) as the (in x out) matrix that multiplies X."""
         matrix = self.weights[name][head]
@@ -296,8 +305,11 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     if values["stage"] == "scores" and values["v"] is None:
         rows, cols = values["query"].rows, values["key"].rows
         values["scores"] = read_scores(raw, values["heads"], rows, cols)
-    values["rope"] = read_rope(raw.get("rope"))
-    check_widths(values["rope"], _query_widths(values))
+    values["operations"] = {
+        op.spec_key: op.read(raw.get(op.spec_key), values)
+        for op in operations.OPERATIONS
+        if op.spec_key is not None and op.read is not None
+    }
     values["printed_transposed"] = as_printed.printed_transposed(
         raw.get("printed_transposed", []), values
     )
@@ -320,19 +332,6 @@ def _weights(raw: Mapping[str, Any], values: dict[str, Any]) -> None:
         values["convention"],
     )
     values.update(Weights(values).normalize(table))
-
-
-def _query_widths(values: Mapping[str, Any]) -> list[int]:
-    """Each head's query width d_k."""
-    if values["q"] is not None:
-        return [m.cols for m in values["q"]]
-    if "w_q" not in values["weights"]:  # scores or attention weights given: no Q
-        return []
-    transposed = values["convention"] == "xWT"
-    widths = [m.rows if transposed else m.cols for m in values["weights"]["w_q"]]
-    if values["layout"] == "fused":
-        return [widths[0] // values["heads"]] * values["heads"]
-    return widths
 
 
 def _output_shape(values: Mapping[str, Any]) -> tuple[int, int]:

@@ -296,3 +296,16 @@ class Weights:
                 f"{name} has {vector.cols} entries but {target} projects to {width} columns"
             )
         return vector
+
+
+def query_widths(values: Mapping[str, Any]) -> list[int]:
+    """Each head's query width d_k, from the spec's values read so far."""
+    if values["q"] is not None:
+        return [m.cols for m in values["q"]]
+    if "w_q" not in values["weights"]:  # scores or attention weights given: no Q
+        return []
+    transposed = values["convention"] == "xWT"
+    widths = [m.rows if transposed else m.cols for m in values["weights"]["w_q"]]
+    if values["layout"] == "fused":
+        return [widths[0] // values["heads"]] * values["heads"]
+    return widths

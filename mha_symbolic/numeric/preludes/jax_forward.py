@@ -14,11 +14,3 @@ def softmax(*terms, right=None):
         logits = logits + term
     weights = jax.nn.softmax(logits, axis=-1)  # subtracts the row max first
     return weights if right is None else weights @ right
-
-
-def masked_fill(logits, mask, fill):
-    """``masked_fill``: ``fill`` where the additive mask blocks (-inf), the logits plus the
-    mask elsewhere (no mask: the logits)."""
-    if mask is None:
-        return logits
-    return jnp.where(jnp.isneginf(mask), fill, logits + mask)

@@ -25,11 +25,3 @@ def softmax(*terms, right=None):
     out = x @ right
     out /= total
     return out
-
-
-def masked_fill(logits, mask, fill):
-    """``masked_fill``: ``fill`` where the additive mask blocks (-inf), the logits plus the
-    mask elsewhere (no mask: the logits)."""
-    if mask is None:
-        return logits
-    return numpy.where(numpy.isneginf(mask), fill, logits + mask)

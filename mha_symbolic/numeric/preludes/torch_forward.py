@@ -33,28 +33,3 @@ def stack_heads(*matrices):
 def concat_columns(*matrices):
     rows = torch.broadcast_shapes(*(m.shape[:-1] for m in matrices))
     return torch.cat([m.expand(*rows, m.shape[-1]) for m in matrices], dim=-1)
-
-
-def rope(x, base, pairs, sign):
-    """Rotary positions: row p's feature pairs turned by sign * p * base^(-2j/d).
-
-    ``pairs``: "halves" pairs feature j with j + d/2, "interleaved" 2j with 2j + 1.
-    """
-    length, width = x.shape[-2], x.shape[-1]
-    steps = torch.arange(width // 2, dtype=torch.float64, device=x.device)
-    positions = torch.arange(length, dtype=torch.float64, device=x.device)
-    angles = positions[:, None] * base ** (-2.0 * steps / width)[None, :]
-    cos, sin = angles.cos().to(x.dtype), (sign * angles.sin()).to(x.dtype)
-    if pairs == "halves":
-        first, second = x[..., : width // 2], x[..., width // 2 :]
-        return torch.cat([first * cos - second * sin, second * cos + first * sin], -1)
-    even, odd = x[..., 0::2], x[..., 1::2]
-    return torch.stack([even * cos - odd * sin, even * sin + odd * cos], -1).flatten(-2)
-
-
-def masked_fill(logits, mask, fill):
-    """``masked_fill``: ``fill`` where the additive mask blocks (-inf), the logits plus the
-    mask elsewhere (no mask: the logits)."""
-    if mask is None:
-        return logits
-    return torch.where(torch.isneginf(mask), fill, logits + mask)

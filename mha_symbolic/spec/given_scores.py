@@ -35,7 +35,8 @@ def read_scores(raw: Mapping[str, Any], heads: int, rows: int, cols: int) -> tup
 
 
 def check_scores_spec(raw: Mapping[str, Any]) -> None:
-    """What cannot go with given scores: Q's and K's weights, RoPE, the sqrt(d_k) scale."""
+    """What cannot go with given scores: Q's and K's weights, the sqrt(d_k) scale (the
+    operations that act on Q and K refuse them in their own readers)."""
     weights = raw.get("weights", {})
     used = [
         name
@@ -44,8 +45,6 @@ def check_scores_spec(raw: Mapping[str, Any]) -> None:
     ]
     if used:
         raise SpecError(f"scores are given, so {used[0]} (for Q and K) is not used; remove it")
-    if "rope" in raw:
-        raise SpecError("scores are given, so rope (a rotation of Q and K) cannot apply")
     if raw.get("scale") == "sqrt_dk":
         raise SpecError(
             'scores are given without Q and K, so d_k is not known: give scale = "none" (the '

@@ -1,0 +1,49 @@
+"""The operations of attention, one module each, and the tables the walkers dispatch through.
+
+Every module of this package that defines ``OPERATION`` is one: ``OPERATIONS`` lists them by
+the stage of a head they act at (the streams, then the logits) and then by kind. ``BY_KIND``
+finds one by its node kind, ``BY_NODE`` by a matrix-expression class it owns; :func:`rules`
+merges one rule of every operation into a walker's table (``rules("exact")``: class -> its
+exact evaluation). Adding an operation is adding its module here: nothing else lists it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from mha_symbolic.operations.operation import STAGES, Operation, Rule
+
+
+def _found() -> tuple[Operation, ...]:
+    modules = [
+        importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+    ]
+    found = [m.OPERATION for m in modules if isinstance(getattr(m, "OPERATION", None), Operation)]
+    rank = {stage: n for n, stage in enumerate(STAGES)}
+    return tuple(
+        sorted(found, key=lambda op: (rank.get(op.stage or "", len(STAGES)), op.rank, op.kind))
+    )
+
+
+OPERATIONS: tuple[Operation, ...] = _found()
+BY_KIND: dict[str, Operation] = {op.kind: op for op in OPERATIONS}
+BY_NODE: dict[type, Operation] = {cls: op for op in OPERATIONS for cls in op.nodes}
+NODES: tuple[type, ...] = tuple(BY_NODE)
+SPEC_KEYS: tuple[str, ...] = tuple(op.spec_key for op in OPERATIONS if op.spec_key is not None)
+
+
+def rules(name: str) -> dict[type, Rule]:
+    """Every operation's rules of one kind (``exact``, ``structured``, ``vjp``, ``forms``)."""
+    return {cls: rule for op in OPERATIONS for cls, rule in getattr(op, name).items()}
+
+
+def staged(stage: str) -> tuple[Operation, ...]:
+    """The operations the program builder places at ``stage`` of a head, in order."""
+    return tuple(op for op in OPERATIONS if op.stage == stage)
+
+
+def prelude(backend: str, kinds: set[str]) -> str:
+    """The helpers the code of these node kinds calls, for one backend."""
+    parts = [op.prelude[backend] for op in OPERATIONS if op.kind in kinds and backend in op.prelude]
+    return "".join("\n\n" + part.strip("\n") + "\n" for part in parts)

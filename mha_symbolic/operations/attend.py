@@ -1,0 +1,24 @@
+"""The attention: each query's output is the weighted sum of the values, ``A V`` (step
+``head{n}.output``).
+
+The exact evaluator writes row i as (sum_j e^{a_ij} v_j) / Z_i over the softmax's one
+denominator (:mod:`mha_symbolic.exact.ops`); in code ``softmax(S) V`` is one helper call that
+divides after the product (one ``scaled_dot_product_attention`` in torch).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic.operations.operation import Operation
+
+
+def _code(lowering: Any, node: Any) -> sp.Basic:
+    """A V over the code of the weights and the values, not multiplied together."""
+    a, v = node.expr.args
+    return sp.MatMul(lowering.operand(a, None), lowering.operand(v, None), evaluate=False)
+
+
+OPERATION = Operation(kind="attend", steps=("output",), code=_code)

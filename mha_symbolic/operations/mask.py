@@ -1,0 +1,131 @@
+"""The mask: where a query may not look, its scores are blocked before the softmax.
+
+The additive mask M holds 0 where query i may attend to key j and -oo where not (``causal``:
+keys after the query), one leaf shared by every head; the step ``head{n}.masked`` is the
+logits plus M, so a blocked weight is exactly 0. With a finite ``mask_fill`` (PyTorch's
+``masked_fill(mask, -1e9)``) the blocked scores are replaced by the fill instead
+(:class:`MaskedFill`), whose reverse-mode rule is the same fill with 0. The spec keys
+``mask`` and ``mask_fill`` are read by :mod:`mha_symbolic.spec.masks`; it acts last on the
+logits, after any other operation there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+from sympy.matrices.expressions.matexpr import MatrixExpr
+
+from mha_symbolic.operations.operation import Operation
+
+
+class MaskedFill(MatrixExpr):
+    """``masked_fill``: the scores with every blocked entry replaced by ``fill`` (-10^9, say).
+
+    ``mask`` is the additive mask M (0 where a query may attend, -oo where not), so the value
+    is S + M where M is 0 and ``fill`` where M is -oo: PyTorch's ``masked_fill(mask, -1e9)``.
+    Its reverse-mode rule is the same fill with 0: a replaced entry takes no gradient.
+    """
+
+    def __new__(cls, arg: Any, mask: Any, fill: Any) -> MaskedFill:
+        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.sympify(mask), sp.sympify(fill))
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def mask(self) -> MatrixExpr:
+        return self.args[1]
+
+    @property
+    def fill(self) -> sp.Expr:
+        return self.args[2]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
+
+    def _latex(self, printer: Any) -> str:
+        arg, mask, fill = (printer._print(a) for a in self.args)
+        return rf"\operatorname{{masked\_fill}}\left({arg}, {mask}, {fill}\right)"
+
+    def _sympystr(self, printer: Any) -> str:
+        arg, mask = printer._print(self.arg), printer._print(self.mask)
+        return f"masked_fill({arg}, {mask}, {float(self.fill)!r})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+def leaf(builder: Any, allowed: Matrix) -> sp.MatrixSymbol:
+    """The additive mask M (0 may attend, -oo blocked), one leaf for every head."""
+    for known in builder.leaves:
+        if known.role == "mask":
+            return known.symbol
+    blocked = Matrix(allowed.rows, allowed.cols, lambda r, c: 0 if allowed[r, c] else -sp.oo)
+    return builder.leaf("M", "mask", blocked)
+
+
+def place(builder: Any, n: int, allowed: Matrix, logits: Any) -> Any:
+    """Head n's logits plus the mask (or filled where it blocks), a step of its own."""
+    mask, fill = leaf(builder, allowed), builder.spec.mask_fill
+    added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)
+    return builder.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+
+
+def _exact(expr: MaskedFill, values: Any, evaluate: Any) -> Matrix:
+    logits, mask = evaluate(expr.arg, values), evaluate(expr.mask, values)
+    fill = evaluate(expr.fill, values)
+    return Matrix(
+        logits.rows,
+        logits.cols,
+        lambda i, j: fill if mask[i, j] == -sp.oo else logits[i, j] + mask[i, j],
+    )
+
+
+def _forms(f: Any, expr: MaskedFill) -> Any:
+    """The entries M blocks replaced by the fill (0 in the backward rule), the rest kept."""
+    mask = f.values[expr.mask]
+    fill = f.alg.constants(sp.Matrix([[expr.fill]]))[0][0]
+    return [
+        [fill if mask[i, j] == -sp.oo else form for j, form in enumerate(row)]
+        for i, row in enumerate(f.of(expr.arg))
+    ]
+
+
+def _code(lowering: Any, node: Any) -> Any:
+    """The logits plus the mask in code (``masked_fill`` with a finite fill)."""
+    if isinstance(node.expr, MaskedFill):  # masked_fill(S', M, -1e9)
+        expr = node.expr
+        arg, mask = lowering.operand(expr.arg, None), lowering.operand(expr.mask, None)
+        return MaskedFill(arg, mask, expr.fill)
+    logits, mask = node.expr.args
+    return sp.MatAdd(lowering.operand(logits, None), lowering.operand(mask, None), evaluate=False)
+
+
+def _helper(xp: str) -> str:
+    return f'''
+def masked_fill(logits, mask, fill):
+    """``masked_fill``: ``fill`` where the additive mask blocks (-inf), the logits plus the
+    mask elsewhere (no mask: the logits)."""
+    if mask is None:
+        return logits
+    return {xp}.where({xp}.isneginf(mask), fill, logits + mask)
+'''
+
+
+OPERATION = Operation(
+    kind="mask",
+    steps=("masked",),
+    nodes=(MaskedFill,),
+    spec_key="mask",  # read with mask_fill by spec/masks.py: the spec's ``mask`` field
+    stage="logits",
+    rank=1,  # after every other operation on the logits: what it blocks stays blocked
+    place=place,
+    exact={MaskedFill: _exact},
+    vjp={MaskedFill: lambda r, e, g: r.vjp(e.arg, MaskedFill(g, e.mask, 0))},
+    forms={MaskedFill: _forms},
+    code=_code,
+    prelude={"numpy": _helper("numpy"), "jax": _helper("jnp"), "torch": _helper("torch")},
+)

@@ -1,0 +1,58 @@
+"""What one kind of step means, in one object: the walkers look it up instead of branching.
+
+An :class:`Operation` gathers, for one node kind, every rule a walker needs: the spec key it
+reads, where the program builder places it, its exact evaluation, its structured (FLINT)
+evaluation, its reverse-mode rule, its backward forms, its code and the backend helpers that
+code calls. Rules are keyed by the matrix-expression class they apply to, so the walkers
+(``model.rules``, ``exact.values``, ``exact.structured``, ``exact.backward``, ``numeric``)
+merge them into their tables. A walker passes itself to a rule (the evaluator, the reverse
+pass, the lowering), so an operation imports none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Rule = Callable[..., Any]
+STAGES = ("streams", "logits")  # where in a head the builder places an operation
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One node kind and everything it means (empty fields: the walker's generic rule)."""
+
+    kind: str  # the node kind (``Node.kind``) and the name the tables know it by
+    steps: tuple[str, ...] = ()  # the per-head steps it adds (``head{n}.<step>``), in order
+    nodes: tuple[type, ...] = ()  # the matrix-expression classes it owns
+    # The spec key and its reader: (raw value, the spec's values read so far) -> its setting,
+    # None when the operation is off. Errors are one SpecError line naming the key.
+    spec_key: str | None = None
+    read: Callable[[Any, Mapping[str, Any]], Any] | None = None
+    # Where it goes in a head: "streams" (q, k, v by stream name) or "logits" (the scaled
+    # scores); place(builder, head n, setting, value) -> the value the head goes on with.
+    stage: str | None = None
+    rank: int = 0  # its order among the operations of its stage (then by kind)
+    place: Callable[[Any, int, Any, Any], Any] | None = None
+    exact: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, evaluate)
+    structured: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, value_of)
+    vjp: Mapping[type, Rule] = field(default_factory=dict)  # (reverse, expr, bar)
+    forms: Mapping[type, Rule] = field(default_factory=dict)  # (forms walker, expr)
+    # Q K^T of two of its outputs, exactly (RoPE: by relative position), or None: a product.
+    scores: Rule | None = None  # (q expr, k expr, evaluate, values) -> Matrix | None
+    # Its step's values are numbers the backward ring is built from (like the projections).
+    ring_values: bool = False
+    # The numbers its node multiplies by (the scale's 1/sqrt(2)): generators of that ring.
+    ring_factors: Rule | None = None  # (node, scalar leaves -> values) -> list of numbers
+    code: Rule | None = None  # (lowering, node) -> the node as a code expression
+    prelude: Mapping[str, str] = field(default_factory=dict)  # backend -> helpers' source
+
+    def setting(self, spec: Any) -> Any:
+        """The spec's value for this operation (None: off, or it has no key); an operation
+        without a reader of its own has a field of the spec (the mask's)."""
+        if self.spec_key is None:
+            return None
+        if self.read is None:
+            return getattr(spec, self.spec_key, None)
+        return spec.operations.get(self.spec_key)

@@ -1,0 +1,25 @@
+"""The scores: every query compared with every key, ``S = Q K^T`` (step ``head{n}.scores``).
+
+The builder makes the step from a head's last queries and keys (rotated, with RoPE); the
+exact evaluator multiplies every entry out, unless an operation that made Q and K writes the
+product its own way (RoPE: by relative position). In code the product stays two factors, so
+the torch printer can hand it to ``scaled_dot_product_attention``. Given scores (a document's
+printed Q K^T) are read by :mod:`mha_symbolic.spec.given_scores`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from mha_symbolic.operations.operation import Operation
+
+
+def _code(lowering: Any, node: Any) -> sp.Basic:
+    """Q K^T over the code of the head's queries and keys, not multiplied together."""
+    q, k_t = node.expr.args
+    return sp.MatMul(lowering.operand(q, None), lowering.operand(k_t, None), evaluate=False)
+
+
+OPERATION = Operation(kind="scores", steps=("scores",), code=_code)

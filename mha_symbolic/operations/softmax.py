@@ -1,0 +1,128 @@
+"""The row softmax: each row of a head's logits turned into weights that are positive and add
+up to 1, and its backward rule ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``.
+
+The program builder makes the step ``head{n}.weights`` from the logits (the last step before
+it); the exact evaluator keeps each row over one denominator (:mod:`mha_symbolic.exact.ops`),
+the structured form holds it as its rational logits (:mod:`mha_symbolic.exact.structured`),
+and every backend's code calls a stable ``softmax`` helper (``numeric/preludes``), which can
+fuse the product with the values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+from sympy.matrices.expressions.matexpr import MatrixExpr
+
+from mha_symbolic.exact import ops
+from mha_symbolic.operations.operation import Operation
+
+
+def _terms(expr: sp.Basic) -> tuple[sp.Basic, ...]:
+    return expr.args if isinstance(expr, sp.MatAdd) else (expr,)
+
+
+class RowSoftmax(MatrixExpr):
+    """softmax applied to each row of a matrix expression."""
+
+    def __new__(cls, arg: Any) -> RowSoftmax:
+        return MatrixExpr.__new__(cls, sp.sympify(arg))
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\operatorname{{softmax}}\left({printer._print(self.arg)}\right)"
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"softmax({printer._print(self.arg)})"
+
+    def _code(self, printer: Any, right: str | None, owned: bool) -> str:
+        terms = [printer._print(t) for t in _terms(self.arg)]
+        first = _terms(self.arg)[0]
+        if not owned and isinstance(first, (sp.MatrixSymbol, sp.MatrixSlice)):
+            terms[0] += ".copy()"  # the NumPy helper overwrites its first term
+        # The terms of a sum are passed apart, so the helper adds them in one pass and
+        # skips a term that is None (no mask).
+        return f"softmax({', '.join(terms)}{'' if right is None else f', right={right}'})"
+
+    def _numpycode(self, printer: Any, right: str | None = None) -> str:
+        """``softmax(terms..., right=R)``: softmax(sum of the terms) @ R."""
+        return self._code(printer, right, owned=False)
+
+    def _torchcode(self, printer: Any, right: str | None = None) -> str:
+        return self._code(printer, right, owned=True)
+
+    _jaxcode = _torchcode
+
+
+class SoftmaxBackward(MatrixExpr):
+    """The row softmax's backward rule: ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``.
+
+    ``A`` is the softmax's output and ``\\bar{A}`` the gradient of the loss with respect to it;
+    each row is ``(diag(a) - a^T a) \\bar{a}``. A blocked position has a = 0, so its gradient
+    is exactly 0.
+    """
+
+    def __new__(cls, weights: Any, grad: Any) -> SoftmaxBackward:
+        return MatrixExpr.__new__(cls, sp.sympify(weights), sp.sympify(grad))
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.args[0].shape
+
+    def _latex(self, printer: Any) -> str:
+        a, g = (printer._print(m) for m in self.args)
+        ones = r"\mathbf{1}\mathbf{1}^{\top}"
+        return rf"{a} \circ \left({g} - \left({a} \circ {g}\right) {ones}\right)"
+
+    def _sympystr(self, printer: Any) -> str:
+        a, g = (printer._print(m) for m in self.args)
+        return f"softmax_backward({a}, {g})"
+
+    _numpycode = _torchcode = _jaxcode = _sympystr
+
+
+def _exact_backward(expr: SoftmaxBackward, values: Any, evaluate: Any) -> Matrix:
+    a, g = (evaluate(arg, values) for arg in expr.args)
+    dots = [sum(a[r, k] * g[r, k] for k in range(a.cols)) for r in range(a.rows)]
+    return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
+
+
+def _vjp(reverse: Any, expr: RowSoftmax, bar: sp.Basic) -> None:
+    """A softmax inside an expression (not an assignment of its own): its weights inline."""
+    reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
+
+
+def _code(lowering: Any, node: Any) -> RowSoftmax:
+    """The softmax of the logits' code, plus the mask given at call time when unmasked."""
+    logits = lowering.operand(node.expr.arg, None)
+    if f"head{node.head}.masked" not in lowering.model:
+        logits = sp.MatAdd(logits, lowering.mask, evaluate=False)  # a mask given at call time
+    return RowSoftmax(logits)
+
+
+OPERATION = Operation(
+    kind="softmax",
+    steps=("weights",),
+    nodes=(RowSoftmax, SoftmaxBackward),
+    exact={
+        RowSoftmax: lambda e, v, evaluate: ops.row_softmax(evaluate(e.arg, v)).weights,
+        SoftmaxBackward: _exact_backward,
+    },
+    vjp={RowSoftmax: _vjp},
+    forms={
+        SoftmaxBackward: lambda f, e: f.alg.softmax_backward(
+            f.softmaxes[e.args[0]], f.of(e.args[1])
+        ),
+        RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
+    },
+    code=_code,
+)
