@@ -123,17 +123,20 @@ def _role_of(node: Node, named: str | None = None) -> str | None:
         return named
     if node.kind.startswith("softmax"):
         return "weights"
+    if node.kind in ("product", "product_t") and _is_weights(node.operands[0]):
+        return "head.output"  # A V, or A Vᵀ (a transpose too many, a mistake to locate)
     if node.kind in ("product_t", "scale", "mask", "concat"):
         return {"product_t": "scores", "scale": "scaled", "mask": "masked"}.get(node.kind, "concat")
-    if node.kind == "product" and _is_weights(node.operands[0]):
-        return "head.output"
     return None
 
 
 def _is_weights(node: Node) -> bool:
     if node.kind.startswith("softmax"):
         return True
-    return node.printed is not None and rel.is_distribution(node.printed)
+    printed = node.printed
+    return printed is not None and (
+        rel.is_distribution(printed) or rel.is_distribution(printed, by_rows=False)
+    )
 
 
 def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
@@ -192,7 +195,7 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         _down(ops[0], "scaled" if ops[0].kind == "scale" else "scores", roles)
     elif kind == "scale":
         _down(ops[0], "scores", roles)
-    elif kind == "product_t" and role in ("scores", "softmax_argument", "scaled"):
+    elif kind in ("product", "product_t") and role in ("scores", "softmax_argument", "scaled"):
         _down(ops[0], "q", roles)
         _down(ops[1], "k", roles)
     elif kind in ("product", "product_t"):

@@ -38,6 +38,7 @@ class Search:
     capped: bool = False
     by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
     last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
+    results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
 
     def spend(self, count: int = 1) -> bool:
         """Count evaluations; False once the budget is gone (and remember it was hit)."""
@@ -51,6 +52,16 @@ class Search:
         an interval when it is itself a rounded result."""
         rad = p.rad if p.index in self.rounded else np.zeros_like(p.rad)
         return Node(p.mid, rad, "printed", printed=p)
+
+    def operand(self, node: Node) -> bool:
+        """Whether a value can be an input, a weight or a value V (not weights or a mask)."""
+        if node.printed is not None:
+            return node.printed.index not in self.results
+        return node.kind in ("product", "slice")
+
+    def explained(self) -> set[int]:
+        """The printed arrays a relation computes so far (a reprint explains nothing)."""
+        return {i for i, ms in self.matches.items() if any(m.node.kind != "same" for m in ms)}
 
     def targets(self, node: Node) -> list[Printed]:
         """Printed arrays after the node's operands with its shape or its transpose's."""
@@ -128,10 +139,13 @@ def _pass(
     for p in found.arrays:
         found.by_shape.setdefault(p.shape, []).append(p)
         found.last_of_rows[p.shape[0]] = p.index
+    found.results = frozenset(
+        p.index for p in found.arrays if p.masked.any() or rel.is_distribution(p)
+    )
     nodes = [found.node(p) for p in found.arrays]
     _reprints(found, nodes)
     products = _products(found, nodes)
-    hidden = _hidden_scores(found, products)
+    hidden = _hidden_scores(found, products) + _printed_scores(found, nodes)
     weights = _attention(found, nodes, products, hidden)
     outputs = _weighted_sums(found, weights, nodes, products)
     _heads(found, nodes, outputs)
@@ -162,6 +176,7 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
                     continue  # A Bᵀ = A B: the product says it
                 shape = (a.shape[0], b.shape[0] if transposed else b.shape[1])
                 keep = not transposed and a.shape[0] > 1 and len(out) < MAX_HIDDEN * 4
+                keep = keep and found.operand(a) and found.operand(b)
                 if not keep and not found.wanted(shape, max(a.last, b.last)):
                     continue
                 node = rel.product(a, b, transposed)
@@ -169,7 +184,9 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
                     found.test(node)
                     if keep:
                         out.append(node)
-    return out
+    # Inputs are what no relation explains: a printed result is no X or W of a hidden Q, K, V.
+    explained = found.explained()
+    return [n for n in out if not any(p.index in explained for p in n.leaves)]
 
 
 def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
@@ -185,6 +202,21 @@ def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
             if node is not None and _useful(found, node):
                 found.test(node)
                 out.append(node)
+    return out
+
+
+def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
+    """Q Kᵀ of printed Q and K that the document does not print, to be scaled, masked and
+    softmaxed; and Q K of square ones (the transpose forgotten, a mistake to be located)."""
+    out: list[Node] = []
+    for q in nodes:
+        for k in nodes:
+            if not (found.operand(q) and found.operand(k)) or q.shape[1] != k.shape[1]:
+                continue
+            plain = q is not k and q.shape == k.shape and q.shape[0] == q.shape[1]
+            for node in (rel.product(q, k, True), rel.product(q, k) if plain else None):
+                if node is not None and _useful(found, node) and len(out) < MAX_HIDDEN:
+                    out.append(node)
     return out
 
 
@@ -218,7 +250,7 @@ def _attention(
 ) -> list[Node]:
     """Scaling, masking and softmax of every score-like value; the softmaxes kept as weights."""
     weights: list[Node] = []
-    candidates = [n for n in nodes if n.shape[1] > 1]
+    candidates = [n for n in nodes if n.shape[1] > 1 and not _probabilities(n)]
     candidates += [p for p in products if p.kind == "product_t"] + hidden
     for scores in candidates:
         if not _useful(found, scores):
@@ -236,6 +268,11 @@ def _attention(
             for variant in [scaled, *_masked(found, scaled)]:
                 weights.extend(_softmaxes(found, variant, keep=keep))
     return weights[:MAX_HIDDEN]
+
+
+def _probabilities(node: Node) -> bool:
+    """A printed array of probabilities (weights): never the scores of another softmax."""
+    return node.printed is not None and rel.is_distribution(node.printed)
 
 
 def _natural(scores: Node) -> float | None:
@@ -276,11 +313,16 @@ def _weighted_sums(
 ) -> list[Node]:
     """A V for every softmax (printed or computed) and every V (printed or X W_V)."""
     distributions = [n for n in nodes if n.printed and rel.is_distribution(n.printed)]
-    values = [*nodes, *(p for p in products if p.kind == "product")]
+    values = [n for n in [*nodes, *products] if n.kind != "product_t" and found.operand(n)]
     outputs: list[Node] = []
     for a in [*distributions, *weights]:
+        source = _source(a)
         for v in values:
-            if v.shape[0] != a.shape[1] or v is a or not found.spend():
+            if v.shape[0] != a.shape[1] or v is a:
+                continue
+            if v.printed is None and source is not None and _source(v) is not source:
+                continue  # X W_V of another X than the scores' Q and K
+            if not found.spend():
                 continue
             hidden = a.printed is None and len(outputs) < MAX_HIDDEN
             if not hidden and not found.wanted((a.shape[0], v.shape[1]), max(a.last, v.last)):
@@ -289,6 +331,15 @@ def _weighted_sums(
             if node is not None and (found.test(node) or hidden):
                 outputs.append(node)
     return outputs
+
+
+def _source(node: Node) -> Node | None:
+    """The X that computed (unprinted) Q, K or V, or scores and weights from them, come from."""
+    if node.printed is not None:
+        return None
+    if node.kind == "product":
+        return node.operands[0] if node.operands[0].printed is not None else None
+    return _source(node.operands[0]) if node.operands else None
 
 
 def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
