@@ -9,7 +9,7 @@ import numpy as np
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import read_document
 from mha_symbolic.extract.infer import inferred, where_of
-from mha_symbolic.extract.infer.mapping import said_lines
+from mha_symbolic.extract.infer.mapping import capped, said_lines
 
 
 def text(a: np.ndarray) -> str:
@@ -80,3 +80,44 @@ def test_weights_of_printed_q_and_k_whose_scores_are_not_printed() -> None:
     said, roles = _said(PRINTED_QK)
     assert said[-1] == "line 9 (3x3) = softmax((line 3 × line 5ᵀ) / √3, by rows): holds to 4 digits"
     assert roles == {0: "q", 1: "k", 3: "weights"}
+
+
+def hostile_notebook(arrays: int, size: int = 3, seed: int = 0) -> str:
+    """A notebook printing ``arrays`` random (size x size) arrays, one per output, with the
+    words of attention around them (a hostile page: every pair is worth a try)."""
+    import json
+
+    rng = np.random.default_rng(seed)
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Attention, softmax\n"]}]
+    for n in range(arrays):
+        block = np.array2string(rng.normal(size=(size, size)), precision=4, separator=", ")
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": n + 1,
+                "metadata": {},
+                "source": [f"scores_{n} = attention_scores(Q, K)\n", f"scores_{n}"],
+                "outputs": [
+                    {
+                        "output_type": "execute_result",
+                        "execution_count": n + 1,
+                        "metadata": {},
+                        "data": {"text/plain": [f"array({block})"]},
+                    }
+                ],
+            }
+        )
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(notebook, indent=1)
+
+
+def test_a_page_of_hundreds_of_arrays_says_the_search_stopped_at_its_bound() -> None:
+    document = read_document(hostile_notebook(260), kind="ipynb")
+    _, items = find_items(document)
+    inference = inferred(items, {})
+    assert inference.search.capped
+    assert [p.index for p in inference.search.arrays][-1] == 199
+    assert str(capped(inference)) == (
+        "the relation search stopped at its bound (200 arrays, 60000 relations): "
+        "later arrays are not explained"
+    )

@@ -96,10 +96,16 @@ def _fill(text: str) -> str:
     return "-inf" if _INFINITY.fullmatch(cleaned.replace(" ", "")) else cleaned
 
 
-def printed_arrays(items: list[Item]) -> list[Printed]:
+def printed_arrays(items: list[Item], limit: int | None = None) -> list[Printed]:
+    """The interval matrices of the items that are numbers; read no further than ``limit``
+    arrays beyond single numbers and one more (the search's bound: one more says it was hit)."""
     out = []
+    arrays = 0
     for index, item in enumerate(items):
         found = printed_array(index, item)
         if found is not None:
             out.append(found)
+            arrays += found.shape != (1, 1)
+            if limit is not None and arrays > limit:
+                break
     return out

@@ -213,9 +213,16 @@ def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
         for k in nodes:
             if not (found.operand(q) and found.operand(k)) or q.shape[1] != k.shape[1]:
                 continue
+            if len(out) >= MAX_HIDDEN or not found.spend():
+                return out
+            after = max(q.last, k.last)
+            if not (
+                found.wanted((q.shape[0], k.shape[0]), after) or found.rows_later(q.shape[0], after)
+            ):
+                continue
             plain = q is not k and q.shape == k.shape and q.shape[0] == q.shape[1]
             for node in (rel.product(q, k, True), rel.product(q, k) if plain else None):
-                if node is not None and _useful(found, node) and len(out) < MAX_HIDDEN:
+                if node is not None:
                     out.append(node)
     return out
 
