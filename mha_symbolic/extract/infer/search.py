@@ -17,6 +17,7 @@ from mha_symbolic.extract.infer.relations import Fit, Node
 
 MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)
 MAX_EVALUATIONS = 60_000  # relations evaluated per document
+MAX_CONSTANTS = 8  # printed single numbers tried as a scale (√d_k, τ printed by themselves)
 MAX_HIDDEN = 400  # computed values kept as operands although the document does not print them
 
 
@@ -39,6 +40,7 @@ class Search:
     by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
     last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
     results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
+    scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
 
     def spend(self, count: int = 1) -> bool:
         """Count evaluations; False once the budget is gone (and remember it was hit)."""
@@ -95,9 +97,15 @@ class Search:
         for target in self.targets(node):
             if probabilities and (target.mid == np.round(target.mid)).all():
                 continue  # a softmax is never all 0 and 1 unless masked: an input's digits
+            if node.kind not in ("same", "mask") and not target.mid.any():
+                continue  # zeros are any multiple of anything: an index [0, 0], not a result
             if not self.spend():
                 break
             fitted = rel.fit(node, target, slips)
+            if (fitted is not None and fitted.slips) or (
+                fitted is None and rel.mostly(node, target)
+            ):
+                fitted = _rounding(node, target) or fitted
             if fitted is not None:
                 match = Match(target, node, fitted)
                 self.matches[target.index].append(match)
@@ -105,35 +113,56 @@ class Search:
         return out
 
 
-def scales(arrays: list[Printed]) -> list[tuple[float, str]]:
-    """1, and 1/√d and 1/d for every width the document's arrays have."""
-    widths = sorted({n for p in arrays for n in p.shape if 1 < n <= 1024})
+def _rounding(node: Node, target: Printed) -> Fit | None:
+    """The fit when the printed operands are rounded: slips their rounding explains are not
+    slips (a rounded result used again: 4-digit scores, 4-digit weights)."""
+    wide = rel.widened(node)
+    fitted = rel.fit(wide, target) if wide is not None else None
+    return fitted if fitted is not None and not fitted.slips else None
+
+
+def scales(arrays: list[Printed], constants: list[Printed]) -> list[tuple[float, str]]:
+    """1; 1/√d and 1/d for every width the document's arrays have and every width of a head
+    that divides one; and 1/c for every positive constant the document prints (√d_k, τ)."""
+    widths = {n for p in arrays for n in p.shape if 1 < n <= 1024}
+    widths |= {k for n in widths for k in range(2, min(n, 65)) if n % k == 0}
     out = [(1.0, "")]
-    for d in widths:
-        out.append((1 / math.sqrt(d), f"√{d}"))
-        out.append((1 / d, f"{d}"))
-    return out
+    for d in sorted(widths):
+        out += [(1 / math.sqrt(d), f"√{d}"), (1 / d, f"{d}")]
+    for c in constants:
+        value = float(c.mid[0, 0])
+        if value > 0 and np.isfinite(value) and value != 1:
+            out.append((1 / value, c.item.rows[0][0]))
+    distinct: dict[float, tuple[float, str]] = {}
+    for factor, said in out:
+        distinct.setdefault(round(factor, 12), (factor, said))
+    return list(distinct.values())
 
 
 def search(arrays: list[Printed]) -> Search:
     """Two passes: first every operand as printed (an author's inputs are exact); then the
     arrays found to be results are intervals as operands (a rounded result used again)."""
     kept = [p for p in arrays if p.shape != (1, 1)]
-    first = _pass(kept, frozenset())
+    constants = [p for p in arrays if p.shape == (1, 1)][:MAX_CONSTANTS]
+    first = _pass(kept, frozenset(), constants=constants)
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
     )
     if not rounded or first.capped:
         return first
-    second = _pass(kept, rounded, first.matches)
+    second = _pass(kept, rounded, first.matches, constants)
     second.evaluations += first.evaluations
     return second
 
 
 def _pass(
-    arrays: list[Printed], rounded: frozenset[int], known: dict[int, list[Match]] | None = None
+    arrays: list[Printed],
+    rounded: frozenset[int],
+    known: dict[int, list[Match]] | None = None,
+    constants: list[Printed] | None = None,
 ) -> Search:
     found = Search(arrays[:MAX_ARRAYS], rounded, capped=len(arrays) > MAX_ARRAYS)
+    found.scales = scales(found.arrays, constants or [])
     for index, matches in (known or {}).items():
         found.matches[index].extend(matches)
     for p in found.arrays:
@@ -262,7 +291,7 @@ def _attention(
     for scores in candidates:
         if not _useful(found, scores):
             continue
-        for factor, said in scales(found.arrays):
+        for factor, said in found.scales:
             if not found.spend(4):
                 return weights
             scaled = rel.scale(scores, factor, said) if said else scores
