@@ -5,7 +5,10 @@ and a page of many square arrays searched to the end within the bound. Truths wi
 from __future__ import annotations
 
 import numpy as np
+import sympy as sp
 
+from mha_symbolic import check
+from mha_symbolic.extract import extract_all
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import read_document
 from mha_symbolic.extract.infer import inferred, where_of
@@ -149,3 +152,38 @@ def test_a_result_of_rounded_printed_scores_holds_where_their_rounding_explains_
         "line 3 (6x6): an input (no relation among the printed numbers gives it)",
         "line 5 (6x6) = line 3 / √2: holds to 2 digits",
     ]
+
+
+def test_scores_of_a_batch_element_checked_at_the_scale_their_numbers_follow() -> None:
+    """A numpy notebook's batch (2, 3, 2) named X, and one element's scores printed to 2
+    decimals, scaled by 1/√2 (a head's width), softmaxed: the batch is no sequence of 6
+    tokens; the example starts at the printed scores, at the scale the numbers follow, its
+    inputs known to their printed digits (so that their rounding is not called a mistake)."""
+    raw = np.round(RAW, 2)
+    scaled = np.round(RAW / np.sqrt(2), 2)
+    weights = np.round(softmax(RAW / np.sqrt(2)), 2)
+    batch = np.array2string(np.arange(12.0).reshape(2, 3, 2) / 4, separator=" ")
+    page = "\n".join(
+        [
+            "# Attention on a batch",
+            "",
+            "```",
+            f"X = {batch}",
+            "```",
+            "",
+            f"Raw scores = {text(raw, 2)}",
+            "",
+            f"Scaled scores = {text(scaled, 2)}",
+            "",
+            f"Attention weights = {text(weights, 2)}",
+            "",
+        ]
+    )
+    (one,) = extract_all(page)
+    assert (one.spec.scale, one.spec.inputs, one.spec.stage) == (
+        sp.Integer(1) / sp.sqrt(2),
+        "printed",
+        "scores",
+    )
+    assert sorted(one.spec.claims) == ["head1.scaled", "head1.weights"]
+    assert check(one.spec).ok

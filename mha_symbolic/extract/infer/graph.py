@@ -80,6 +80,20 @@ class Inference:
     def component_of(self, index: int) -> int | None:
         return next((n for n, c in enumerate(self.components) if index in c), None)
 
+    def rounded_in(self, members: list[int]) -> bool:
+        """Whether a relation of the component holds only with its printed operands rounded
+        (the example's inputs are known to their printed digits, not exactly)."""
+        return any(self.chosen[i].rounded for i in members if i in self.chosen)
+
+    def scale_in(self, members: list[int]) -> Node | None:
+        """The scaling the relations of a component apply to its scores (its first)."""
+        for index in members:
+            match = self.chosen.get(index)
+            found = _scaling(match.node) if match is not None else None
+            if found is not None:
+                return found
+        return None
+
 
 def infer(search: Search, names: Mapping[int, str]) -> Inference:
     """``names``: the role each array's name suggests (only ever a tie-break)."""
@@ -105,6 +119,12 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     _assign_roles(found, names)
     _split(found)
     return found
+
+
+def _scaling(node: Node) -> Node | None:
+    if node.kind == "scale":
+        return node
+    return next((m for o in node.operands if (m := _scaling(o)) is not None), None)
 
 
 def _agreeing(match: Match, names: Mapping[int, str]) -> int:

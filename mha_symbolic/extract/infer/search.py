@@ -28,6 +28,7 @@ class Match:
     target: Printed
     node: Node
     fit: Fit
+    rounded: bool = False  # holds only with its printed operands taken as rounded
 
 
 @dataclass
@@ -102,12 +103,16 @@ class Search:
             if not self.spend():
                 break
             fitted = rel.fit(node, target, slips)
+            widened = None
             if (fitted is not None and fitted.slips) or (
                 fitted is None and rel.mostly(node, target)
             ):
-                fitted = _rounding(node, target) or fitted
-            if fitted is not None:
-                match = Match(target, node, fitted)
+                widened = _rounding(node, target)
+            chosen = widened or fitted
+            if chosen is not None:
+                # One decimal is a hand-typed input's, exact: not a sign of rounded inputs.
+                rounded = widened is not None and all(p.decimals > 1 for p in node.leaves)
+                match = Match(target, node, chosen, rounded)
                 self.matches[target.index].append(match)
                 out.append(match)
         return out
@@ -143,7 +148,7 @@ def search(arrays: list[Printed]) -> Search:
     """Two passes: first every operand as printed (an author's inputs are exact); then the
     arrays found to be results are intervals as operands (a rounded result used again)."""
     kept = [p for p in arrays if p.shape != (1, 1)]
-    constants = [p for p in arrays if p.shape == (1, 1)][:MAX_CONSTANTS]
+    constants = [p for p in arrays if p.shape == (1, 1) and not _subscript(p)][:MAX_CONSTANTS]
     first = _pass(kept, frozenset(), constants=constants)
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
@@ -153,6 +158,12 @@ def search(arrays: list[Printed]) -> Search:
     second = _pass(kept, rounded, first.matches, constants)
     second.evaluations += first.evaluations
     return second
+
+
+def _subscript(p: Printed) -> bool:
+    """An index ("scores[5][5]"): a "[5]" right after a name or another index."""
+    before = p.item.statement[-1:]
+    return before.isalnum() or before in ("_", "]", ")")
 
 
 def _pass(
