@@ -187,3 +187,19 @@ def test_scores_of_a_batch_element_checked_at_the_scale_their_numbers_follow() -
     )
     assert sorted(one.spec.claims) == ["head1.scaled", "head1.weights"]
     assert check(one.spec).ok
+
+
+def test_numbers_overrule_a_name_when_the_relation_uses_only_printed_arrays() -> None:
+    """A table headed "k:..." holds Q Kᵀ / √3 of the printed Q and K, one headed "v:..." its
+    softmax: their names say K and V, their numbers say scaled scores and weights."""
+    q, k = Q[:, :2], K[:, :2]
+    scaled = q @ k.T / np.sqrt(3)
+    page = (
+        f"# Scores\n\nQ = {text(q)}\n\nK = {text(k)}\n\nk = {text(scaled)}\n\n"
+        f"v = {text(softmax(scaled))}\n"
+    )
+    document = read_document(page)
+    _, items = find_items(document)
+    inference = inferred(items, {0: "q", 1: "k", 2: "k", 3: "v"})
+    assert inference.components == [[0, 1, 2, 3]]
+    assert inference.roles == {0: "q", 1: "k", 2: "scaled", 3: "weights"}

@@ -110,7 +110,7 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         if named:
             found.named[index] = names[index]
         pool = named or fewest
-        if names.get(index) and not named and pool[0].node.hidden >= 2:
+        if names.get(index) and not named and _believed(names[index], pool[0].node):
             continue  # a long unprinted chain against the name: the name is believed
         best = [m for m in pool if rank(m)[:3] == rank(pool[0])[:3]]
         best.sort(key=lambda m: -_agreeing(m, names))
@@ -119,6 +119,24 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     _assign_roles(found, names)
     _split(found)
     return found
+
+
+def _believed(name: str, node: Node) -> bool:
+    """Whether a name outweighs a chain of two or more unprinted steps: always, unless it calls
+    Q, K or V what the printed arrays alone compute (a table headed "k:Paris")."""
+    if node.hidden < 2:
+        return False
+    return name not in ("q", "k", "v") or _unprinted_qkv(node)
+
+
+def _unprinted_qkv(node: Node, top: bool = True) -> bool:
+    """Whether a relation passes through a product the document does not print (an X W as Q,
+    K or V, a head's output): a long chain of guesses, which a name against it outweighs."""
+    if node.printed is not None:
+        return False
+    if not top and node.kind == "product":
+        return True
+    return any(_unprinted_qkv(o, False) for o in node.operands)
 
 
 def _scaling(node: Node) -> Node | None:
