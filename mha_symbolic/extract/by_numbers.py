@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
-from mha_symbolic.extract.infer.mapping import capped, said_lines
+from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.reading import Seen
@@ -36,6 +36,8 @@ class Example:
     said: tuple[Phrase, ...]
     mask: str | list[list[int]] | None = None  # "causal" or the printed 0/1 matrix
     fill: str | None = None  # the printed fill of masked scores when it is not -inf
+    scale: str | None = None  # the scale its relations apply, as a spec writes it ("1/2")
+    rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
 
 
 def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[Example, ...]]:
@@ -59,6 +61,8 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
                 bool(roles & {"weights", "head.output"}),
                 tuple(said),
                 *_mask(inference, members),
+                _scale(inference, members),
+                inference.rounded_in(members),
             )
         )
     note = capped(inference)
@@ -91,6 +95,11 @@ def _mask(
         allowed = ~shown.masked if shown.masked.any() else shown.mid == 1
         return [[int(a) for a in row] for row in allowed], fill
     return None, None
+
+
+def _scale(inference: Inference, members: list[int]) -> str | None:
+    node = inference.scale_in(members)
+    return spec_scale(node) if node is not None else None
 
 
 def _mask_node(node: Node) -> Node | None:
@@ -164,6 +173,8 @@ def _decided(s: Seen, n: int, inference: Inference, examples: list[Example]) -> 
         return replace(s, role=role, head=head, names=(f"{role}:{head or ''}",), printed=(s.name,))
     if s.role in _CLAIMS and examples and not _after(s, examples):
         return replace(s, role="unnamed", names=(), printed=())  # no example's: left alone
+    if s.role in _NAMED and s.item.batch_shape and component is None:
+        return replace(s, role="unnamed", names=(), printed=())  # a batch is not one sequence
     return s
 
 

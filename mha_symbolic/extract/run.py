@@ -132,6 +132,7 @@ def build_draft(
     spec = _spec(draft, seen)
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
+    _found_scale(draft, found)
     _choose_scale(draft, seen, facts, heads)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
@@ -148,6 +149,15 @@ def _found_mask(draft: Draft, found: Sequence[Example]) -> None:
     draft.set("mask", masked.mask, f"the printed masked scores follow {kind}")
     if masked.fill is not None:
         draft.set("mask_fill", masked.fill, f"the masked scores print {masked.fill}, not -inf")
+
+
+def _found_scale(draft: Draft, found: Sequence[Example]) -> None:
+    """Scores given as printed have no d_k: the scale their printed results follow."""
+    scaled = next((e for e in found if e.scale is not None), None)
+    if scaled is not None and draft.get("scores") is not None:
+        draft.set("scale", scaled.scale, f"the printed scaled scores follow scale {scaled.scale}")
+    if any(e.rounded for e in found):
+        draft.set("inputs", "printed", "the printed results follow the inputs' rounded digits")
 
 
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer.graph import Inference, infer
 from mha_symbolic.extract.infer.intervals import Printed, printed_arrays
-from mha_symbolic.extract.infer.search import search
+from mha_symbolic.extract.infer.search import MAX_ARRAYS, search
 from mha_symbolic.extract.items import Item
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 
@@ -19,7 +19,7 @@ __all__ = ["Inference", "inferred", "where_of"]
 def inferred(items: Sequence[Item], names: Mapping[int, str]) -> Inference:
     """What the numbers of a document's printed arrays say; ``names`` maps an item's index to
     the role its name suggests, used only to break ties."""
-    return infer(search(printed_arrays(list(items))), names)
+    return infer(search(printed_arrays(list(items), MAX_ARRAYS)), names)
 
 
 def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:

@@ -80,6 +80,20 @@ class Inference:
     def component_of(self, index: int) -> int | None:
         return next((n for n, c in enumerate(self.components) if index in c), None)
 
+    def rounded_in(self, members: list[int]) -> bool:
+        """Whether a relation of the component holds only with its printed operands rounded
+        (the example's inputs are known to their printed digits, not exactly)."""
+        return any(self.chosen[i].rounded for i in members if i in self.chosen)
+
+    def scale_in(self, members: list[int]) -> Node | None:
+        """The scaling the relations of a component apply to its scores (its first)."""
+        for index in members:
+            match = self.chosen.get(index)
+            found = _scaling(match.node) if match is not None else None
+            if found is not None:
+                return found
+        return None
+
 
 def infer(search: Search, names: Mapping[int, str]) -> Inference:
     """``names``: the role each array's name suggests (only ever a tie-break)."""
@@ -96,7 +110,7 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         if named:
             found.named[index] = names[index]
         pool = named or fewest
-        if names.get(index) and not named and pool[0].node.hidden >= 2:
+        if names.get(index) and not named and _believed(names[index], pool[0].node):
             continue  # a long unprinted chain against the name: the name is believed
         best = [m for m in pool if rank(m)[:3] == rank(pool[0])[:3]]
         best.sort(key=lambda m: -_agreeing(m, names))
@@ -105,6 +119,30 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     _assign_roles(found, names)
     _split(found)
     return found
+
+
+def _believed(name: str, node: Node) -> bool:
+    """Whether a name outweighs a chain of two or more unprinted steps: always, unless it calls
+    Q, K or V what the printed arrays alone compute (a table headed "k:Paris")."""
+    if node.hidden < 2:
+        return False
+    return name not in ("q", "k", "v") or _unprinted_qkv(node)
+
+
+def _unprinted_qkv(node: Node, top: bool = True) -> bool:
+    """Whether a relation passes through a product the document does not print (an X W as Q,
+    K or V, a head's output): a long chain of guesses, which a name against it outweighs."""
+    if node.printed is not None:
+        return False
+    if not top and node.kind == "product":
+        return True
+    return any(_unprinted_qkv(o, False) for o in node.operands)
+
+
+def _scaling(node: Node) -> Node | None:
+    if node.kind == "scale":
+        return node
+    return next((m for o in node.operands if (m := _scaling(o)) is not None), None)
 
 
 def _agreeing(match: Match, names: Mapping[int, str]) -> int:
@@ -123,17 +161,20 @@ def _role_of(node: Node, named: str | None = None) -> str | None:
         return named
     if node.kind.startswith("softmax"):
         return "weights"
+    if node.kind in ("product", "product_t") and _is_weights(node.operands[0]):
+        return "head.output"  # A V, or A Vᵀ (a transpose too many, a mistake to locate)
     if node.kind in ("product_t", "scale", "mask", "concat"):
         return {"product_t": "scores", "scale": "scaled", "mask": "masked"}.get(node.kind, "concat")
-    if node.kind == "product" and _is_weights(node.operands[0]):
-        return "head.output"
     return None
 
 
 def _is_weights(node: Node) -> bool:
     if node.kind.startswith("softmax"):
         return True
-    return node.printed is not None and rel.is_distribution(node.printed)
+    printed = node.printed
+    return printed is not None and (
+        rel.is_distribution(printed) or rel.is_distribution(printed, by_rows=False)
+    )
 
 
 def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
@@ -192,7 +233,7 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         _down(ops[0], "scaled" if ops[0].kind == "scale" else "scores", roles)
     elif kind == "scale":
         _down(ops[0], "scores", roles)
-    elif kind == "product_t" and role in ("scores", "softmax_argument", "scaled"):
+    elif kind in ("product", "product_t") and role in ("scores", "softmax_argument", "scaled"):
         _down(ops[0], "q", roles)
         _down(ops[1], "k", roles)
     elif kind in ("product", "product_t"):

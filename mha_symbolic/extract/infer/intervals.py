@@ -96,10 +96,23 @@ def _fill(text: str) -> str:
     return "-inf" if _INFINITY.fullmatch(cleaned.replace(" ", "")) else cleaned
 
 
-def printed_arrays(items: list[Item]) -> list[Printed]:
+def _shape_like(item: Item) -> bool:
+    """A tuple of counts printed by itself ("(2, 6, 4)", "(0, 2, 1, 3)"): a shape or the axes
+    of a transpose, never numbers of the computation."""
+    row = item.rows[0] if len(item.rows) == 1 else ()
+    return item.kind == "tuple" and bool(row) and all(e.strip().isdigit() for e in row)
+
+
+def printed_arrays(items: list[Item], limit: int | None = None) -> list[Printed]:
+    """The interval matrices of the items that are numbers; read no further than ``limit``
+    arrays beyond single numbers and one more (the search's bound: one more says it was hit)."""
     out = []
+    arrays = 0
     for index, item in enumerate(items):
-        found = printed_array(index, item)
+        found = None if _shape_like(item) else printed_array(index, item)
         if found is not None:
             out.append(found)
+            arrays += found.shape != (1, 1)
+            if limit is not None and arrays > limit:
+                break
     return out

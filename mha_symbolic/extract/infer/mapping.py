@@ -5,6 +5,8 @@ holds as well, the slips where a relation holds on all but a few entries."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
 from mha_symbolic.extract.infer.graph import Inference
 from mha_symbolic.extract.infer.intervals import Printed
@@ -38,6 +40,19 @@ def said_lines(
             verdict = phrase("infer.alternatives", verdict=verdict, others=alternatives)
         out.append(phrase("infer.line", array=head, expression=expression, verdict=verdict))
     return out
+
+
+def spec_scale(node: Node) -> str | None:
+    """A scale node's factor as a spec writes it: √d as ``\\frac{1}{\\sqrt{d}}``, a width or
+    a printed constant c as the fraction 1/c; None when c is no plain decimal."""
+    said = node.detail.replace("−", "-").rstrip(".")
+    if said.startswith("√"):
+        return f"\\frac{{1}}{{\\sqrt{{{said[1:]}}}}}"
+    try:
+        value = Fraction(Decimal(said))
+    except (InvalidOperation, ValueError):
+        return None
+    return str(1 / value) if value > 0 else None
 
 
 def capped(inference: Inference) -> Phrase | None:

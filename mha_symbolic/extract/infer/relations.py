@@ -140,6 +140,30 @@ def concat(parts: list[Node]) -> Node:
     return Node(mid, np.hstack([p.rad for p in parts]), "concat", tuple(parts))
 
 
+def widened(node: Node) -> Node | None:
+    """The same relation with every printed operand as the interval its digits allow (a
+    rounded input's error carried through): None when it cannot be recomputed."""
+    if node.printed is not None:
+        return Node(node.mid, node.printed.rad, "printed", printed=node.printed)
+    ops = [widened(o) for o in node.operands]
+    if any(o is None for o in ops):
+        return None
+    a, b = ops[0], ops[1] if len(ops) > 1 else None
+    assert a is not None
+    kind = node.kind
+    if kind in ("product", "product_t") and b is not None:
+        return product(a, b, kind == "product_t")
+    if kind == "scale":
+        return scale(a, node.factor, node.detail)
+    if kind == "mask":
+        return mask(a, np.isfinite(node.mid), b)
+    if kind.startswith("softmax"):
+        return softmax(a, kind == "softmax_rows")
+    if kind == "same":
+        return Node(a.mid, a.rad, "same", (a,))
+    return None
+
+
 @dataclass(frozen=True)
 class Fit:
     """How a computed value meets a printed array: every entry, or all but the slips."""
@@ -181,6 +205,15 @@ def fit(node: Node, target: Printed, slips_allowed: bool = True) -> Fit | None:
             bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
             return Fit(True, bad, transposed)
     return None
+
+
+def mostly(node: Node, target: Printed) -> bool:
+    """Whether half the entries or more fit (worth trying again with rounded operands)."""
+    for mid in (target.mid, target.mid.T):
+        if node.mid.shape == mid.shape and (np.isneginf(node.mid) == np.isneginf(mid)).all():
+            shown = target if mid is target.mid else _transposed(target)
+            return bool(entries_fit(node, shown).mean() >= 0.5)
+    return False
 
 
 def _few(wrong: int, size: int) -> bool:

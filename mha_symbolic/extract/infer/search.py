@@ -17,6 +17,7 @@ from mha_symbolic.extract.infer.relations import Fit, Node
 
 MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)
 MAX_EVALUATIONS = 60_000  # relations evaluated per document
+MAX_CONSTANTS = 8  # printed single numbers tried as a scale (√d_k, τ printed by themselves)
 MAX_HIDDEN = 400  # computed values kept as operands although the document does not print them
 
 
@@ -27,6 +28,7 @@ class Match:
     target: Printed
     node: Node
     fit: Fit
+    rounded: bool = False  # holds only with its printed operands taken as rounded
 
 
 @dataclass
@@ -38,6 +40,8 @@ class Search:
     capped: bool = False
     by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
     last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
+    results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
+    scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
 
     def spend(self, count: int = 1) -> bool:
         """Count evaluations; False once the budget is gone (and remember it was hit)."""
@@ -51,6 +55,16 @@ class Search:
         an interval when it is itself a rounded result."""
         rad = p.rad if p.index in self.rounded else np.zeros_like(p.rad)
         return Node(p.mid, rad, "printed", printed=p)
+
+    def operand(self, node: Node) -> bool:
+        """Whether a value can be an input, a weight or a value V (not weights or a mask)."""
+        if node.printed is not None:
+            return node.printed.index not in self.results
+        return node.kind in ("product", "slice")
+
+    def explained(self) -> set[int]:
+        """The printed arrays a relation computes so far (a reprint explains nothing)."""
+        return {i for i, ms in self.matches.items() if any(m.node.kind != "same" for m in ms)}
 
     def targets(self, node: Node) -> list[Printed]:
         """Printed arrays after the node's operands with its shape or its transpose's."""
@@ -84,54 +98,94 @@ class Search:
         for target in self.targets(node):
             if probabilities and (target.mid == np.round(target.mid)).all():
                 continue  # a softmax is never all 0 and 1 unless masked: an input's digits
+            if node.kind not in ("same", "mask") and not target.mid.any():
+                continue  # zeros are any multiple of anything: an index [0, 0], not a result
             if not self.spend():
                 break
             fitted = rel.fit(node, target, slips)
-            if fitted is not None:
-                match = Match(target, node, fitted)
+            widened = None
+            if (fitted is not None and fitted.slips) or (
+                fitted is None and rel.mostly(node, target)
+            ):
+                widened = _rounding(node, target)
+            chosen = widened or fitted
+            if chosen is not None:
+                # One decimal is a hand-typed input's, exact: not a sign of rounded inputs.
+                rounded = widened is not None and all(p.decimals > 1 for p in node.leaves)
+                match = Match(target, node, chosen, rounded)
                 self.matches[target.index].append(match)
                 out.append(match)
         return out
 
 
-def scales(arrays: list[Printed]) -> list[tuple[float, str]]:
-    """1, and 1/√d and 1/d for every width the document's arrays have."""
-    widths = sorted({n for p in arrays for n in p.shape if 1 < n <= 1024})
+def _rounding(node: Node, target: Printed) -> Fit | None:
+    """The fit when the printed operands are rounded: slips their rounding explains are not
+    slips (a rounded result used again: 4-digit scores, 4-digit weights)."""
+    wide = rel.widened(node)
+    fitted = rel.fit(wide, target) if wide is not None else None
+    return fitted if fitted is not None and not fitted.slips else None
+
+
+def scales(arrays: list[Printed], constants: list[Printed]) -> list[tuple[float, str]]:
+    """1; 1/√d and 1/d for every width the document's arrays have and every width of a head
+    that divides one; and 1/c for every positive constant the document prints (√d_k, τ)."""
+    widths = {n for p in arrays for n in p.shape if 1 < n <= 1024}
+    widths |= {k for n in widths for k in range(2, min(n, 65)) if n % k == 0}
     out = [(1.0, "")]
-    for d in widths:
-        out.append((1 / math.sqrt(d), f"√{d}"))
-        out.append((1 / d, f"{d}"))
-    return out
+    for d in sorted(widths):
+        out += [(1 / math.sqrt(d), f"√{d}"), (1 / d, f"{d}")]
+    for c in constants:
+        value = float(c.mid[0, 0])
+        if value > 0 and np.isfinite(value) and value != 1:
+            out.append((1 / value, c.item.rows[0][0]))
+    distinct: dict[float, tuple[float, str]] = {}
+    for factor, said in out:
+        distinct.setdefault(round(factor, 12), (factor, said))
+    return list(distinct.values())
 
 
 def search(arrays: list[Printed]) -> Search:
     """Two passes: first every operand as printed (an author's inputs are exact); then the
     arrays found to be results are intervals as operands (a rounded result used again)."""
     kept = [p for p in arrays if p.shape != (1, 1)]
-    first = _pass(kept, frozenset())
+    constants = [p for p in arrays if p.shape == (1, 1) and not _subscript(p)][:MAX_CONSTANTS]
+    first = _pass(kept, frozenset(), constants=constants)
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
     )
     if not rounded or first.capped:
         return first
-    second = _pass(kept, rounded, first.matches)
+    second = _pass(kept, rounded, first.matches, constants)
     second.evaluations += first.evaluations
     return second
 
 
+def _subscript(p: Printed) -> bool:
+    """An index ("scores[5][5]"): a "[5]" right after a name or another index."""
+    before = p.item.statement[-1:]
+    return before.isalnum() or before in ("_", "]", ")")
+
+
 def _pass(
-    arrays: list[Printed], rounded: frozenset[int], known: dict[int, list[Match]] | None = None
+    arrays: list[Printed],
+    rounded: frozenset[int],
+    known: dict[int, list[Match]] | None = None,
+    constants: list[Printed] | None = None,
 ) -> Search:
     found = Search(arrays[:MAX_ARRAYS], rounded, capped=len(arrays) > MAX_ARRAYS)
+    found.scales = scales(found.arrays, constants or [])
     for index, matches in (known or {}).items():
         found.matches[index].extend(matches)
     for p in found.arrays:
         found.by_shape.setdefault(p.shape, []).append(p)
         found.last_of_rows[p.shape[0]] = p.index
+    found.results = frozenset(
+        p.index for p in found.arrays if p.masked.any() or rel.is_distribution(p)
+    )
     nodes = [found.node(p) for p in found.arrays]
     _reprints(found, nodes)
     products = _products(found, nodes)
-    hidden = _hidden_scores(found, products)
+    hidden = _hidden_scores(found, products) + _printed_scores(found, nodes)
     weights = _attention(found, nodes, products, hidden)
     outputs = _weighted_sums(found, weights, nodes, products)
     _heads(found, nodes, outputs)
@@ -162,6 +216,7 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
                     continue  # A Bᵀ = A B: the product says it
                 shape = (a.shape[0], b.shape[0] if transposed else b.shape[1])
                 keep = not transposed and a.shape[0] > 1 and len(out) < MAX_HIDDEN * 4
+                keep = keep and found.operand(a) and found.operand(b)
                 if not keep and not found.wanted(shape, max(a.last, b.last)):
                     continue
                 node = rel.product(a, b, transposed)
@@ -169,7 +224,9 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
                     found.test(node)
                     if keep:
                         out.append(node)
-    return out
+    # Inputs are what no relation explains: a printed result is no X or W of a hidden Q, K, V.
+    explained = found.explained()
+    return [n for n in out if not any(p.index in explained for p in n.leaves)]
 
 
 def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
@@ -185,6 +242,28 @@ def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
             if node is not None and _useful(found, node):
                 found.test(node)
                 out.append(node)
+    return out
+
+
+def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
+    """Q Kᵀ of printed Q and K that the document does not print, to be scaled, masked and
+    softmaxed; and Q K of square ones (the transpose forgotten, a mistake to be located)."""
+    out: list[Node] = []
+    for q in nodes:
+        for k in nodes:
+            if not (found.operand(q) and found.operand(k)) or q.shape[1] != k.shape[1]:
+                continue
+            if len(out) >= MAX_HIDDEN or not found.spend():
+                return out
+            after = max(q.last, k.last)
+            if not (
+                found.wanted((q.shape[0], k.shape[0]), after) or found.rows_later(q.shape[0], after)
+            ):
+                continue
+            plain = q is not k and q.shape == k.shape and q.shape[0] == q.shape[1]
+            for node in (rel.product(q, k, True), rel.product(q, k) if plain else None):
+                if node is not None:
+                    out.append(node)
     return out
 
 
@@ -218,12 +297,12 @@ def _attention(
 ) -> list[Node]:
     """Scaling, masking and softmax of every score-like value; the softmaxes kept as weights."""
     weights: list[Node] = []
-    candidates = [n for n in nodes if n.shape[1] > 1]
+    candidates = [n for n in nodes if n.shape[1] > 1 and not _probabilities(n)]
     candidates += [p for p in products if p.kind == "product_t"] + hidden
     for scores in candidates:
         if not _useful(found, scores):
             continue
-        for factor, said in scales(found.arrays):
+        for factor, said in found.scales:
             if not found.spend(4):
                 return weights
             scaled = rel.scale(scores, factor, said) if said else scores
@@ -236,6 +315,11 @@ def _attention(
             for variant in [scaled, *_masked(found, scaled)]:
                 weights.extend(_softmaxes(found, variant, keep=keep))
     return weights[:MAX_HIDDEN]
+
+
+def _probabilities(node: Node) -> bool:
+    """A printed array of probabilities (weights): never the scores of another softmax."""
+    return node.printed is not None and rel.is_distribution(node.printed)
 
 
 def _natural(scores: Node) -> float | None:
@@ -276,11 +360,16 @@ def _weighted_sums(
 ) -> list[Node]:
     """A V for every softmax (printed or computed) and every V (printed or X W_V)."""
     distributions = [n for n in nodes if n.printed and rel.is_distribution(n.printed)]
-    values = [*nodes, *(p for p in products if p.kind == "product")]
+    values = [n for n in [*nodes, *products] if n.kind != "product_t" and found.operand(n)]
     outputs: list[Node] = []
     for a in [*distributions, *weights]:
+        source = _source(a)
         for v in values:
-            if v.shape[0] != a.shape[1] or v is a or not found.spend():
+            if v.shape[0] != a.shape[1] or v is a:
+                continue
+            if v.printed is None and source is not None and _source(v) is not source:
+                continue  # X W_V of another X than the scores' Q and K
+            if not found.spend():
                 continue
             hidden = a.printed is None and len(outputs) < MAX_HIDDEN
             if not hidden and not found.wanted((a.shape[0], v.shape[1]), max(a.last, v.last)):
@@ -289,6 +378,15 @@ def _weighted_sums(
             if node is not None and (found.test(node) or hidden):
                 outputs.append(node)
     return outputs
+
+
+def _source(node: Node) -> Node | None:
+    """The X that computed (unprinted) Q, K or V, or scores and weights from them, come from."""
+    if node.printed is not None:
+        return None
+    if node.kind == "product":
+        return node.operands[0] if node.operands[0].printed is not None else None
+    return _source(node.operands[0]) if node.operands else None
 
 
 def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
