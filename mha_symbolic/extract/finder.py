@@ -38,6 +38,9 @@ _OPEN = re.compile(r"\[(?=\s*(?:[-+−–.\d\\\[\]{⁻…nNi]|array\(|tensor\())
 # A run of more openers than a list may nest ("[[[[[", "[array([array(..."): no list starts
 # before its last MAX_NESTING brackets.
 _DEEP = re.compile(rf"(?:\[\s*(?:(?:array|tensor)\(\s*)?){{{MAX_NESTING + 1},}}")
+# A bracket right after a name, a call or an index subscripts it ("x[0]", "f(x)[1]", "a[0][1]");
+# after a LaTeX sizing command it is a delimiter ("\\left[0.2, 0.8\\right]").
+_SUBSCRIPT = re.compile(r"(?<![\\\w])(?!(?:left|right|[bB]ig{1,2}[lr]?)\Z)\w*[\w)\]]\Z")
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
 
@@ -176,6 +179,9 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
         covering = bisect.bisect_right(spans, (index, len(body))) - 1
         if covering >= 0 and spans[covering][0] <= index < spans[covering][1]:
             position = spans[covering][1]
+            continue
+        if body[index] == "[" and _SUBSCRIPT.search(body, max(0, index - 12), index):
+            position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]": an index
             continue
         deep = _DEEP.match(body, index)
         if deep:  # no list opens before the last MAX_NESTING brackets of a longer run

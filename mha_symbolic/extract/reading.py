@@ -367,7 +367,7 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
         printed = _PRINT.match(line)
         if printed:  # a printed output below print("Keys:", keys) or a cell's last name
             role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
-            role = role or resolve(printed.group(2) or "")
+            role = role or resolve(printed.group(2) or printed.group(3) or "")
             return [(role.role, role.head, role.name)] if role else None
         if not line.endswith((":", "→", "=")):
             return None

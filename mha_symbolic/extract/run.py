@@ -129,6 +129,7 @@ def build_draft(
         body = "\n".join(line.text for line in document.lines)
         assemble.build_weights(draft, seen, facts, heads, layout, body)
     _found_mask(draft, found)
+    _found_scale(draft, found)
     spec = _spec(draft, seen)
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
@@ -148,6 +149,13 @@ def _found_mask(draft: Draft, found: Sequence[Example]) -> None:
     draft.set("mask", masked.mask, f"the printed masked scores follow {kind}")
     if masked.fill is not None:
         draft.set("mask_fill", masked.fill, f"the masked scores print {masked.fill}, not -inf")
+
+
+def _found_scale(draft: Draft, found: Sequence[Example]) -> None:
+    """Scores given as printed: the scale their softmax follows, as the numbers show it."""
+    scaled = next((e.scale for e in found if e.scale is not None), None)
+    if scaled is not None and draft.get("scores") is not None:
+        draft.set("scale", scaled, f"the printed weights follow the scores with scale {scaled}")
 
 
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:

@@ -1,0 +1,72 @@
+"""What the readers collect from the layouts users bring: a notebook cell's bare last name naming
+its output, subscripts in code that are no arrays, tables whose columns are lists named by their
+header, and a notebook that prints an unscaled softmax before the scaled one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mha_symbolic.extract import extract_all
+from mha_symbolic.extract.formats import read_document
+from mha_symbolic.extract.reading import read
+
+
+def _notebook(*cells: tuple[str, str]) -> str:
+    """A notebook of code cells (source, printed output)."""
+    out = [{"cell_type": "markdown", "source": ["# Attention by hand\n"]}]
+    for source, printed in cells:
+        output = {"output_type": "execute_result", "data": {"text/plain": printed}}
+        out.append({"cell_type": "code", "source": source, "outputs": [output]})
+    return json.dumps({"cells": out}, indent=1)
+
+
+def _named(text: str, kind: str) -> list[tuple[str, str, tuple[tuple[str, ...], ...]]]:
+    reading = read(read_document(text, kind))
+    return [(s.role, s.name, s.item.rows) for s in reading.seen if s.role != "unnamed"]
+
+
+def test_a_cells_last_bare_name_names_what_it_prints() -> None:
+    page = _notebook(
+        ("keys = x @ W_key\nkeys", "array([[1.25, 0.5 ],\n       [0.75, 2.  ]])"),
+        ("attn_scores = queries @ keys.T\nattn_scores", "array([[0.1, 0.2],\n       [0.3, 0.4]])"),
+    )
+    assert _named(page, "ipynb") == [
+        ("k", "keys", (("1.25", "0.5"), ("0.75", "2"))),
+        ("scores", "attn_scores", (("0.1", "0.2"), ("0.3", "0.4"))),
+    ]
+
+
+def test_a_subscript_in_code_is_no_array() -> None:
+    page = (
+        "attention\n```python\nfor i in range(scores.shape[0]):\n    row = all_x[2]\n"
+        "print(x_prime[1].transpose(), W[0][1], f(x)[3])\n```\n"
+        "weights = [0.25, 0.75] and \\left[0.5, 0.5\\right]\n"
+    )
+    rows = [s.item.rows for s in read(read_document(page, "md")).seen]
+    assert rows == [(("0.25", "0.75"),), (("0.5", "0.5"),)]
+
+
+def test_an_unscaled_softmax_printed_first_leaves_the_scaled_one_claimed(tmp_path: Path) -> None:
+    """Random weights never printed: the example starts at the printed scores, X is left
+    alone, and the scale is the one the last softmax follows (1/√2 here)."""
+    page = tmp_path / "page.ipynb"
+    page.write_text(
+        _notebook(
+            ("x = np.random.rand(2, 3)\nx", "array([[0.5, 0.25, 1.0],\n       [0.75, 0.5, 0.0]])"),
+            (
+                "attn_scores = queries @ keys.T\nattn_scores",
+                "array([[1.0, 0.0],\n       [0.0, 2.0]])",
+            ),
+            ("softmax(attn_scores)", "array([[0.7311, 0.2689],\n       [0.1192, 0.8808]])"),
+            (
+                "attn_weights = softmax(attn_scores / 2**0.5)\nattn_weights",
+                "array([[0.6698, 0.3302],\n       [0.1956, 0.8044]])",
+            ),
+        ),
+        encoding="utf-8",
+    )
+    (found,) = extract_all(page)
+    assert str(found.spec.scale) == "sqrt(2)/2"
+    assert found.spec.stage == "scores"
+    assert dict(found.spec.claims) == {"head1.weights": "[[0.6698, 0.3302], [0.1956, 0.8044]]"}
