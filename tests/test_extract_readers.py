@@ -47,6 +47,21 @@ def test_a_subscript_in_code_is_no_array() -> None:
     assert rows == [(("0.25", "0.75"),), (("0.5", "0.5"),)]
 
 
+def test_a_table_column_of_lists_is_named_by_the_symbol_of_its_header() -> None:
+    page = (
+        "<html><body><p>attention</p><table>"
+        "<tr><th>トークン</th><th>クエリ (\\( Q \\))</th><th>キー (\\( K \\))</th>"
+        "<th>Raw weights</th></tr>"
+        "<tr><td>私</td><td>\\([1, 0]\\)</td><td>\\([0, 1]\\)</td><td>[0.5, 0.5]</td></tr>"
+        "<tr><td>は</td><td>\\([0, 2]\\)</td><td>\\([1, 1]\\)</td><td>[0.2, 0.8]</td></tr>"
+        "</table></body></html>"
+    )
+    assert _named(page, "html") == [
+        ("q", "Q", (("1", "0"), ("0", "2"))),
+        ("k", "K", (("0", "1"), ("1", "1"))),
+    ]
+
+
 def test_an_unscaled_softmax_printed_first_leaves_the_scaled_one_claimed(tmp_path: Path) -> None:
     """Random weights never printed: the example starts at the printed scores, X is left
     alone, and the scale is the one the last softmax follows (1/√2 here)."""
