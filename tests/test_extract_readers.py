@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from mha_symbolic.extract import extract_all
+from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import read_document
 from mha_symbolic.extract.reading import read
 
@@ -85,3 +86,27 @@ def test_an_unscaled_softmax_printed_first_leaves_the_scaled_one_claimed(tmp_pat
     assert str(found.spec.scale) == "sqrt(2)/2"
     assert found.spec.stage == "scores"
     assert dict(found.spec.claims) == {"head1.weights": "[[0.6698, 0.3302], [0.1956, 0.8044]]"}
+
+
+def _found(text: str, kind: str) -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
+    _, items = find_items(read_document(text, kind))
+    return [(item.kind, item.rows) for item in items]
+
+
+def test_fractions_in_a_matrix_of_lecture_notes_are_read() -> None:
+    notes = (
+        "\\begin{align}\nA &= \\begin{pmatrix} \\frac{1}{2} & \\frac{1}{2} \\\\ "
+        "0.25 & {0.75} \\end{pmatrix}\n\\end{align}\n"
+    )
+    assert _found(notes, "tex") == [("latex", (("\\frac{1}{2}", "\\frac{1}{2}"), ("0.25", "0.75")))]
+
+
+def test_julia_blocks_are_read_once_and_an_adjoint_too() -> None:
+    repl = (
+        "attention\njulia> A\n2×3 Matrix{Float64}:\n 0.1  0.2  0.7\n 0.3  0.3  0.4\n\n"
+        "julia> K'\n2×2 adjoint(::Matrix{Float64}) with eltype Float64:\n 1.0  0.0\n 0.5  0.5\n"
+    )
+    assert _found(repl, "md") == [
+        ("julia", (("0.1", "0.2", "0.7"), ("0.3", "0.3", "0.4"))),
+        ("julia", (("1.0", "0.0"), ("0.5", "0.5"))),
+    ]

@@ -19,8 +19,8 @@ _SEPARATOR = re.compile(r"\s*:?-{2,}:?\s*")
 _THOUSANDS = re.compile(r"[-+−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _MARKUP = re.compile(r"[*`$]|\\\(|\\\)")
 _JULIA = re.compile(
-    r"^\s*(?:(\d+)×(\d+)\s+(?:Matrix|Array|Adjoint|Transpose|LinearAlgebra\.\w+)"
-    r"|(\d+)-element\s+(?:Vector|Array|Adjoint))\b.*:\s*$"
+    r"^\s*(?:(\d+)×(\d+)\s+(?:Matrix|Array|Adjoint|Transpose|LinearAlgebra\.\w+|adjoint\(|transpose\()"
+    r"|(\d+)-element\s+(?:Vector|Array|Adjoint))(?!\w).*:\s*$"
 )
 MAX_ROWS = 1_000  # rows of one table or block read as a matrix
 
@@ -161,7 +161,8 @@ def frames(text: Text, lines: list[str]) -> list[Item]:
         first = number + 1 + (len(lines[number + 1].split()) == 1)
         rows, labels, stop = _frame_rows(lines, first, len(names))
         numbered = all(name.isdigit() for name in names)  # pandas' default column names
-        if not names or not rows or (entry(names[0]) is not None and not numbered):
+        julia = _JULIA.match(lines[number]) is not None  # a Julia block's type line, no header
+        if not names or not rows or julia or (entry(names[0]) is not None and not numbered):
             number += 1
             continue
         start, end = text.starts[first], text.starts[stop - 1] + len(lines[stop - 1])
