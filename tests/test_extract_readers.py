@@ -110,3 +110,17 @@ def test_julia_blocks_are_read_once_and_an_adjoint_too() -> None:
         ("julia", (("0.1", "0.2", "0.7"), ("0.3", "0.3", "0.4"))),
         ("julia", (("1.0", "0.0"), ("0.5", "0.5"))),
     ]
+
+
+def test_a_pandas_print_is_named_by_the_array_it_shows() -> None:
+    page = _notebook(
+        (
+            "C_concat = np.hstack([C1, C2])\npd.DataFrame(C_concat, columns=['h1', 'h2']).round(3)",
+            "      h1_c1  h2_c1\nParis  1.708  0.337\nist    0.728  1.469",
+        ),
+        ("pd.DataFrame(X, columns=['x1', 'x2'])", "       x1   x2\nParis 2.0  0.0\nist   0.0  1.5"),
+    )
+    assert _named(page, "ipynb") == [
+        ("concat", "C_concat", (("1.708", "0.337"), ("0.728", "1.469"))),
+        ("x", "X", (("2.0", "0.0"), ("0.0", "1.5"))),
+    ]

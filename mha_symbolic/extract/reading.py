@@ -11,6 +11,7 @@ from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.layouts import indexed_entries
+from mha_symbolic.extract.table_names import column_name, frame_name
 from mha_symbolic.language.extract_phrases import phrase
 
 _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
@@ -252,7 +253,11 @@ def _classify(
     factor = _FACTOR.search(statement) if item.kind == "list" and not operand else None
     if factor and not _RELATION.search(statement[: factor.start()].rstrip()[-12:]):
         factor = None
-    named = _column_name(item) or _names(statement[: factor.start()] if factor else statement)
+    named = (
+        column_name(item)
+        or frame_name(document, item)
+        or _names(statement[: factor.start()] if factor else statement)
+    )
     if named and _annotation(statement):
         return Seen(item, "unnamed", None, None, "", where)
     if not factor and (operand or _OPERATOR_END.search(statement)):
@@ -283,19 +288,6 @@ def _classify(
     return replace(
         seen, name=name, assumed=assumed, factor=value, names=_tags(named), printed=printed
     )
-
-
-def _column_name(item: Item) -> list[tuple[str, int | None, str]] | None:
-    """A table column of lists is named by its header when the header is a symbol ("Q") or
-    gives one in parentheses ("クエリ (\\( Q \\))"); a header of words ("Raw weights") may
-    describe the column loosely, and the numbers say what it is."""
-    if item.kind != "table" or len(item.columns) != 1:
-        return None
-    header = item.columns[0].strip()
-    inner = re.findall(r"\(([^()]{1,20})\)", header)
-    symbol = inner[-1] if inner else header if len(header.split()) == 1 else ""
-    role = resolve(symbol) if symbol else None
-    return [(role.role, role.head, role.name)] if role else None
 
 
 def _operand_name(item: Item) -> list[tuple[str, int | None, str]] | None:

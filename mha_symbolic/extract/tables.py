@@ -166,7 +166,7 @@ def frames(text: Text, lines: list[str]) -> list[Item]:
             number += 1
             continue
         start, end = text.starts[first], text.starts[stop - 1] + len(lines[stop - 1])
-        item = Item(tuple(rows), start, end, first, "frame", lines[number], "")
+        item = Item(tuple(rows), start, end, first, "frame", "", "")  # the header: its columns
         items.append(replace(item, columns=tuple(names), labels=tuple(labels)))
         number = stop
     return items
