@@ -124,3 +124,15 @@ def test_a_pandas_print_is_named_by_the_array_it_shows() -> None:
         ("concat", "C_concat", (("1.708", "0.337"), ("0.728", "1.469"))),
         ("x", "X", (("2.0", "0.0"), ("0.0", "1.5"))),
     ]
+
+
+def test_a_tabular_of_numbers_in_lecture_notes_is_a_matrix() -> None:
+    notes = (
+        "\\begin{tabular}{c|ccc}\n\\hline\n & I & love & it \\\\\n\\hline\n"
+        "I & 0.1 & 0.2 & 0.7 \\\\\nlove & 0.3 & \\frac{1}{3} & 0.4 \\\\\n"
+        "\\hline\n\\end{tabular}\n\n"
+        "\\begin{tabular}{ll}\nModel & GPT-2 \\\\\nParameters & 117M \\\\\n\\end{tabular}\n"
+    )
+    assert _found(notes, "tex") == [
+        ("latex", (("0.1", "0.2", "0.7"), ("0.3", "\\frac{1}{3}", "0.4")))
+    ]

@@ -21,11 +21,11 @@ from mha_symbolic.extract.lists import (
     parse,
 )
 from mha_symbolic.extract.scalars import scalars
-from mha_symbolic.extract.tables import frames, julia_blocks, tables
+from mha_symbolic.extract.tables import frames, julia_blocks, tables, tabular_rows
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
-_BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?")
-_END = re.compile(r"\\end\{([pbBvV]?matrix|array)\}")
+_BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array|tabular)\}(?:\{(?:[^{}]|\{[^{}]*\})*\})?")
+_END = re.compile(r"\\end\{([pbBvV]?matrix|array|tabular)\}")
 _ENDS_TRIED = 50  # \end{...} of other kinds skipped looking for a \begin's own
 _BOUNDARY = re.compile(r"\n[ \t]*\n|\$\$|\\\[|\\\]|```[^\n]*|\n[ \t]*(?:[*•+-]|\d+[.)])\s|\n#")
 _OPEN_END = re.compile(r"(=|:|→|\\rightarrow|\\to|\\approx|≈|\\\\|,|&|@|\(|\[)\s*$")
@@ -70,7 +70,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     lines = [line.text for line in document.lines]
     found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
     for start, inner, end in _environments(text.body):
-        rows = _latex_rows(text.body[inner[0] : inner[1]])
+        inside = text.body[inner[0] : inner[1]]
+        tabular = text.body.startswith("\\begin{tabular}", start)
+        rows = tabular_rows(inside) if tabular else _latex_rows(inside)
         taken.append((start, end))
         if isinstance(rows, tuple):
             items.append(_item(text, rows, start, end, "latex"))
