@@ -136,3 +136,8 @@ def test_a_tabular_of_numbers_in_lecture_notes_is_a_matrix() -> None:
     assert _found(notes, "tex") == [
         ("latex", (("0.1", "0.2", "0.7"), ("0.3", "\\frac{1}{3}", "0.4")))
     ]
+
+
+def test_a_value_in_markdown_bold_is_no_operand() -> None:
+    page = "# Attention\n\nWeights: **[[0.73, 0.27], [0.27, 0.73]]**\n\nZ = A * [[1, 2], [3, 4]]\n"
+    assert _named(page, "md") == [("weights", "Weights", (("0.73", "0.27"), ("0.27", "0.73")))]

@@ -15,8 +15,9 @@ from mha_symbolic.extract.table_names import column_name, frame_name
 from mha_symbolic.language.extract_phrases import phrase
 
 _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
-_OPERATOR_END = re.compile(r"(·|@|\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
-_OPERATOR_START = re.compile(r"\s*(·|@|\*|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
+# A product's operand; "**" around a value is Markdown bold ("Output: **[0.3, 0.7]**").
+_OPERATOR_END = re.compile(r"(·|@|(?<!\*)\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
+_OPERATOR_START = re.compile(r"\s*(·|@|\*(?!\*)|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
 _SOFTMAX_ARGUMENT = re.compile(r"softmax\}?\s*\(?\s*$", re.IGNORECASE)
 _FACTOR = re.compile(
     r"(?:\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?))"
