@@ -160,6 +160,15 @@ V = [[1, 2, 3], [4, 5, 6]]
 
 weights = [[0.73, 0.27], [0.27, 0.73]]
 """
+# A row printed wider than the matrix it would be a row of: said, not claimed.
+NOT_ROW = """# Attention, no scaling
+
+X = [[1, 0], [0, 1]]
+
+weights = [[0.73, 0.27], [0.27, 0.73]]
+
+Token 2 weights: [0.2, 0.3, 0.5]
+"""
 DIRECT = """# Attention of Q on K, no scaling
 
 Q = K = [[1, 0], [0, 1]]
@@ -191,6 +200,7 @@ CRAFTED = {
     "masked.md": MASKED,
     "given.md": GIVEN,
     "direct.md": DIRECT,
+    "not-row.md": NOT_ROW,
     "output.md": OUTPUT,
     "two-examples.md": TWO_EXAMPLES,
     "page.ipynb": json.dumps(NOTEBOOK),

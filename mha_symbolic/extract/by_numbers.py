@@ -22,6 +22,7 @@ _CLAIMS = {
     "head.output", "concat", "output",
 }  # fmt: skip
 _INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
+_PROJECTED = {"w_q", "w_k", "w_v", "q", "k", "v"}
 _NAMED = _CLAIMS | _INPUTS
 
 
@@ -70,10 +71,89 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
         first = examples[0]
         examples[0] = replace(first, said=(note, *first.said))
     out = list(seen)
+    other = _other_scale(inference)
     for n, group in enumerate(groups):
         for i in group:
             out[i] = _decided(out[i], n, inference, examples)
-    return out, tuple(examples)
+            if n in other:  # a first try with another scale: one spec has one scale
+                out[i] = replace(out[i], role="unnamed", names=(), printed=())
+    return _unrelated_input(out, groups, inference), tuple(examples)
+
+
+def _other_scale(inference: Inference) -> set[int]:
+    """Softmax weights of one example computed with a scale other than that of its last
+    ones ("without the scale" first, then divided by √d_k)."""
+    out: set[int] = set()
+    for members in inference.components:
+        scales = [
+            (index, _softmax_scale(match.node))
+            for index in sorted(members)
+            if (match := inference.chosen.get(index)) is not None
+        ]
+        scales = [(index, scale) for index, scale in scales if scale is not None]
+        if scales:
+            out.update(index for index, scale in scales if scale != scales[-1][1])
+    return out
+
+
+def _softmax_scale(node: Node) -> float | None:
+    """The scale inside a softmax relation (1 without one); None for other relations."""
+    if not node.kind.startswith("softmax"):
+        return None
+    below = node.operands[0]
+    while below.kind == "mask":
+        below = below.operands[0]
+    return below.factor if below.kind == "scale" else 1.0
+
+
+def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Inference) -> list[Seen]:
+    """An X that no relation ties to the printed scores, with no weight and no Q, K or V
+    printed (random weights never shown): the example starts at the scores, X is left alone."""
+    scores = [
+        n
+        for n, group in enumerate(groups)
+        if seen[group[0]].role == "scores" and inference.component_of(n) is not None
+    ]
+    if not scores or any(s.role in _PROJECTED for s in seen):
+        return seen  # no printed scores to start at, or X is projected as printed
+    out = list(seen)
+    for n, group in enumerate(groups):
+        first = seen[group[0]]
+        if first.role != "x" or len(first.item.rows) < 2 or inference.component_of(n) is not None:
+            continue
+        x = _floats(seen[group[0]].item.rows)
+        if x is None or any(_as_identity(x, _floats(_rows(seen, groups[m]))) for m in scores):
+            continue  # Q = K = V = X: X leads to the scores without weights
+        for i in group:
+            out[i] = replace(seen[i], role="unnamed", names=(), printed=())
+    return out
+
+
+def _rows(seen: list[Seen], group: list[int]) -> tuple[tuple[str, ...], ...]:
+    return tuple(r for i in group for r in seen[i].item.rows)
+
+
+def _floats(rows: Sequence[Sequence[str]]) -> list[list[float]] | None:
+    try:
+        return [[float(e.replace("−", "-")) for e in row] for row in rows]
+    except ValueError:
+        return None
+
+
+def _as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool:
+    """Whether most printed scores are X Xᵀ, unscaled or divided by √E (to 2 %)."""
+    if scores is None or len(scores) != len(x) or any(len(r) != len(x) for r in scores):
+        return False
+    gram = [[sum(a * b for a, b in zip(r, c)) for c in x] for r in x]
+    for scale in (1.0, len(x[0]) ** 0.5):
+        close = sum(
+            abs(g / scale - s) <= 0.02 * max(1.0, abs(s))
+            for grow, srow in zip(gram, scores)
+            for g, s in zip(grow, srow)
+        )
+        if 2 * close > len(x) ** 2:
+            return True
+    return False
 
 
 def _mask(

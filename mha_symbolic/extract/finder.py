@@ -21,11 +21,11 @@ from mha_symbolic.extract.lists import (
     parse,
 )
 from mha_symbolic.extract.scalars import scalars
-from mha_symbolic.extract.tables import frames, julia_blocks, tables
+from mha_symbolic.extract.tables import frames, julia_blocks, tables, tabular_rows
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
-_BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?")
-_END = re.compile(r"\\end\{([pbBvV]?matrix|array)\}")
+_BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array|tabular)\}(?:\{(?:[^{}]|\{[^{}]*\})*\})?")
+_END = re.compile(r"\\end\{([pbBvV]?matrix|array|tabular)\}")
 _ENDS_TRIED = 50  # \end{...} of other kinds skipped looking for a \begin's own
 _BOUNDARY = re.compile(r"\n[ \t]*\n|\$\$|\\\[|\\\]|```[^\n]*|\n[ \t]*(?:[*•+-]|\d+[.)])\s|\n#")
 _OPEN_END = re.compile(r"(=|:|→|\\rightarrow|\\to|\\approx|≈|\\\\|,|&|@|\(|\[)\s*$")
@@ -38,6 +38,9 @@ _OPEN = re.compile(r"\[(?=\s*(?:[-+−–.\d\\\[\]{⁻…nNi]|array\(|tensor\())
 # A run of more openers than a list may nest ("[[[[[", "[array([array(..."): no list starts
 # before its last MAX_NESTING brackets.
 _DEEP = re.compile(rf"(?:\[\s*(?:(?:array|tensor)\(\s*)?){{{MAX_NESTING + 1},}}")
+# A bracket right after a name, a call or an index subscripts it ("x[0]", "f(x)[1]", "a[0][1]");
+# after a LaTeX sizing command it is a delimiter ("\\left[0.2, 0.8\\right]").
+_SUBSCRIPT = re.compile(r"(?<![\\\w])(?!(?:left|right|[bB]ig{1,2}[lr]?)\Z)\w*[\w)\]]\Z")
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
 
@@ -67,7 +70,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     lines = [line.text for line in document.lines]
     found, unread = tables(text, lines, lambda start: statement_before(text.body, start))
     for start, inner, end in _environments(text.body):
-        rows = _latex_rows(text.body[inner[0] : inner[1]])
+        inside = text.body[inner[0] : inner[1]]
+        tabular = text.body.startswith("\\begin{tabular}", start)
+        rows = tabular_rows(inside) if tabular else _latex_rows(inside)
         taken.append((start, end))
         if isinstance(rows, tuple):
             items.append(_item(text, rows, start, end, "latex"))
@@ -176,6 +181,9 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
         covering = bisect.bisect_right(spans, (index, len(body))) - 1
         if covering >= 0 and spans[covering][0] <= index < spans[covering][1]:
             position = spans[covering][1]
+            continue
+        if body[index] == "[" and _SUBSCRIPT.search(body, max(0, index - 12), index):
+            position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]": an index
             continue
         deep = _DEEP.match(body, index)
         if deep:  # no list opens before the last MAX_NESTING brackets of a longer run

@@ -143,7 +143,9 @@ def entry(text: str) -> str | None:
     """A printed number as written (−0.4 keeps its sign), or None if it is not a number.
     An en dash right before the digits ("–1.0", as word processors print a minus) is read as
     the minus sign "−": nothing else is meant by a dash glued to a number in a list."""
-    cleaned = _SPACING.sub(" ", text).strip().strip("{}").strip().rstrip(".").strip()
+    cleaned = _SPACING.sub(" ", text).strip()
+    if not _FRACTION.fullmatch(cleaned):  # "{0.5}" is 0.5; "\\frac{1}{2}" keeps its braces
+        cleaned = cleaned.strip("{}").strip().rstrip(".").strip()
     if cleaned.startswith("–") and cleaned[1:2].isdigit():
         cleaned = "−" + cleaned[1:]
     if not cleaned:

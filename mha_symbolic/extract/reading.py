@@ -11,11 +11,13 @@ from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.layouts import indexed_entries
+from mha_symbolic.extract.table_names import column_name, frame_name
 from mha_symbolic.language.extract_phrases import phrase
 
 _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
-_OPERATOR_END = re.compile(r"(·|@|\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
-_OPERATOR_START = re.compile(r"\s*(·|@|\*|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
+# A product's operand; "**" around a value is Markdown bold ("Output: **[0.3, 0.7]**").
+_OPERATOR_END = re.compile(r"(·|@|(?<!\*)\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
+_OPERATOR_START = re.compile(r"\s*(·|@|\*(?!\*)|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
 _SOFTMAX_ARGUMENT = re.compile(r"softmax\}?\s*\(?\s*$", re.IGNORECASE)
 _FACTOR = re.compile(
     r"(?:\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?))"
@@ -252,7 +254,11 @@ def _classify(
     factor = _FACTOR.search(statement) if item.kind == "list" and not operand else None
     if factor and not _RELATION.search(statement[: factor.start()].rstrip()[-12:]):
         factor = None
-    named = _names(statement[: factor.start()] if factor else statement)
+    named = (
+        column_name(item)
+        or frame_name(document, item)
+        or _names(statement[: factor.start()] if factor else statement)
+    )
     if named and _annotation(statement):
         return Seen(item, "unnamed", None, None, "", where)
     if not factor and (operand or _OPERATOR_END.search(statement)):
@@ -367,7 +373,7 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
         printed = _PRINT.match(line)
         if printed:  # a printed output below print("Keys:", keys) or a cell's last name
             role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
-            role = role or resolve(printed.group(2) or "")
+            role = role or resolve(printed.group(2) or printed.group(3) or "")
             return [(role.role, role.head, role.name)] if role else None
         if not line.endswith((":", "→", "=")):
             return None

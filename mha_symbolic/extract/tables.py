@@ -12,16 +12,17 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from mha_symbolic.extract.items import Item, Text, Unread, entry
+from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry
 from mha_symbolic.extract.lists import Parsed, as_rows, number_like, parse
 
 _SEPARATOR = re.compile(r"\s*:?-{2,}:?\s*")
 _THOUSANDS = re.compile(r"[-+−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _MARKUP = re.compile(r"[*`$]|\\\(|\\\)")
 _JULIA = re.compile(
-    r"^\s*(?:(\d+)×(\d+)\s+(?:Matrix|Array|Adjoint|Transpose|LinearAlgebra\.\w+)"
-    r"|(\d+)-element\s+(?:Vector|Array|Adjoint))\b.*:\s*$"
+    r"^\s*(?:(\d+)×(\d+)\s+(?:Matrix|Array|Adjoint|Transpose|LinearAlgebra\.\w+|adjoint\(|transpose\()"
+    r"|(\d+)-element\s+(?:Vector|Array|Adjoint))(?!\w).*:\s*$"
 )
+_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|cline\{[^{}]*\})")
 MAX_ROWS = 1_000  # rows of one table or block read as a matrix
 
 Statement = Callable[[int], str]  # the statement before an offset of the joined text
@@ -161,11 +162,12 @@ def frames(text: Text, lines: list[str]) -> list[Item]:
         first = number + 1 + (len(lines[number + 1].split()) == 1)
         rows, labels, stop = _frame_rows(lines, first, len(names))
         numbered = all(name.isdigit() for name in names)  # pandas' default column names
-        if not names or not rows or (entry(names[0]) is not None and not numbered):
+        julia = _JULIA.match(lines[number]) is not None  # a Julia block's type line, no header
+        if not names or not rows or julia or (entry(names[0]) is not None and not numbered):
             number += 1
             continue
         start, end = text.starts[first], text.starts[stop - 1] + len(lines[stop - 1])
-        item = Item(tuple(rows), start, end, first, "frame", lines[number], "")
+        item = Item(tuple(rows), start, end, first, "frame", "", "")  # the header: its columns
         items.append(replace(item, columns=tuple(names), labels=tuple(labels)))
         number = stop
     return items
@@ -215,3 +217,23 @@ def julia_blocks(text: Text, lines: list[str]) -> list[Item]:
         statement = "\n".join(lines[max(0, number - 1) : number + 1])  # "julia> W" and its type
         items.append(Item(rows, start, end, number + 1, "julia", statement, ""))
     return items
+
+
+def tabular_rows(body: str) -> Rows | None:
+    """The numbers of a LaTeX tabular: its rules dropped, a header row of words and a first
+    column of labels left out (as in a Markdown table); None when a cell of the numbers is
+    not one (a table of words)."""
+    text = _RULES.sub("", body)
+    lines = [line for line in re.split(r"\\\\(?:\[[^\]]*\])?", text) if line.strip()]
+    cells = [[c.strip() for c in line.split("&")] for line in lines]
+    data = [row for row in cells if _numeric(row[1:] or row)]
+    if not data or len({len(row) for row in data}) != 1:
+        return None
+    labelled = any(entry(row[0]) is None for row in data)
+    out = []
+    for row in data:
+        read = [entry(c) for c in (row[1:] if labelled else row)]
+        if not read or None in read:
+            return None
+        out.append(tuple(r for r in read if r is not None))
+    return tuple(out)
