@@ -222,10 +222,17 @@ def _match(doc: Doc, texts: list[str], indices: list[list[int]], taken: set[Cell
     """The printed cells a claim is about: a whole array, one row, or one indexed entry.
 
     An array (in the document's order) whose printed strings equal the claim's, the first one
-    not claimed yet when a page prints the same numbers twice."""
+    not claimed yet when a page prints the same numbers twice. Where the strings alone cannot
+    tell (a page prints Q with the same digits as W^Q), an attention result with a truth is
+    taken before an input: the claim is about a computed step, never about a given array."""
     found = [cells for cells in _candidates(doc, texts, indices) if cells]
     fresh = [cells for cells in found if not taken.issuperset(cells)]
-    return (fresh or found or [[]])[0]
+
+    def given(cells: list[Cell]) -> bool:
+        printed = doc.printed[cells[0][0]]
+        return printed.truth is None or not printed.attention
+
+    return sorted(fresh or found or [[]], key=lambda cells: bool(cells) and given(cells))[0]
 
 
 def _candidates(doc: Doc, texts: list[str], indices: list[list[int]]) -> Iterator[list[Cell]]:
