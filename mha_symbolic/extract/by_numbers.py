@@ -44,6 +44,7 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
     inference = inferred(items, names)
+    _printed_again(inference)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
     examples = []
@@ -70,6 +71,36 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
         for i in group:
             out[i] = _decided(out[i], n, inference, examples)
     return out, tuple(examples)
+
+
+def _printed_again(inference: Inference) -> None:
+    """An array that prints an earlier one's numbers again (rounded again, or as a table
+    and then as a tensor) is the same step: it takes that array's role and head."""
+    for index in sorted(inference.chosen):
+        if index in inference.roles:
+            continue
+        source = _source(inference, index)
+        if source is None or source not in inference.roles:
+            continue
+        inference.roles[index] = inference.roles[source]
+        if source in inference.heads:
+            inference.heads[index] = inference.heads[source]
+        if source in inference.strong:
+            inference.strong.add(index)
+
+
+def _source(inference: Inference, index: int) -> int | None:
+    """The first print of the numbers a "printed again" array shows."""
+    seen = {index}
+    match = inference.chosen.get(index)
+    while match is not None and match.node.kind == "same" and not match.fit.transposed:
+        printed = match.node.operands[0].printed
+        if printed is None or printed.index in seen:
+            return None
+        index = printed.index
+        seen.add(index)
+        match = inference.chosen.get(index)
+    return index if len(seen) > 1 else None
 
 
 def _mask(

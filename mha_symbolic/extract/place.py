@@ -120,8 +120,9 @@ def _place(
     elif _shape(s) != target:
         _skip(draft, "shape", s, key, shape=_shape(s), target=target)
         return
-    elif _taken(draft, key, rows_text(rows)) and len(rows) > 1:
-        # Printed twice (exactly, then rounded "for readability"): the second print row by row.
+    elif _taken(draft, key, s.where) and len(rows) > 1:
+        # Printed twice (exactly, then rounded "for readability"; a table, then the tensor):
+        # the second print row by row.
         for number, row in enumerate(rows, start=1):
             _record(draft, _value(f"{key}[{number}]", rows_text((row,)), s), s.assumed)
         return
@@ -139,8 +140,9 @@ def _skip(draft: Draft, why: str, s: Seen, key: str, **numbers: object) -> None:
     )
 
 
-def _taken(draft: Draft, key: str, value: str) -> bool:
-    return any(v.key == key and v.value != value for v in (*draft.claims, *draft.assumed))
+def _taken(draft: Draft, key: str, where: str) -> bool:
+    """Whether another print (elsewhere) already claims this step."""
+    return any(v.key == key and v.where != (where,) for v in (*draft.claims, *draft.assumed))
 
 
 def _record(draft: Draft, value: Value, assumed: bool) -> None:
