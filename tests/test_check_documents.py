@@ -58,3 +58,89 @@ def test_numbers_printed_again_are_claimed_again(
     assert capsys.readouterr().out.splitlines()[-1] == (
         f"{path}: 5 claims: 5 hold (2 exact, 3 rounded)"
     )
+
+
+ROUNDED = """# Attention on random numbers
+
+Q = [[0.7363, 0.4265], [1.1936, 0.8369]]
+
+K = [[0.7578, 0.5968], [1.3492, 1.0214]]
+
+scores = Q K^T:
+
+[[0.8126, 1.4290], [1.4040, 2.4652]]
+"""
+
+
+def test_q_and_k_without_values_start_the_example_and_rounded_inputs_are_intervals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Q and K printed, no V: the example starts at them (V as symbols), never a cross
+    attention through unknown weights; their 4-decimal print stands for what it rounds, so
+    0.8126 (from the unrounded Q and K) is not called wrong for 0.8125 of the rounded ones."""
+    path = _page(tmp_path, ROUNDED)
+    spec = extract_all(path)[0].spec
+    assert (spec.stage, spec.inputs, spec.symbolic) == ("qkv", "printed", frozenset())
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "note: the example starts at q, k, as printed: no input, no projections" in out
+    assert out.splitlines()[-1] == (
+        f"{path}: 1 claim: 1 holds (0 exact, 0 rounded, 1 within the printed precision)"
+    )
+
+
+NAMED_S = """# Attention from Q, K and V
+
+Q = [[1, 0], [0, 1], [1, 1]]
+
+K = [[1, 0], [1, 1], [0, 1]]
+
+V = [[1, 0], [0, 1], [1, 1]]
+
+S = Q K^T / sqrt(d_k):
+
+S = [[0.707, 0.707, 0.000], [0.000, 0.707, 0.707], [0.707, 1.414, 0.707]]
+
+A = [[0.401, 0.401, 0.198], [0.198, 0.401, 0.401], [0.248, 0.503, 0.248]]
+
+O = A V = [[0.599, 0.599], [0.599, 0.802], [0.497, 0.752]]
+"""
+
+
+def test_numbers_named_as_the_scores_that_are_the_scaled_scores_are_checked_as_those(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, NAMED_S)
+    assert sorted(extract_all(path)[0].spec.claims) == ["head1.scaled", "head1.weights", "output"]
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "note: line 11: the numbers claimed as head1.scores are head1.scaled's: "
+        "checked as head1.scaled"
+    ) in out
+    assert out.splitlines()[-1] == f"{path}: 3 claims: 3 hold (0 exact, 3 rounded)"
+
+
+HEADING = """# Attention with a mask
+
+Q = [[1, 0], [0, 1], [1, 1]]
+
+K = [[1, 0], [0, 1], [1, 1]]
+
+V = [[1, 2], [3, 4], [5, 6]]
+
+## Softmax
+
+[[1., 1., 1.],
+ [1., 1., 1.],
+ [1., 1., 1.]]
+"""
+
+
+def test_numbers_only_a_heading_names_and_no_relation_explains_are_left_alone(
+    tmp_path: Path,
+) -> None:
+    """Row sums printed under the heading "Softmax" are no probabilities, hence not the
+    weights the heading names: never a claim (the page has no example the numbers relate)."""
+    path = _page(tmp_path, HEADING)
+    assert extract_all(path)[0].spec.claims == {}

@@ -174,15 +174,52 @@ def _shape(s: Seen) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------ agreement
+# Steps a name may confuse ("S" for the scaled scores): the numbers decide among them.
+_NEIGHBOURS = {"scores": ("scaled",), "scaled": ("scores",), "masked": ("scaled", "scores")}
+
+
+def restaged(draft: Draft, values: Mapping[str, sp.MatrixBase]) -> None:
+    """A claim its step does not give but a neighbouring step gives in full is that step's
+    (the scaled scores named S, as the scores are): the numbers overrule the name."""
+    keys = {c.key for c in (*draft.claims, *draft.assumed)}
+    for table in (draft.claims, draft.assumed):
+        for n, claim in enumerate(table):
+            step, _, index = claim.key.partition("[")
+            head, _, name = step.rpartition(".")
+            total = len(_entries(claim.value))
+            if agreeing([claim], values) == total:
+                continue
+            for other in _NEIGHBOURS.get(name, ()):
+                key = f"{head}.{other}" + (f"[{index}" if index else "")
+                moved = replace(claim, key=key)
+                if key in keys or f"{head}.{other}" not in values:
+                    continue
+                if agreeing([moved], values) == total:
+                    table[n] = moved
+                    keys.add(key)
+                    draft.placing.append(
+                        phrase(
+                            "placing.restaged",
+                            where=_origin(claim),
+                            key=code(claim.key),
+                            other=code(key),
+                        )
+                    )
+                    break
+
+
 def agreeing(claims: Sequence[Value], values: Mapping[str, sp.MatrixBase]) -> int:
     """How many claimed entries a derivation's values round to (within one printed unit)."""
     count = 0
     for claim in claims:
         step, _, index = claim.key.partition("[")
         matrix = values[step]
-        row = int(index.rstrip("]")) - 1 if index else None
+        at = [int(n) - 1 for n in index.rstrip("]").split(",")] if index else []
         printed = _entries(claim.value)
-        exact = list(matrix.row(row)) if row is not None else list(matrix)
+        if len(at) == 2:  # one entry, [i,j]
+            exact = [matrix[at[0], at[1]]]
+        else:
+            exact = list(matrix.row(at[0])) if at else list(matrix)
         count += sum(_close(p, e) for p, e in zip(printed, exact))
     return count
 
@@ -202,5 +239,9 @@ def _close(printed: str, exact: sp.Expr) -> bool:
     unit = (
         Decimal(10) ** exponent if isinstance(exponent, int) and exponent < 0 else Decimal("1e-9")
     )
+    if exact.is_infinite:  # -oo: a mask's entry, printed -inf
+        return number.is_infinite() and (number < 0) == bool(exact.is_extended_negative)
+    if number.is_infinite():
+        return False
     value = Decimal(str(sp.N(exact, 30)))
     return abs(value - number) <= unit
