@@ -144,3 +144,29 @@ def test_numbers_only_a_heading_names_and_no_relation_explains_are_left_alone(
     weights the heading names: never a claim (the page has no example the numbers relate)."""
     path = _page(tmp_path, HEADING)
     assert extract_all(path)[0].spec.claims == {}
+
+
+MASKED_SPEC = """title = "mask"
+scores = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+v = [["v_1"], ["v_2"], ["v_3"]]
+mask = "causal"
+
+[claims]
+"head1.masked" = "[[1, 0, -inf], [4, 5, -inf], [7, 8, 9]]"
+"""
+
+
+def test_a_masked_score_is_shown_as_minus_infinity_in_text_and_in_latex(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, MASKED_SPEC, "mask.toml")
+    assert main(["check", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[2:5] == [
+        "  exact    [[1, -∞, -∞], [4, 5, -∞], [7, 8, 9]]",
+        "  (1, 2)   claimed 0, exact -∞: wrong",
+        "  why      Entry (1, 2): the masked score is -∞, the document has 0.",
+    ]
+    assert main(["check", str(path), "--format", "md"]) == 1
+    row = capsys.readouterr().out.splitlines()[2]
+    assert r"$\begin{bmatrix}1 & -\infty & -\infty\\4 & 5 & -\infty\\7 & 8 & 9\end{bmatrix}$" in row
+    assert "| [[1, -∞, -∞], [4, 5, -∞], [7, 8, 9]] |" in row
