@@ -170,3 +170,35 @@ def test_a_masked_score_is_shown_as_minus_infinity_in_text_and_in_latex(
     row = capsys.readouterr().out.splitlines()[2]
     assert r"$\begin{bmatrix}1 & -\infty & -\infty\\4 & 5 & -\infty\\7 & 8 & 9\end{bmatrix}$" in row
     assert "| [[1, -∞, -∞], [4, 5, -∞], [7, 8, 9]] |" in row
+
+
+ROWS = """# Attention scores without projections
+
+inputs = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+
+attention scores of the second token:
+
+[0.0, 1.0, 1.0]
+
+attn_scores = inputs @ inputs.T = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
+
+attn_weights = softmax(attn_scores) = [[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223], \
+[0.2119, 0.2119, 0.5761]]
+
+Attention weights: [0.2119, 0.2119, 0.5761]
+"""
+
+
+def test_a_vector_printed_without_its_token_is_the_row_its_numbers_give(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last weights are row 3's (no other row has them); the whole numbers of the
+    second token's scores decide nothing (1.0 rounds many rows) and are left alone."""
+    path = _page(tmp_path, ROWS)
+    claims = extract_all(path)[0].spec.claims
+    assert sorted(claims) == ["head1.scores", "head1.weights", "head1.weights[3]"]
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "note: line 13: the numbers are those of head1.weights[3]: checked there" in out
+    assert "which token" not in out
+    assert out.splitlines()[-1] == f"{path}: 3 claims: 3 hold (1 exact, 2 rounded)"

@@ -178,6 +178,69 @@ def _shape(s: Seen) -> tuple[int, int]:
 _NEIGHBOURS = {"scores": ("scaled",), "scaled": ("scores",), "masked": ("scaled", "scores")}
 
 
+_ROW_STEPS = ("scores", "scaled", "masked", "weights", "output", "concat")
+
+
+def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.MatrixBase]) -> None:
+    """A vector printed without its token ("Attention weights: [0.14, 0.24, ...]", or a
+    bare print after the matrix) is the one row of a step its numbers give, when exactly one
+    row of one step does: claimed there, and the row said."""
+    taken = {c.key for c in (*draft.claims, *draft.assumed)}
+    for s in seen:
+        if s.row is not None or s.col is not None or len(s.item.rows) != 1 or s.assumed:
+            continue
+        if s.role in PER_HEAD or s.role in WHOLE:
+            steps = [k for k in values if _step_of(k) == (PER_HEAD | WHOLE)[s.role]]
+        elif s.role == "unnamed" and _fractional(s.item.rows[0]):
+            steps = [k for k in values if _step_of(k) in _ROW_STEPS]
+        else:
+            continue
+        found = [
+            f"{key}[{n}]"
+            for key in steps
+            for n in range(1, values[key].rows + 1)
+            if values[key].cols == len(s.item.rows[0]) > 1
+            and agreeing([_value(f"{key}[{n}]", rows_text(s.item.rows), s)], values)
+            == len(s.item.rows[0])
+        ]
+        key = _one_row(found, values)
+        if key is not None and key not in taken:
+            taken.add(key)
+            _record(draft, _value(key, rows_text(s.item.rows), s), False)
+            draft.placing = [p for p in draft.placing if not _asks_row(p, s.where)]
+            draft.placing.append(phrase("placing.row_found", where=s.where, key=code(key)))
+
+
+def _asks_row(said: str, where: str) -> bool:
+    """The note that asked which token a vector is, now answered by its numbers."""
+    key, numbers = getattr(said, "key", ""), getattr(said, "numbers", {})
+    return bool(key == "placing.which_token" and numbers.get("where") == where)
+
+
+def _one_row(found: list[str], values: Mapping[str, sp.MatrixBase]) -> str | None:
+    """The one row the numbers give; the same numbers under several keys (one head: its
+    output is the concat and the output) are that row once, under the first key."""
+    if not found:
+        return None
+    rows = [
+        values[k.partition("[")[0]].row(int(k.partition("[")[2].rstrip("]")) - 1) for k in found
+    ]
+    return found[0] if all(row == rows[0] for row in rows) else None
+
+
+def _step_of(key: str) -> str:
+    return key.rpartition(".")[2] if key.startswith("head") else key
+
+
+def _fractional(row: tuple[str, ...]) -> bool:
+    """Printed numbers with decimals that are not all whole (1., 0. are no results)."""
+    try:
+        numbers = [Decimal(e.replace("−", "-")) for e in row]
+    except InvalidOperation:
+        return False
+    return any(n.is_finite() and n != n.to_integral_value() for n in numbers)
+
+
 def restaged(draft: Draft, values: Mapping[str, sp.MatrixBase]) -> None:
     """A claim its step does not give but a neighbouring step gives in full is that step's
     (the scaled scores named S, as the scores are): the numbers overrule the name."""

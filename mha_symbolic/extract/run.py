@@ -15,7 +15,13 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.place import agreeing, place_claims, restaged, step_key
+from mha_symbolic.extract.place import (
+    agreeing,
+    place_claims,
+    placed_rows,
+    restaged,
+    step_key,
+)
 from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec import bounds
@@ -247,13 +253,20 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
         guess = "none (no scaling) fits the printed numbers as well"
     draft.set("scale", best, source, guess=guess)
     draft.claims, draft.assumed, draft.placing, chosen = results[best][1:]
-    restaged(draft, {s.key: s.value for s in chosen.steps})
+    _numbers_placed(draft, seen, chosen)
 
 
 def _placed(draft: Draft, seen: Sequence[Seen], heads: int, d: Derivation, scaled: bool) -> None:
     """The claims on the steps their names and rows say, then moved where the numbers say."""
     place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, scaled)
-    restaged(draft, {s.key: s.value for s in d.steps})
+    _numbers_placed(draft, seen, d)
+
+
+def _numbers_placed(draft: Draft, seen: Sequence[Seen], d: Derivation) -> None:
+    """Where the numbers put what the names could not place (or placed wrong)."""
+    values = {s.key: s.value for s in d.steps}
+    restaged(draft, values)
+    placed_rows(draft, seen, values)
 
 
 def _after_scores(key: str) -> bool:
