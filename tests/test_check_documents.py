@@ -202,3 +202,35 @@ def test_a_vector_printed_without_its_token_is_the_row_its_numbers_give(
     assert "note: line 13: the numbers are those of head1.weights[3]: checked there" in out
     assert "which token" not in out
     assert out.splitlines()[-1] == f"{path}: 3 claims: 3 hold (1 exact, 2 rounded)"
+
+
+BATCH = """# Attention on a batch of two sequences
+
+X = [[1, 0], [0, 1], [1, 1], [0, 0]]
+
+W_Q = [[1, 0], [0, 1]]
+
+W_K = [[1, 0], [0, 1]]
+
+W_V = [[1, 0], [0, 1]]
+
+weights of the first sequence:
+
+weights = [[0.67, 0.33], [0.33, 0.67]]
+
+output = [[0.67, 0.33], [0.33, 0.67], [1.0, 1.0], [0.0, 0.0]]
+"""
+
+
+def test_results_of_an_example_that_does_not_fit_the_printed_weights_are_not_claimed(
+    tmp_path: Path,
+) -> None:
+    """Two sequences of two tokens printed as one X of four: the weights are 2x2, the
+    example's 4x4; its output would be judged against another computation: no claim."""
+    path = _page(tmp_path, BATCH)
+    (one,) = extract_all(path)
+    assert one.spec.claims == {}
+    assert (
+        "line 13: the page prints (2, 2) attention, the example has (4, 4): it does not fit "
+        "the numbers, nothing is claimed"
+    ) in one.notes

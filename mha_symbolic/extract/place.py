@@ -186,9 +186,12 @@ def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.Matr
     bare print after the matrix) is the one row of a step its numbers give, when exactly one
     row of one step does: claimed there, and the row said."""
     taken = {c.key for c in (*draft.claims, *draft.assumed)}
+    placed = {c.where for c in (*draft.claims, *draft.assumed)}
     for s in seen:
         if s.row is not None or s.col is not None or len(s.item.rows) != 1 or s.assumed:
             continue
+        if (s.where,) in placed:
+            continue  # claimed already where its name says
         if s.role in PER_HEAD or s.role in WHOLE:
             steps = [k for k in values if _step_of(k) == (PER_HEAD | WHOLE)[s.role]]
         elif s.role == "unnamed" and _fractional(s.item.rows[0]):

@@ -140,6 +140,7 @@ def build_draft(
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
     _choose_scale(draft, seen, facts, heads)
+    _unfit(draft)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
         draft.notes.insert(0, phrase("notes.no_numbers"))
@@ -267,6 +268,31 @@ def _numbers_placed(draft: Draft, seen: Sequence[Seen], d: Derivation) -> None:
     values = {s.key: s.value for s in d.steps}
     restaged(draft, values)
     placed_rows(draft, seen, values)
+
+
+_SQUARE_STEPS = ("scores", "scaled", "masked", "weights")
+
+
+def _unfit(draft: Draft) -> None:
+    """Printed scores or weights of another size than the example's tokens (a batch read as
+    one long sequence, say): the example does not fit the page's numbers, so none of its
+    results is claimed (a claim on it would be judged against another computation)."""
+    for said in draft.placing:
+        numbers = getattr(said, "numbers", {})
+        if getattr(said, "key", "") != "placing.shape":
+            continue
+        step = str(numbers.get("key", "")).strip("`").rpartition(".")[2]
+        shape, target = numbers.get("shape"), numbers.get("target")
+        if step in _SQUARE_STEPS and _square(shape) and _square(target) and shape != target:
+            draft.claims, draft.assumed = [], []
+            draft.notes.append(
+                phrase("notes.unfit", where=numbers.get("where"), shape=shape, target=target)
+            )
+            return
+
+
+def _square(shape: object) -> bool:
+    return isinstance(shape, tuple) and len(shape) == 2 and shape[0] == shape[1]
 
 
 def _after_scores(key: str) -> bool:
