@@ -435,7 +435,7 @@ def test_masked_scores_print_minus_infinity():
     d = derive(spec(mask="causal"))
     report = check(d, {"head1.masked[1]": r"[\frac{\sqrt{2}}{2}, -\infty]"})
     assert report.claims[0].verdict == "exact"
-    assert [e.decimal for e in report.claims[0].entries] == ["0.7071", "-inf"]
+    assert [e.decimal for e in report.claims[0].entries] == ["0.7071", "-∞"]
 
 
 def test_variants_are_derived_at_most_once(monkeypatch):

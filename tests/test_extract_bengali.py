@@ -175,6 +175,34 @@ Q = K = [[1, 0], [0, 1]]
 
 weights = [[0.73, 0.27], [0.27, 0.73]]
 """
+RESTAGED = """# Attention from Q, K and V
+
+Q = [[1, 0], [0, 1], [1, 1]]
+
+K = [[1, 0], [1, 1], [0, 1]]
+
+V = [[1, 0], [0, 1], [1, 1]]
+
+S = Q K^T / sqrt(d_k):
+
+S = [[0.707, 0.707, 0.000], [0.000, 0.707, 0.707], [0.707, 1.414, 0.707]]
+
+A = [[0.401, 0.401, 0.198], [0.198, 0.401, 0.401], [0.248, 0.503, 0.248]]
+
+O = A V = [[0.599, 0.599], [0.599, 0.802], [0.497, 0.752]]
+"""
+BATCH = """# Attention on a batch of two sequences
+
+X = [[1, 0], [0, 1], [1, 1], [0, 0]]
+
+W_Q = [[1, 0], [0, 1]]
+
+W_K = [[1, 0], [0, 1]]
+
+W_V = [[1, 0], [0, 1]]
+
+weights = [[0.67, 0.33], [0.33, 0.67]]
+"""
 NOTEBOOK = {
     "cells": [
         {"cell_type": "markdown", "source": ["# Attention, no scaling\n"]},
@@ -201,6 +229,8 @@ CRAFTED = {
     "given.md": GIVEN,
     "direct.md": DIRECT,
     "not-row.md": NOT_ROW,
+    "restaged.md": RESTAGED,
+    "batch.md": BATCH,
     "output.md": OUTPUT,
     "two-examples.md": TWO_EXAMPLES,
     "page.ipynb": json.dumps(NOTEBOOK),

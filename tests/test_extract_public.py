@@ -89,6 +89,7 @@ ILLUSTRATED = Page(
         "attn_scores_softmax (line 124) -> claim head1.weights[3]",
         "Output (line 150) -> claim output[1]",
         "outputs (line 158) -> claim output",
+        "softmax (line 113) -> claim head1.scaled[1]",  # the row its numbers give
     ],
 )
 EXERCISE = Page(
@@ -164,6 +165,7 @@ I_AM_HAPPY = Page(
         "V (line 37) -> claim head1.v",
         "Step 3: Compute Q × K^T (dot products) (line 59) -> claim head1.scores",
         "Step 5: Apply Softmax (line 104) -> claim head1.weights",
+        "Step 5: Apply Softmax (line 96) -> claim head1.weights[1]",  # the row its numbers give
     ],
 )
 PAGES = {
@@ -240,7 +242,8 @@ def judged_entries(path: Path) -> set[tuple[str, int, int, str, bool]]:
     for one in extract_all(path):
         for verdict in check(one.spec).claims:
             for e in verdict.entries:
-                found.add((verdict.claim.step, *e.index, e.claimed.text, e.holds))
+                # "4." (numpy's print, kept as printed) is the digits 4, as expected_entries
+                found.add((verdict.claim.step, *e.index, e.claimed.text.rstrip("."), e.holds))
     return found
 
 
@@ -271,7 +274,7 @@ MEASURED = {  # name: printed results under the right key with the right verdict
     "scaled-dot-product-exercise.md": 4,
     "numerical-walkthrough-tiny-vectors.md": 8,
     "self-attention-from-scratch.html": 12,
-    "attention-i-am-happy.md": 45,  # not read: the scaled matrix, printed beside its sums
+    "attention-i-am-happy.md": 54,
 }
 
 
@@ -283,5 +286,5 @@ def test_the_share_of_numbers_placed_and_judged_right(name: str) -> None:
 def test_overall_share_is_at_least_90_percent() -> None:
     right = sum(share(name)[0] for name in PAGES)
     total = sum(count for _, count in PAGES.values())
-    assert (right, total) == (135, 144)
+    assert (right, total) == (144, 144)
     assert right / total >= 0.9

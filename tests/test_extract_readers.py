@@ -33,7 +33,7 @@ def test_a_cells_last_bare_name_names_what_it_prints() -> None:
         ("attn_scores = queries @ keys.T\nattn_scores", "array([[0.1, 0.2],\n       [0.3, 0.4]])"),
     )
     assert _named(page, "ipynb") == [
-        ("k", "keys", (("1.25", "0.5"), ("0.75", "2"))),
+        ("k", "keys", (("1.25", "0.5"), ("0.75", "2."))),
         ("scores", "attn_scores", (("0.1", "0.2"), ("0.3", "0.4"))),
     ]
 

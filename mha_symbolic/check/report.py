@@ -36,6 +36,12 @@ class _Plain(StrPrinter):
     def _print_exp(self, expr: Any) -> str:
         return f"e^({self._print(expr.args[0])})"
 
+    def _print_Infinity(self, expr: Any) -> str:
+        return "∞"  # a masked score, as a reader writes it (SymPy prints oo)
+
+    def _print_NegativeInfinity(self, expr: Any) -> str:
+        return "-∞"
+
 
 def _plain(value: sp.Expr) -> str:
     return _Plain().doprint(value)

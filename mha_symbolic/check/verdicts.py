@@ -201,6 +201,8 @@ def _judge_symbolic(difference: sp.Expr) -> str:
 def _decimal(value: sp.Expr, ball: Any, places: int) -> str | None:
     """``value`` in decimals, from its enclosure when it has one (an exponential sum of
     thousands of terms evaluates slowly); a rational's own decimals keep their short form."""
+    if value.is_infinite:
+        return "-∞" if value.is_extended_negative else "∞"  # a masked score, as readers write it
     if ball is not None and not value.is_Rational:
         quick = decimal_of(ball, places)
         if quick is not None:

@@ -78,13 +78,13 @@ def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None
     given = _given(seen, ("q", "k", "v"))
     if "q" not in given or "k" not in given:
         return None
-    if "v" not in given:  # no values: attention of query on key, no projections
-        for role, key in (("q", "query"), ("k", "key")):
-            s = given[role][min(given[role])]
-            source = f"{quoted(s)}: given directly"
-            draft.set(key, plain(s.item.rows), source, name=s.name, where=(s.where,))
-        draft.notes.append(phrase("notes.direct"))
-        return shape(given["q"][min(given["q"])].item.rows)
+    if "v" not in given:  # no values: checked up to the weights, V as symbols
+        if not _set_stage(draft, given, ("q", "k")):
+            return None
+        keys = [len(s.item.rows) for _, s in sorted(given["k"].items())]
+        _symbolic_values(draft, keys)
+        draft.notes.append(phrase("notes.given", names=code("q, k")))
+        return (len(given["q"][min(given["q"])].item.rows), 0)
     if not _set_stage(draft, given, ("q", "k", "v")):
         return None
     draft.notes.append(phrase("notes.given", names=code("q, k, v")))
@@ -100,16 +100,16 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
             draft.notes.append(phrase("notes.given", names=code(f"{key}, v")))
             return (len(given[role][min(given[role])].item.rows), 0)
     if "scores" in given and "v" not in given and _set_stage(draft, given, ("scores",)):
-        _symbolic_values(draft, given["scores"])
+        keys = [len(s.item.rows[0]) for _, s in sorted(given["scores"].items())]
+        _symbolic_values(draft, keys)
         draft.notes.append(phrase("notes.given", names=code("scores")))
         return (len(given["scores"][min(given["scores"])].item.rows), 0)
     return None
 
 
-def _symbolic_values(draft: Draft, scores: dict[int, Seen]) -> None:
-    """V as symbols (one column per head) when only the scores are printed: what follows the
-    softmax is not checked, the steps up to it are."""
-    keys = [len(s.item.rows[0]) for _, s in sorted(scores.items())]
+def _symbolic_values(draft: Draft, keys: list[int]) -> None:
+    """V as symbols (one column per head; ``keys``: each head's key count) when the page
+    prints no values: what follows the softmax is not checked, the steps up to it are."""
     values = [[[f"v_{{{i}}}"] for i in range(1, n + 1)] for n in keys]
     draft.set(
         "v",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
@@ -47,6 +48,8 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
     inference = inferred(items, names)
+    _printed_again(inference)
+    _weighted_values(inference)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
     examples = []
@@ -74,7 +77,8 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
     other = _other_scale(inference)
     for n, group in enumerate(groups):
         for i in group:
-            out[i] = _decided(out[i], n, inference, examples)
+            alone = not examples and _not_weights(document, out[i])
+            out[i] = _decided(out[i], n, inference, examples, alone)
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
     return _unrelated_input(out, groups, inference), tuple(examples)
@@ -156,6 +160,52 @@ def _as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool
     return False
 
 
+def _printed_again(inference: Inference) -> None:
+    """An array that prints an earlier one's numbers again (rounded again, or as a table
+    and then as a tensor) is the same step: it takes that array's role and head."""
+    for index in sorted(inference.chosen):
+        if index in inference.roles:
+            continue
+        source = _source(inference, index)
+        if source is None or source not in inference.roles:
+            continue
+        inference.roles[index] = inference.roles[source]
+        if source in inference.heads:
+            inference.heads[index] = inference.heads[source]
+        if source in inference.strong:
+            inference.strong.add(index)
+
+
+def _weighted_values(inference: Inference) -> None:
+    """The values a product of the weights multiplies (A V, or A Vᵀ as a slip) are V, even
+    when the weights are not rows of probabilities (a softmax down the columns)."""
+    for match in inference.chosen.values():
+        node = match.node
+        if node.kind not in ("product", "product_t") or len(node.operands) != 2:
+            continue
+        weights, values = (o.printed for o in node.operands)
+        if weights is None or values is None or values.index in inference.roles:
+            continue
+        if inference.roles.get(weights.index) == "weights":
+            inference.roles[values.index] = "v"
+            if weights.index in inference.heads:
+                inference.heads[values.index] = inference.heads[weights.index]
+
+
+def _source(inference: Inference, index: int) -> int | None:
+    """The first print of the numbers a "printed again" array shows."""
+    seen = {index}
+    match = inference.chosen.get(index)
+    while match is not None and match.node.kind == "same" and not match.fit.transposed:
+        printed = match.node.operands[0].printed
+        if printed is None or printed.index in seen:
+            return None
+        index = printed.index
+        seen.add(index)
+        match = inference.chosen.get(index)
+    return index if len(seen) > 1 else None
+
+
 def _mask(
     inference: Inference, members: Sequence[int]
 ) -> tuple[str | list[list[int]] | None, str | None]:
@@ -232,8 +282,11 @@ def _stacked(rows: list[Seen]) -> Item:
     return replace(first, rows=stacked, end=rows[-1].item.end)
 
 
-def _decided(s: Seen, n: int, inference: Inference, examples: list[Example]) -> Seen:
-    """The role the numbers give, or the name's role inside an example, or none at all."""
+def _decided(
+    s: Seen, n: int, inference: Inference, examples: list[Example], alone: bool = False
+) -> Seen:
+    """The role the numbers give, or the name's role inside an example, or none at all
+    (``alone``: what the name says, the numbers contradict)."""
     role = inference.roles.get(n)
     component = inference.component_of(n)
     # Numbers overrule a name with the relation that gives an array; as an operand it keeps
@@ -251,11 +304,45 @@ def _decided(s: Seen, n: int, inference: Inference, examples: list[Example]) -> 
         if role == s.role and head == s.head:
             return s
         return replace(s, role=role, head=head, names=(f"{role}:{head or ''}",), printed=(s.name,))
-    if s.role in _CLAIMS and examples and not _after(s, examples):
+    if s.role in _CLAIMS and (alone or (examples and not _after(s, examples))):
         return replace(s, role="unnamed", names=(), printed=())  # no example's: left alone
     if s.role in _NAMED and s.item.batch_shape and component is None:
         return replace(s, role="unnamed", names=(), printed=())  # a batch is not one sequence
     return s
+
+
+def _not_weights(document: Document, s: Seen) -> bool:
+    """Numbers only their section's heading calls weights ("## Softmax with and without a
+    mask") whose rows are no probabilities: the row sums printed there, say."""
+    if s.role != "weights" or not _by_heading(document, s):
+        return False
+    try:
+        rows = [[Decimal(e.replace("−", "-")) for e in row] for row in s.item.rows]
+    except InvalidOperation:
+        return False
+    if not all(e.is_finite() for row in rows for e in row):
+        return False
+    return not any(abs(sum(row, Decimal(0)) - 1) <= _half_units(row) for row in rows)
+
+
+def _half_units(row: list[Decimal]) -> Decimal:
+    """How far a row's printed sum may be from its exact one: half a unit per entry."""
+    total = Decimal(0)
+    for entry in row:
+        exponent = entry.as_tuple().exponent
+        total += Decimal(5).scaleb(min(0, int(exponent)) - 1)
+    return total
+
+
+def _by_heading(document: Document, s: Seen) -> bool:
+    """Whether the name is its section's heading, not a name the array is printed under."""
+    if not s.name:
+        return False
+    for line in reversed(document.lines[: s.item.line]):
+        text = line.text.strip()
+        if text.startswith("#"):
+            return text.strip("# *") == s.name
+    return False
 
 
 def _after(s: Seen, examples: Sequence[Example]) -> bool:

@@ -138,6 +138,9 @@ def joined(document: Document) -> Text:
     return Text("\n".join(line.text for line in document.lines), tuple(starts or [0]))
 
 
+_BARE_FLOAT = re.compile(r"[-−]?\d+\.")
+
+
 @lru_cache(maxsize=65_536)  # a page repeats its numbers; every finder asks about each cell
 def entry(text: str) -> str | None:
     """A printed number as written (−0.4 keeps its sign), or None if it is not a number.
@@ -145,7 +148,9 @@ def entry(text: str) -> str | None:
     the minus sign "−": nothing else is meant by a dash glued to a number in a list."""
     cleaned = _SPACING.sub(" ", text).strip()
     if not _FRACTION.fullmatch(cleaned):  # "{0.5}" is 0.5; "\\frac{1}{2}" keeps its braces
-        cleaned = cleaned.strip("{}").strip().rstrip(".").strip()
+        cleaned = cleaned.strip("{}").strip()
+        if not _BARE_FLOAT.fullmatch(cleaned):  # numpy's "0." keeps its dot, as printed
+            cleaned = cleaned.rstrip(".").strip()
     if cleaned.startswith("–") and cleaned[1:2].isdigit():
         cleaned = "−" + cleaned[1:]
     if not cleaned:

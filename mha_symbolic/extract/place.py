@@ -120,8 +120,9 @@ def _place(
     elif _shape(s) != target:
         _skip(draft, "shape", s, key, shape=_shape(s), target=target)
         return
-    elif _taken(draft, key, rows_text(rows)) and len(rows) > 1:
-        # Printed twice (exactly, then rounded "for readability"): the second print row by row.
+    elif _taken(draft, key, s.where) and len(rows) > 1:
+        # Printed twice (exactly, then rounded "for readability"; a table, then the tensor):
+        # the second print row by row.
         for number, row in enumerate(rows, start=1):
             _record(draft, _value(f"{key}[{number}]", rows_text((row,)), s), s.assumed)
         return
@@ -139,8 +140,9 @@ def _skip(draft: Draft, why: str, s: Seen, key: str, **numbers: object) -> None:
     )
 
 
-def _taken(draft: Draft, key: str, value: str) -> bool:
-    return any(v.key == key and v.value != value for v in (*draft.claims, *draft.assumed))
+def _taken(draft: Draft, key: str, where: str) -> bool:
+    """Whether another print (elsewhere) already claims this step."""
+    return any(v.key == key and v.where != (where,) for v in (*draft.claims, *draft.assumed))
 
 
 def _record(draft: Draft, value: Value, assumed: bool) -> None:
@@ -172,15 +174,118 @@ def _shape(s: Seen) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------ agreement
+# Steps a name may confuse ("S" for the scaled scores): the numbers decide among them.
+_NEIGHBOURS = {"scores": ("scaled",), "scaled": ("scores",), "masked": ("scaled", "scores")}
+
+
+_ROW_STEPS = ("scores", "scaled", "masked", "weights", "output", "concat")
+
+
+def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.MatrixBase]) -> None:
+    """A vector printed without its token ("Attention weights: [0.14, 0.24, ...]", or a
+    bare print after the matrix) is the one row of a step its numbers give, when exactly one
+    row of one step does: claimed there, and the row said."""
+    taken = {c.key for c in (*draft.claims, *draft.assumed)}
+    placed = {c.where for c in (*draft.claims, *draft.assumed)}
+    for s in seen:
+        if s.row is not None or s.col is not None or len(s.item.rows) != 1 or s.assumed:
+            continue
+        if (s.where,) in placed:
+            continue  # claimed already where its name says
+        if s.role in PER_HEAD or s.role in WHOLE:
+            steps = [k for k in values if _step_of(k) == (PER_HEAD | WHOLE)[s.role]]
+        elif s.role == "unnamed" and _fractional(s.item.rows[0]):
+            steps = [k for k in values if _step_of(k) in _ROW_STEPS]
+        else:
+            continue
+        found = [
+            f"{key}[{n}]"
+            for key in steps
+            for n in range(1, values[key].rows + 1)
+            if values[key].cols == len(s.item.rows[0]) > 1
+            and agreeing([_value(f"{key}[{n}]", rows_text(s.item.rows), s)], values)
+            == len(s.item.rows[0])
+        ]
+        key = _one_row(found, values)
+        if key is not None and key not in taken:
+            taken.add(key)
+            _record(draft, _value(key, rows_text(s.item.rows), s), False)
+            draft.placing = [p for p in draft.placing if not _asks_row(p, s.where)]
+            draft.placing.append(phrase("placing.row_found", where=s.where, key=code(key)))
+
+
+def _asks_row(said: str, where: str) -> bool:
+    """The note that asked which token a vector is, now answered by its numbers."""
+    key, numbers = getattr(said, "key", ""), getattr(said, "numbers", {})
+    return bool(key == "placing.which_token" and numbers.get("where") == where)
+
+
+def _one_row(found: list[str], values: Mapping[str, sp.MatrixBase]) -> str | None:
+    """The one row the numbers give; the same numbers under several keys (one head: its
+    output is the concat and the output) are that row once, under the first key."""
+    if not found:
+        return None
+    rows = [
+        values[k.partition("[")[0]].row(int(k.partition("[")[2].rstrip("]")) - 1) for k in found
+    ]
+    return found[0] if all(row == rows[0] for row in rows) else None
+
+
+def _step_of(key: str) -> str:
+    return key.rpartition(".")[2] if key.startswith("head") else key
+
+
+def _fractional(row: tuple[str, ...]) -> bool:
+    """Printed numbers with decimals that are not all whole (1., 0. are no results)."""
+    try:
+        numbers = [Decimal(e.replace("−", "-")) for e in row]
+    except InvalidOperation:
+        return False
+    return any(n.is_finite() and n != n.to_integral_value() for n in numbers)
+
+
+def restaged(draft: Draft, values: Mapping[str, sp.MatrixBase]) -> None:
+    """A claim its step does not give but a neighbouring step gives in full is that step's
+    (the scaled scores named S, as the scores are): the numbers overrule the name."""
+    keys = {c.key for c in (*draft.claims, *draft.assumed)}
+    for table in (draft.claims, draft.assumed):
+        for n, claim in enumerate(table):
+            step, _, index = claim.key.partition("[")
+            head, _, name = step.rpartition(".")
+            total = len(_entries(claim.value))
+            if agreeing([claim], values) == total:
+                continue
+            for other in _NEIGHBOURS.get(name, ()):
+                key = f"{head}.{other}" + (f"[{index}" if index else "")
+                moved = replace(claim, key=key)
+                if key in keys or f"{head}.{other}" not in values:
+                    continue
+                if agreeing([moved], values) == total:
+                    table[n] = moved
+                    keys.add(key)
+                    draft.placing.append(
+                        phrase(
+                            "placing.restaged",
+                            where=_origin(claim),
+                            key=code(claim.key),
+                            other=code(key),
+                        )
+                    )
+                    break
+
+
 def agreeing(claims: Sequence[Value], values: Mapping[str, sp.MatrixBase]) -> int:
     """How many claimed entries a derivation's values round to (within one printed unit)."""
     count = 0
     for claim in claims:
         step, _, index = claim.key.partition("[")
         matrix = values[step]
-        row = int(index.rstrip("]")) - 1 if index else None
+        at = [int(n) - 1 for n in index.rstrip("]").split(",")] if index else []
         printed = _entries(claim.value)
-        exact = list(matrix.row(row)) if row is not None else list(matrix)
+        if len(at) == 2:  # one entry, [i,j]
+            exact = [matrix[at[0], at[1]]]
+        else:
+            exact = list(matrix.row(at[0])) if at else list(matrix)
         count += sum(_close(p, e) for p, e in zip(printed, exact))
     return count
 
@@ -200,5 +305,9 @@ def _close(printed: str, exact: sp.Expr) -> bool:
     unit = (
         Decimal(10) ** exponent if isinstance(exponent, int) and exponent < 0 else Decimal("1e-9")
     )
+    if exact.is_infinite:  # -oo: a mask's entry, printed -inf
+        return number.is_infinite() and (number < 0) == bool(exact.is_extended_negative)
+    if number.is_infinite():
+        return False
     value = Decimal(str(sp.N(exact, 30)))
     return abs(value - number) <= unit

@@ -15,7 +15,13 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.place import agreeing, place_claims, step_key
+from mha_symbolic.extract.place import (
+    agreeing,
+    place_claims,
+    placed_rows,
+    restaged,
+    step_key,
+)
 from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec import bounds
@@ -129,11 +135,13 @@ def build_draft(
         body = "\n".join(line.text for line in document.lines)
         assemble.build_weights(draft, seen, facts, heads, layout, body)
     _found_mask(draft, found)
+    _printed_inputs(draft)
     spec = _spec(draft, seen)
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
     _found_scale(draft, found)
     _choose_scale(draft, seen, facts, heads)
+    _unfit(draft)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
         draft.notes.insert(0, phrase("notes.no_numbers"))
@@ -158,6 +166,33 @@ def _found_scale(draft: Draft, found: Sequence[Example]) -> None:
         draft.set("scale", scaled.scale, f"the printed scaled scores follow scale {scaled.scale}")
     if any(e.rounded for e in found):
         draft.set("inputs", "printed", "the printed results follow the inputs' rounded digits")
+
+
+_GIVEN_KEYS = ("x", "query", "key", "value", "q", "k", "v", "scores", "attention_weights")
+_COMPUTED_DECIMALS = 4  # digits a hand-made example never sets: the print of a computed array
+
+
+def _printed_inputs(draft: Draft) -> None:
+    """Inputs printed to 4 decimals or more are a program's rounded print (random
+    embeddings, computed Q): each stands for the interval its digits do, so that a result the
+    page computed from the unrounded values is not called wrong for their rounding."""
+    decimals = max((_decimals(draft.get(key)) for key in _GIVEN_KEYS), default=0)
+    if decimals >= _COMPUTED_DECIMALS:
+        draft.set(
+            "inputs",
+            "printed",
+            f"the inputs are printed to {decimals} decimals: each stands for the interval "
+            "its digits do",
+        )
+
+
+def _decimals(value: object) -> int:
+    """The most decimals an entry of a (nested) list of printed numbers shows."""
+    if isinstance(value, list):
+        return max((_decimals(v) for v in value), default=0)
+    if not isinstance(value, str) or not re.fullmatch(r"-?\d*\.\d+", value.strip()):
+        return 0
+    return len(value.strip().split(".")[1])
 
 
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:
@@ -193,7 +228,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
     """The text's word on scaling; when it is silent, the scale the printed numbers follow."""
     if draft.get("scores") is not None or draft.get("attention_weights") is not None:
         d = _derived(draft, seen)  # past Q and K: the scores are the logits as printed
-        place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, False)
+        _placed(draft, seen, heads, d, False)
         return
     if facts.unscaled:
         draft.set("scale", "none", f"{facts.unscaled}: the text says there is no scaling")
@@ -201,7 +236,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
         draft.set("scale", "sqrt_dk", f"{facts.scaled}: the scores are divided by sqrt(d_k)")
     if facts.unscaled or facts.scaled:
         d = _derived(draft, seen)
-        place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, not facts.unscaled)
+        _placed(draft, seen, heads, d, not facts.unscaled)
         return
     results = {}
     for scale in ("sqrt_dk", "none"):
@@ -214,6 +249,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
             list(draft.claims),
             list(draft.assumed),
             list(draft.placing),
+            d,
         )
     best = "none" if results["none"][0] > results["sqrt_dk"][0] else "sqrt_dk"
     other = "sqrt_dk" if best == "none" else "none"
@@ -227,7 +263,46 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
         source = "the text does not say and the printed numbers do not decide: the usual sqrt(d_k)"
         guess = "none (no scaling) fits the printed numbers as well"
     draft.set("scale", best, source, guess=guess)
-    draft.claims, draft.assumed, draft.placing = results[best][1:]
+    draft.claims, draft.assumed, draft.placing, chosen = results[best][1:]
+    _numbers_placed(draft, seen, chosen)
+
+
+def _placed(draft: Draft, seen: Sequence[Seen], heads: int, d: Derivation, scaled: bool) -> None:
+    """The claims on the steps their names and rows say, then moved where the numbers say."""
+    place_claims(draft, seen, heads, {s.key: s.shape for s in d.steps}, scaled)
+    _numbers_placed(draft, seen, d)
+
+
+def _numbers_placed(draft: Draft, seen: Sequence[Seen], d: Derivation) -> None:
+    """Where the numbers put what the names could not place (or placed wrong)."""
+    values = {s.key: s.value for s in d.steps}
+    restaged(draft, values)
+    placed_rows(draft, seen, values)
+
+
+_SQUARE_STEPS = ("scores", "scaled", "masked", "weights")
+
+
+def _unfit(draft: Draft) -> None:
+    """Printed scores or weights of another size than the example's tokens (a batch read as
+    one long sequence, say): the example does not fit the page's numbers, so none of its
+    results is claimed (a claim on it would be judged against another computation)."""
+    for said in draft.placing:
+        numbers = getattr(said, "numbers", {})
+        if getattr(said, "key", "") != "placing.shape":
+            continue
+        step = str(numbers.get("key", "")).strip("`").rpartition(".")[2]
+        shape, target = numbers.get("shape"), numbers.get("target")
+        if step in _SQUARE_STEPS and _square(shape) and _square(target) and shape != target:
+            draft.claims, draft.assumed = [], []
+            draft.notes.append(
+                phrase("notes.unfit", where=numbers.get("where"), shape=shape, target=target)
+            )
+            return
+
+
+def _square(shape: object) -> bool:
+    return isinstance(shape, tuple) and len(shape) == 2 and shape[0] == shape[1]
 
 
 def _after_scores(key: str) -> bool:
