@@ -45,13 +45,15 @@ def test_000_equals_two_tokens_and_its_w_o_is_transposed_with_a_note() -> None:
     example = AttentionSpec.example("two-tokens")
     same_derivation(spec, example)
     assert spec.scale == "none" and spec.tokens == ("I", "love")
-    found = entries(spec, dict(spec.claims))
+    # The prose's "a final embedding of [0.5, 0.5]" (line 170) is one more claim, on output row 1
+    assert spec.claims["output[1]"] == "[0.5, 0.5]"
+    found = entries(spec, {k: v for k, v in spec.claims.items() if k != "output[1]"})
     wanted = entries(example, dict(example.claims))
     assert {k: found[k] for k in wanted} == wanted
     assert notes[0] == (
         "W^O (line 147) is printed 2x4 but concat has 4 columns; its transpose 4x2 is used"
     )
-    assert check(spec).ok and len(spec.claims) == 23
+    assert check(spec).ok and len(spec.claims) == 24
     assert not spec.assumed
     assert spec.printed_transposed == example.printed_transposed == {"w_o"}  # noted at W_O
 

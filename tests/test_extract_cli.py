@@ -44,7 +44,7 @@ def test_extract_writes_a_spec_that_reads_back(tmp_path: Path, capsys) -> None:
     out = tmp_path / "spec.toml"
     assert main(["extract", str(seed(tmp_path, "000")), "-o", str(out)]) == 0
     spec = AttentionSpec.from_toml(out)
-    assert spec.heads == 2 and len(spec.claims) == 23
+    assert spec.heads == 2 and len(spec.claims) == 24  # 23 of the example, "[0.5, 0.5]"
     err = capsys.readouterr().err.splitlines()
     assert err[-1] == f"wrote {out}"
     inferred = [str(line) for line in extract_all(seed(tmp_path, "000"))[0].inferred]
