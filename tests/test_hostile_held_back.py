@@ -48,7 +48,7 @@ CASES = [
     _tpl("tpl_extends_a_link_out", "{% extends 'base.j2' %}\n", message="mha-symbolic: {tmp}/t/base.j2: template 'base.j2' " + OUT_OF, files={"secret.j2": "secret"}, links={"t/base.j2": "{tmp}/secret.j2"}),
     _tpl("tpl_lipsum_101", "{{ lipsum(101) }}\n", message="mha-symbolic: {tmp}/t/derivation.md.j2:1: template refused by the sandbox (templates cannot run code): lipsum gives at most 100 paragraphs"),
     _tpl("tpl_lipsum_no_words", "{{ lipsum(2, min=0) }}\n", message="mha-symbolic: {tmp}/t/derivation.md.j2:1: template refused by the sandbox (templates cannot run code): lipsum gives paragraphs of 1 to 100 words"),
-    _tpl("tpl_nested_string_loops", "{% for a in 'x' * 100000 %}{% for b in 'x' * 100000 %}{% endfor %}{% endfor %}\n", message="mha-symbolic: {tmp}/t/derivation.md.j2:1: template stopped: the template ran longer than 5 s (a loop too long?)"),
+    _tpl("tpl_nested_string_loops", "{% for a in 'x' * 100000 %}{% for b in 'x' * 100000 %}{% endfor %}{% endfor %}\n", message="mha-symbolic: {tmp}/t/derivation.md.j2: template stopped: the template ran longer than 5 s (a loop too long?)"),
 ]
 # fmt: on
 

@@ -67,6 +67,8 @@ def _message(exc: BaseException) -> str:
 
 def template_error(exc: BaseException, fallback: str) -> SpecError:
     """``exc``, raised while loading or rendering a template, as one line naming its file."""
+    if isinstance(exc, TemplateBound):  # where a timer stops a loop is chance: the file only
+        return SpecError(_message(exc), source=fallback)
     return SpecError(_message(exc), source=_where(exc, fallback))
 
 
