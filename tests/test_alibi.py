@@ -18,6 +18,7 @@ import sympy as sp
 
 from mha_symbolic import AttentionSpec, SpecError, check, compile, derive
 from mha_symbolic.operations.alibi import paper_slopes
+from tests.random_specs import layout_weights
 
 
 def reference_slopes(n: int) -> list[float]:
@@ -129,13 +130,7 @@ def test_given_slopes_and_cross_attention() -> None:
 @pytest.mark.parametrize("layout", ["per_head", "split", "fused"])
 def test_compiled_equals_exact_in_every_layout(layout: str) -> None:
     rng = np.random.default_rng(5)
-    weights: dict[str, Any]
-    if layout == "per_head":
-        weights = {n: rng.integers(-2, 3, (2, 4, 4)).tolist() for n in ("w_q", "w_k", "w_v")}
-    elif layout == "split":
-        weights = {n: rng.integers(-2, 3, (2, 2, 2)).tolist() for n in ("w_q", "w_k", "w_v")}
-    else:
-        weights = {n: rng.integers(-2, 3, (4, 4)).tolist() for n in ("w_q", "w_k", "w_v", "w_o")}
+    weights = layout_weights(rng, layout, 4)
     spec = AttentionSpec(
         x=rng.integers(-2, 3, (3, 4)).tolist(),
         heads=2,

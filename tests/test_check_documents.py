@@ -10,6 +10,7 @@ import pytest
 
 from mha_symbolic.cli import main
 from mha_symbolic.extract import extract_all
+from tests.pages import QKV_PAGE
 
 
 def _page(tmp_path: Path, text: str, name: str = "page.md") -> Path:
@@ -89,22 +90,7 @@ def test_q_and_k_without_values_start_the_example_and_rounded_inputs_are_interva
     )
 
 
-NAMED_S = """# Attention from Q, K and V
-
-Q = [[1, 0], [0, 1], [1, 1]]
-
-K = [[1, 0], [1, 1], [0, 1]]
-
-V = [[1, 0], [0, 1], [1, 1]]
-
-S = Q K^T / sqrt(d_k):
-
-S = [[0.707, 0.707, 0.000], [0.000, 0.707, 0.707], [0.707, 1.414, 0.707]]
-
-A = [[0.401, 0.401, 0.198], [0.198, 0.401, 0.401], [0.248, 0.503, 0.248]]
-
-O = A V = [[0.599, 0.599], [0.599, 0.802], [0.497, 0.752]]
-"""
+NAMED_S = QKV_PAGE
 
 
 def test_numbers_named_as_the_scores_that_are_the_scaled_scores_are_checked_as_those(

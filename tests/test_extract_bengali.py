@@ -25,6 +25,7 @@ from mha_symbolic.extract import NO_NUMBERS, extract, extract_all
 from mha_symbolic.language.extract_phrases import phrase, voice
 from mha_symbolic.language.phrases import Voice
 from tests.english import english_words, every_entry_said_in_bengali
+from tests.pages import QKV_PAGE
 from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 from tests.test_extract_given import MASKED
@@ -175,22 +176,7 @@ Q = K = [[1, 0], [0, 1]]
 
 weights = [[0.73, 0.27], [0.27, 0.73]]
 """
-RESTAGED = """# Attention from Q, K and V
-
-Q = [[1, 0], [0, 1], [1, 1]]
-
-K = [[1, 0], [1, 1], [0, 1]]
-
-V = [[1, 0], [0, 1], [1, 1]]
-
-S = Q K^T / sqrt(d_k):
-
-S = [[0.707, 0.707, 0.000], [0.000, 0.707, 0.707], [0.707, 1.414, 0.707]]
-
-A = [[0.401, 0.401, 0.198], [0.198, 0.401, 0.401], [0.248, 0.503, 0.248]]
-
-O = A V = [[0.599, 0.599], [0.599, 0.802], [0.497, 0.752]]
-"""
+RESTAGED = QKV_PAGE
 BATCH = """# Attention on a batch of two sequences
 
 X = [[1, 0], [0, 1], [1, 1], [0, 0]]

@@ -16,6 +16,7 @@ import pytest
 import sympy as sp
 
 from mha_symbolic import AttentionSpec, SpecError, check, compile, derive
+from tests.random_specs import layout_weights
 
 E = 4  # model width of the specs below
 
@@ -114,13 +115,7 @@ def test_cross_attention_rotates_queries_and_keys_by_their_own_positions() -> No
 @pytest.mark.parametrize("pairs", ["halves", "interleaved"])
 def test_compiled_equals_exact_in_every_layout(layout: str, pairs: str) -> None:
     rng = np.random.default_rng(5)
-    weights: dict[str, Any]
-    if layout == "per_head":
-        weights = {n: rng.integers(-2, 3, (2, E, 4)).tolist() for n in ("w_q", "w_k", "w_v")}
-    elif layout == "split":
-        weights = {n: rng.integers(-2, 3, (2, 2, 2)).tolist() for n in ("w_q", "w_k", "w_v")}
-    else:
-        weights = {n: rng.integers(-2, 3, (E, E)).tolist() for n in ("w_q", "w_k", "w_v", "w_o")}
+    weights = layout_weights(rng, layout, E)
     spec = AttentionSpec(
         x=rng.integers(-2, 3, (3, E)).tolist(),
         heads=2,

@@ -49,16 +49,6 @@ def a(rows: list[list[float]] | list[float]) -> np.ndarray:
     return np.array(rows, dtype=float)
 
 
-def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return shifted / shifted.sum(axis=axis, keepdims=True)
-
-
-def masked(scores: np.ndarray, fill: float) -> np.ndarray:
-    """Scores with every entry above the diagonal replaced by `fill` (a causal mask)."""
-    return np.where(np.triu(np.ones(scores.shape, dtype=bool), k=1), fill, scores)
-
-
 def settled(compute: Truth, halves: Mapping[str, float], printed: Rows) -> Truth:
     """`compute`, moved toward the printed value by at most the effect of the inputs' rounding."""
     target = values(printed)

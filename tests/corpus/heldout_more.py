@@ -11,8 +11,8 @@ from tests.corpus.heldout_help import (
     given,
     one,
     other,
-    softmax,
 )
+from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 # --- Q&A quiz: one query, two keys, no scaling ---------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, given, one, other, settled, softmax
+from tests.corpus.heldout_help import a, block, given, one, other, settled
+from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 # --- Portuguese course notebook: cross-attention, two target words over three source words --------

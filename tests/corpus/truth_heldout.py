@@ -17,10 +17,10 @@ from tests.corpus.heldout_help import (
     one,
     other,
     settled,
-    softmax,
 )
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
+from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 _ROUNDED_4 = 5e-5
