@@ -2,7 +2,7 @@
 
 The package is imported once, so a case costs only its own work. The child gets plain standard
 streams on fds 0-2 (pytest replaced them in the parent), its own working folder, and is killed,
-and the test failed, after ``timeout`` seconds.
+and the test failed, after ``timeout`` seconds of its processor time (tests/cpu_bound.py).
 """
 
 from __future__ import annotations
@@ -18,13 +18,17 @@ from typing import Any
 import pytest
 
 from mha_symbolic.cli import main
+from tests.cpu_bound import WALL_FACTOR, limit_processor, stopped_for_time
 
 TIMEOUT = 60  # seconds: generous; every refusal answers in about a second, a template loop in 5
 
 
-def _child(argv: list[str], cwd: Path, streams: dict[str, Path], closed: bool) -> None:
+def _child(
+    argv: list[str], cwd: Path, streams: dict[str, Path], closed: bool, timeout: float
+) -> None:
     code = 1
     try:
+        limit_processor(timeout)
         os.chdir(cwd)
         os.dup2(os.open(streams["out"], os.O_WRONLY | os.O_CREAT), 1)
         os.dup2(os.open(streams["err"], os.O_WRONLY | os.O_CREAT), 2)
@@ -56,8 +60,8 @@ def run_forked(
     streams["in"].write_bytes(stdin or b"")
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
-        _child(argv, cwd, streams, closed=stdin is None)
-    deadline = time.monotonic() + timeout
+        _child(argv, cwd, streams, stdin is None, timeout)
+    deadline = time.monotonic() + timeout * WALL_FACTOR
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -65,10 +69,13 @@ def run_forked(
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            pytest.fail(f"mha-symbolic {argv} did not answer within {timeout} s")
+            pytest.fail(f"mha-symbolic {argv} waited {timeout * WALL_FACTOR} s without an answer")
         time.sleep(0.005)
+    code = os.waitstatus_to_exitcode(status)
+    if stopped_for_time(code):
+        pytest.fail(f"mha-symbolic {argv} did not answer within {timeout} s of processor time")
     return {
-        "code": os.waitstatus_to_exitcode(status),
+        "code": code,
         "stdout": streams["out"].read_bytes() if streams["out"].exists() else b"",
         "stderr": streams["err"].read_text(encoding="utf-8") if streams["err"].exists() else "",
     }

@@ -4,14 +4,17 @@ Started once by the hostile-input tests (``python tests/hostile_runner.py``), it
 CLI, then reads one JSON request per line ({"cwd", "argv", "timeout"}) and answers one JSON line
 ({"code", "stdout", "stderr", "seconds", "timed_out"}). Each run is its own process (forked
 after the imports, so it starts in milliseconds instead of a second), with its own exit code and
-output, killed when it passes the timeout: what `python -m mha_symbolic.cli` does, minus the
-interpreter start-up. A traceback is printed and the code is 1, as Python itself would do.
+output, stopped by the kernel past ``timeout`` seconds of its processor time (the clock, at ten
+times that, is only the last guard: a loaded machine must not fail a test): what
+`python -m mha_symbolic.cli` does, minus the interpreter start-up. A traceback is printed and
+the code is 1, as Python itself would do.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import sys
 import tempfile
@@ -19,7 +22,9 @@ import time
 import traceback
 
 
-def _child(cwd: str, argv: list[str], out: str, err: str) -> None:
+def _child(cwd: str, argv: list[str], out: str, err: str, timeout: float) -> None:
+    seconds = max(1, int(timeout + 0.999))
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 2))
     os.chdir(cwd)
     for fd, path in ((1, out), (2, err)):
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -49,13 +54,13 @@ def run(cwd: str, argv: list[str], timeout: float) -> dict[str, object]:
         start = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            _child(cwd, argv, out, err)
+            _child(cwd, argv, out, err, timeout)
         status, timed_out = None, False
         while status is None:
             done, raw = os.waitpid(pid, os.WNOHANG)
             if done:
                 status = raw
-            elif time.monotonic() - start > timeout:
+            elif time.monotonic() - start > timeout * 10:
                 os.kill(pid, signal.SIGKILL)
                 status, timed_out = os.waitpid(pid, 0)[1], True
             else:
@@ -66,6 +71,7 @@ def run(cwd: str, argv: list[str], timeout: float) -> dict[str, object]:
         with open(err, encoding="utf-8", errors="replace") as file:
             stderr = file.read()
     code = os.waitstatus_to_exitcode(status)
+    timed_out = timed_out or code in (-signal.SIGXCPU, -signal.SIGKILL)
     return {
         "code": code,
         "stdout": stdout,

@@ -21,6 +21,7 @@ import pytest
 from tests.corpus import score
 from tests.corpus.model import Doc, Printed
 from tests.corpus.truth_heldout import DOCS
+from tests.cpu_bound import WALL_FACTOR, processor_limit
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 BY_FILE = {doc.file: doc for doc in DOCS}
@@ -163,7 +164,11 @@ def test_a_source_is_a_repository_on_github_and_a_site_elsewhere() -> None:
 def test_check_reads_the_document_without_a_traceback(name: str) -> None:
     command = [sys.executable, "-m", "mha_symbolic", "check", str(CORPUS / name)]
     done = subprocess.run(
-        [*command, "--format", "json"], capture_output=True, text=True, timeout=60
+        [*command, "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60 * WALL_FACTOR,
+        preexec_fn=processor_limit(60),
     )
     assert "Traceback (most recent call last)" not in done.stderr, done.stderr[-2000:]
     assert done.returncode in (0, 1, 2), done.stderr[-2000:]

@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 
 from tests.corpus.model import Doc, Printed
+from tests.cpu_bound import WALL_FACTOR, processor_limit, stopped_for_time
 
 ROOT = Path(__file__).resolve().parents[1] / "data" / "corpus"
-TIMEOUT = 60.0  # seconds a document may take: a guard against hangs, not a speed target
+TIMEOUT = 60.0  # processor seconds a document may take: a guard against hangs, not a speed target
 RIGHT = frozenset({"exact", "rounded", "within", "holds", "consistent", "assumed-consistent"})
 WRONG = frozenset({"wrong", "differs"})
 FOLLOWS = frozenset({"follows"})
@@ -155,9 +156,17 @@ def run_check(path: Path, timeout: float = TIMEOUT) -> Run:
     command = [sys.executable, "-m", "mha_symbolic", "check", str(path), "--format", "json"]
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=timeout * WALL_FACTOR,
+            preexec_fn=processor_limit(timeout),
+        )
     except subprocess.TimeoutExpired:
         return Run(None, "", "timed out", time.perf_counter() - start)
+    if stopped_for_time(done.returncode):
+        return Run(None, done.stdout, "timed out", time.perf_counter() - start)
     return Run(done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
 
 
