@@ -81,9 +81,9 @@ def _write(text: str, output: str | None) -> None:
 
 
 def _examples() -> int:
-    from mha_symbolic.spec.attention import examples
+    from mha_symbolic.spec.catalogue import catalogue
 
-    for name, title, _ in examples():
+    for name, title, _ in catalogue():
         print(f"{name:<20} {title}")
     return EXIT_OK
 

@@ -19,7 +19,7 @@ from sympy.printing.str import StrPrinter
 from mha_symbolic.check.assumed import Assumed
 from mha_symbolic.check.verdicts import VERDICTS, ClaimVerdict, grid
 from mha_symbolic.language.check_phrases import Voice, columns, pad, voice
-from mha_symbolic.spec.attention import example_names
+from mha_symbolic.spec.catalogue import example_names
 
 _TEXT_WIDTH = 80  # characters of an exact value shown in the text table
 _COLUMNS = 100  # the width of the readable report (str(report))

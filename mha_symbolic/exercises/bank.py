@@ -28,7 +28,8 @@ from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.render import environment, full_size_fractions, variables
 from mha_symbolic.solution.view import Block, Given, Options, Solution, StepBlock
 from mha_symbolic.spec import exact_numbers as exact
-from mha_symbolic.spec.attention import AttentionSpec, example_names
+from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.catalogue import example_names
 from mha_symbolic.spec.input_files import parse_toml, read_text
 from mha_symbolic.text import decimal_text
 

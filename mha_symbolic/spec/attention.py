@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec import as_printed, bounds, gqa, input_files, masks, parameters, stages
 from mha_symbolic.spec import exact_numbers as exact
+from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_text
 from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.spec.weights import Weights
@@ -174,13 +174,8 @@ class AttentionSpec:
             raise SpecError(
                 f"unknown example '{name}'{_closest(name, names)}; known: {', '.join(names)}"
             )
-        text = (
-            resources.files("mha_symbolic")
-            .joinpath("examples", f"{name}.toml")
-            .read_text(encoding="utf-8")
-        )
         where = f"example {name}"
-        return cls.from_dict(input_files.parse_toml(text, where), source=where)
+        return cls.from_dict(input_files.parse_toml(example_text(name), where), source=where)
 
     @classmethod
     def from_torch(
@@ -242,13 +237,6 @@ def as_spec(value: Any, takes: str) -> AttentionSpec:
     raise SpecError(f"{takes}, got {type(value).__name__}{hint}")
 
 
-def example_names() -> list[str]:
-    folder = resources.files("mha_symbolic").joinpath("examples")
-    return sorted(
-        entry.name[: -len(".toml")] for entry in folder.iterdir() if entry.name.endswith(".toml")
-    )
-
-
 def examples() -> list[tuple[str, str, str]]:
     """(name, title, description) of every built-in example."""
     out = []
@@ -274,7 +262,7 @@ def _normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {
-        "title": _text(raw.get("title", "Multi-head attention"), "title"),
+        "title": _text(raw.get("title", DEFAULT_TITLE), "title"),
         "description": _text(raw.get("description", ""), "description"),
         "translations": _translations(raw.get("translations", {})),
         "heads": _heads(raw.get("heads", stages.heads_given(raw))),
