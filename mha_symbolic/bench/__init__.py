@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.bench.timing import median_interleaved
+from mha_symbolic.bench.timing import WIDE, machine, one_thread, timed_interleaved, too_wide
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.numeric.function import compile
 from mha_symbolic.spec.attention import AttentionSpec
@@ -87,11 +87,11 @@ def bench_derive(quick: bool = False) -> Iterator[str]:
             "derive": partial(_derived_output, spec),
             "plain": partial(plain_sympy, spec),
         }
-        medians = median_interleaved(contenders, repeats)
-        ratio = medians["plain"] / medians["derive"]
+        timings = timed_interleaved(contenders, repeats)
+        ratio = timings["plain"].median / timings["derive"].median
         yield (
-            f"{(length, width, heads)!s:>14}  {medians['derive']:9.4f}  "
-            f"{medians['plain']:11.4f}  {ratio:5.1f}x"
+            f"{(length, width, heads)!s:>14}  {timings['derive'].median:9.4f}  "
+            f"{timings['plain'].median:11.4f}  {ratio:5.1f}x{too_wide(timings)}"
         )
 
 
@@ -236,16 +236,17 @@ def _compile_row(
     slowest = max(once for _, once in calibrated.values())
     repeats = 3 if slowest > 0.1 else 7
     numbers = {name: number for name, (number, _) in calibrated.items()}
-    medians = median_interleaved(contenders, repeats, numbers)
-    base = medians[base_name]
+    with one_thread(_torch()):
+        timings = timed_interleaved(contenders, repeats, numbers)
+    base = timings[base_name].median
     cells = []
     for name in names:
-        if name not in medians:
+        if name not in timings:
             cells.append(f"{'-':>17}")
             continue
-        seconds = medians[name]
+        seconds = timings[name].median
         cells.append(f"{seconds * 1e3:9.3f} ({seconds / base:4.2f}x)")
-    return f"{shape!s:>18} {dtype:>8} " + " ".join(cells)
+    return f"{shape!s:>18} {dtype:>8} " + " ".join(cells) + too_wide(timings)
 
 
 def torch_autograd_mha(x: Any, weights: Mapping[str, Any], heads: int) -> Any:
@@ -329,7 +330,12 @@ def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
         "exercises": bench_exercises,
         "scale": _scale,
     }
+    yield machine("at the start")
+    yield "figures: medians of interleaved repeats (each repeat runs every contender in turn);"
+    yield f"BLAS and torch on one thread; a row whose repeats spread over {WIDE:.0%} says so"
+    yield ""
     for name, section in sections.items():
         if only in (None, name):
             yield from section(quick)
             yield ""
+    yield machine("at the end")

@@ -1,18 +1,39 @@
-"""Timing for the benchmarks: every contender in the same run, medians of interleaved repeats."""
+"""Timing for the benchmarks: every contender in the same run, medians of interleaved repeats,
+with their spread, on fixed thread counts, and the machine's load said beside them."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+WIDE = 0.5  # a spread (max - min) wider than half the median: the figure is not to be trusted
 
 
-def median_interleaved(
+@dataclass(frozen=True)
+class Timing:
+    """Seconds per call: the median of the repeats, and their least and greatest."""
+
+    median: float
+    low: float
+    high: float
+
+    @property
+    def spread(self) -> float:
+        """(max - min) / median: how far apart the repeats were."""
+        return (self.high - self.low) / self.median if self.median > 0 else 0.0
+
+
+def timed_interleaved(
     contenders: Mapping[str, Callable[[], object]],
     repeats: int,
     numbers: Mapping[str, int] | None = None,
-) -> dict[str, float]:
-    """Median seconds per call; each repeat runs every contender (``numbers[name]`` times)."""
+) -> dict[str, Timing]:
+    """Each repeat runs every contender in turn (``numbers[name]`` calls), so a change of the
+    machine's speed during the run touches them all alike."""
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, run in contenders.items():
@@ -21,4 +42,50 @@ def median_interleaved(
             for _ in range(number):
                 run()
             times[name].append((time.perf_counter() - start) / number)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return {
+        name: Timing(statistics.median(values), min(values), max(values))
+        for name, values in times.items()
+    }
+
+
+def median_interleaved(
+    contenders: Mapping[str, Callable[[], object]],
+    repeats: int,
+    numbers: Mapping[str, int] | None = None,
+) -> dict[str, float]:
+    """Median seconds per call of :func:`timed_interleaved`."""
+    return {n: t.median for n, t in timed_interleaved(contenders, repeats, numbers).items()}
+
+
+def too_wide(timings: Mapping[str, Timing]) -> str:
+    """A note for a row whose repeats spread too far to be trusted, or ``""``."""
+    worst = max(timings.items(), key=lambda item: item[1].spread, default=None)
+    if worst is None or worst[1].spread <= WIDE:
+        return ""
+    return f"  <- {worst[0]} spread {worst[1].spread:.0%}: too wide to trust, run again"
+
+
+@contextlib.contextmanager
+def one_thread(torch: object | None = None) -> Iterator[None]:
+    """One BLAS/OpenMP thread (threadpoolctl) and one torch thread for every contender: with
+    the default thread pools a shared machine swings a call's time a hundredfold."""
+    from threadpoolctl import threadpool_limits
+
+    before = torch.get_num_threads() if torch is not None else 0  # type: ignore[attr-defined]
+    with threadpool_limits(limits=1):
+        if torch is not None:
+            torch.set_num_threads(1)  # type: ignore[attr-defined]
+        try:
+            yield
+        finally:
+            if torch is not None:
+                torch.set_num_threads(before)  # type: ignore[attr-defined]
+
+
+def machine(when: str) -> str:
+    """The machine's cores and load average, said beside the figures."""
+    one, five, _ = os.getloadavg()
+    return (
+        f"machine: {os.cpu_count()} cores; load average {one:.1f} (1 min), {five:.1f} (5 min) "
+        f"{when}"
+    )

@@ -1,0 +1,43 @@
+"""The bench's timing: medians with their spread, a note when the spread is too wide, one
+BLAS thread while contenders run (no figure is asserted: times are measured, never tested)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mha_symbolic.bench.timing import Timing, machine, one_thread, timed_interleaved, too_wide
+
+
+def test_a_timing_has_its_spread() -> None:
+    assert Timing(2.0, 1.5, 2.5).spread == pytest.approx(0.5)
+    assert Timing(0.0, 0.0, 0.0).spread == 0.0
+
+
+def test_a_row_says_when_its_spread_is_too_wide_to_trust() -> None:
+    steady = {"a": Timing(1.0, 0.9, 1.1), "b": Timing(2.0, 1.8, 2.2)}
+    assert too_wide(steady) == ""
+    noisy = {**steady, "c": Timing(1.0, 0.5, 1.7)}
+    assert too_wide(noisy) == "  <- c spread 120%: too wide to trust, run again"
+
+
+def test_every_contender_runs_once_per_repeat_in_turn() -> None:
+    order: list[str] = []
+    timings = timed_interleaved({"a": lambda: order.append("a"), "b": lambda: order.append("b")}, 3)
+    assert order == ["a", "b"] * 3
+    assert set(timings) == {"a", "b"}
+    assert all(t.low <= t.median <= t.high for t in timings.values())
+
+
+def test_blas_runs_on_one_thread_while_timed() -> None:
+    np = pytest.importorskip("numpy")
+    from threadpoolctl import threadpool_info
+
+    np.ones((2, 2)) @ np.ones((2, 2))
+    with one_thread():
+        assert all(pool["num_threads"] == 1 for pool in threadpool_info())
+
+
+def test_the_machine_line_says_cores_and_load() -> None:
+    line = machine("at the start")
+    assert line.startswith("machine: ") and "cores; load average " in line
+    assert line.endswith(" at the start")
