@@ -68,8 +68,29 @@ def build_input(draft: Draft, seen: Sequence[Seen], facts: Facts) -> tuple[int, 
         source = f"{where}: the heads' slices side by side"
         draft.set("x", plain(joined), source, name="X_i", where=(where,))
         return shape(joined)
-    direct = _direct_inputs(draft, seen) or given_stage(draft, seen)
+    direct = _projected(draft, seen) or _direct_inputs(draft, seen) or given_stage(draft, seen)
     return direct if direct else _symbolic_input(draft, facts)
+
+
+def _projected(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
+    """Q, K and V printed whole together with the weights that project them ("head_i =
+    Attention(Q W_i^Q, K W_i^K, V W_i^V)"): they are the inputs query, key and value."""
+    given = {s.role: s for s in reversed(seen) if s.role in "qkv" and _whole(s)}
+    weights = projection_matrices(seen)
+    if len(given) < 3 or not all(weights[role] for role in PROJECTIONS):
+        return None
+    width = shape(given["q"].item.rows)[1]
+    if any(shape(w.item.rows)[0] != width for role in PROJECTIONS for w in weights[role].values()):
+        return None  # the weights do not take Q's rows: not its projections
+    for role, key in (("q", "query"), ("k", "key"), ("v", "value")):
+        s = given[role]
+        draft.set(key, plain(s.item.rows), quoted(s), name=s.name, where=(s.where,))
+    draft.notes.append(phrase("notes.projected", names=code("query, key, value")))
+    return (len(given["q"].item.rows), width)
+
+
+def _whole(s: Seen) -> bool:
+    return s.row is None and s.col is None and s.head is None and len(s.item.rows) > 0
 
 
 def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:

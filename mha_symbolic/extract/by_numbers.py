@@ -42,7 +42,11 @@ class Example:
     rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
 
 
-def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[Example, ...]]:
+def by_numbers(
+    document: Document, seen: list[Seen]
+) -> tuple[list[Seen], tuple[Example, ...], Phrase | None]:
+    """The arrays with the roles their numbers give, the examples found, and the sentence
+    saying that the search stopped at its bound (None when it did not)."""
     groups = _arrays(seen)
     items = [_stacked([seen[i] for i in group]) for group in groups]
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
@@ -77,11 +81,12 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
     other = _other_scale(inference)
     for n, group in enumerate(groups):
         for i in group:
-            alone = not examples and _not_weights(document, out[i])
+            given = not examples or n not in inference.chosen  # no relation gives it
+            alone = given and _not_weights(document, out[i])
             out[i] = _decided(out[i], n, inference, examples, alone)
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
-    return _unrelated_input(out, groups, inference), tuple(examples)
+    return _unrelated_input(out, groups, inference), tuple(examples), note
 
 
 def _other_scale(inference: Inference) -> set[int]:
@@ -312,9 +317,10 @@ def _decided(
 
 
 def _not_weights(document: Document, s: Seen) -> bool:
-    """Numbers only their section's heading calls weights ("## Softmax with and without a
-    mask") whose rows are no probabilities: the row sums printed there, say."""
-    if s.role != "weights" or not _by_heading(document, s):
+    """Numbers only their section's heading or a sentence calls weights ("## Softmax with and
+    without a mask", "3. Softmax of each row: Row 1: [0.71, 0, 0.71]") whose rows are no
+    probabilities: the row sums printed there, or the softmax's argument."""
+    if s.role != "weights" or not (_by_heading(document, s) or not _label(s.name)):
         return False
     try:
         rows = [[Decimal(e.replace("−", "-")) for e in row] for row in s.item.rows]
@@ -326,11 +332,12 @@ def _not_weights(document: Document, s: Seen) -> bool:
 
 
 def _half_units(row: list[Decimal]) -> Decimal:
-    """How far a row's printed sum may be from its exact one: half a unit per entry."""
+    """How far a row's printed sum may be from its exact one: half a unit per decimal entry
+    (a weight printed without decimals, 0 or 1, is exact: a one-hot row, a masked entry)."""
     total = Decimal(0)
     for entry in row:
-        exponent = entry.as_tuple().exponent
-        total += Decimal(5).scaleb(min(0, int(exponent)) - 1)
+        exponent = int(entry.as_tuple().exponent)
+        total += Decimal(5).scaleb(exponent - 1) if exponent < 0 else Decimal(0)
     return total
 
 

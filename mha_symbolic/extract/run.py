@@ -15,6 +15,7 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.parts import parts
 from mha_symbolic.extract.place import (
     agreeing,
     place_claims,
@@ -23,7 +24,7 @@ from mha_symbolic.extract.place import (
     step_key,
 )
 from mha_symbolic.extract.reading import Reading, Seen, read
-from mha_symbolic.language.extract_phrases import phrase
+from mha_symbolic.language.extract_phrases import Phrase, phrase
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -40,18 +41,42 @@ def drafts(document: Document) -> list[Draft]:
             source=document.name,
         )
     reading = read(document)
-    seen, examples = by_numbers(document, list(reading.seen))
-    reading = replace(reading, seen=tuple(_token_rows(seen)))
+    seen, examples, groups, stopped = _searched(document, reading)
+    reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
-    groups = split_examples(reading.seen)
     out = []
     for number, group in enumerate(groups, start=1):
         title = _title(document, number, len(groups))
         found = _found(examples, group)
-        draft = build_draft(document, reading, facts, group, title, found)
+        try:
+            draft = build_draft(document, reading, facts, group, title, found)
+        except SpecError as error:
+            if stopped is None or error.detail.endswith(str(stopped)):
+                raise
+            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
         draft.inferred = [line for example in found for line in example.said]
         out.append(draft)
     return out
+
+
+def _searched(
+    document: Document, reading: Reading
+) -> tuple[list[Seen], list[Example], list[list[Seen]], Phrase | None]:
+    """Each part of the page (one printed input and what follows it) searched on its own:
+    the arrays with the roles their numbers give, the examples found, the groups of arrays
+    one draft each, and the sentence saying the search stopped at its bound."""
+    seen: list[Seen] = []
+    examples: list[Example] = []
+    groups: list[list[Seen]] = []
+    stopped = None
+    for part in parts(reading.seen):
+        decided, found, note = by_numbers(document, [reading.seen[i] for i in part])
+        decided = _token_rows(decided)
+        seen.extend(decided)
+        examples.extend(found)
+        groups.extend(g for g in split_examples(decided) if g)
+        stopped = stopped or note
+    return seen, examples, groups or [[]], stopped
 
 
 def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:

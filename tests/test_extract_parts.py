@@ -1,0 +1,156 @@
+"""Pages that print no X start each example where their numbers start: lecture notes setting Q,
+K and V by hand example after example, Q, K and V projected by printed per-head weights; a page
+the relation search gives up on says so when nothing could be read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mha_symbolic.cli import main
+from mha_symbolic.extract import extract_all
+from tests.test_infer_search import hostile_notebook
+
+TWO_EXAMPLES = """# Attention by hand
+
+## Example 1
+
+Q = [[1, 0], [0, 1]]
+
+K = [[1, 0], [0, 1]]
+
+V = [[1, 2], [3, 4]]
+
+QK^T = [[1, 0], [0, 1]]
+
+weights = [[0.67, 0.33], [0.33, 0.67]]
+
+## Example 2
+
+Q = [[1, 1]]
+
+K = [[1, 0], [0, 1]]
+
+V = [[2, 3], [4, 1]]
+
+QK^T = [[1, 1]]
+
+weights = [[0.5, 0.5]]
+
+output = [[3, 2]]
+"""
+
+PROJECTED = """# Two heads from Q, K and V
+
+head_i = Attention(Q W_i^Q, K W_i^K, V W_i^V), no scaling.
+
+Q = [[1, 2], [0, 1]]
+
+K = [[1, 1], [0, 1]]
+
+V = [[1, 2], [3, 4]]
+
+W^Q_1 = [[1], [0]]
+
+W^K_1 = [[1], [0]]
+
+W^V_1 = [[1], [1]]
+
+W^Q_2 = [[0], [1]]
+
+W^K_2 = [[0], [1]]
+
+W^V_2 = [[1], [0]]
+
+Q_1 K_1^T = [[1, 0], [0, 0]]
+
+Q_2 K_2^T = [[2, 2], [1, 1]]
+"""
+
+SENTENCE = """# Softmax by hand
+
+Q = [[1, 0], [0, 1]]
+
+K = [[1, 0], [0, 1]]
+
+V = [[1, 2], [3, 4]]
+
+Divided by sqrt(2): [[0.71, 0], [0, 0.71]]
+
+3. Softmax of each row, the first: [0.71, 0] gives [0.67, 0.33]
+
+weights = [[0.67, 0.33], [0.33, 0.67]]
+"""
+
+
+def _page(tmp_path: Path, text: str, name: str = "page.md") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_each_new_q_on_a_page_without_x_starts_another_example(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, TWO_EXAMPLES)
+    found = extract_all(path)
+    assert [(e.spec.stage, sorted(e.spec.claims)) for e in found] == [
+        ("qkv", ["head1.scores", "head1.weights"]),
+        ("qkv", ["head1.q[1]", "head1.scores[1]", "head1.weights[1]", "output[1]"]),
+    ]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 4 claims: 4 hold (4 exact, 0 rounded)"
+    )
+
+
+def test_q_k_v_printed_with_their_projections_are_the_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, PROJECTED)
+    one = extract_all(path)[0]
+    assert one.spec.stage == "inputs" and one.spec.heads == 2
+    assert [str(one.draft.get(key)) for key in ("query", "key", "value")] == [
+        "[['1', '2'], ['0', '1']]",
+        "[['1', '1'], ['0', '1']]",
+        "[['1', '2'], ['3', '4']]",
+    ]
+    assert sorted(one.spec.claims) == ["head1.scores", "head2.scores"]
+    assert (
+        "Q, K and V are printed with the weights that project them: they are the inputs "
+        "query, key, value"
+    ) in one.notes
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 2 claims: 2 hold (2 exact, 0 rounded)"
+    )
+
+
+def test_a_row_a_sentence_calls_the_softmax_is_no_weights_when_it_is_no_probabilities(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """[0.71, 0] under "Softmax of each row" sums to 0.71: the softmax's argument, not the
+    weights (the integer 0 counts as exact); [0.67, 0.33] after it is weights row 1."""
+    path = _page(tmp_path, SENTENCE)
+    one = extract_all(path)[0]
+    assert one.draft.get("scale") == "sqrt_dk"
+    assert [(c.key, c.value) for c in one.draft.claims if c.key.startswith("head1.weights")] == [
+        ("head1.weights", "[[0.67, 0.33], [0.33, 0.67]]"),
+        ("head1.weights[1]", "[0.67, 0.33]"),
+    ]
+    assert main(["check", str(path)]) == 0
+    assert "wrong" not in capsys.readouterr().out
+
+
+def test_a_page_the_search_gives_up_on_says_so_when_it_finds_no_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, hostile_notebook(300), "hostile.ipynb")
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"mha-symbolic: {path}: no input found: no matrix named X (or Input, embeddings), no "
+        "token rows, and no stated sequence length and width to make a symbolic one; the "
+        "relation search stopped at its bound (200 arrays, 60000 relations): later arrays are "
+        "not explained\n"
+    )
