@@ -154,3 +154,25 @@ def test_a_page_the_search_gives_up_on_says_so_when_it_finds_no_input(
         "relation search stopped at its bound (200 arrays, 60000 relations): later arrays are "
         "not explained\n"
     )
+
+
+SOFTMAX_OF_A_VECTOR = """# A softmax by hand
+
+```python
+>>> torch.softmax(torch.tensor([1.0, 2.0, 3.0]), dim=0)
+tensor([0.0900, 0.2447, 0.6652])
+```
+"""
+
+
+def test_what_a_softmax_takes_with_no_relation_giving_it_is_the_given_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, SOFTMAX_OF_A_VECTOR)
+    one = extract_all(path)[0]
+    assert (one.spec.stage, one.draft.get("scores")) == ("scores", [["1.0", "2.0", "3.0"]])
+    assert sorted(one.spec.claims) == ["head1.scores[1]", "head1.weights[1]"]
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "note: the example starts at scores, as printed: no input, no projections" in out
+    assert out.splitlines()[-1] == f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"

@@ -54,6 +54,7 @@ def by_numbers(
     inference = inferred(items, names)
     _printed_again(inference)
     _weighted_values(inference)
+    _given_scores(inference, names)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
     examples = []
@@ -195,6 +196,26 @@ def _weighted_values(inference: Inference) -> None:
             inference.roles[values.index] = "v"
             if weights.index in inference.heads:
                 inference.heads[values.index] = inference.heads[weights.index]
+
+
+def _given_scores(inference: Inference, names: dict[int, str]) -> None:
+    """What a softmax takes (through a scale or a mask) when no relation gives it and no
+    name makes it an input (X, Q; "weights" is what a softmax call names its argument): the
+    scores, given as printed (a softmax of a printed vector, a page with no Q and K)."""
+    for match in list(inference.chosen.values()):
+        if not match.node.kind.startswith("softmax"):
+            continue
+        below = match.node.operands[0]
+        while below.kind in ("scale", "mask") and below.printed is None:
+            below = below.operands[0]
+        printed = below.printed
+        if printed is None or printed.index in inference.chosen:
+            continue
+        if names.get(printed.index, "scores") not in ("scores", "softmax_argument", "weights"):
+            continue
+        if inference.roles.get(printed.index, "softmax_argument") == "softmax_argument":
+            inference.roles[printed.index] = "scores"
+            inference.strong.add(printed.index)
 
 
 def _source(inference: Inference, index: int) -> int | None:
