@@ -10,6 +10,7 @@ import pytest
 
 from mha_symbolic.cli import main
 from mha_symbolic.extract import extract_all
+from mha_symbolic.extract.lists import Parsed, parse
 from tests.test_infer_search import hostile_notebook
 
 TWO_EXAMPLES = """# Attention by hand
@@ -176,3 +177,50 @@ def test_what_a_softmax_takes_with_no_relation_giving_it_is_the_given_scores(
     out = capsys.readouterr().out
     assert "note: the example starts at scores, as printed: no input, no projections" in out
     assert out.splitlines()[-1] == f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"
+
+
+JULIA = """# NNlib's softmax
+
+```julia-repl
+julia> softmax([1 2 3; 2 2 2])  # dims=1
+2×3 Matrix{Float64}:
+ 0.268941  0.5  0.731059
+ 0.731059  0.5  0.268941
+
+julia> softmax([1 2 3; 2 2 2]; dims=2)
+2×3 Matrix{Float64}:
+ 0.0900306  0.244728  0.665241
+ 0.333333   0.333333  0.333333
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("[1 2 3; 2 2 2]", [["1", "2", "3"], ["2", "2", "2"]]),
+        ("[1, 2; 3, 4]", [["1", "2"], ["3", "4"]]),
+        ("[1 2 3; 4 5]", ["1", "2", "3", "4", "5"]),  # rows of unlike length: as written
+    ],
+)
+def test_a_semicolon_ends_a_row_of_a_julia_or_matlab_matrix(text: str, value: list) -> None:
+    parsed = parse(text, 0)
+    assert isinstance(parsed, Parsed) and parsed.value == value
+
+
+def test_a_softmax_down_the_columns_that_nothing_multiplies_is_not_claimed_as_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Julia's default softmax normalises each column: right, and no attention weights; the
+    row-wise one (dims=2) is checked against the given scores."""
+    path = _page(tmp_path, JULIA)
+    one = extract_all(path)[0]
+    assert one.draft.get("scores") == [["1", "2", "3"], ["2", "2", "2"]]
+    assert [(c.key, c.value) for c in one.draft.claims] == [
+        ("head1.scores", "[[1, 2, 3], [2, 2, 2]]"),
+        ("head1.weights", "[[0.0900306, 0.244728, 0.665241], [0.333333, 0.333333, 0.333333]]"),
+    ]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"
+    )

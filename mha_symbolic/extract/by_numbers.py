@@ -79,7 +79,7 @@ def by_numbers(
         first = examples[0]
         examples[0] = replace(first, said=(note, *first.said))
     out = list(seen)
-    other = _other_scale(inference)
+    other = _other_scale(inference) | _by_columns(inference)
     for n, group in enumerate(groups):
         for i in group:
             given = not examples or n not in inference.chosen  # no relation gives it
@@ -104,6 +104,23 @@ def _other_scale(inference: Inference) -> set[int]:
         if scales:
             out.update(index for index, scale in scales if scale != scales[-1][1])
     return out
+
+
+def _by_columns(inference: Inference) -> set[int]:
+    """A softmax down the columns that nothing multiplies: a softmax function's own example
+    (Julia's ``dims = 1``), not attention weights; one that weighs values is a slip to judge."""
+    used = {
+        operand.printed.index
+        for match in inference.chosen.values()
+        if match.node.kind in ("product", "product_t")
+        for operand in match.node.operands
+        if operand.printed is not None
+    }
+    return {
+        index
+        for index, match in inference.chosen.items()
+        if match.node.kind == "softmax_cols" and index not in used
+    }
 
 
 def _softmax_scale(node: Node) -> float | None:
