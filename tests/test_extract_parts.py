@@ -224,3 +224,66 @@ def test_a_softmax_down_the_columns_that_nothing_multiplies_is_not_claimed_as_we
     assert capsys.readouterr().out.splitlines()[-1] == (
         f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"
     )
+
+
+STEP_TABLE = """# Scores for one word
+
+| Word  | Dot Product Score | After Scaling | Attention Weight |
+| ----- | ----------------- | ------------- | ---------------- |
+| "the" | 2.0               | 1.0           | 0.10             |
+| "cat" | 4.0               | 2.0           | 0.30             |
+| "sat" | 6.0               | 3.0           | 0.60             |
+"""
+
+TWO_SOFTMAXES = """# Masking by multiplying or by filling
+
+```python
+>>> a * mask
+tensor([ 0.4300, -0.2100,  0.0000])
+>>> torch.softmax(a * mask, dim=0)
+tensor([0.4592, 0.2421, 0.2987])
+
+>>> a_masked_inf = torch.masked_fill(a, ~mask, -torch.inf)
+>>> a_masked_inf
+tensor([ 0.4300, -0.2100,    -inf])
+>>> torch.softmax(a_masked_inf, dim=0)
+tensor([0.6548, 0.3452, 0.0000])
+```
+"""
+
+
+def test_a_table_whose_headers_name_steps_is_a_vector_per_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The scores column is given, the weights column is judged (0.10, 0.30, 0.60 is no
+    softmax of 2, 4, 6 at any of these scales: the page's slip)."""
+    path = _page(tmp_path, STEP_TABLE)
+    one = extract_all(path)[0]
+    assert one.draft.get("scores") == [["2.0", "4.0", "6.0"]]
+    assert [(c.key, c.value) for c in one.draft.claims] == [
+        ("head1.weights[1]", "[0.10, 0.30, 0.60]")
+    ]
+    assert main(["check", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 1 claim: 0 hold (0 exact, 0 rounded), 1 wrong"
+    )
+
+
+def test_softmaxes_of_two_tensors_are_two_examples_and_minus_inf_is_their_mask(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The -inf the page prints is where its mask blocks; the score under it was never
+    printed, so it is a symbol, never a number made up in its place."""
+    path = _page(tmp_path, TWO_SOFTMAXES)
+    first, second = extract_all(path)
+    assert first.draft.get("scores") == [["0.4300", "-0.2100", "0.0000"]]
+    assert first.draft.get("mask") is None
+    assert second.draft.get("scores") == [["0.4300", "-0.2100", "s_{1,3}"]]
+    assert second.draft.get("mask") == [[1, 1, 0]]
+    assert [(c.key, c.value) for c in second.draft.claims] == [
+        ("head1.weights[1]", "[0.6548, 0.3452, 0.0000]")
+    ]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 1 claim: 1 holds (0 exact, 1 rounded)"
+    )

@@ -3,6 +3,7 @@ by the text or by the printed numbers, its claims placed on the derivation's ste
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -74,9 +75,24 @@ def _searched(
         decided = _token_rows(decided)
         seen.extend(decided)
         examples.extend(found)
-        groups.extend(g for g in split_examples(decided) if g)
+        for cut in _apart(decided, found):
+            groups.extend(g for g in split_examples(cut) if g)
         stopped = stopped or note
     return seen, examples, groups or [[]], stopped
+
+
+def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
+    """A part with no printed X or Q that holds examples the numbers found apart (a softmax
+    of one tensor, then of another): one group per example, each from its first line."""
+    spans = sorted((e.first, e.last) for e in found)
+    overlap = any(a[1] >= b[0] for a, b in itertools.pairwise(spans))
+    if len(spans) < 2 or overlap or any(s.role in ("x", "q") for s in seen):
+        return [seen]
+    groups: list[list[Seen]] = [[] for _ in spans]
+    for s in seen:
+        at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
+        groups[at[-1] if at else 0].append(s)
+    return groups
 
 
 def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:
