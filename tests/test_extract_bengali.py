@@ -29,6 +29,7 @@ from tests.pages import QKV_PAGE
 from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 from tests.test_extract_given import MASKED
+from tests.test_extract_parts import PROJECTED
 
 DOCUMENTS = sorted((DATA / "documents").iterdir())
 SEEDS = ("000", "001", "002", "003", "004")
@@ -213,6 +214,7 @@ CRAFTED = {
     "heads.md": HEADS,
     "masked.md": MASKED,
     "given.md": GIVEN,
+    "projected.md": PROJECTED,
     "direct.md": DIRECT,
     "not-row.md": NOT_ROW,
     "restaged.md": RESTAGED,

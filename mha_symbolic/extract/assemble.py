@@ -68,8 +68,29 @@ def build_input(draft: Draft, seen: Sequence[Seen], facts: Facts) -> tuple[int, 
         source = f"{where}: the heads' slices side by side"
         draft.set("x", plain(joined), source, name="X_i", where=(where,))
         return shape(joined)
-    direct = _direct_inputs(draft, seen) or given_stage(draft, seen)
+    direct = _projected(draft, seen) or _direct_inputs(draft, seen) or given_stage(draft, seen)
     return direct if direct else _symbolic_input(draft, facts)
+
+
+def _projected(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
+    """Q, K and V printed whole together with the weights that project them ("head_i =
+    Attention(Q W_i^Q, K W_i^K, V W_i^V)"): they are the inputs query, key and value."""
+    given = {s.role: s for s in reversed(seen) if s.role in "qkv" and _whole(s)}
+    weights = projection_matrices(seen)
+    if len(given) < 3 or not all(weights[role] for role in PROJECTIONS):
+        return None
+    width = shape(given["q"].item.rows)[1]
+    if any(shape(w.item.rows)[0] != width for role in PROJECTIONS for w in weights[role].values()):
+        return None  # the weights do not take Q's rows: not its projections
+    for role, key in (("q", "query"), ("k", "key"), ("v", "value")):
+        s = given[role]
+        draft.set(key, plain(s.item.rows), quoted(s), name=s.name, where=(s.where,))
+    draft.notes.append(phrase("notes.projected", names=code("query, key, value")))
+    return (len(given["q"].item.rows), width)
+
+
+def _whole(s: Seen) -> bool:
+    return s.row is None and s.col is None and s.head is None and len(s.item.rows) > 0
 
 
 def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
@@ -102,9 +123,37 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     if "scores" in given and "v" not in given and _set_stage(draft, given, ("scores",)):
         keys = [len(s.item.rows[0]) for _, s in sorted(given["scores"].items())]
         _symbolic_values(draft, keys)
+        _masked_scores(draft)
         draft.notes.append(phrase("notes.given", names=code("scores")))
         return (len(given["scores"][min(given["scores"])].item.rows), 0)
     return None
+
+
+_MINUS_INFINITY = re.compile(r"^[-−](?:inf(?:inity)?|∞|\\infty)$", re.I)
+
+
+def _masked_scores(draft: Draft) -> None:
+    """Given scores printed with -inf entries (masked_fill(~mask, -inf)): the page's mask is
+    where they stand; the scores under it were never printed, so they are symbols s_{i,j}
+    (the softmax does not depend on them), never a number made up in their place."""
+    value = draft.get("scores")
+    if not isinstance(value, list) or not value or not isinstance(value[0][0], str):
+        return  # one matrix of entries; heads' own scores are left as printed
+    masked = [[bool(_MINUS_INFINITY.match(e.strip())) for e in row] for row in value]
+    if not any(any(row) for row in masked) or not all(not all(row) for row in masked):
+        return
+    scores = [
+        [f"s_{{{i},{j}}}" if m else e for j, (e, m) in enumerate(zip(row, flags), start=1)]
+        for i, (row, flags) in enumerate(zip(value, masked), start=1)
+    ]
+    entry = next(v for v in draft.values if v.key == "scores")
+    draft.set(
+        "scores", scores, f"{entry.source}; -inf entries masked", name=entry.name, where=entry.where
+    )
+    allowed = [[0 if m else 1 for m in row] for row in masked]
+    causal = all(a == (j <= i) for i, row in enumerate(allowed) for j, a in enumerate(row))
+    where = "the given scores print -inf where the mask blocks"
+    draft.set("mask", "causal" if causal else allowed, where + (": causal" if causal else ""))
 
 
 def _symbolic_values(draft: Draft, keys: list[int]) -> None:

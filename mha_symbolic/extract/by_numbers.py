@@ -42,7 +42,11 @@ class Example:
     rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
 
 
-def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[Example, ...]]:
+def by_numbers(
+    document: Document, seen: list[Seen]
+) -> tuple[list[Seen], tuple[Example, ...], Phrase | None]:
+    """The arrays with the roles their numbers give, the examples found, and the sentence
+    saying that the search stopped at its bound (None when it did not)."""
     groups = _arrays(seen)
     items = [_stacked([seen[i] for i in group]) for group in groups]
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
@@ -50,6 +54,7 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
     inference = inferred(items, names)
     _printed_again(inference)
     _weighted_values(inference)
+    _given_scores(inference, names)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
     examples = []
@@ -74,14 +79,15 @@ def by_numbers(document: Document, seen: list[Seen]) -> tuple[list[Seen], tuple[
         first = examples[0]
         examples[0] = replace(first, said=(note, *first.said))
     out = list(seen)
-    other = _other_scale(inference)
+    other = _other_scale(inference) | _by_columns(inference)
     for n, group in enumerate(groups):
         for i in group:
-            alone = not examples and _not_weights(document, out[i])
+            given = not examples or n not in inference.chosen  # no relation gives it
+            alone = given and _not_weights(document, out[i])
             out[i] = _decided(out[i], n, inference, examples, alone)
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
-    return _unrelated_input(out, groups, inference), tuple(examples)
+    return _unrelated_input(out, groups, inference), tuple(examples), note
 
 
 def _other_scale(inference: Inference) -> set[int]:
@@ -98,6 +104,23 @@ def _other_scale(inference: Inference) -> set[int]:
         if scales:
             out.update(index for index, scale in scales if scale != scales[-1][1])
     return out
+
+
+def _by_columns(inference: Inference) -> set[int]:
+    """A softmax down the columns that nothing multiplies: a softmax function's own example
+    (Julia's ``dims = 1``), not attention weights; one that weighs values is a slip to judge."""
+    used = {
+        operand.printed.index
+        for match in inference.chosen.values()
+        if match.node.kind in ("product", "product_t")
+        for operand in match.node.operands
+        if operand.printed is not None
+    }
+    return {
+        index
+        for index, match in inference.chosen.items()
+        if match.node.kind == "softmax_cols" and index not in used
+    }
 
 
 def _softmax_scale(node: Node) -> float | None:
@@ -190,6 +213,26 @@ def _weighted_values(inference: Inference) -> None:
             inference.roles[values.index] = "v"
             if weights.index in inference.heads:
                 inference.heads[values.index] = inference.heads[weights.index]
+
+
+def _given_scores(inference: Inference, names: dict[int, str]) -> None:
+    """What a softmax takes (through a scale or a mask) when no relation gives it and no
+    name makes it an input (X, Q; "weights" is what a softmax call names its argument): the
+    scores, given as printed (a softmax of a printed vector, a page with no Q and K)."""
+    for match in list(inference.chosen.values()):
+        if not match.node.kind.startswith("softmax"):
+            continue
+        below = match.node.operands[0]
+        while below.kind in ("scale", "mask") and below.printed is None:
+            below = below.operands[0]
+        printed = below.printed
+        if printed is None or printed.index in inference.chosen:
+            continue
+        if names.get(printed.index, "scores") not in ("scores", "softmax_argument", "weights"):
+            continue
+        if inference.roles.get(printed.index, "softmax_argument") == "softmax_argument":
+            inference.roles[printed.index] = "scores"
+            inference.strong.add(printed.index)
 
 
 def _source(inference: Inference, index: int) -> int | None:
@@ -312,9 +355,10 @@ def _decided(
 
 
 def _not_weights(document: Document, s: Seen) -> bool:
-    """Numbers only their section's heading calls weights ("## Softmax with and without a
-    mask") whose rows are no probabilities: the row sums printed there, say."""
-    if s.role != "weights" or not _by_heading(document, s):
+    """Numbers only their section's heading or a sentence calls weights ("## Softmax with and
+    without a mask", "3. Softmax of each row: Row 1: [0.71, 0, 0.71]") whose rows are no
+    probabilities: the row sums printed there, or the softmax's argument."""
+    if s.role != "weights" or not (_by_heading(document, s) or not _label(s.name)):
         return False
     try:
         rows = [[Decimal(e.replace("−", "-")) for e in row] for row in s.item.rows]
@@ -326,11 +370,12 @@ def _not_weights(document: Document, s: Seen) -> bool:
 
 
 def _half_units(row: list[Decimal]) -> Decimal:
-    """How far a row's printed sum may be from its exact one: half a unit per entry."""
+    """How far a row's printed sum may be from its exact one: half a unit per decimal entry
+    (a weight printed without decimals, 0 or 1, is exact: a one-hot row, a masked entry)."""
     total = Decimal(0)
     for entry in row:
-        exponent = entry.as_tuple().exponent
-        total += Decimal(5).scaleb(min(0, int(exponent)) - 1)
+        exponent = int(entry.as_tuple().exponent)
+        total += Decimal(5).scaleb(exponent - 1) if exponent < 0 else Decimal(0)
     return total
 
 

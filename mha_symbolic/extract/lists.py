@@ -7,6 +7,7 @@ piece), so a page of ``(((...`` or ``[[[...`` costs one short look per bracket."
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -61,6 +62,7 @@ class _State:
         self.spaced = False  # whitespace since the last piece of the entry
         self.failed = ""  # the entry that could not be read
         self.wrapped: list[bool] = []  # per open list: an array( ... ) inside a list
+        self.ends: list[list[int]] = []  # per open list: where a ";" ended a row of entries
 
     def take(self) -> bool:
         """Add the finished entry to the open list; False if it is text, not a number."""
@@ -153,7 +155,7 @@ def _read(body: str, start: int, state: _State) -> Parsed | None:
         elif text in ("]", ")"):
             if not state.stack or not state.take() or text != state.closers[-1]:
                 return None
-            done = state.stack.pop()
+            done = _rows_of(state.stack.pop(), state.ends.pop())
             state.closers.pop()
             if state.wrapped.pop():  # array(...) in a list: the array it holds
                 if len(done) != 1 or not isinstance(done[0], list):
@@ -167,9 +169,21 @@ def _read(body: str, start: int, state: _State) -> Parsed | None:
         elif text in (",", ";", "\\;", "\\,"):
             if not state.stack or not state.take():
                 return None
+            if text == ";":
+                state.ends[-1].append(len(state.stack[-1]))
         elif not _entry_piece(state, text):
             return None
     return None
+
+
+def _rows_of(done: list, ends: list[int]) -> list:
+    """A Julia or MATLAB matrix literal ("[1 2 3; 2 2 2]"): ";" between entries ends a row.
+    Unchanged when the entries are lists or the rows would differ in length."""
+    if not ends or any(isinstance(e, list) for e in done):
+        return done
+    bounds = [0, *[end for end in ends if 0 < end < len(done)], len(done)]
+    rows = [done[a:b] for a, b in itertools.pairwise(bounds)]
+    return rows if len({len(row) for row in rows}) == 1 and len(rows) > 1 else done
 
 
 def _open(state: _State, bracket: str) -> bool:
@@ -186,6 +200,7 @@ def _open(state: _State, bracket: str) -> bool:
     if not allowed:
         return False
     state.stack.append([])
+    state.ends.append([])
     state.closers.append(_CLOSER[bracket])
     state.wrapped.append(wrapper and len(state.stack) > 1)
     return True

@@ -3,6 +3,7 @@ by the text or by the printed numbers, its claims placed on the derivation's ste
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -15,6 +16,7 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.parts import parts
 from mha_symbolic.extract.place import (
     agreeing,
     place_claims,
@@ -23,7 +25,7 @@ from mha_symbolic.extract.place import (
     step_key,
 )
 from mha_symbolic.extract.reading import Reading, Seen, read
-from mha_symbolic.language.extract_phrases import phrase
+from mha_symbolic.language.extract_phrases import Phrase, phrase
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -40,18 +42,57 @@ def drafts(document: Document) -> list[Draft]:
             source=document.name,
         )
     reading = read(document)
-    seen, examples = by_numbers(document, list(reading.seen))
-    reading = replace(reading, seen=tuple(_token_rows(seen)))
+    seen, examples, groups, stopped = _searched(document, reading)
+    reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
-    groups = split_examples(reading.seen)
     out = []
     for number, group in enumerate(groups, start=1):
         title = _title(document, number, len(groups))
         found = _found(examples, group)
-        draft = build_draft(document, reading, facts, group, title, found)
+        try:
+            draft = build_draft(document, reading, facts, group, title, found)
+        except SpecError as error:
+            if stopped is None or error.detail.endswith(str(stopped)):
+                raise
+            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
         draft.inferred = [line for example in found for line in example.said]
         out.append(draft)
     return out
+
+
+def _searched(
+    document: Document, reading: Reading
+) -> tuple[list[Seen], list[Example], list[list[Seen]], Phrase | None]:
+    """Each part of the page (one printed input and what follows it) searched on its own:
+    the arrays with the roles their numbers give, the examples found, the groups of arrays
+    one draft each, and the sentence saying the search stopped at its bound."""
+    seen: list[Seen] = []
+    examples: list[Example] = []
+    groups: list[list[Seen]] = []
+    stopped = None
+    for part in parts(reading.seen):
+        decided, found, note = by_numbers(document, [reading.seen[i] for i in part])
+        decided = _token_rows(decided)
+        seen.extend(decided)
+        examples.extend(found)
+        for cut in _apart(decided, found):
+            groups.extend(g for g in split_examples(cut) if g)
+        stopped = stopped or note
+    return seen, examples, groups or [[]], stopped
+
+
+def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
+    """A part with no printed X or Q that holds examples the numbers found apart (a softmax
+    of one tensor, then of another): one group per example, each from its first line."""
+    spans = sorted((e.first, e.last) for e in found)
+    overlap = any(a[1] >= b[0] for a, b in itertools.pairwise(spans))
+    if len(spans) < 2 or overlap or any(s.role in ("x", "q") for s in seen):
+        return [seen]
+    groups: list[list[Seen]] = [[] for _ in spans]
+    for s in seen:
+        at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
+        groups[at[-1] if at else 0].append(s)
+    return groups
 
 
 def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry
 from mha_symbolic.extract.lists import Parsed, as_rows, number_like, parse
 
@@ -95,7 +96,24 @@ def _table(
     start = text.starts[data[0][0]]
     end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
     item = Item(tuple(out), start, end, data[0][0], "table", statement, "")
-    items.append(replace(item, columns=tuple(header), labels=labels))
+    item = replace(item, columns=tuple(header), labels=labels)
+    items.extend(_step_columns(item) or [item])
+
+
+def _step_columns(item: Item) -> list[Item]:
+    """A table whose column headers name steps of one computation ("Dot Product Score",
+    "After Scaling", "Attention Weight" over a column of words): each column is its own
+    vector, one query's row of that step, named by its header."""
+    roles = [resolve(h) for h in item.columns]
+    if not item.labels or len(item.columns) < 2 or any(h in item.labels for h in item.columns):
+        return []
+    if len({r.role for r in roles if r is not None}) < 2:
+        return []
+    out = []
+    for column, header in enumerate(item.columns):
+        vector = (tuple(row[column] for row in item.rows),)
+        out.append(replace(item, rows=vector, statement=f"{header} =", columns=(), labels=()))
+    return out
 
 
 def _list_columns(
