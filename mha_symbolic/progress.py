@@ -12,7 +12,18 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-INTERVAL = 5.0  # seconds between plain progress lines
+INTERVAL = 5.0  # seconds between plain progress lines, unless the environment says otherwise
+EVERY = "MHA_SYMBOLIC_PROGRESS_EVERY"  # seconds between plain lines into a log: 60 for a CI log
+
+
+def interval() -> float:
+    """Seconds between plain progress lines: ``$MHA_SYMBOLIC_PROGRESS_EVERY`` when it is a
+    number of seconds, else ``INTERVAL``."""
+    try:
+        seconds = float(os.environ.get(EVERY, INTERVAL))
+    except ValueError:
+        return INTERVAL
+    return seconds if seconds >= 0 else INTERVAL
 
 
 def styled(stream: TextIO) -> bool:
@@ -66,11 +77,11 @@ class _Line:
     """One status line on ``stream``: a tqdm bar where :func:`styled` allows (made at the
     first report), else a plain line at most every ``interval`` seconds."""
 
-    def __init__(self, stream: TextIO | None, enabled: bool, interval: float = INTERVAL) -> None:
+    def __init__(self, stream: TextIO | None, enabled: bool, every: float | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = enabled
         self.styled = styled(self.stream)
-        self.interval = interval
+        self.interval = interval() if every is None else every
         self.last = time.monotonic()  # a plain line only after `interval` of work
         self.bar: tqdm | None = None
 
@@ -101,7 +112,7 @@ class CountLine(_Line):
         total: int,
         stream: TextIO | None = None,
         enabled: bool = True,
-        interval: float = INTERVAL,
+        interval: float | None = None,
     ):
         super().__init__(stream, enabled, interval)
         self.label, self.total = label, total
@@ -132,7 +143,7 @@ class StepLine(_Line):
         stream: TextIO | None = None,
         enabled: bool = True,
         delay: float = 1.0,
-        interval: float = INTERVAL,
+        interval: float | None = None,
     ):
         super().__init__(stream, enabled, interval)
         self.delay = delay

@@ -22,6 +22,7 @@ from mha_symbolic.cli import main
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exercises import bank, bank_writer
 from mha_symbolic.output_files import staged_folder, write_atomic, write_files
+from tests.cpu_bound import WALL_FACTOR
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -324,12 +325,12 @@ def test_a_signal_during_exercises_leaves_no_temporary_folder(tmp_path, sig, cod
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + TIMEOUT * WALL_FACTOR  # the clock: the last guard
         while not list(tmp_path.glob(".bank.*/variant-002")):  # work under way, on disk
             assert child.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         child.send_signal(sig)
-        _, err = child.communicate(timeout=TIMEOUT)
+        _, err = child.communicate(timeout=TIMEOUT * WALL_FACTOR)
     finally:
         if child.poll() is None:
             child.kill()

@@ -93,3 +93,18 @@ def test_step_line_is_quiet_off_a_terminal_and_for_short_work():
     quick("x")
     quick.close()
     assert terminal.getvalue() == ""
+
+
+def test_a_log_gets_a_plain_line_as_often_as_the_environment_says(monkeypatch):
+    from mha_symbolic.progress import INTERVAL, interval
+
+    monkeypatch.setenv("MHA_SYMBOLIC_PROGRESS_EVERY", "60")
+    assert interval() == 60.0
+    for unusable in ("soon", "-1"):
+        monkeypatch.setenv("MHA_SYMBOLIC_PROGRESS_EVERY", unusable)
+        assert interval() == INTERVAL
+    monkeypatch.setenv("MHA_SYMBOLIC_PROGRESS_EVERY", "0")
+    log = io.StringIO()
+    line = StepLine(log, delay=0.0)
+    line("head1.q")
+    assert log.getvalue().startswith("mha-symbolic: head1.q (1 steps, ")
