@@ -24,7 +24,8 @@ from mha_symbolic.model.nodes import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.model.program import SOURCE, STREAMS, Leaf, Node, Program, affine_parts
+from mha_symbolic.model.program import SOURCE, STREAMS, Leaf, Node, Program
+from mha_symbolic.operations.projection import affine_parts
 
 INPUTS = ("query", "key", "value")
 GIVEN = ("q", "k", "v", "scores", "attention_weights")  # stages a spec may give per head

@@ -12,7 +12,26 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.exact import ops
 from mha_symbolic.operations.operation import Operation
+
+
+def _step(evaluator: Any, node: Any) -> Any:
+    """A V, row i as (sum_j e^{a_ij} v_j) / Z_i over the softmax's denominator."""
+    a, v = node.expr.args
+    softmax = evaluator.softmaxes.get(a)
+    if softmax is None:
+        return evaluator.generic(node)
+    return ops.attend(softmax, evaluator.value(v))
+
+
+def _limit(walk: Any, node: Any) -> Any:
+    """Kept compact where the values are finite; else the limit of the exact value."""
+    a, v = node.expr.args
+    softmax, value = walk.softmaxes.get(a), walk.value(v)
+    if softmax is not None and all(entry.is_finite for entry in value):
+        return ops.attend(softmax, value)
+    return walk.original(node)
 
 
 def _code(lowering: Any, node: Any) -> sp.Basic:
@@ -21,4 +40,4 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
     return sp.MatMul(lowering.operand(a, None), lowering.operand(v, None), evaluate=False)
 
 
-OPERATION = Operation(kind="attend", steps=("output",), code=_code)
+OPERATION = Operation(kind="attend", steps=("output",), step=_step, limit=_limit, code=_code)

@@ -17,10 +17,10 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, Unary
 
 
-class MaskedFill(MatrixExpr):
+class MaskedFill(Unary):
     """``masked_fill``: the scores with every blocked entry replaced by ``fill`` (-10^9, say).
 
     ``mask`` is the additive mask M (0 where a query may attend, -oo where not), so the value
@@ -29,11 +29,7 @@ class MaskedFill(MatrixExpr):
     """
 
     def __new__(cls, arg: Any, mask: Any, fill: Any) -> MaskedFill:
-        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.sympify(mask), sp.sympify(fill))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
+        return Unary.__new__(cls, arg, sp.sympify(mask), sp.sympify(fill))
 
     @property
     def mask(self) -> MatrixExpr:
@@ -42,10 +38,6 @@ class MaskedFill(MatrixExpr):
     @property
     def fill(self) -> sp.Expr:
         return self.args[2]
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
     def _latex(self, printer: Any) -> str:
         arg, mask, fill = (printer._print(a) for a in self.args)

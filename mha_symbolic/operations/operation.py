@@ -15,8 +15,27 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixExpr
+
 Rule = Callable[..., Any]
 STAGES = ("streams", "logits")  # where in a head the builder places an operation
+
+
+class Unary(MatrixExpr):
+    """A node that acts on one matrix ``arg`` (its first argument) and keeps its shape; an
+    operation's own settings (RoPE's base, ALiBi's slopes) follow as further arguments."""
+
+    def __new__(cls, arg: Any, *settings: Any) -> Unary:
+        return MatrixExpr.__new__(cls, sp.sympify(arg), *settings)
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
 
 
 @dataclass(frozen=True)
@@ -36,11 +55,16 @@ class Operation:
     rank: int = 0  # its order among the operations of its stage (then by kind)
     place: Callable[[Any, int, Any, Any], Any] | None = None
     exact: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, evaluate)
+    # Its step's exact value by a rule of its own rather than its expression evaluated (the
+    # softmax keeps each row over one denominator): (evaluator, node) -> Matrix; and the same
+    # as a parameter goes to a limit (default: the limit of the step's exact value).
+    step: Rule | None = None
+    limit: Rule | None = None
     structured: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, value_of)
     vjp: Mapping[type, Rule] = field(default_factory=dict)  # (reverse, expr, bar)
     forms: Mapping[type, Rule] = field(default_factory=dict)  # (forms walker, expr)
     # Q K^T of two of its outputs, exactly (RoPE: by relative position), or None: a product.
-    scores: Rule | None = None  # (q expr, k expr, evaluate, values) -> Matrix | None
+    scores: Rule | None = None  # (q expr, k expr, evaluator) -> Matrix | None
     # Its step's values are numbers the backward ring is built from (like the projections).
     ring_values: bool = False
     # The numbers its node multiplies by (the scale's 1/sqrt(2)): generators of that ring.

@@ -17,26 +17,15 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.exact import ops
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, Unary
 
 
 def _terms(expr: sp.Basic) -> tuple[sp.Basic, ...]:
     return expr.args if isinstance(expr, sp.MatAdd) else (expr,)
 
 
-class RowSoftmax(MatrixExpr):
+class RowSoftmax(Unary):
     """softmax applied to each row of a matrix expression."""
-
-    def __new__(cls, arg: Any) -> RowSoftmax:
-        return MatrixExpr.__new__(cls, sp.sympify(arg))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
     def _latex(self, printer: Any) -> str:
         return rf"\operatorname{{softmax}}\left({printer._print(self.arg)}\right)"
@@ -96,6 +85,48 @@ def _exact_backward(expr: SoftmaxBackward, values: Any, evaluate: Any) -> Matrix
     return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
 
 
+def _step(evaluator: Any, node: Any) -> Matrix:
+    """softmax(L), each row over one shared denominator (kept for the attention)."""
+    if not isinstance(node.expr, RowSoftmax):
+        return evaluator.generic(node)
+    softmax = ops.row_softmax(evaluator.value(node.expr.arg))
+    evaluator.softmaxes[node.symbol] = softmax
+    return softmax.weights
+
+
+def _limit(walk: Any, node: Any) -> Matrix:
+    """The limit of the weights from the limits of the logits' gaps (see :func:`limit_of`)."""
+    logits = next(n for n in walk.program.nodes if n.symbol == node.expr.arg)
+    softmax = limit_of(walk.take, walk.d[logits.key])
+    walk.softmaxes[node.symbol] = softmax
+    return softmax.weights if softmax is not None else walk.original(node)
+
+
+def limit_of(take: Any, logits: Matrix) -> ops.Softmax | None:
+    """The limit of softmax(logits) (``take.entry``: the limit of one entry), from the
+    logits' differences to the row's leader.
+
+    Each weight is 1 / sum_k e^{a_k - a_j}, so only the limits of a_k - a_lead matter:
+    keys whose logit falls infinitely behind the largest get exactly 0, the rest share
+    e^{lim(a_k - a_lead)}: one-hot at argmax (ties split equally) as a temperature goes
+    to 0, uniform over the unmasked keys as it goes to oo. None when a difference has
+    no limit in [-oo, oo).
+    """
+    rows = []
+    for i in range(logits.rows):
+        row = list(logits.row(i))
+        finite = [j for j, a in enumerate(row) if a != -sp.oo]
+        lead = finite[0]
+        for j in finite[1:]:
+            if take.entry(row[j] - row[lead]) == sp.oo:
+                lead = j
+        gaps = [a if a == -sp.oo else take.entry(a - row[lead]) for a in row]
+        if not all(g == -sp.oo or (g.is_finite and g.is_extended_real) for g in gaps):
+            return None
+        rows.append(gaps)
+    return ops.row_softmax(Matrix(rows))
+
+
 def _vjp(reverse: Any, expr: RowSoftmax, bar: sp.Basic) -> None:
     """A softmax inside an expression (not an assignment of its own): its weights inline."""
     reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
@@ -117,6 +148,8 @@ OPERATION = Operation(
         RowSoftmax: lambda e, v, evaluate: ops.row_softmax(evaluate(e.arg, v)).weights,
         SoftmaxBackward: _exact_backward,
     },
+    step=_step,
+    limit=_limit,
     vjp={RowSoftmax: _vjp},
     forms={
         SoftmaxBackward: lambda f, e: f.alg.softmax_backward(
