@@ -61,6 +61,8 @@ class Operation:
     step: Rule | None = None
     limit: Rule | None = None
     structured: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, value_of)
+    # A gradient formula's node in arb balls (exact.structured_grad): (balls walker, expr).
+    balls: Mapping[type, Rule] = field(default_factory=dict)
     vjp: Mapping[type, Rule] = field(default_factory=dict)  # (reverse, expr, bar)
     forms: Mapping[type, Rule] = field(default_factory=dict)  # (forms walker, expr)
     # Q K^T of two of its outputs, exactly (RoPE: by relative position), or None: a product.

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.exact import ops
+from mha_symbolic.exact.structured_values import Logits, Unstructured, Weights
 from mha_symbolic.operations.operation import Operation, Unary
 
 
@@ -127,6 +129,32 @@ def limit_of(take: Any, logits: Matrix) -> ops.Softmax | None:
     return ops.row_softmax(Matrix(rows))
 
 
+def _structured(expr: RowSoftmax, values: Any, value_of: Any) -> Weights:
+    """The weights held as their logits (``factor * matrix``, blocked entries apart)."""
+    logits = value_of(expr.arg, values)
+    if isinstance(logits, flint.fmpq_mat):
+        logits = Logits(sp.Integer(1), logits)
+    if not isinstance(logits, Logits):
+        raise Unstructured("a softmax of a non-logit value")
+    return Weights(logits)
+
+
+def _balls(balls: Any, expr: SoftmaxBackward) -> flint.arb_mat:
+    """A o (G - (A o G) 1 1^T) in arb: each row's weights times its gradient less their dot."""
+    a, g = (balls.of(arg) for arg in expr.args)
+    out = flint.arb_mat(a.nrows(), a.ncols())
+    for i in range(a.nrows()):
+        row = [(a[i, j], g[i, j]) for j in range(a.ncols())]
+        dot = sum((x * y for x, y in row), flint.arb(0))
+        for j, (x, y) in enumerate(row):
+            out[i, j] = x * (y - dot)
+    return out
+
+
+def _no_balls(balls: Any, expr: RowSoftmax) -> flint.arb_mat:
+    raise ValueError("enclose: a softmax inside a gradient formula is not enclosed")
+
+
 def _vjp(reverse: Any, expr: RowSoftmax, bar: sp.Basic) -> None:
     """A softmax inside an expression (not an assignment of its own): its weights inline."""
     reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
@@ -150,6 +178,8 @@ OPERATION = Operation(
     },
     step=_step,
     limit=_limit,
+    structured={RowSoftmax: _structured},
+    balls={SoftmaxBackward: _balls, RowSoftmax: _no_balls},
     vjp={RowSoftmax: _vjp},
     forms={
         SoftmaxBackward: lambda f, e: f.alg.softmax_backward(
