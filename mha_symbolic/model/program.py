@@ -57,6 +57,16 @@ HEAD_STEPS = (
     "output",
 )
 SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
+INPUTS = ("x", *SOURCE.values())  # the input steps: one for self-attention, or three
+# The steps after the heads, in the order build() makes them.
+OUTER_STEPS = ("concat", "output")
+# Each projection step's weight and bias (leaf roles), in the order the gradients list them.
+PROJECTED = {
+    "q": ("w_q", "b_q"),
+    "k": ("w_k", "b_k"),
+    "v": ("w_v", "b_v"),
+    "output": ("w_o", "b_o"),
+}
 _LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
 _Part = tuple[str, sp.Basic]  # (kind, expr) of a head's q, k or v before it is a node
 
@@ -108,6 +118,11 @@ class Program:
 
     def node(self, key: str) -> Node:
         return self._by_key[key]
+
+    @property
+    def result(self) -> Node:
+        """The step the program ends with: attention's output."""
+        return self.nodes[-1]
 
     def heads(self) -> range:
         """The head numbers, 1-based."""

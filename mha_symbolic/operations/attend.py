@@ -40,4 +40,11 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
     return sp.MatMul(lowering.operand(a, None), lowering.operand(v, None), evaluate=False)
 
 
-OPERATION = Operation(kind="attend", steps=("output",), step=_step, limit=_limit, code=_code)
+OPERATION = Operation(
+    kind="attend",
+    steps=("output",),
+    step=_step,
+    limit=_limit,
+    forward_forms=lambda f, node: f.of(node.expr),
+    code=_code,
+)

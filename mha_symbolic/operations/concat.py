@@ -7,4 +7,8 @@ from __future__ import annotations
 
 from mha_symbolic.operations.operation import Operation
 
-OPERATION = Operation(kind="concat", limit=lambda walk, node: walk.evaluated(node))
+OPERATION = Operation(
+    kind="concat",
+    limit=lambda walk, node: walk.evaluated(node),
+    forward_forms=lambda f, node: f.of(node.expr),
+)

@@ -64,7 +64,16 @@ class Operation:
     # A gradient formula's node in arb balls (exact.structured_grad): (balls walker, expr).
     balls: Mapping[type, Rule] = field(default_factory=dict)
     vjp: Mapping[type, Rule] = field(default_factory=dict)  # (reverse, expr, bar)
+    # The rule of an assignment ``symbol = expr`` whose gradient is written with the step's
+    # own name (the softmax's A): (reverse, symbol, expr, bar).
+    assigned_vjp: Mapping[type, Rule] = field(default_factory=dict)
     forms: Mapping[type, Rule] = field(default_factory=dict)  # (forms walker, expr)
+    # What the backward forms keep of its step (the softmax: its rows over one denominator,
+    # whose exponentials join the ring): (derivation, program, node) -> ops.Softmax.
+    kept: Rule | None = None
+    # Its forward step's forms when a gradient reads it, built rather than taken as the exact
+    # value's constants (from the softmax onwards): (forms walker, node) -> Forms.
+    forward_forms: Rule | None = None
     # Q K^T of two of its outputs, exactly (RoPE: by relative position), or None: a product.
     scores: Rule | None = None  # (q expr, k expr, evaluator) -> Matrix | None
     # Its step's values are numbers the backward ring is built from (like the projections).

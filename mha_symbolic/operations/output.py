@@ -46,4 +46,9 @@ def _limit(walk: Any, node: Any) -> Matrix:
     return walk.original(node)
 
 
-OPERATION = Operation(kind="output", step=_step, limit=_limit)
+OPERATION = Operation(
+    kind="output",
+    step=_step,
+    limit=_limit,
+    forward_forms=lambda f, node: f.of(node.expr),
+)

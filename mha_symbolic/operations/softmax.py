@@ -155,6 +155,16 @@ def _no_balls(balls: Any, expr: RowSoftmax) -> flint.arb_mat:
     raise ValueError("enclose: a softmax inside a gradient formula is not enclosed")
 
 
+def _assigned_vjp(reverse: Any, symbol: Any, expr: RowSoftmax, bar: sp.Basic) -> None:
+    """A = softmax(L): L gets ``SoftmaxBackward(A, bar)``, written over A's name (in code an
+    assignment of its own, ``S_bar``, when the policy asks for one)."""
+    logits: sp.Basic = SoftmaxBackward(symbol, bar)
+    if reverse.policy.own_steps:
+        label, code = (n.replace("A", "S", 1) for n in reverse.policy.names(symbol, False))
+        logits = reverse.assign(label, code, logits)
+    reverse.vjp(expr.arg, logits)
+
+
 def _vjp(reverse: Any, expr: RowSoftmax, bar: sp.Basic) -> None:
     """A softmax inside an expression (not an assignment of its own): its weights inline."""
     reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
@@ -181,11 +191,12 @@ OPERATION = Operation(
     structured={RowSoftmax: _structured},
     balls={SoftmaxBackward: _balls, RowSoftmax: _no_balls},
     vjp={RowSoftmax: _vjp},
+    assigned_vjp={RowSoftmax: _assigned_vjp},
     forms={
-        SoftmaxBackward: lambda f, e: f.alg.softmax_backward(
-            f.softmaxes[e.args[0]], f.of(e.args[1])
-        ),
+        SoftmaxBackward: lambda f, e: f.alg.softmax_backward(f.kept[e.args[0]], f.of(e.args[1])),
         RowSoftmax: lambda f, e: f.alg.softmax_forms(ops.row_softmax(f.alg.matrix(f.of(e.arg)))),
     },
+    kept=lambda d, program, node: ops.row_softmax(d[program.logits(node.head or 1).key]),
+    forward_forms=lambda f, node: f.alg.softmax_forms(f.kept[node.symbol]),
     code=_code,
 )
