@@ -81,6 +81,9 @@ class Operation:
     # The numbers its node multiplies by (the scale's 1/sqrt(2)): generators of that ring.
     ring_factors: Rule | None = None  # (node, scalar leaves -> values) -> list of numbers
     code: Rule | None = None  # (lowering, node) -> the node as a code expression
+    # The name its code is assigned under when the backward pass reads its value (the
+    # softmax's weights: A); None: inlined into the next step's code.
+    assigned_as: str | None = None
     prelude: Mapping[str, str] = field(default_factory=dict)  # backend -> helpers' source
 
     def setting(self, spec: Any) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
@@ -27,6 +28,13 @@ def _parts(walk: Any, node: Any) -> tuple[list[Any], list[Matrix], Matrix, Matri
     _, w, bias = parts
     values = [walk.value(n.expr.args[1]) for n in heads]
     return softmaxes, values, walk.value(w), None if bias is None else walk.value(bias)
+
+
+def _code(lowering: Any, node: Any) -> Any:
+    """The joined heads' code, times W_O (+ b_O) when the spec projects them."""
+    if isinstance(node.expr, sp.MatrixSymbol):
+        return lowering.operand(node.expr, None)
+    return lowering.affine_code(node)
 
 
 def _step(evaluator: Any, node: Any) -> Matrix:
@@ -51,4 +59,5 @@ OPERATION = Operation(
     step=_step,
     limit=_limit,
     forward_forms=lambda f, node: f.of(node.expr),
+    code=_code,
 )

@@ -199,4 +199,5 @@ OPERATION = Operation(
     kept=lambda d, program, node: ops.row_softmax(d[program.logits(node.head or 1).key]),
     forward_forms=lambda f, node: f.alg.softmax_forms(f.kept[node.symbol]),
     code=_code,
+    assigned_as="A",
 )
