@@ -84,7 +84,8 @@ class Operation:
     # The name its code is assigned under when the backward pass reads its value (the
     # softmax's weights: A); None: inlined into the next step's code.
     assigned_as: str | None = None
-    prelude: Mapping[str, str] = field(default_factory=dict)  # backend -> helpers' source
+    # backend (numpy, torch, jax; numpy_backward...: the backward pass's) -> helpers' source
+    prelude: Mapping[str, str] = field(default_factory=dict)
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off, or it has no key); an operation

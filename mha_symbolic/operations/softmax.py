@@ -53,6 +53,34 @@ class RowSoftmax(Unary):
 
     _jaxcode = _torchcode
 
+    def _print_product(self, printer: Any, right: sp.Basic) -> str:
+        """softmax(S) R in one helper call: it divides by the row sums after the product. In
+        torch, softmax(s Q K^T + M) V is ``scaled_dot_product_attention`` (with at most one
+        more logit term, the mask)."""
+        parts = _attention_parts(self, right) if printer.backend == "torch" else None
+        if parts is None or len(parts[4]) > 1:
+            return str(getattr(self, printer.printmethod)(printer, right=printer._print(right)))
+        scale, q, k, v, extra = parts
+        mask = f", attn_mask={printer._print(extra[0])}" if extra else ""
+        return (
+            f"scaled_dot_product_attention({printer._print(q)}, {printer._print(k)}, "
+            f"{printer._print(v)}{mask}, scale={printer._number(scale)})"
+        )
+
+
+def _attention_parts(
+    softmax: RowSoftmax, v: sp.Basic
+) -> tuple[sp.Expr, sp.Basic, sp.Basic, sp.Basic, list] | None:
+    """(scale, Q, K, V, other logit terms) when ``softmax V`` is softmax(s Q K^T + ...) V."""
+    terms = list(_terms(softmax.arg))
+    scores = terms.pop(0)
+    if not isinstance(scores, sp.MatMul):
+        return None
+    scale, matrices = scores.as_coeff_matrices()
+    if len(matrices) != 2 or not isinstance(matrices[1], sp.Transpose):
+        return None
+    return scale, matrices[0], matrices[1].arg, v, terms
+
 
 class SoftmaxBackward(MatrixExpr):
     """The row softmax's backward rule: ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``.
@@ -178,6 +206,60 @@ def _code(lowering: Any, node: Any) -> RowSoftmax:
     return RowSoftmax(logits)
 
 
+# The helpers its code calls, per backend and pass: a stable row softmax that can fuse the
+# product with the values, and the backward rule (NumPy's in place).
+_NUMPY = '''
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given.
+
+    The row max is subtracted before exp. With ``right`` the division by the row sums comes
+    after the product (L x d divisions, not L x L). The first term, a temporary, is overwritten.
+    """
+    x, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        grows = numpy.broadcast_shapes(x.shape, term.shape) != x.shape
+        x = x + term if grows else numpy.add(x, term, out=x)
+    x -= x.max(axis=-1, keepdims=True)
+    numpy.exp(x, out=x)
+    total = x.sum(axis=-1, keepdims=True)
+    if right is None:
+        x /= total
+        return x
+    out = x @ right
+    out /= total
+    return out
+'''
+_TORCH = '''
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
+    logits, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        logits = logits + term
+    weights = torch.softmax(logits, dim=-1)  # subtracts the row max first
+    return weights if right is None else weights @ right
+'''
+_JAX = '''
+def softmax(*terms, right=None):
+    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
+    logits, *rest = [term for term in terms if term is not None]
+    for term in rest:
+        logits = logits + term
+    weights = jax.nn.softmax(logits, axis=-1)  # subtracts the row max first
+    return weights if right is None else weights @ right
+'''
+_NUMPY_BACKWARD = '''
+def softmax_backward(a, g):
+    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
+    out = a * g
+    out -= a * out.sum(-1, keepdims=True)
+    return out
+'''
+_BACKWARD = '''
+def softmax_backward(a, g):
+    """A o (G - (A o G) 1 1^T): each row's softmax Jacobian diag(a) - a^T a applied to g."""
+    return a * (g - (a * g).sum(-1, keepdims=True))
+'''
+
 OPERATION = Operation(
     kind="softmax",
     steps=("weights",),
@@ -200,4 +282,12 @@ OPERATION = Operation(
     forward_forms=lambda f, node: f.alg.softmax_forms(f.kept[node.symbol]),
     code=_code,
     assigned_as="A",
+    prelude={
+        "numpy": _NUMPY,
+        "torch": _TORCH,
+        "jax": _JAX,
+        "numpy_backward": _NUMPY_BACKWARD,
+        "torch_backward": _BACKWARD,
+        "jax_backward": _BACKWARD,
+    },
 )
