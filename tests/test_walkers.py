@@ -21,6 +21,7 @@ WALKERS = (
     "numeric/lower.py",
     "numeric/codegen.py",
     "numeric/backprop.py",
+    "numeric/lambdify.py",
 )
 OPERATION_MODULES = {
     f"mha_symbolic.operations.{path.stem}"

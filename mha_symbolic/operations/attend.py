@@ -46,5 +46,6 @@ OPERATION = Operation(
     step=_step,
     limit=_limit,
     forward_forms=lambda f, node: f.of(node.expr),
+    stable=lambda stages, node: stages.named(stages.value(node.expr), "h"),
     code=_code,
 )

@@ -26,5 +26,6 @@ OPERATION = Operation(
     kind="concat",
     limit=lambda walk, node: walk.evaluated(node),
     forward_forms=lambda f, node: f.of(node.expr),
+    stable=lambda stages, node: stages.value(node.expr),
     code=_code,
 )

@@ -80,6 +80,9 @@ class Operation:
     ring_values: bool = False
     # The numbers its node multiplies by (the scale's 1/sqrt(2)): generators of that ring.
     ring_factors: Rule | None = None  # (node, scalar leaves -> values) -> list of numbers
+    # Its step for numeric evaluation (lambdify), entries named once and the softmax made
+    # stable: (stages, node) -> Matrix; None: the exact value (before the softmax).
+    stable: Rule | None = None
     code: Rule | None = None  # (lowering, node) -> the node as a code expression
     # The name its code is assigned under when the backward pass reads its value (the
     # softmax's weights: A); None: inlined into the next step's code.

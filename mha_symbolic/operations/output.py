@@ -59,5 +59,6 @@ OPERATION = Operation(
     step=_step,
     limit=_limit,
     forward_forms=lambda f, node: f.of(node.expr),
+    stable=lambda stages, node: stages.value(node.expr),
     code=_code,
 )

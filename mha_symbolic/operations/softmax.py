@@ -193,6 +193,42 @@ def _assigned_vjp(reverse: Any, symbol: Any, expr: RowSoftmax, bar: sp.Basic) ->
     reverse.vjp(expr.arg, logits)
 
 
+class RowMax(sp.Function):
+    """The largest of its arguments, as an elementwise ``numpy.maximum`` chain in code.
+
+    (``Max`` prints as ``numpy.amax`` of a tuple, which fails when a constant meets an array.)
+    """
+
+    def _numpycode(self, printer: Any) -> str:
+        text = printer._print(self.args[-1])
+        for arg in reversed(self.args[:-1]):
+            text = f"{printer._module_format('numpy.maximum')}({printer._print(arg)}, {text})"
+        return text
+
+
+def _row_max(entries: list[sp.Expr]) -> sp.Expr:
+    if len(entries) == 1:
+        return entries[0]
+    if all(a.is_comparable for a in entries):
+        return max(entries, key=lambda a: sp.N(a, 30))
+    return RowMax(*entries)
+
+
+def _stable(stages: Any, node: Any) -> Matrix:
+    """Each row as e^{a_j - m} / sum_k e^{a_k - m}, m the row's largest logit, every logit,
+    exponential, sum and weight named once (numeric evaluation that does not overflow)."""
+    logits = stages.named(stages.value(node.expr.arg), "a")
+    rows = []
+    for i in range(logits.rows):
+        row = list(logits.row(i))
+        finite = [a for a in row if a != -sp.oo]
+        top = stages.name(_row_max(finite), "m")
+        exps = [sp.Integer(0) if a == -sp.oo else stages.name(sp.exp(a - top), "e") for a in row]
+        total = stages.name(sp.Add(*exps), "z")
+        rows.append([stages.name(e / total, "w") for e in exps])
+    return Matrix(rows)
+
+
 def _vjp(reverse: Any, expr: RowSoftmax, bar: sp.Basic) -> None:
     """A softmax inside an expression (not an assignment of its own): its weights inline."""
     reverse.vjp(expr.arg, SoftmaxBackward(expr, bar))
@@ -280,6 +316,7 @@ OPERATION = Operation(
     },
     kept=lambda d, program, node: ops.row_softmax(d[program.logits(node.head or 1).key]),
     forward_forms=lambda f, node: f.alg.softmax_forms(f.kept[node.symbol]),
+    stable=_stable,
     code=_code,
     assigned_as="A",
     prelude={
