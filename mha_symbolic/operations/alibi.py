@@ -112,10 +112,13 @@ def distances(rows: int, cols: int) -> Matrix:
     return Matrix(rows, cols, lambda i, j: j - i)
 
 
-def place(builder: Any, n: int, slopes: tuple[sp.Expr, ...], logits: Any) -> Any:
+def place(builder: Any, n: int, slopes: tuple[sp.Expr, ...], parts: dict[str, Any]) -> Any:
     """Head n's scaled scores with its linear bias, a step of its own before the mask."""
-    expr = Alibi(logits, (slopes[n - 1],))
-    return builder.add(f"head{n}.bias", "alibi", rf"\hat{{S}}_{{{n}}}", expr, n)
+    expr = Alibi(parts["logits"], (slopes[n - 1],))
+    return {
+        **parts,
+        "logits": builder.add(f"head{n}.bias", "alibi", rf"\hat{{S}}_{{{n}}}", expr, n),
+    }
 
 
 def _exact(expr: Alibi, values: Any, evaluate: Any) -> Matrix:

@@ -16,6 +16,12 @@ from mha_symbolic.exact import ops
 from mha_symbolic.operations.operation import Operation
 
 
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """Head n's output, its weights times its values."""
+    name, expr = f"\\mathrm{{head}}_{{{n}}}", sp.MatMul(parts["weights"], parts["v"])
+    return {**parts, "output": builder.add(f"head{n}.output", "attend", name, expr, n)}
+
+
 def _step(evaluator: Any, node: Any) -> Any:
     """A V, row i as (sum_j e^{a_ij} v_j) / Z_i over the softmax's denominator."""
     a, v = node.expr.args
@@ -43,6 +49,8 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
 OPERATION = Operation(
     kind="attend",
     steps=("output",),
+    stage="output",
+    place=place,
     step=_step,
     limit=_limit,
     forward_forms=lambda f, node: f.of(node.expr),

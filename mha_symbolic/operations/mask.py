@@ -59,11 +59,15 @@ def leaf(builder: Any, allowed: Matrix) -> sp.MatrixSymbol:
     return builder.leaf("M", "mask", blocked)
 
 
-def place(builder: Any, n: int, allowed: Matrix, logits: Any) -> Any:
+def place(builder: Any, n: int, allowed: Matrix, parts: dict[str, Any]) -> Any:
     """Head n's logits plus the mask (or filled where it blocks), a step of its own."""
+    if "logits" not in parts:  # the weights are given
+        return parts
     mask, fill = leaf(builder, allowed), builder.spec.mask_fill
+    logits = parts["logits"]
     added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)
-    return builder.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+    masked = builder.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+    return {**parts, "logits": masked}
 
 
 def _exact(expr: MaskedFill, values: Any, evaluate: Any) -> Matrix:

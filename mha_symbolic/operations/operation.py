@@ -19,7 +19,9 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 Rule = Callable[..., Any]
-STAGES = ("streams", "logits")  # where in a head the builder places an operation
+# Where in a head the builder places an operation, in order: on the streams (q, k, v), to
+# make the scores, to scale them, on the logits, to make the weights, to make the output.
+STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
 
 
 class Unary(MatrixExpr):
@@ -49,8 +51,9 @@ class Operation:
     # None when the operation is off. Errors are one SpecError line naming the key.
     spec_key: str | None = None
     read: Callable[[Any, Mapping[str, Any]], Any] | None = None
-    # Where it goes in a head: "streams" (q, k, v by stream name) or "logits" (the scaled
-    # scores); place(builder, head n, setting, value) -> the value the head goes on with.
+    # Where it goes in a head (one of STAGES) and how: place(builder, head n, setting, parts)
+    # -> the parts the head goes on with, by name: q, k, v (their last steps), scores, logits,
+    # weights, output. A part a spec gives (its scores, say) is there before the stage.
     stage: str | None = None
     rank: int = 0  # its order among the operations of its stage (then by kind)
     place: Callable[[Any, int, Any, Any], Any] | None = None
@@ -91,10 +94,10 @@ class Operation:
     prelude: Mapping[str, str] = field(default_factory=dict)
 
     def setting(self, spec: Any) -> Any:
-        """The spec's value for this operation (None: off, or it has no key); an operation
-        without a reader of its own has a field of the spec (the mask's)."""
+        """The spec's value for this operation (None: off); an operation without a key is
+        always on (True), one without a reader of its own has a field of the spec (the mask's)."""
         if self.spec_key is None:
-            return None
+            return True
         if self.read is None:
             return getattr(spec, self.spec_key, None)
         return spec.operations.get(self.spec_key)

@@ -115,6 +115,8 @@ class Rope(Unary):
 def place(builder: Any, n: int, rope: RopeSpec, parts: dict[str, Any]) -> dict[str, Any]:
     """Head n's queries and keys rotated, each a step of its own (the values unchanged)."""
     out = dict(parts)
+    if "q" not in parts:  # the weights are given: no Q and K to turn
+        return out
     for stream in ("q", "k"):
         expr = Rope(parts[stream], rope.base, rope.pairs)
         name = rf"\hat{{{stream.upper()}}}_{{{n}}}"

@@ -15,6 +15,40 @@ import sympy as sp
 from mha_symbolic.operations.operation import Operation
 
 
+def factor(builder: Any, d_k: int) -> sp.Expr:
+    """The factor s of softmax(s Q K^T) as formulas write it (1/sqrt(d_k), d_k a leaf)."""
+    scale = builder.spec.scale
+    if scale == "none":
+        return sp.Integer(1)
+    if scale == "sqrt_dk":
+        symbol = sp.Symbol("d_k", positive=True, integer=True)
+        known = [lf for lf in builder.leaves if lf.symbol == symbol]
+        if known and known[0].value != d_k:  # heads of different widths: the number itself
+            return sp.Pow(sp.Integer(d_k), sp.Rational(-1, 2), evaluate=False)
+        if not known:
+            builder.scalar(symbol, "d_k", sp.Integer(d_k))
+        return 1 / sp.sqrt(symbol)
+    assert isinstance(scale, sp.Expr)
+    return scale
+
+
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """Head n's scaled scores s S, written s Q K^T (none when the spec gives the weights)."""
+    if "scores" not in parts:
+        return parts
+    s = parts["scores"]
+    if "q" in parts:
+        q, k = parts["q"], parts["k"]
+        s_of = factor(builder, int(q.shape[1]))
+        written = sp.MatMul(s_of, q, k.T)
+    else:  # given scores
+        s_of = factor(builder, 0)
+        written = sp.MatMul(s_of, s)
+    expr = sp.MatMul(s_of, s)
+    logits = builder.add(f"head{n}.scaled", "scale", f"S'_{{{n}}}", expr, n, written)
+    return {**parts, "logits": logits}
+
+
 def _code(lowering: Any, node: Any) -> sp.Basic:
     """s Q K^T as one product of the scores' code (or the given scores) and the factor."""
     factor, scores = node.expr.args if isinstance(node.expr, sp.MatMul) else (1, node.expr)
@@ -33,4 +67,11 @@ def _factors(node: Any, scalars: dict[sp.Basic, Any]) -> list[sp.Expr]:
     return [node.expr.args[0].xreplace(scalars)]
 
 
-OPERATION = Operation(kind="scale", steps=("scaled",), code=_code, ring_factors=_factors)
+OPERATION = Operation(
+    kind="scale",
+    steps=("scaled",),
+    stage="scale",
+    place=place,
+    code=_code,
+    ring_factors=_factors,
+)

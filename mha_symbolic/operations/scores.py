@@ -17,6 +17,14 @@ from mha_symbolic.exact import ops
 from mha_symbolic.operations.operation import Operation
 
 
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """Head n's scores Q K^T from its last queries and keys (none when the spec gives them)."""
+    if "q" not in parts:
+        return parts
+    expr = sp.MatMul(parts["q"], parts["k"].T)
+    return {**parts, "scores": builder.add(f"head{n}.scores", "scores", f"S_{{{n}}}", expr, n)}
+
+
 def _step(evaluator: Any, node: Any) -> Any:
     """Q K^T with every entry multiplied out, or as the operation that made Q and K writes it
     (RoPE: by relative position)."""
@@ -39,4 +47,6 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
     return sp.MatMul(lowering.operand(q, None), lowering.operand(k_t, None), evaluate=False)
 
 
-OPERATION = Operation(kind="scores", steps=("scores",), step=_step, code=_code)
+OPERATION = Operation(
+    kind="scores", steps=("scores",), stage="scores", place=place, step=_step, code=_code
+)

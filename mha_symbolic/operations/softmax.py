@@ -115,6 +115,14 @@ def _exact_backward(expr: SoftmaxBackward, values: Any, evaluate: Any) -> Matrix
     return Matrix(a.rows, a.cols, lambda r, j: a[r, j] * (g[r, j] - dots[r]))
 
 
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """Head n's weights, the row softmax of its last logits (none when the spec gives them)."""
+    if "weights" in parts:
+        return parts
+    expr = RowSoftmax(parts["logits"])
+    return {**parts, "weights": builder.add(f"head{n}.weights", "softmax", f"A_{{{n}}}", expr, n)}
+
+
 def _step(evaluator: Any, node: Any) -> Matrix:
     """softmax(L), each row over one shared denominator (kept for the attention)."""
     if not isinstance(node.expr, RowSoftmax):
@@ -300,6 +308,8 @@ OPERATION = Operation(
     kind="softmax",
     steps=("weights",),
     nodes=(RowSoftmax, SoftmaxBackward),
+    stage="weights",
+    place=place,
     exact={
         RowSoftmax: lambda e, v, evaluate: ops.row_softmax(evaluate(e.arg, v)).weights,
         SoftmaxBackward: _exact_backward,
