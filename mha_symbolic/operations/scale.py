@@ -1,9 +1,10 @@
 """The scale: the scores times the factor s of softmax(s Q K^T) (step ``head{n}.scaled``).
 
 The spec's ``scale`` is ``sqrt_dk`` (s = 1/sqrt(d_k), d_k a leaf of the program), ``none``
-(s = 1) or an exact number, maybe in declared parameters (``1/tau``); it is read by
-:mod:`mha_symbolic.spec.attention`. In code the factor multiplies the cheaper of the
-product's factors; in the backward forms it is a generator of the ring of its own.
+(s = 1) or an exact number, maybe in declared parameters (``1/tau``); it is read here
+(:func:`read_scale`, called by :mod:`mha_symbolic.spec.attention`) into the spec's field.
+In code the factor multiplies the cheaper of the product's factors; in the backward forms
+it is a generator of the ring of its own.
 """
 
 from __future__ import annotations
@@ -12,7 +13,49 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.errors import SpecError
 from mha_symbolic.operations.operation import Operation
+from mha_symbolic.spec import exact_numbers as exact
+from mha_symbolic.text import did_you_mean
+
+SCALES = ("sqrt_dk", "none")
+
+
+# --------------------------------------------------------------------------- spec
+def read_scale(value: Any) -> str | sp.Expr:
+    """The spec's ``scale``: sqrt_dk, none, or an exact positive number (maybe in declared
+    parameters, ``1/tau``)."""
+    if isinstance(value, str) and value in SCALES:
+        return value
+    names = {symbol.name for symbol in exact.declared_symbols()}
+    if isinstance(value, str) and value.replace("_", "").isalpha() and value not in names:
+        raise SpecError(
+            f"unknown scale {value!r}{did_you_mean(value, SCALES)}; "
+            "choose sqrt_dk, none or an exact number"
+        )
+    number = exact.to_number(value, "scale")
+    if number.free_symbols:
+        return _parametric_scale(number, value)
+    if not number.is_positive:
+        raise SpecError(f"scale must be a positive number, got {value!r}")
+    return number
+
+
+def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
+    """A scale in declared parameters (``1/tau``): it may not be provably zero or negative."""
+    declared = set(exact.declared_symbols())
+    unknown = sorted((s for s in number.free_symbols if s not in declared), key=str)
+    if unknown:
+        raise SpecError(
+            f"scale {value!r} uses {unknown[0]}, which is not a declared parameter "
+            f'(declare it: [parameters] {unknown[0]} = "positive")'
+        )
+    if number.is_positive is False:
+        raise SpecError(f"scale {value!r} is never positive for the declared parameters")
+    return number
+
+
+# --------------------------------------------------------------------------- model
 
 
 def factor(builder: Any, d_k: int) -> sp.Expr:
@@ -70,6 +113,7 @@ def _factors(node: Any, scalars: dict[sp.Basic, Any]) -> list[sp.Expr]:
 OPERATION = Operation(
     kind="scale",
     steps=("scaled",),
+    spec_key="scale",  # read by read_scale into the spec's ``scale`` field
     stage="scale",
     place=place,
     code=_code,
