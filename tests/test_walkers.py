@@ -119,6 +119,7 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
 
 def test_every_node_kind_an_operation_owns_is_found_by_its_module() -> None:
     assert {op.kind for op in operations.OPERATIONS} >= {
+        "project",
         "rope",
         "scores",
         "scale",

@@ -86,12 +86,7 @@ class _Forms:
 
     def _leaves(self, target: sp.MatrixSymbol | None) -> list[sp.Expr]:
         """Every number and symbol a coefficient is built from (so one ring holds them all)."""
-        kinds = (
-            "input",
-            "slice",
-            "project",
-            *(op.kind for op in operations.OPERATIONS if op.ring_values),
-        )
+        kinds = ("input", "slice", *(op.kind for op in operations.OPERATIONS if op.ring_values))
         matrices = [s.value for s in self.d.steps if s.kind in kinds]
         matrices += [lf.value for lf in self.program.leaves if _is_weight(lf)]
         loss = self.d.spec.loss

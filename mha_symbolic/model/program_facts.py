@@ -23,9 +23,9 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.model.affine import affine_parts
 from mha_symbolic.model.program import SOURCE, Node, Program
 from mha_symbolic.operations.mask import MaskedFill
-from mha_symbolic.operations.projection import affine_parts
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic import operations
+from mha_symbolic.model.affine import affine_parts
 from mha_symbolic.model.nodes import SplitHeads, StackHeads
 from mha_symbolic.model.program import SOURCE, STREAMS, Leaf, Node, Program
-from mha_symbolic.operations.projection import affine_parts
 
 INPUTS = ("query", "key", "value")
 GIVEN = ("q", "k", "v", "scores", "attention_weights")  # stages a spec may give per head
@@ -199,16 +199,16 @@ class _Lowering:
         return self.attention(n, f"_{{{tag}}}", tag)
 
     def own(self, node: Node) -> sp.Basic:
-        """A head's q/k/v node as code: its projection, its columns of a slice, or as given."""
-        if node.kind == "input":
+        """A head's q/k/v node as code: its columns of a slice, its projection, or as given."""
+        if isinstance(node.expr, sp.MatrixSlice):  # fused: its columns of the projection
+            full = self.affine_code(self.node_of(node.expr.parent))
+            return self.rebase_slice(node.expr, full)
+        parts = affine_parts(node.expr)
+        if parts is None:  # given
             return self.operand(node.expr, node.stream)
-        if node.kind == "project":
-            parent = _parts(node.expr)[0]
-            x = self.slice_of(parent, node.stream) if _is_slice_node(self.model, parent) else None
-            return self.affine_code(node, x)
-        parent_node = self.node_of(node.expr.parent)
-        full = self.affine_code(parent_node)
-        return self.rebase_slice(node.expr, full)
+        parent = parts[0]
+        x = self.slice_of(parent, node.stream) if _is_slice_node(self.model, parent) else None
+        return self.affine_code(node, x)
 
     def slice_of(self, symbol: sp.Basic, stream: str | None) -> sp.Basic:
         """The split layout's slice node as code: the columns of the stream's input."""

@@ -1,12 +1,14 @@
 """What one kind of step means, in one object: the walkers look it up instead of branching.
 
 An :class:`Operation` gathers, for one node kind, every rule a walker needs: the spec key it
-reads, where the program builder places it, its exact evaluation, its structured (FLINT)
-evaluation, its reverse-mode rule, its backward forms, its code and the backend helpers that
-code calls. Rules are keyed by the matrix-expression class they apply to, so the walkers
-(``model.rules``, ``exact.values``, ``exact.structured``, ``exact.backward``, ``numeric``)
-merge them into their tables. A walker passes itself to a rule (the evaluator, the reverse
-pass, the lowering), so an operation imports none of them.
+reads, where the program builder places it, its exact step and its limit, its structured
+(FLINT) and arb evaluation, its reverse-mode rule, its backward forms, its stable numeric
+form, its code and the backend helpers that code calls. Rules of an expression are keyed by
+the matrix-expression class they apply to, so the walkers (``model.rules``, ``exact.values``,
+``exact.structured``, ``exact.structured_grad``, ``exact.backward``, ``numeric``) merge them
+into their tables; rules of a step are found by the node's kind (``BY_KIND``). A walker
+passes itself to a rule (the evaluator, the limit walk, the reverse pass, the lowering), so
+an operation imports none of them.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
+from mha_symbolic.model.affine import affine_parts
 from mha_symbolic.operations.operation import Operation
-from mha_symbolic.operations.projection import affine_parts
 
 
 def _parts(walk: Any, node: Any) -> tuple[list[Any], list[Matrix], Matrix, Matrix | None] | None:

@@ -1,26 +1,15 @@
-"""The projections: X W (+ 1 b), the queries, keys and values of each head and the output's
-``Concat(heads) W_O``; the weight is W or W^T by the spec's convention.
+"""The projections X W (+ 1 b): each head's queries, keys and values (step ``head{n}.q``, ...),
+or every head's at once in the fused layout (step ``q``, then each head's columns); kind
+``project``. The weight is W or W^T by the spec's convention, and the builder makes them
+(:mod:`mha_symbolic.model.program`; the output's W_O is the ``output`` operation's).
+
+Their values are numbers the backward ring is built from; in code a projection is one
+product over the stream's input (:func:`mha_symbolic.model.affine.affine_parts` finds its
+parts).
 """
 
 from __future__ import annotations
 
-import sympy as sp
+from mha_symbolic.operations.operation import Operation
 
-
-def affine_parts(expr: sp.Basic) -> tuple[sp.Basic, sp.Basic, sp.Basic | None] | None:
-    """(X, W or W^T, the bias symbol or None) of a projection ``X W (+ 1 b)``; None when
-    ``expr`` is not one (SymPy may order the sum either way, and drops a 1 x 1 ones)."""
-    terms = expr.args if isinstance(expr, sp.MatAdd) else (expr,)
-    products = [
-        t for t in terms if isinstance(t, sp.MatMul) and not isinstance(t.args[0], sp.OneMatrix)
-    ]
-    if len(products) != 1 or len(products[0].args) != 2 or len(terms) > 2:
-        return None
-    x, w = products[0].args
-    rest = [t for t in terms if t is not products[0]]
-    if not rest:
-        return x, w, None
-    bias = rest[0]
-    if isinstance(bias, sp.MatMul) and isinstance(bias.args[0], sp.OneMatrix):
-        bias = bias.args[1]
-    return x, w, bias
+OPERATION = Operation(kind="project", ring_values=True)
