@@ -1,11 +1,13 @@
 """The row softmax: each row of a head's logits turned into weights that are positive and add
 up to 1, and its backward rule ``A \\circ (\\bar{A} - (A \\circ \\bar{A}) 1 1^T)``.
 
-The program builder makes the step ``head{n}.weights`` from the logits (the last step before
-it); the exact evaluator keeps each row over one denominator (:mod:`mha_symbolic.exact.ops`),
-the structured form holds it as its rational logits (:mod:`mha_symbolic.exact.structured`),
-and every backend's code calls a stable ``softmax`` helper (``numeric/preludes``), which can
-fuse the product with the values.
+Everything the softmax means is here: its place (the step ``head{n}.weights`` from a head's
+last logits), its exact step (each row over one denominator, :mod:`mha_symbolic.exact.ops`)
+and its limit (from the limits of the logits' gaps), its structured form (its rational
+logits) and its gradient in arb, its reverse-mode rule over its step's name A, what the
+backward forms keep of it, its stable numeric form (max-shifted rows), and its code: a
+stable ``softmax`` helper per backend that can fuse the product with the values (torch:
+``scaled_dot_product_attention``), and the backward helper ``softmax_backward``.
 """
 
 from __future__ import annotations
