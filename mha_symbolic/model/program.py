@@ -71,6 +71,7 @@ class Leaf:
     role: str  # x, query, key, value, w_q, ..., b_o, mask, d_k
     head: int | None  # 0-based head of a per-head weight; None if shared
     value: Any  # the exact value (weights as given, in the spec's convention)
+    kind: str | None = None  # what the value is when its numbers do not say (mask: causal)
 
 
 @dataclass(frozen=True)
@@ -161,9 +162,11 @@ class _Builder:
         self.nodes.append(Node(key, kind, head, symbol, expr, shown, stream))
         return symbol
 
-    def leaf(self, name: str, role: str, value: Matrix, head: int | None = None) -> sp.MatrixSymbol:
+    def leaf(
+        self, name: str, role: str, value: Matrix, head: int | None = None, kind: str | None = None
+    ) -> sp.MatrixSymbol:
         symbol = sp.MatrixSymbol(name, value.rows, value.cols)
-        self.leaves.append(Leaf(symbol, role, head, value))
+        self.leaves.append(Leaf(symbol, role, head, value, kind))
         return symbol
 
     def weight(self, name: str, head: int, per_head: bool) -> sp.Basic:

@@ -124,12 +124,13 @@ class MaskedFill(Unary):
 
 
 def leaf(builder: Any, allowed: Matrix) -> sp.MatrixSymbol:
-    """The additive mask M (0 may attend, -oo blocked), one leaf for every head."""
+    """The additive mask M (0 may attend, -oo blocked), one leaf for every head; its kind
+    (causal, or a matrix the spec gives) is the leaf's."""
     for known in builder.leaves:
         if known.role == "mask":
             return known.symbol
     blocked = Matrix(allowed.rows, allowed.cols, lambda r, c: 0 if allowed[r, c] else -sp.oo)
-    return builder.leaf("M", "mask", blocked)
+    return builder.leaf("M", "mask", blocked, None, builder.spec.mask_kind)
 
 
 def place(builder: Any, n: int, allowed: Matrix, parts: dict[str, Any]) -> Any:
