@@ -27,7 +27,17 @@ from mha_symbolic.model.nodes import (
     OnesLike,
     PadColumns,
 )
-from mha_symbolic.model.program import HEAD_STEPS, STREAMS, Leaf, Program, build
+from mha_symbolic.model.program import (
+    HEAD_STEPS,
+    INPUTS,
+    OUTER_STEPS,
+    PROJECTED,
+    STREAMS,
+    Leaf,
+    Node,
+    Program,
+    build,
+)
 
 _NAME = re.compile(r"(\\mathrm\{[^}]*\}|\\(?:tilde|hat)\{[^}]*\}|[A-Za-z])(.*)")
 
@@ -46,9 +56,7 @@ def _names(symbol: sp.MatrixSymbol, leaf: bool) -> tuple[str, str]:
     return bar_label(symbol.name), symbol.name
 
 
-EXACT = rules.Policy(
-    _names, every_step=True, temporaries=False, batch_sum=False, softmax_step=False
-)
+EXACT = rules.Policy(_names, every_step=True, temporaries=False, batch_sum=False, own_steps=False)
 
 
 class _Forms:
@@ -57,11 +65,13 @@ class _Forms:
     def __init__(self, d: Derivation, program: Program, target: sp.MatrixSymbol | None) -> None:
         self.d, self.program = d, program
         self.scalars = {lf.symbol: lf.value for lf in program.leaves if lf.role == "d_k"}
-        self.softmaxes: dict[sp.Basic, ops.Softmax] = {
-            node.symbol: ops.row_softmax(d[program.logits(node.head or 1).key])
-            for node in program.nodes
-            if node.kind == "softmax"
-        }
+        # What an operation keeps of its step (the softmax: its rows over one denominator),
+        # whose exponentials and sums join the ring.
+        self.kept: dict[sp.Basic, ops.Softmax] = {}
+        for node in program.nodes:
+            op = operations.BY_KIND.get(node.kind)
+            if op is not None and op.kept is not None:
+                self.kept[node.symbol] = op.kept(d, program, node)
         self.alg = Algebra(self._leaves(target), self._factors())
         self.forms: dict[sp.Basic, Forms] = {}  # filled as the gradients' formulas ask
         self.values: dict[sp.Basic, sp.MatrixBase] = {
@@ -76,18 +86,13 @@ class _Forms:
 
     def _leaves(self, target: sp.MatrixSymbol | None) -> list[sp.Expr]:
         """Every number and symbol a coefficient is built from (so one ring holds them all)."""
-        kinds = (
-            "input",
-            "slice",
-            "project",
-            *(op.kind for op in operations.OPERATIONS if op.ring_values),
-        )
+        kinds = ("input", "slice", *(op.kind for op in operations.OPERATIONS if op.ring_values))
         matrices = [s.value for s in self.d.steps if s.kind in kinds]
         matrices += [lf.value for lf in self.program.leaves if _is_weight(lf)]
         loss = self.d.spec.loss
         matrices += [loss.target] if loss is not None and loss.target is not None else []
-        extras = [e for s in self.softmaxes.values() for row in s.exps for e in row]
-        extras += [z.value for s in self.softmaxes.values() for z in s.sums]
+        extras = [e for s in self.kept.values() for row in s.exps for e in row]
+        extras += [z.value for s in self.kept.values() for z in s.sums]
         return [e for m in matrices for e in m] + coefficients_of(extras)
 
     def _factors(self) -> list[sp.Expr]:
@@ -100,13 +105,13 @@ class _Forms:
                 out += op.ring_factors(node, self.scalars)
         return out
 
-    def forward(self, kind: str, symbol: sp.Basic, expr: sp.Basic, key: str) -> Forms:
-        """A forward step's forms: its exact value, or built from the softmax onwards."""
-        if kind == "softmax":
-            return self.alg.softmax_forms(self.softmaxes[symbol])
-        if kind in ("attend", "concat", "output"):
-            return self.of(expr)
-        return self.alg.constants(self.d[key])
+    def forward(self, node: Node) -> Forms:
+        """A forward step's forms: its exact value, or as its operation builds them (from the
+        softmax onwards)."""
+        op = operations.BY_KIND.get(node.kind)
+        if op is not None and op.forward_forms is not None:
+            return op.forward_forms(self, node)
+        return self.alg.constants(self.d[node.key])
 
     def of(self, expr: sp.Basic) -> Forms:
         if isinstance(expr, sp.MatrixSymbol):
@@ -121,8 +126,7 @@ class _Forms:
             return self.of(self.gradients[symbol])
         if symbol in self.values:
             return self.alg.constants(self.values[symbol])
-        node = self.nodes[symbol]
-        return self.forward(node.kind, node.symbol, node.expr, node.key)
+        return self.forward(self.nodes[symbol])
 
     def matmul(self, expr: sp.MatMul) -> Forms:
         coefficient, matrices = expr.as_coeff_matrices()
@@ -181,10 +185,9 @@ def _backwards(steps: tuple[str, ...]) -> tuple[str, ...]:
 # The order of the grad steps: the output side, each head's attention, each head's projections,
 # the fused projections, then the inputs (as a worked solution goes back through the steps).
 _HEAD_STAGES = _backwards(HEAD_STEPS)
-_HEAD_WEIGHTS = ("w_q", "b_q", "w_k", "b_k", "w_v", "b_v", "x", "query", "key", "value")
-_FUSED = ("q", "w_q", "b_q", "k", "w_k", "b_k", "v", "w_v", "b_v")
-_OUTER = ("output", "w_o", "b_o", "concat")
-_INPUTS = ("x", "query", "key", "value")
+_HEAD_WEIGHTS = (*(role for stream in STREAMS for role in PROJECTED[stream]), *INPUTS)
+_FUSED = tuple(name for stream in STREAMS for name in (stream, *PROJECTED[stream]))
+_OUTER = tuple(name for step in reversed(OUTER_STEPS) for name in (step, *PROJECTED.get(step, ())))
 _HEAD_KEY = re.compile(r"grad\.head(\d+)\.(.+)")
 
 
@@ -203,7 +206,7 @@ def order(key: str) -> tuple[int, ...]:
         return (1, _OUTER.index(name))
     if name in _FUSED:
         return (4, _FUSED.index(name))
-    return (5, _INPUTS.index(name))
+    return (5, INPUTS.index(name))
 
 
 def _key(program: Program, symbol: sp.Basic) -> tuple[str, int | None]:
@@ -229,7 +232,7 @@ class Plan:
 def plan(program: Program) -> Plan:
     """The reverse-mode rules applied to ``program`` for its spec's loss."""
     spec = program.spec
-    output = program.node("output").symbol
+    output = program.result.symbol
     loss = rules.loss(output, spec.loss.kind if spec.loss is not None else "sum")
     forward = [(n.symbol, n.expr) for n in program.nodes if n.kind != "input"]
     inputs = [n.symbol for n in program.nodes if n.kind == "input"]

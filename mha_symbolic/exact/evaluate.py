@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import sympy as sp
@@ -17,8 +17,7 @@ from mha_symbolic.exact.rows import Entries, Softmaxes, entry_maker, shape_of
 from mha_symbolic.exact.structured import structure
 from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
-from mha_symbolic.model.program import Node, Program, affine_parts, build
-from mha_symbolic.operations.softmax import RowSoftmax
+from mha_symbolic.model.program import Node, Program, build
 from mha_symbolic.spec.attention import AttentionSpec, as_spec
 from mha_symbolic.spec.bounds import too_large
 
@@ -26,24 +25,22 @@ from mha_symbolic.spec.bounds import too_large
 class Evaluator:
     """Walks a program's nodes in order, keeping each value exact and compact.
 
-    Most nodes are their expression evaluated on the values before them; the scores, the
-    softmax, the attention and the output projection have rules of their own (``ops``) that
-    keep one denominator per softmax row, so values read ``e/(1+e)`` and cancel to ``1/2``.
-    Subclasses (the limits) override the rules of single kinds.
+    Most nodes are their expression evaluated on the values before them; an operation may
+    make its step by a rule of its own (``Operation.step``: the scores, the softmax, the
+    attention and the output projection keep one denominator per softmax row, so values read
+    ``e/(1+e)`` and cancel to ``1/2``). A subclass (the limits) reads another rule of each.
     """
+
+    rule = "step"  # the operations' rule this walk uses (``Operation.step``)
 
     def __init__(self, program: Program, progress: Progress | None = None) -> None:
         self.program = program
         self.progress = progress
         self.values: dict[sp.Basic, Any] = dict(program.bindings)
+        # A softmax's rows over one denominator, by its step's symbol: the steps after it
+        # (the attention, the output projection) build on them.
         self.softmaxes: dict[sp.Basic, ops.Softmax | None] = {}
         self.exprs = {n.symbol: n.expr for n in program.nodes}  # what made each step
-        self.rules: dict[str, Callable[[Node], Matrix]] = {
-            "scores": self.scores,
-            "softmax": self.softmax,
-            "attend": self.attend,
-            "output": self.output,
-        }
 
     def run(self) -> list[Step]:
         steps = []
@@ -56,67 +53,22 @@ class Evaluator:
 
     def compute(self, node: Node) -> Matrix:
         """Node ``node``'s exact value (every node before it must be computed first)."""
-        value = Matrix(self.rules.get(node.kind, self.generic)(node))
+        op = operations.BY_KIND.get(node.kind)
+        rule = None if op is None else getattr(op, self.rule)
+        value = Matrix(self.generic(node) if rule is None else rule(self, node))
         self.values[node.symbol] = value
         return value
 
     def generic(self, node: Node) -> Matrix:
-        return Matrix(evaluate(node.expr, self.values))
+        """A step without a rule of its own: its expression evaluated."""
+        return self.evaluated(node)
 
-    def scores(self, node: Node) -> Matrix:
-        """Q K^T with every entry multiplied out (as an operation that made Q and K writes
-        it: by relative position after RoPE)."""
-        q, k = node.expr.args if isinstance(node.expr, sp.MatMul) else (None, None)
-        if not isinstance(k, sp.Transpose) or len(node.expr.args) != 2:
-            return self.generic(node)
-        made = (self.exprs.get(q), self.exprs.get(k.arg))
-        for op in operations.OPERATIONS:
-            value = None if op.scores is None else op.scores(*made, evaluate, self.values)
-            if value is not None:
-                return Matrix(value)
-        return ops.scores(evaluate(q, self.values), evaluate(k.arg, self.values))
+    def evaluated(self, node: Node) -> Matrix:
+        return self.value(node.expr)
 
-    def row_softmax(self, logits: Matrix) -> ops.Softmax | None:
-        return ops.row_softmax(logits)
-
-    def softmax(self, node: Node) -> Matrix:
-        """softmax(L), each row over one shared denominator (kept for the attention)."""
-        expr = node.expr
-        if not isinstance(expr, RowSoftmax):
-            return self.generic(node)
-        softmax = self.row_softmax(evaluate(expr.arg, self.values))
-        self.softmaxes[node.symbol] = softmax
-        return softmax.weights if softmax is not None else self.generic(node)
-
-    def attend(self, node: Node) -> Matrix:
-        """A V, row i as (sum_j e^{a_ij} v_j) / Z_i."""
-        a, v = node.expr.args
-        softmax = self.softmaxes.get(a)
-        if softmax is None:
-            return self.generic(node)
-        return ops.attend(softmax, evaluate(v, self.values))
-
-    def output(self, node: Node) -> Matrix:
-        """Concat(heads) W_O (+ b_O), formed from each head's V W_O^h (see ops)."""
-        parts = affine_parts(node.expr)
-        heads = [n for n in self.program.nodes if n.kind == "attend"]
-        softmaxes = [self.softmaxes.get(n.expr.args[0]) for n in heads]
-        if parts is None or any(s is None for s in softmaxes):
-            return self.generic(node)
-        _, w, bias = parts
-        values = [evaluate(n.expr.args[1], self.values) for n in heads]
-        b = None if bias is None else evaluate(bias, self.values)
-        return self.project_output(node, softmaxes, values, evaluate(w, self.values), b)  # type: ignore[arg-type]
-
-    def project_output(
-        self,
-        node: Node,
-        softmaxes: list[ops.Softmax],
-        values: list[Matrix],
-        w: Matrix,
-        b: Matrix | None,
-    ) -> Matrix:
-        return ops.output_projection(softmaxes, values, w, b)
+    def value(self, expr: sp.Basic) -> Any:
+        """``expr`` on the values known so far, exactly."""
+        return evaluate(expr, self.values)
 
 
 def walk(program: Program, progress: Progress | None = None) -> Derivation:

@@ -10,10 +10,8 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact import ops
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.evaluate import Evaluator
-from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.program import Node, build
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec import parameters
@@ -154,38 +152,14 @@ class _Taker:
     def matrix(self, matrix: sp.MatrixBase) -> Matrix:
         return Matrix(matrix.rows, matrix.cols, lambda i, j: self.entry(matrix[i, j]))
 
-    def softmax(self, logits: Matrix) -> ops.Softmax | None:
-        """The limit of softmax(logits), from the logits' differences to the row's leader.
-
-        Each weight is 1 / sum_k e^{a_k - a_j}, so only the limits of a_k - a_lead matter:
-        keys whose logit falls infinitely behind the largest get exactly 0, the rest share
-        e^{lim(a_k - a_lead)}: one-hot at argmax (ties split equally) as a temperature goes
-        to 0, uniform over the unmasked keys as it goes to oo. None when a difference has
-        no limit in [-oo, oo).
-        """
-        rows = []
-        for i in range(logits.rows):
-            row = list(logits.row(i))
-            finite = [j for j, a in enumerate(row) if a != -sp.oo]
-            lead = finite[0]
-            for j in finite[1:]:
-                if self.entry(row[j] - row[lead]) == sp.oo:
-                    lead = j
-            gaps = [a if a == -sp.oo else self.entry(a - row[lead]) for a in row]
-            if not all(g == -sp.oo or (g.is_finite and g.is_extended_real) for g in gaps):
-                return None
-            rows.append(gaps)
-        return ops.row_softmax(Matrix(rows))
-
-
-def _finite(matrix: Matrix) -> bool:
-    return all(entry.is_finite for entry in matrix)
-
 
 class _Walk(Evaluator):
-    """The program walked again, each value replaced by its limit: the softmax from the
-    limits of its logits' gaps, the attention and output projection kept compact where their
-    parts are finite, anything else entry by entry from the original exact value."""
+    """The program walked again, each value replaced by its limit: by an operation's limit
+    rule where it has one (the softmax from the limits of its logits' gaps, the attention and
+    output projection kept compact where their parts are finite), else entry by entry from
+    the original exact value."""
+
+    rule = "limit"
 
     def __init__(self, d: Derivation, limit: Limit) -> None:
         super().__init__(d.program or build(d.spec))
@@ -200,34 +174,6 @@ class _Walk(Evaluator):
         return self.take.matrix(self.d[node.key])
 
     def generic(self, node: Node) -> Matrix:
-        return super().generic(node) if node.kind == "concat" else self.original(node)
-
-    def scores(self, node: Node) -> Matrix:
-        return self.original(node)
-
-    def softmax(self, node: Node) -> Matrix:
-        logits = next(n for n in self.program.nodes if n.symbol == node.expr.arg)
-        softmax = self.take.softmax(self.d[logits.key])
-        self.softmaxes[node.symbol] = softmax
-        return softmax.weights if softmax is not None else self.original(node)
-
-    def attend(self, node: Node) -> Matrix:
-        a, v = node.expr.args
-        softmax, value = self.softmaxes.get(a), evaluate(v, self.values)
-        if softmax is not None and _finite(value):
-            return ops.attend(softmax, value)
-        return self.original(node)
-
-    def project_output(
-        self,
-        node: Node,
-        softmaxes: list[ops.Softmax],
-        values: list[Matrix],
-        w: Matrix,
-        b: Matrix | None,
-    ) -> Matrix:
-        if all(_finite(m) for m in [w, *values, *([b] if b is not None else [])]):
-            return ops.output_projection(softmaxes, values, w, b)
         return self.original(node)
 
 

@@ -16,64 +16,21 @@ rotary embeddings, irrational inputs): those specs are derived as SymPy values t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Union
+from functools import partial
+from typing import Any
 
 import flint
 import sympy as sp
 
+from mha_symbolic import operations
+from mha_symbolic.exact.structured_values import Blocked as Blocked
+from mha_symbolic.exact.structured_values import Logits as Logits
+from mha_symbolic.exact.structured_values import Mix as Mix
+from mha_symbolic.exact.structured_values import Term as Term
+from mha_symbolic.exact.structured_values import Unstructured as Unstructured
+from mha_symbolic.exact.structured_values import Value as Value
+from mha_symbolic.exact.structured_values import Weights as Weights
 from mha_symbolic.model.program import Program
-from mha_symbolic.operations.softmax import RowSoftmax
-
-
-class Unstructured(Exception):
-    """A node or leaf this structure does not hold (the SymPy path derives it)."""
-
-
-@dataclass(frozen=True)
-class Logits:
-    """``factor * matrix``, with the entries where ``allowed`` is False blocked (-oo)."""
-
-    factor: sp.Expr  # a positive real number: rational, or e.g. sqrt(2)/4
-    matrix: flint.fmpq_mat
-    allowed: tuple[tuple[bool, ...], ...] | None = None
-
-
-@dataclass(frozen=True)
-class Weights:
-    """softmax over each row of ``logits``."""
-
-    logits: Logits
-
-
-@dataclass(frozen=True)
-class Term:
-    """``weights @ matrix``, placed at columns ``offset``.. of its mix."""
-
-    weights: Weights
-    matrix: flint.fmpq_mat
-    offset: int
-
-
-@dataclass(frozen=True)
-class Mix:
-    """``sum of terms + rational`` (rational: a full-shape matrix, or None for 0)."""
-
-    rows: int
-    cols: int
-    terms: tuple[Term, ...]
-    rational: flint.fmpq_mat | None = None
-
-
-@dataclass(frozen=True)
-class Blocked:
-    """The additive mask: 0 where a query may attend, -oo where it may not."""
-
-    allowed: tuple[tuple[bool, ...], ...]
-
-
-Value = Union[flint.fmpq_mat, Logits, Weights, Mix, Blocked, sp.Expr]  # noqa: UP007 (3.10 runtime)
-
 
 # ---------------------------------------------------------------------- leaves
 
@@ -249,15 +206,6 @@ def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Value]) -> Value:
     return picked
 
 
-def _softmax(expr: RowSoftmax, values: Mapping[sp.Basic, Value]) -> Value:
-    logits = value_of(expr.arg, values)
-    if isinstance(logits, flint.fmpq_mat):
-        logits = Logits(sp.Integer(1), logits)
-    if not isinstance(logits, Logits):
-        raise Unstructured("a softmax of a non-logit value")
-    return Weights(logits)
-
-
 def _ones(expr: sp.OneMatrix, values: Mapping[sp.Basic, Value]) -> Value:
     rows, cols = (int(n) for n in expr.shape)
     return flint.fmpq_mat(rows, cols, [1] * (rows * cols))
@@ -269,8 +217,8 @@ _RULES: dict[type, Callable[[Any, Mapping[sp.Basic, Value]], Value]] = {
     sp.Transpose: _transpose,
     sp.MatrixSlice: _slice,
     sp.BlockMatrix: lambda e, v: _hstack_values([value_of(b, v) for b in e.blocks]),
-    RowSoftmax: _softmax,
     sp.OneMatrix: _ones,
+    **{c: partial(rule, value_of=value_of) for c, rule in operations.rules("structured").items()},
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import flint
 import sympy as sp
 
+from mha_symbolic import operations
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.backward import LOSS_SYMBOL, Plan
@@ -26,7 +27,6 @@ from mha_symbolic.model.nodes import (
     PadColumns,
 )
 from mha_symbolic.model.program import Program
-from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 
 
 @dataclass
@@ -155,17 +155,6 @@ class _Balls:
             ]
         )
 
-    def softmax_backward(self, expr: SoftmaxBackward) -> flint.arb_mat:
-        """A o (G - (A o G) 1 1^T): each row's weights times its gradient less their dot."""
-        a, g = (self.of(arg) for arg in expr.args)
-        out = flint.arb_mat(a.nrows(), a.ncols())
-        for i in range(a.nrows()):
-            row = [(a[i, j], g[i, j]) for j in range(a.ncols())]
-            dot = sum((x * y for x, y in row), flint.arb(0))
-            for j, (x, y) in enumerate(row):
-                out[i, j] = x * (y - dot)
-        return out
-
     def ones(self, expr: sp.MatrixExpr) -> flint.arb_mat:
         rows, cols = (int(n) for n in expr.shape)
         return flint.arb_mat([[1] * cols for _ in range(rows)])
@@ -186,14 +175,9 @@ _RULES: dict[type, Callable[[_Balls, Any], flint.arb_mat]] = {
     sp.MatrixSlice: _Balls.slice,
     sp.BlockMatrix: _Balls.hstack,
     PadColumns: _Balls.pad,
-    SoftmaxBackward: _Balls.softmax_backward,
     sp.OneMatrix: _Balls.ones,
     OnesLike: _Balls.ones,
     EntrySum: _Balls.entry_sum,
     HalfSquaredNorm: _Balls.half_squared_norm,
-    RowSoftmax: lambda b, e: _no_softmax(e),
+    **operations.rules("balls"),
 }
-
-
-def _no_softmax(expr: RowSoftmax) -> flint.arb_mat:
-    raise ValueError("enclose: a softmax inside a gradient formula is not enclosed")

@@ -15,23 +15,10 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
+from mha_symbolic.operations.operation import Unary
+
 # The softmax's nodes live with the rest of its meaning; solution/entries.py imports it here.
 from mha_symbolic.operations.softmax import RowSoftmax as RowSoftmax
-
-
-class _Unary(MatrixExpr):
-    """A matrix function of one matrix ``arg``, of the same shape."""
-
-    def __new__(cls, arg: Any) -> _Unary:
-        return MatrixExpr.__new__(cls, sp.sympify(arg))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
 
 class _HeadsOp(MatrixExpr):
@@ -135,7 +122,7 @@ class HeadOf(MatrixExpr):
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class BatchSum(_Unary):
+class BatchSum(Unary):
     """The sum over the batch: a weight's gradient is the sum of every example's."""
 
     def _latex(self, printer: Any) -> str:
@@ -168,7 +155,7 @@ class PadColumns(MatrixExpr):
     _numpycode = _torchcode = _jaxcode = _sympystr
 
 
-class OnesLike(_Unary):
+class OnesLike(Unary):
     """A matrix of ones of M's shape: the gradient of the sum of M's entries."""
 
     def _latex(self, printer: Any) -> str:

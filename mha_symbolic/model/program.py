@@ -22,7 +22,6 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
-from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
@@ -30,12 +29,8 @@ KINDS = (
     "input",
     "project",
     "slice",
-    *(op.kind for op in operations.staged("streams")),  # rope
-    "scores",
-    "scale",
-    *(op.kind for op in operations.staged("logits")),  # mask
-    "softmax",
-    "attend",
+    # rope, scores, scale, alibi, mask, softmax, attend
+    *(op.kind for stage in operations.STAGES for op in operations.staged(stage)),
     "concat",
     "output",
     "loss",  # the backward pass: the scalar loss, then grad.* steps
@@ -49,15 +44,22 @@ STREAMS = ("q", "k", "v")
 # what the operations do to the logits (ALiBi's bias, then the mask), the softmax, the output.
 HEAD_STEPS = (
     *STREAMS,
-    *(step for op in operations.staged("streams") for step in op.steps),
-    "scores",
-    "scaled",
-    *(step for op in operations.staged("logits") for step in op.steps),
-    "weights",
-    "output",
+    *(step for stage in operations.STAGES for op in operations.staged(stage) for step in op.steps),
 )
 SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
+INPUTS = ("x", *SOURCE.values())  # the input steps: one for self-attention, or three
+# The steps after the heads, in the order build() makes them.
+OUTER_STEPS = ("concat", "output")
+# Each projection step's weight and bias (leaf roles), in the order the gradients list them.
+PROJECTED = {
+    "q": ("w_q", "b_q"),
+    "k": ("w_k", "b_k"),
+    "v": ("w_v", "b_v"),
+    "output": ("w_o", "b_o"),
+}
 _LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
+# The stages a spec may give each head, with the field that holds them and their letter.
+_GIVEN = (("weights", "attention_weights", "A"), ("scores", "scores", "S"))
 _Part = tuple[str, sp.Basic]  # (kind, expr) of a head's q, k or v before it is a node
 
 
@@ -69,6 +71,7 @@ class Leaf:
     role: str  # x, query, key, value, w_q, ..., b_o, mask, d_k
     head: int | None  # 0-based head of a per-head weight; None if shared
     value: Any  # the exact value (weights as given, in the spec's convention)
+    kind: str | None = None  # what the value is when its numbers do not say (mask: causal)
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,11 @@ class Program:
     def node(self, key: str) -> Node:
         return self._by_key[key]
 
+    @property
+    def result(self) -> Node:
+        """The step the program ends with: attention's output."""
+        return self.nodes[-1]
+
     def heads(self) -> range:
         """The head numbers, 1-based."""
         return range(1, self.spec.heads + 1)
@@ -128,25 +136,6 @@ class Program:
     ) -> Program:
         """A copy with other nodes or leaves (the rewrites of the checker's mistakes)."""
         return Program(self.spec, leaves or self.leaves, nodes or self.nodes)
-
-
-def affine_parts(expr: sp.Basic) -> tuple[sp.Basic, sp.Basic, sp.Basic | None] | None:
-    """(X, W or W^T, the bias symbol or None) of a projection ``X W (+ 1 b)``; None when
-    ``expr`` is not one (SymPy may order the sum either way, and drops a 1 x 1 ones)."""
-    terms = expr.args if isinstance(expr, sp.MatAdd) else (expr,)
-    products = [
-        t for t in terms if isinstance(t, sp.MatMul) and not isinstance(t.args[0], sp.OneMatrix)
-    ]
-    if len(products) != 1 or len(products[0].args) != 2 or len(terms) > 2:
-        return None
-    x, w = products[0].args
-    rest = [t for t in terms if t is not products[0]]
-    if not rest:
-        return x, w, None
-    bias = rest[0]
-    if isinstance(bias, sp.MatMul) and isinstance(bias.args[0], sp.OneMatrix):
-        bias = bias.args[1]
-    return x, w, bias
 
 
 class _Builder:
@@ -173,9 +162,11 @@ class _Builder:
         self.nodes.append(Node(key, kind, head, symbol, expr, shown, stream))
         return symbol
 
-    def leaf(self, name: str, role: str, value: Matrix, head: int | None = None) -> sp.MatrixSymbol:
+    def leaf(
+        self, name: str, role: str, value: Matrix, head: int | None = None, kind: str | None = None
+    ) -> sp.MatrixSymbol:
         symbol = sp.MatrixSymbol(name, value.rows, value.cols)
-        self.leaves.append(Leaf(symbol, role, head, value))
+        self.leaves.append(Leaf(symbol, role, head, value, kind))
         return symbol
 
     def weight(self, name: str, head: int, per_head: bool) -> sp.Basic:
@@ -295,56 +286,40 @@ class _Builder:
             for stream, (kind, expr) in parts.items()
         }
 
-    def place(self, stage: str, n: int, value: Any) -> Any:
-        """Head n's ``value`` at ``stage`` passed through each operation the spec turns on
-        there (RoPE on the streams, ALiBi on the logits): see :mod:`mha_symbolic.operations`."""
+    def place(self, stage: str, n: int, parts: dict[str, Any]) -> dict[str, Any]:
+        """Head n's ``parts`` at ``stage`` passed through each operation the spec turns on
+        there (RoPE on the streams, the scores, ..., ALiBi and the mask on the logits): see
+        :mod:`mha_symbolic.operations`."""
         for op in operations.staged(stage):
             setting = op.setting(self.spec)
             if setting is not None and op.place is not None:
-                value = op.place(self, n, setting, value)
-        return value
+                parts = op.place(self, n, setting, parts)
+        return parts
 
-    def scale(self, d_k: int) -> sp.Expr:
-        """The factor s of softmax(s Q K^T) as formulas write it (1/sqrt(d_k), d_k a leaf)."""
-        scale = self.spec.scale
-        if scale == "none":
-            return sp.Integer(1)
-        if scale == "sqrt_dk":
-            symbol = sp.Symbol("d_k", positive=True, integer=True)
-            known = [lf for lf in self.leaves if lf.symbol == symbol]
-            if known and known[0].value != d_k:  # heads of different widths: the number itself
-                return sp.Pow(sp.Integer(d_k), sp.Rational(-1, 2), evaluate=False)
-            if not known:
-                self.leaves.append(Leaf(symbol, "d_k", None, sp.Integer(d_k)))
-            return 1 / sp.sqrt(symbol)
-        assert isinstance(scale, sp.Expr)
-        return scale
+    def given_parts(self, n: int, made: dict[str, _Part]) -> dict[str, sp.MatrixSymbol]:
+        """Head n's q, k and v as nodes; only its v and the given scores or weights when the
+        spec starts there."""
+        for stage, name, symbol in (
+            ("weights", "attention_weights", "A"),
+            ("scores", "scores", "S"),
+        ):
+            if getattr(self.spec, name) is not None:
+                v = self.own(n, {"v": made["v"]})["v"]
+                given = self.given(name, n - 1)
+                node = self.add(f"head{n}.{stage}", "input", f"{symbol}_{{{n}}}", given, n)
+                return {"v": v, stage: node}
+        return self.own(n, made)
 
     def head(self, n: int, made: dict[str, _Part]) -> sp.MatrixSymbol:
-        if self.spec.attention_weights is not None:  # given: only the weights and the values
-            v = self.own(n, {"v": made["v"]})["v"]
-            given = self.given("attention_weights", n - 1)
-            a = self.add(f"head{n}.weights", "input", f"A_{{{n}}}", given, n)
-            name = f"\\mathrm{{head}}_{{{n}}}"
-            return self.add(f"head{n}.output", "attend", name, sp.MatMul(a, v), n)
-        if self.spec.scores is not None:  # given: no Q and K, only the values
-            v = self.own(n, {"v": made["v"]})["v"]
-            given = self.given("scores", n - 1)
-            s = self.add(f"head{n}.scores", "input", f"S_{{{n}}}", given, n)
-            factor, written = self.scale(0), sp.MatMul(self.scale(0), s)
-        else:
-            parts = self.place("streams", n, self.own(n, made))
-            q, k, v = parts["q"], parts["k"], parts["v"]
-            s = self.add(f"head{n}.scores", "scores", f"S_{{{n}}}", sp.MatMul(q, k.T), n)
-            factor = self.scale(int(q.shape[1]))
-            written = sp.MatMul(factor, q, k.T)
-        logits = self.add(
-            f"head{n}.scaled", "scale", f"S'_{{{n}}}", sp.MatMul(factor, s), n, written
-        )
-        logits = self.place("logits", n, logits)  # ALiBi's bias, the mask
-        a = self.add(f"head{n}.weights", "softmax", f"A_{{{n}}}", RowSoftmax(logits), n)
-        name = f"\\mathrm{{head}}_{{{n}}}"
-        return self.add(f"head{n}.output", "attend", name, sp.MatMul(a, v), n)
+        """Head n through every stage of attention (see ``STAGES``): its output."""
+        parts = self.given_parts(n, made)
+        for stage in operations.STAGES:
+            parts = self.place(stage, n, parts)
+        return parts["output"]
+
+    def scalar(self, symbol: sp.Symbol, role: str, value: sp.Expr) -> None:
+        """A number the program reads (d_k), a leaf of its own."""
+        self.leaves.append(Leaf(symbol, role, None, value))
 
     def finish(self, heads: list[sp.MatrixSymbol]) -> None:
         c = self.add("concat", "concat", "C", sp.BlockMatrix([heads]))

@@ -5,8 +5,8 @@ fields: is there a scale and what is it, is there a mask and how does it fill, i
 output projection, which layout made the heads, where does the example start. Most answers are
 read off the nodes and leaves (the scaled node's factor, the mask leaf, the W_O leaf, a node of
 kind ``rope``, the layout and the convention from the projections). Those the nodes do not hold
-(the mask's kind, the loss, the declared parameters, which weights were left out or given as
-symbols, the inputs' shapes past a given stage) are read here from the program's spec, once.
+(the loss, the declared parameters, which weights were left out or given as symbols, the
+inputs' shapes past a given stage) are read here from the program's spec, once.
 
 A node's operation may also speak for its caption: an object in a node's ``expr`` (or the node
 itself) that defines ``caption_numbers(self) -> dict`` adds those numbers to the ones its
@@ -23,7 +23,8 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.program import SOURCE, Node, Program, affine_parts
+from mha_symbolic.model.affine import affine_parts
+from mha_symbolic.model.program import SOURCE, Node, Program
 from mha_symbolic.operations.mask import MaskedFill
 
 
@@ -129,7 +130,8 @@ class Facts:
         if masked is None:
             return None
         fill = masked.expr.args[2] if isinstance(masked.expr, MaskedFill) else -sp.oo
-        return Mask(self._spec.mask_kind, fill)
+        leaf = next(lf for lf in self.program.leaves if lf.role == "mask")
+        return Mask(leaf.kind or "matrix", fill)
 
     @property
     def rope(self) -> bool:

@@ -31,7 +31,6 @@ from mha_symbolic.model.nodes import (
     SplitHeads,
     StackHeads,
 )
-from mha_symbolic.operations.softmax import RowSoftmax, SoftmaxBackward
 
 # (symbol, is it a leaf) -> (the label and the code name of its gradient)
 Names = Callable[[sp.MatrixSymbol, bool], tuple[str, str]]
@@ -45,7 +44,7 @@ class Policy:
     every_step: bool  # a gradient assignment for every forward symbol (the exact steps)
     temporaries: bool  # shared gradients named once (G_1, ...) rather than repeated
     batch_sum: bool  # a weight's gradient summed over the batch axes (code)
-    softmax_step: bool  # the softmax's backward assigned on its own (code: S_bar)
+    own_steps: bool  # an operation's backward assigned on its own (code: the softmax's S_bar)
 
 
 @dataclass(frozen=True)
@@ -122,12 +121,9 @@ class Reverse:
             if terms is None:
                 continue  # nothing downstream of it reaches the output
             bar = self.total(symbol, terms)
-            if isinstance(formula, RowSoftmax):  # its output is a name: A, not softmax(...)
-                logits: sp.Basic = SoftmaxBackward(symbol, bar)
-                if self.policy.softmax_step:
-                    label, code = (n.replace("A", "S", 1) for n in self.policy.names(symbol, False))
-                    logits = self.assign(label, code, logits)
-                self.vjp(formula.arg, logits)
+            rule = ASSIGNED.get(type(formula))  # a rule that reads the step's name (A)
+            if rule is not None:
+                rule(self, symbol, formula, bar)
             else:
                 self.vjp(formula, bar)
         for leaf in self.leaves:
@@ -215,6 +211,11 @@ RULES: dict[type, Callable[[Reverse, Any, sp.Basic], None]] = {
     sp.MatrixSlice: Reverse.slice,
     **operations.rules("vjp"),
 }
+# The rules of an assignment ``symbol = expr`` whose gradient is written with ``symbol``
+# (the softmax's: A, not softmax(...)): (reverse, symbol, expr, bar).
+ASSIGNED: dict[type, Callable[[Reverse, sp.MatrixSymbol, Any, sp.Basic], None]] = operations.rules(
+    "assigned_vjp"
+)
 
 
 def _sum(terms: list[sp.Basic]) -> sp.Basic:

@@ -129,7 +129,7 @@ def source(program: GradientProgram, backend: str) -> str:
     if backend == "torch":
         return _autograd_source(program)
     printer_class, prelude = codegen.BACKENDS[backend]
-    prelude += codegen.helpers(program.forward, backend)
+    prelude += codegen.helpers(program.forward.assignments, backend)
     printer = printer_class(program.names)
     forward = program.forward
     declared = codegen.parameter_names(forward.spec.parameters.values()).values()
@@ -144,7 +144,9 @@ def source(program: GradientProgram, backend: str) -> str:
             lines.append(f"    loss = {printer.doprint(program.loss)}  # (...)")
     returned = ", ".join(program.names[g.symbol] for g in program.gradients)
     lines.append(f"    return loss, {returned}")
-    return prelude + codegen.GRADIENT_PRELUDES[backend] + "\n\n" + "\n".join(lines) + "\n"
+    prelude += codegen.GRADIENT_PRELUDES[backend]
+    prelude += codegen.helpers(program.assignments, f"{backend}_backward")
+    return prelude + "\n\n" + "\n".join(lines) + "\n"
 
 
 def _autograd_source(program: GradientProgram) -> str:
@@ -152,7 +154,7 @@ def _autograd_source(program: GradientProgram) -> str:
     with respect to the inputs and the differentiated weights (``program.gradients``)."""
     printer_class, prelude = codegen.BACKENDS["torch"]
     forward = codegen.program(program.forward.spec)  # softmax(S) V as one SDPA call
-    prelude += codegen.helpers(forward, "torch")
+    prelude += codegen.helpers(forward.assignments, "torch")
     printer = printer_class({**program.names, **forward.names})
     declared = codegen.parameter_names(forward.spec.parameters.values()).values()
     target = ["target"] if program.target is not None else []

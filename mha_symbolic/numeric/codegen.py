@@ -8,6 +8,7 @@ and calls of the helpers in each backend's prelude (``softmax`` subtracts the ro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
@@ -28,7 +29,6 @@ from mha_symbolic.numeric import preludes
 from mha_symbolic.numeric.lower import INPUTS, lower
 from mha_symbolic.numeric.lower import Argument as Argument
 from mha_symbolic.numeric.lower import CodeProgram as Program
-from mha_symbolic.operations.softmax import RowSoftmax
 from mha_symbolic.spec.attention import AttentionSpec
 
 # Nodes that print as a name, a call, an attribute or an index: no parentheses needed.
@@ -60,6 +60,7 @@ class ArrayPrinter(NumPyPrinter):
     """Prints structural matrix expressions as batched array code (NumPy syntax)."""
 
     printmethod = "_numpycode"
+    backend = "numpy"  # a node's code may differ by backend (torch's attention is one call)
 
     def __init__(self, names: dict[sp.Basic, str]) -> None:
         super().__init__()
@@ -80,10 +81,9 @@ class ArrayPrinter(NumPyPrinter):
 
     def _print_MatMul(self, expr: sp.MatMul) -> str:
         coefficient, matrices = expr.as_coeff_matrices()
-        if coefficient == 1 and len(matrices) == 2 and isinstance(matrices[0], RowSoftmax):
-            # softmax(S) V in one helper call: it divides by the row sums after the product.
-            method = getattr(matrices[0], self.printmethod)
-            return str(method(self, right=self._print(matrices[1])))
+        product = getattr(matrices[0], "_print_product", None)
+        if coefficient == 1 and len(matrices) == 2 and product is not None:
+            return str(product(self, matrices[1]))  # a node that prints its product (softmax V)
         if isinstance(matrices[0], sp.OneMatrix) and matrices[0].shape[0] == 1:
             # a row of ones times a matrix: its column sums (a bias's gradient)
             rest = sp.MatMul(coefficient, *matrices[1:], evaluate=False)
@@ -138,42 +138,16 @@ def _lengths(matrix: sp.Basic) -> int:
     return len(sp.Tuple(*matrix.shape).free_symbols)
 
 
-def attention_parts(expr: sp.Basic) -> tuple[sp.Expr, sp.Basic, sp.Basic, sp.Basic, list] | None:
-    """(scale, Q, K, V, other logit terms) when ``expr`` is softmax(s Q K^T + ...) V."""
-    if not isinstance(expr, sp.MatMul):
-        return None
-    coefficient, factors = expr.as_coeff_matrices()
-    if coefficient != 1 or len(factors) != 2 or not isinstance(factors[0], RowSoftmax):
-        return None
-    terms = list(factors[0].arg.args if isinstance(factors[0].arg, sp.MatAdd) else [factors[0].arg])
-    scores = terms.pop(0)
-    if not isinstance(scores, sp.MatMul):
-        return None
-    scale, matrices = scores.as_coeff_matrices()
-    if len(matrices) != 2 or not isinstance(matrices[1], sp.Transpose):
-        return None
-    return scale, matrices[0], matrices[1].arg, factors[1], terms
-
-
 class TorchPrinter(ArrayPrinter):
-    """torch code: softmax(s Q K^T + M) V becomes ``F.scaled_dot_product_attention``."""
+    """torch code (softmax(s Q K^T + M) V prints itself as ``scaled_dot_product_attention``)."""
 
     printmethod = "_torchcode"
-
-    def _print_MatMul(self, expr: sp.MatMul) -> str:
-        parts = attention_parts(expr)
-        if parts is None or len(parts[4]) > 1:
-            return super()._print_MatMul(expr)
-        scale, q, k, v, extra = parts
-        mask = f", attn_mask={self._print(extra[0])}" if extra else ""
-        return (
-            f"scaled_dot_product_attention({self._print(q)}, {self._print(k)}, "
-            f"{self._print(v)}{mask}, scale={self._number(scale)})"
-        )
+    backend = "torch"
 
 
 class JaxPrinter(ArrayPrinter):
     printmethod = "_jaxcode"
+    backend = "jax"
 
 
 # --------------------------------------------------------------------------- preludes
@@ -187,11 +161,10 @@ GRADIENT_PRELUDES = {
 }
 
 
-def helpers(program: Program, backend: str) -> str:
-    """The helpers of the operations the program's code calls (RoPE's ``rope``, ...)."""
-    found = {
-        type(e) for _, formula in program.assignments for e in formula.atoms(*operations.NODES)
-    }
+def helpers(assignments: Iterable[tuple[sp.Basic, sp.Basic]], backend: str) -> str:
+    """The helpers of the operations these assignments' code calls (``softmax``, RoPE's
+    ``rope``, ...) for ``backend`` (``numpy_backward``...: those of the backward pass)."""
+    found = {type(e) for _, formula in assignments for e in formula.atoms(*operations.NODES)}
     return operations.prelude(backend, {operations.BY_NODE[cls].kind for cls in found})
 
 
@@ -210,7 +183,7 @@ def parameter_names(symbols: Any) -> dict[sp.Symbol, sp.Symbol]:
 def source(program: Program, backend: str) -> str:
     """Python source of the backend's prelude and an ``attention`` function."""
     printer_class, prelude = BACKENDS[backend]
-    prelude += helpers(program, backend)
+    prelude += helpers(program.assignments, backend)
     printer = printer_class(program.names)
     declared = parameter_names(program.spec.parameters.values()).values()
     parameters = [*INPUTS, "mask", *(a.code for a in program.arguments), *map(str, declared)]

@@ -8,22 +8,10 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic import operations
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.program import build
-
-
-class RowMax(sp.Function):
-    """The largest of its arguments, as an elementwise ``numpy.maximum`` chain in code.
-
-    (``Max`` prints as ``numpy.amax`` of a tuple, which fails when a constant meets an array.)
-    """
-
-    def _numpycode(self, printer: Any) -> str:
-        text = printer._print(self.args[-1])
-        for arg in reversed(self.args[:-1]):
-            text = f"{printer._module_format('numpy.maximum')}({printer._print(arg)}, {text})"
-        return text
 
 
 class _Stages:
@@ -39,17 +27,14 @@ class _Stages:
         self.d = d
         self.assignments: list[tuple[sp.Symbol, sp.Expr]] = []
         self.values: dict[str, Matrix] = {}
-        values: dict[sp.Basic, Any] = dict(d.bindings)
+        self.known: dict[sp.Basic, Any] = dict(d.bindings)
         for node in d.program.nodes if d.program is not None else build(d.spec).nodes:
-            if node.kind == "softmax":
-                value = self.softmax(self.named(evaluate(node.expr.arg, values), "a"))
-            elif node.kind == "attend":
-                value = self.named(evaluate(node.expr, values), "h")
-            elif node.kind in ("concat", "output"):
-                value = Matrix(evaluate(node.expr, values))
+            op = operations.BY_KIND.get(node.kind)
+            if op is not None and op.stable is not None:  # the softmax made stable, onwards
+                value = Matrix(op.stable(self, node))
             else:  # before the softmax: the exact value, polynomial in the symbols
                 value = d[node.key]
-            values[node.symbol] = self.values[node.key] = value
+            self.known[node.symbol] = self.values[node.key] = value
         for step in d.steps:
             if step.kind in ("loss", "grad"):
                 self.values[step.key] = self.named(self.backward(step.formula), "g")
@@ -65,16 +50,9 @@ class _Stages:
         self.assignments.append((symbol, expr))
         return symbol
 
-    def softmax(self, logits: Matrix) -> Matrix:
-        rows = []
-        for i in range(logits.rows):
-            row = list(logits.row(i))
-            finite = [a for a in row if a != -sp.oo]
-            top = self.name(_row_max(finite), "m")
-            exps = [sp.Integer(0) if a == -sp.oo else self.name(sp.exp(a - top), "e") for a in row]
-            total = self.name(sp.Add(*exps), "z")
-            rows.append([self.name(e / total, "w") for e in exps])
-        return Matrix(rows)
+    def value(self, expr: sp.Basic) -> Any:
+        """``expr`` on the stages made so far."""
+        return evaluate(expr, self.known)
 
     def backward(self, formula: sp.Basic) -> Matrix:
         """A loss or gradient step from the stable stages: its formula on their values."""
@@ -109,14 +87,6 @@ def _in_order(pairs: list[tuple[sp.Symbol, sp.Expr]]) -> list[tuple[sp.Symbol, s
                 waiting.append((symbol, expr))
         pending = waiting
     return ordered
-
-
-def _row_max(entries: list[sp.Expr]) -> sp.Expr:
-    if len(entries) == 1:
-        return entries[0]
-    if all(a.is_comparable for a in entries):
-        return max(entries, key=lambda a: sp.N(a, 30))
-    return RowMax(*entries)
 
 
 class NumericFunction:

@@ -19,12 +19,9 @@ from typing import Any
 import sympy as sp
 
 from mha_symbolic import operations
-from mha_symbolic.model.nodes import (
-    MergeHeads,
-    SplitHeads,
-    StackHeads,
-)
-from mha_symbolic.model.program import SOURCE, STREAMS, Leaf, Node, Program, affine_parts
+from mha_symbolic.model.affine import affine_parts
+from mha_symbolic.model.nodes import SplitHeads, StackHeads
+from mha_symbolic.model.program import SOURCE, STREAMS, Leaf, Node, Program
 
 INPUTS = ("query", "key", "value")
 GIVEN = ("q", "k", "v", "scores", "attention_weights")  # stages a spec may give per head
@@ -103,6 +100,7 @@ class _Lowering:
         self.mask = self.symbol("M", self.lq, self.lk, "mask")
         self.scalars = {lf.symbol: lf.value for lf in model.leaves if lf.role == "d_k"}
         self.code: dict[tuple[sp.Basic, str | None], sp.Basic] = {}  # (node symbol, stream)
+        self.heads_code: list[sp.MatrixSymbol] = []  # each head's output (one when stacked)
 
     def symbol(self, name: str, rows: Any, cols: Any, code: str) -> sp.MatrixSymbol:
         symbol = sp.MatrixSymbol(name, rows, cols)
@@ -201,16 +199,16 @@ class _Lowering:
         return self.attention(n, f"_{{{tag}}}", tag)
 
     def own(self, node: Node) -> sp.Basic:
-        """A head's q/k/v node as code: its projection, its columns of a slice, or as given."""
-        if node.kind == "input":
+        """A head's q/k/v node as code: its columns of a slice, its projection, or as given."""
+        if isinstance(node.expr, sp.MatrixSlice):  # fused: its columns of the projection
+            full = self.affine_code(self.node_of(node.expr.parent))
+            return self.rebase_slice(node.expr, full)
+        parts = affine_parts(node.expr)
+        if parts is None:  # given
             return self.operand(node.expr, node.stream)
-        if node.kind == "project":
-            parent = _parts(node.expr)[0]
-            x = self.slice_of(parent, node.stream) if _is_slice_node(self.model, parent) else None
-            return self.affine_code(node, x)
-        parent_node = self.node_of(node.expr.parent)
-        full = self.affine_code(parent_node)
-        return self.rebase_slice(node.expr, full)
+        parent = parts[0]
+        x = self.slice_of(parent, node.stream) if _is_slice_node(self.model, parent) else None
+        return self.affine_code(node, x)
 
     def slice_of(self, symbol: sp.Basic, stream: str | None) -> sp.Basic:
         """The split layout's slice node as code: the columns of the stream's input."""
@@ -259,24 +257,25 @@ class _Lowering:
             rule = _rule(node.kind)
             if node.head == n and node.stream is None and rule is not None:
                 self.code[(node.symbol, None)] = rule(self, node)
-            if node.head == n and node.kind == "softmax" and self.explicit_weights:
-                weights = self.assign(f"A{label}", f"A{code}", self.code[(node.symbol, None)])
-                self.code[(node.symbol, None)] = weights
+            named = _assigned_as(node.kind) if self.explicit_weights else None
+            if node.head == n and named is not None:  # the softmax's A, for the backward pass
+                made = self.assign(
+                    f"{named}{label}", f"{named}{code}", self.code[(node.symbol, None)]
+                )
+                self.code[(node.symbol, None)] = made
         attend = self.model.node(f"head{n}.output")
         return self.assign(f"H{label}", f"H{code}", self.code[(attend.symbol, None)])
 
     # ------------------------------------------------------------------ output
     def output(self, heads: list[sp.MatrixSymbol]) -> None:
-        h = self.spec.heads
-        if len(heads) == 1:
-            concat: sp.Basic = MergeHeads(heads[0], h) if h > 1 else heads[0]
-        else:
-            concat = sp.BlockMatrix([heads])
-        node = self.model.node("output")
-        if node.expr == self.model.node("concat").symbol:
-            self.assign("O", "output", concat)
-            return
-        self.assign("O", "output", self.affine_code(node, concat))
+        """The steps after the heads by their code rules (the heads joined, then W_O), the
+        last assigned as the output."""
+        self.heads_code = heads
+        for node in self.model.nodes:
+            rule = _rule(node.kind)
+            if node.head is None and node.stream is None and rule is not None:
+                self.code[(node.symbol, None)] = rule(self, node)
+        self.assign("O", "output", self.code[(self.model.result.symbol, None)])
 
 
 def _is_slice_node(model: Program, symbol: Any) -> bool:
@@ -288,6 +287,12 @@ def _rule(kind: str) -> Callable[[_Lowering, Node], sp.Basic] | None:
     head's attention, or is assigned by the lowering itself)."""
     op = operations.BY_KIND.get(kind)
     return None if op is None else op.code
+
+
+def _assigned_as(kind: str) -> str | None:
+    """The name a node kind's code is assigned under when the backward pass reads it."""
+    op = operations.BY_KIND.get(kind)
+    return None if op is None else op.assigned_as
 
 
 def lower(model: Program, explicit_weights: bool = False) -> CodeProgram:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from mha_symbolic.operations.operation import STAGES, Operation, Rule
+from mha_symbolic.operations.operation import STAGES as STAGES
+from mha_symbolic.operations.operation import Operation, Rule
 
 
 def _found() -> tuple[Operation, ...]:

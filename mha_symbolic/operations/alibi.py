@@ -16,10 +16,9 @@ from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
-from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, Unary
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean, one_line
 
@@ -78,7 +77,7 @@ def _slopes(given: Any, heads: int) -> tuple[sp.Expr, ...]:
 
 
 # --------------------------------------------------------------------------- node
-class Alibi(MatrixExpr):
+class Alibi(Unary):
     """``arg`` plus ``m (j - i)`` at row i, column j: the linear bias of one head's slope m.
 
     In generated code the scores may hold every head (stacked on the axis before the rows);
@@ -86,19 +85,11 @@ class Alibi(MatrixExpr):
     """
 
     def __new__(cls, arg: Any, slopes: Sequence[Any]) -> Alibi:
-        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.Tuple(*slopes))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
+        return Unary.__new__(cls, arg, sp.Tuple(*slopes))
 
     @property
     def slopes(self) -> tuple[sp.Expr, ...]:
         return tuple(self.args[1])
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
     def caption_numbers(self) -> dict[str, Any]:
         """What its step's caption names: the head's slope."""
@@ -121,10 +112,13 @@ def distances(rows: int, cols: int) -> Matrix:
     return Matrix(rows, cols, lambda i, j: j - i)
 
 
-def place(builder: Any, n: int, slopes: tuple[sp.Expr, ...], logits: Any) -> Any:
+def place(builder: Any, n: int, slopes: tuple[sp.Expr, ...], parts: dict[str, Any]) -> Any:
     """Head n's scaled scores with its linear bias, a step of its own before the mask."""
-    expr = Alibi(logits, (slopes[n - 1],))
-    return builder.add(f"head{n}.bias", "alibi", rf"\hat{{S}}_{{{n}}}", expr, n)
+    expr = Alibi(parts["logits"], (slopes[n - 1],))
+    return {
+        **parts,
+        "logits": builder.add(f"head{n}.bias", "alibi", rf"\hat{{S}}_{{{n}}}", expr, n),
+    }
 
 
 def _exact(expr: Alibi, values: Any, evaluate: Any) -> Matrix:

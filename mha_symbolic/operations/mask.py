@@ -5,22 +5,95 @@ keys after the query), one leaf shared by every head; the step ``head{n}.masked`
 logits plus M, so a blocked weight is exactly 0. With a finite ``mask_fill`` (PyTorch's
 ``masked_fill(mask, -1e9)``) the blocked scores are replaced by the fill instead
 (:class:`MaskedFill`), whose reverse-mode rule is the same fill with 0. The spec keys
-``mask`` and ``mask_fill`` are read by :mod:`mha_symbolic.spec.masks`; it acts last on the
+``mask`` (``none``, ``causal`` or a 0/1 matrix, 1 = may attend) and ``mask_fill`` are read
+here (:func:`read_mask`, called by :mod:`mha_symbolic.spec.attention`); it acts last on the
 logits, after any other operation there.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.errors import SpecError
+from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.spec import exact_numbers as exact
+from mha_symbolic.text import did_you_mean
+
+# --------------------------------------------------------------------------- spec
+MASKS = ("none", "causal")
 
 
-class MaskedFill(MatrixExpr):
+def read_mask(raw: Mapping[str, Any], n_query: int, n_key: int) -> dict[str, Any]:
+    """``mask_kind``, ``mask`` (0/1, or None) and ``mask_fill`` of a spec."""
+    fill = raw.get("mask_fill", "-inf")
+    values = _mask(raw.get("mask", "none"), n_query, n_key, fill)
+    values["mask_fill"] = mask_fill(fill, values["mask_kind"])
+    return values
+
+
+def _choice(value: str) -> str:
+    if value not in MASKS:
+        raise SpecError(
+            f"unknown mask {value!r}{did_you_mean(value, MASKS)}; choose one of {', '.join(MASKS)}"
+        )
+    return value
+
+
+def _shape(matrix: sp.MatrixBase) -> tuple[int, int]:
+    return (matrix.rows, matrix.cols)
+
+
+def _mask(value: Any, n_query: int, n_key: int, fill: Any) -> dict[str, Any]:
+    if isinstance(value, str) and "\\begin" not in value:
+        kind = _choice(value)
+        if kind == "none":
+            return {"mask_kind": "none", "mask": None}
+        causal = Matrix(n_query, n_key, lambda i, j: 1 if j <= i else 0)
+        return {"mask_kind": "causal", "mask": causal}
+    matrix = exact.to_matrix(value, "mask")
+    if _shape(matrix) != (n_query, n_key):
+        raise SpecError(
+            f"mask has shape {_shape(matrix)} but the scores have shape "
+            f"({n_query}, {n_key}) (queries x keys)"
+        )
+    for (i, j), entry in sorted(matrix.todok().items()):
+        if entry not in (0, 1):
+            raise SpecError(
+                f"mask[{i + 1},{j + 1}] is {entry}; a mask holds 0 (blocked) or 1 (may attend)"
+            )
+    for i in range(n_query if fill in ("-inf", "-oo") else 0):  # a finite fill: uniform row
+        if not any(matrix[i, j] == 1 for j in range(n_key)):
+            raise SpecError(
+                f"mask row {i + 1} blocks every key; softmax over no keys is "
+                "undefined (allow at least one key per row)"
+            )
+    return {"mask_kind": "matrix", "mask": matrix}
+
+
+def mask_fill(value: Any, mask_kind: str) -> sp.Expr:
+    """``"-inf"`` (masked weights exactly 0) or the exact number masked scores take
+    (``"-1e9"``: PyTorch's ``masked_fill(mask, -1e9)``)."""
+    if value in ("-inf", "-oo"):
+        return -sp.oo
+    if mask_kind == "none":
+        raise SpecError("mask_fill is given but mask is none; give a mask (causal or 0/1)")
+    number = exact.to_number(value, "mask_fill")
+    if number.free_symbols or not number.is_real or not number.is_finite:
+        raise SpecError(
+            f'mask_fill must be "-inf" or an exact real number like "-1e9", got {value!r}'
+        )
+    return number
+
+
+# --------------------------------------------------------------------------- node
+
+
+class MaskedFill(Unary):
     """``masked_fill``: the scores with every blocked entry replaced by ``fill`` (-10^9, say).
 
     ``mask`` is the additive mask M (0 where a query may attend, -oo where not), so the value
@@ -29,11 +102,7 @@ class MaskedFill(MatrixExpr):
     """
 
     def __new__(cls, arg: Any, mask: Any, fill: Any) -> MaskedFill:
-        return MatrixExpr.__new__(cls, sp.sympify(arg), sp.sympify(mask), sp.sympify(fill))
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
+        return Unary.__new__(cls, arg, sp.sympify(mask), sp.sympify(fill))
 
     @property
     def mask(self) -> MatrixExpr:
@@ -42,10 +111,6 @@ class MaskedFill(MatrixExpr):
     @property
     def fill(self) -> sp.Expr:
         return self.args[2]
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
     def _latex(self, printer: Any) -> str:
         arg, mask, fill = (printer._print(a) for a in self.args)
@@ -59,19 +124,24 @@ class MaskedFill(MatrixExpr):
 
 
 def leaf(builder: Any, allowed: Matrix) -> sp.MatrixSymbol:
-    """The additive mask M (0 may attend, -oo blocked), one leaf for every head."""
+    """The additive mask M (0 may attend, -oo blocked), one leaf for every head; its kind
+    (causal, or a matrix the spec gives) is the leaf's."""
     for known in builder.leaves:
         if known.role == "mask":
             return known.symbol
     blocked = Matrix(allowed.rows, allowed.cols, lambda r, c: 0 if allowed[r, c] else -sp.oo)
-    return builder.leaf("M", "mask", blocked)
+    return builder.leaf("M", "mask", blocked, None, builder.spec.mask_kind)
 
 
-def place(builder: Any, n: int, allowed: Matrix, logits: Any) -> Any:
+def place(builder: Any, n: int, allowed: Matrix, parts: dict[str, Any]) -> Any:
     """Head n's logits plus the mask (or filled where it blocks), a step of its own."""
+    if "logits" not in parts:  # the weights are given
+        return parts
     mask, fill = leaf(builder, allowed), builder.spec.mask_fill
+    logits = parts["logits"]
     added = sp.MatAdd(logits, mask) if fill == -sp.oo else MaskedFill(logits, mask, fill)
-    return builder.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+    masked = builder.add(f"head{n}.masked", "mask", f"\\tilde{{S}}_{{{n}}}", added, n)
+    return {**parts, "logits": masked}
 
 
 def _exact(expr: MaskedFill, values: Any, evaluate: Any) -> Matrix:
@@ -119,7 +189,7 @@ OPERATION = Operation(
     kind="mask",
     steps=("masked",),
     nodes=(MaskedFill,),
-    spec_key="mask",  # read with mask_fill by spec/masks.py: the spec's ``mask`` field
+    spec_key="mask",  # read with mask_fill by read_mask into the spec's ``mask`` field
     stage="logits",
     rank=1,  # after every other operation on the logits: what it blocks stays blocked
     place=place,

@@ -1,12 +1,14 @@
 """What one kind of step means, in one object: the walkers look it up instead of branching.
 
 An :class:`Operation` gathers, for one node kind, every rule a walker needs: the spec key it
-reads, where the program builder places it, its exact evaluation, its structured (FLINT)
-evaluation, its reverse-mode rule, its backward forms, its code and the backend helpers that
-code calls. Rules are keyed by the matrix-expression class they apply to, so the walkers
-(``model.rules``, ``exact.values``, ``exact.structured``, ``exact.backward``, ``numeric``)
-merge them into their tables. A walker passes itself to a rule (the evaluator, the reverse
-pass, the lowering), so an operation imports none of them.
+reads, where the program builder places it, its exact step and its limit, its structured
+(FLINT) and arb evaluation, its reverse-mode rule, its backward forms, its stable numeric
+form, its code and the backend helpers that code calls. Rules of an expression are keyed by
+the matrix-expression class they apply to, so the walkers (``model.rules``, ``exact.values``,
+``exact.structured``, ``exact.structured_grad``, ``exact.backward``, ``numeric``) merge them
+into their tables; rules of a step are found by the node's kind (``BY_KIND``). A walker
+passes itself to a rule (the evaluator, the limit walk, the reverse pass, the lowering), so
+an operation imports none of them.
 """
 
 from __future__ import annotations
@@ -15,8 +17,29 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixExpr
+
 Rule = Callable[..., Any]
-STAGES = ("streams", "logits")  # where in a head the builder places an operation
+# Where in a head the builder places an operation, in order: on the streams (q, k, v), to
+# make the scores, to scale them, on the logits, to make the weights, to make the output.
+STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
+
+
+class Unary(MatrixExpr):
+    """A node that acts on one matrix ``arg`` (its first argument) and keeps its shape; an
+    operation's own settings (RoPE's base, ALiBi's slopes) follow as further arguments."""
+
+    def __new__(cls, arg: Any, *settings: Any) -> Unary:
+        return MatrixExpr.__new__(cls, sp.sympify(arg), *settings)
+
+    @property
+    def arg(self) -> MatrixExpr:
+        return self.args[0]
+
+    @property
+    def shape(self) -> tuple[Any, Any]:
+        return self.arg.shape
 
 
 @dataclass(frozen=True)
@@ -30,29 +53,53 @@ class Operation:
     # None when the operation is off. Errors are one SpecError line naming the key.
     spec_key: str | None = None
     read: Callable[[Any, Mapping[str, Any]], Any] | None = None
-    # Where it goes in a head: "streams" (q, k, v by stream name) or "logits" (the scaled
-    # scores); place(builder, head n, setting, value) -> the value the head goes on with.
+    # Where it goes in a head (one of STAGES) and how: place(builder, head n, setting, parts)
+    # -> the parts the head goes on with, by name: q, k, v (their last steps), scores, logits,
+    # weights, output. A part a spec gives (its scores, say) is there before the stage.
     stage: str | None = None
     rank: int = 0  # its order among the operations of its stage (then by kind)
     place: Callable[[Any, int, Any, Any], Any] | None = None
     exact: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, evaluate)
+    # Its step's exact value by a rule of its own rather than its expression evaluated (the
+    # softmax keeps each row over one denominator): (evaluator, node) -> Matrix; and the same
+    # as a parameter goes to a limit (default: the limit of the step's exact value).
+    step: Rule | None = None
+    limit: Rule | None = None
     structured: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, value_of)
+    # A gradient formula's node in arb balls (exact.structured_grad): (balls walker, expr).
+    balls: Mapping[type, Rule] = field(default_factory=dict)
     vjp: Mapping[type, Rule] = field(default_factory=dict)  # (reverse, expr, bar)
+    # The rule of an assignment ``symbol = expr`` whose gradient is written with the step's
+    # own name (the softmax's A): (reverse, symbol, expr, bar).
+    assigned_vjp: Mapping[type, Rule] = field(default_factory=dict)
     forms: Mapping[type, Rule] = field(default_factory=dict)  # (forms walker, expr)
+    # What the backward forms keep of its step (the softmax: its rows over one denominator,
+    # whose exponentials join the ring): (derivation, program, node) -> ops.Softmax.
+    kept: Rule | None = None
+    # Its forward step's forms when a gradient reads it, built rather than taken as the exact
+    # value's constants (from the softmax onwards): (forms walker, node) -> Forms.
+    forward_forms: Rule | None = None
     # Q K^T of two of its outputs, exactly (RoPE: by relative position), or None: a product.
-    scores: Rule | None = None  # (q expr, k expr, evaluate, values) -> Matrix | None
+    scores: Rule | None = None  # (q expr, k expr, evaluator) -> Matrix | None
     # Its step's values are numbers the backward ring is built from (like the projections).
     ring_values: bool = False
     # The numbers its node multiplies by (the scale's 1/sqrt(2)): generators of that ring.
     ring_factors: Rule | None = None  # (node, scalar leaves -> values) -> list of numbers
+    # Its step for numeric evaluation (lambdify), entries named once and the softmax made
+    # stable: (stages, node) -> Matrix; None: the exact value (before the softmax).
+    stable: Rule | None = None
     code: Rule | None = None  # (lowering, node) -> the node as a code expression
-    prelude: Mapping[str, str] = field(default_factory=dict)  # backend -> helpers' source
+    # The name its code is assigned under when the backward pass reads its value (the
+    # softmax's weights: A); None: inlined into the next step's code.
+    assigned_as: str | None = None
+    # backend (numpy, torch, jax; numpy_backward...: the backward pass's) -> helpers' source
+    prelude: Mapping[str, str] = field(default_factory=dict)
 
     def setting(self, spec: Any) -> Any:
-        """The spec's value for this operation (None: off, or it has no key); an operation
-        without a reader of its own has a field of the spec (the mask's)."""
+        """The spec's value for this operation (None: off); an operation without a key is
+        always on (True), one without a reader of its own has a field of the spec (the mask's)."""
         if self.spec_key is None:
-            return None
+            return True
         if self.read is None:
             return getattr(spec, self.spec_key, None)
         return spec.operations.get(self.spec_key)

@@ -14,11 +14,10 @@ from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
-from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.ops import tidy
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, Unary
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.weights import query_widths
 from mha_symbolic.text import did_you_mean
@@ -74,7 +73,7 @@ def _table(value: Any) -> RopeSpec:
 
 
 # --------------------------------------------------------------------------- node
-class Rope(MatrixExpr):
+class Rope(Unary):
     """Rotary position embeddings: row p (position p, 0-based) of ``arg`` rotated pair by pair.
 
     Pair j of a row of width d turns by the angle p * base^(-2j/d); ``pairs`` says which
@@ -84,13 +83,7 @@ class Rope(MatrixExpr):
     """
 
     def __new__(cls, arg: Any, base: Any, pairs: str, sign: int = 1) -> Rope:
-        return MatrixExpr.__new__(
-            cls, sp.sympify(arg), sp.sympify(base), sp.Symbol(pairs), sp.Integer(sign)
-        )
-
-    @property
-    def arg(self) -> MatrixExpr:
-        return self.args[0]
+        return Unary.__new__(cls, arg, sp.sympify(base), sp.Symbol(pairs), sp.Integer(sign))
 
     @property
     def base(self) -> sp.Expr:
@@ -103,10 +96,6 @@ class Rope(MatrixExpr):
     @property
     def sign(self) -> int:
         return int(self.args[3])
-
-    @property
-    def shape(self) -> tuple[Any, Any]:
-        return self.arg.shape
 
     def inverse(self, arg: Any) -> Rope:
         """The opposite rotation applied to ``arg`` (R^T, as R is orthogonal)."""
@@ -126,6 +115,8 @@ class Rope(MatrixExpr):
 def place(builder: Any, n: int, rope: RopeSpec, parts: dict[str, Any]) -> dict[str, Any]:
     """Head n's queries and keys rotated, each a step of its own (the values unchanged)."""
     out = dict(parts)
+    if "q" not in parts:  # the weights are given: no Q and K to turn
+        return out
     for stream in ("q", "k"):
         expr = Rope(parts[stream], rope.base, rope.pairs)
         name = rf"\hat{{{stream.upper()}}}_{{{n}}}"
@@ -187,13 +178,13 @@ def _exact(expr: Rope, values: Any, evaluate: Any) -> Matrix:
     return rotate(evaluate(expr.arg, values), expr.base, expr.pairs, expr.sign)
 
 
-def _scores(q: Any, k: Any, evaluate: Any, values: Any) -> Matrix | None:
+def _scores(q: Any, k: Any, evaluator: Any) -> Matrix | None:
     """Q K^T by relative position when both are turned the same way (None: a product)."""
     if not isinstance(q, Rope) or not isinstance(k, Rope):
         return None
     if (q.base, q.pairs, q.sign) != (k.base, k.pairs, k.sign):
         return None
-    return rotated_scores(evaluate(q.arg, values), evaluate(k.arg, values), q.base, q.pairs)
+    return rotated_scores(evaluator.value(q.arg), evaluator.value(k.arg), q.base, q.pairs)
 
 
 def _forms(f: Any, expr: Rope) -> Any:

@@ -1,9 +1,10 @@
 """The scale: the scores times the factor s of softmax(s Q K^T) (step ``head{n}.scaled``).
 
 The spec's ``scale`` is ``sqrt_dk`` (s = 1/sqrt(d_k), d_k a leaf of the program), ``none``
-(s = 1) or an exact number, maybe in declared parameters (``1/tau``); it is read by
-:mod:`mha_symbolic.spec.attention`. In code the factor multiplies the cheaper of the
-product's factors; in the backward forms it is a generator of the ring of its own.
+(s = 1) or an exact number, maybe in declared parameters (``1/tau``); it is read here
+(:func:`read_scale`, called by :mod:`mha_symbolic.spec.attention`) into the spec's field.
+In code the factor multiplies the cheaper of the product's factors; in the backward forms
+it is a generator of the ring of its own.
 """
 
 from __future__ import annotations
@@ -12,7 +13,83 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.errors import SpecError
 from mha_symbolic.operations.operation import Operation
+from mha_symbolic.spec import exact_numbers as exact
+from mha_symbolic.text import did_you_mean
+
+SCALES = ("sqrt_dk", "none")
+
+
+# --------------------------------------------------------------------------- spec
+def read_scale(value: Any) -> str | sp.Expr:
+    """The spec's ``scale``: sqrt_dk, none, or an exact positive number (maybe in declared
+    parameters, ``1/tau``)."""
+    if isinstance(value, str) and value in SCALES:
+        return value
+    names = {symbol.name for symbol in exact.declared_symbols()}
+    if isinstance(value, str) and value.replace("_", "").isalpha() and value not in names:
+        raise SpecError(
+            f"unknown scale {value!r}{did_you_mean(value, SCALES)}; "
+            "choose sqrt_dk, none or an exact number"
+        )
+    number = exact.to_number(value, "scale")
+    if number.free_symbols:
+        return _parametric_scale(number, value)
+    if not number.is_positive:
+        raise SpecError(f"scale must be a positive number, got {value!r}")
+    return number
+
+
+def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
+    """A scale in declared parameters (``1/tau``): it may not be provably zero or negative."""
+    declared = set(exact.declared_symbols())
+    unknown = sorted((s for s in number.free_symbols if s not in declared), key=str)
+    if unknown:
+        raise SpecError(
+            f"scale {value!r} uses {unknown[0]}, which is not a declared parameter "
+            f'(declare it: [parameters] {unknown[0]} = "positive")'
+        )
+    if number.is_positive is False:
+        raise SpecError(f"scale {value!r} is never positive for the declared parameters")
+    return number
+
+
+# --------------------------------------------------------------------------- model
+
+
+def factor(builder: Any, d_k: int) -> sp.Expr:
+    """The factor s of softmax(s Q K^T) as formulas write it (1/sqrt(d_k), d_k a leaf)."""
+    scale = builder.spec.scale
+    if scale == "none":
+        return sp.Integer(1)
+    if scale == "sqrt_dk":
+        symbol = sp.Symbol("d_k", positive=True, integer=True)
+        known = [lf for lf in builder.leaves if lf.symbol == symbol]
+        if known and known[0].value != d_k:  # heads of different widths: the number itself
+            return sp.Pow(sp.Integer(d_k), sp.Rational(-1, 2), evaluate=False)
+        if not known:
+            builder.scalar(symbol, "d_k", sp.Integer(d_k))
+        return 1 / sp.sqrt(symbol)
+    assert isinstance(scale, sp.Expr)
+    return scale
+
+
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """Head n's scaled scores s S, written s Q K^T (none when the spec gives the weights)."""
+    if "scores" not in parts:
+        return parts
+    s = parts["scores"]
+    if "q" in parts:
+        q, k = parts["q"], parts["k"]
+        s_of = factor(builder, int(q.shape[1]))
+        written = sp.MatMul(s_of, q, k.T)
+    else:  # given scores
+        s_of = factor(builder, 0)
+        written = sp.MatMul(s_of, s)
+    expr = sp.MatMul(s_of, s)
+    logits = builder.add(f"head{n}.scaled", "scale", f"S'_{{{n}}}", expr, n, written)
+    return {**parts, "logits": logits}
 
 
 def _code(lowering: Any, node: Any) -> sp.Basic:
@@ -33,4 +110,12 @@ def _factors(node: Any, scalars: dict[sp.Basic, Any]) -> list[sp.Expr]:
     return [node.expr.args[0].xreplace(scalars)]
 
 
-OPERATION = Operation(kind="scale", steps=("scaled",), code=_code, ring_factors=_factors)
+OPERATION = Operation(
+    kind="scale",
+    steps=("scaled",),
+    spec_key="scale",  # read by read_scale into the spec's ``scale`` field
+    stage="scale",
+    place=place,
+    code=_code,
+    ring_factors=_factors,
+)

@@ -13,7 +13,32 @@ from typing import Any
 
 import sympy as sp
 
+from mha_symbolic.exact import ops
 from mha_symbolic.operations.operation import Operation
+
+
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """Head n's scores Q K^T from its last queries and keys (none when the spec gives them)."""
+    if "q" not in parts:
+        return parts
+    expr = sp.MatMul(parts["q"], parts["k"].T)
+    return {**parts, "scores": builder.add(f"head{n}.scores", "scores", f"S_{{{n}}}", expr, n)}
+
+
+def _step(evaluator: Any, node: Any) -> Any:
+    """Q K^T with every entry multiplied out, or as the operation that made Q and K writes it
+    (RoPE: by relative position)."""
+    from mha_symbolic.operations import BY_NODE  # the table of every operation, this one too
+
+    q, k = node.expr.args if isinstance(node.expr, sp.MatMul) else (None, None)
+    if not isinstance(k, sp.Transpose) or len(node.expr.args) != 2:
+        return evaluator.generic(node)
+    made = (evaluator.exprs.get(q), evaluator.exprs.get(k.arg))
+    op = BY_NODE.get(type(made[0]))
+    value = None if op is None or op.scores is None else op.scores(*made, evaluator)
+    if value is not None:
+        return value
+    return ops.scores(evaluator.value(q), evaluator.value(k.arg))
 
 
 def _code(lowering: Any, node: Any) -> sp.Basic:
@@ -22,4 +47,6 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
     return sp.MatMul(lowering.operand(q, None), lowering.operand(k_t, None), evaluate=False)
 
 
-OPERATION = Operation(kind="scores", steps=("scores",), code=_code)
+OPERATION = Operation(
+    kind="scores", steps=("scores",), stage="scores", place=place, step=_step, code=_code
+)

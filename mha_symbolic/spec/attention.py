@@ -13,7 +13,9 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
-from mha_symbolic.spec import as_printed, bounds, gqa, input_files, masks, parameters, stages
+from mha_symbolic.operations.mask import read_mask
+from mha_symbolic.operations.scale import read_scale
+from mha_symbolic.spec import as_printed, bounds, gqa, input_files, parameters, stages
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_text
 from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
@@ -23,7 +25,6 @@ from mha_symbolic.text import did_you_mean, one_line
 
 LAYOUTS = ("per_head", "split", "fused")
 CONVENTIONS = ("xW", "xWT")
-SCALES = ("sqrt_dk", "none")
 TOP_KEYS = (
     "title",
     "description",
@@ -268,7 +269,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "heads": _heads(raw.get("heads", stages.heads_given(raw))),
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
-        "scale": _scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none")),
+        "scale": read_scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none")),
         "claims": _claims(raw.get("claims", {}), "claims"),
         "assumed": _claims(raw.get("assumed", {}), "assumed"),
         "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
@@ -287,7 +288,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     if "query" not in values:
         values.update(_inputs(raw))
     values.update(_labels(raw, values["query"].rows, values["key"].rows, values["self_attention"]))
-    values.update(masks.read(raw, values["query"].rows, values["key"].rows))
+    values.update(read_mask(raw, values["query"].rows, values["key"].rows))
     _weights(raw, values)
     values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
     if values["stage"] == "scores" and values["v"] is None:
@@ -393,37 +394,6 @@ def _choice(value: Any, name: str, options: Sequence[str]) -> str:
         hint = _closest(value, options) if isinstance(value, str) else ""
         raise SpecError(f"unknown {name} {value!r}{hint}; choose one of {', '.join(options)}")
     return value
-
-
-def _scale(value: Any) -> str | sp.Expr:
-    if isinstance(value, str) and value in SCALES:
-        return value
-    names = {symbol.name for symbol in exact.declared_symbols()}
-    if isinstance(value, str) and value.replace("_", "").isalpha() and value not in names:
-        raise SpecError(
-            f"unknown scale {value!r}{_closest(value, SCALES)}; "
-            "choose sqrt_dk, none or an exact number"
-        )
-    number = exact.to_number(value, "scale")
-    if number.free_symbols:
-        return _parametric_scale(number, value)
-    if not number.is_positive:
-        raise SpecError(f"scale must be a positive number, got {value!r}")
-    return number
-
-
-def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
-    """A scale in declared parameters (``1/tau``): it may not be provably zero or negative."""
-    declared = set(exact.declared_symbols())
-    unknown = sorted((s for s in number.free_symbols if s not in declared), key=str)
-    if unknown:
-        raise SpecError(
-            f"scale {value!r} uses {unknown[0]}, which is not a declared parameter "
-            f'(declare it: [parameters] {unknown[0]} = "positive")'
-        )
-    if number.is_positive is False:
-        raise SpecError(f"scale {value!r} is never positive for the declared parameters")
-    return number
 
 
 def _claims(value: Any, field_name: str) -> dict[str, Any]:

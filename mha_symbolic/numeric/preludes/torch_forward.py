@@ -7,15 +7,6 @@ from torch.nn.functional import scaled_dot_product_attention  # noqa: F401 (gene
 xp = torch
 
 
-def softmax(*terms, right=None):
-    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given."""
-    logits, *rest = [term for term in terms if term is not None]
-    for term in rest:
-        logits = logits + term
-    weights = torch.softmax(logits, dim=-1)  # subtracts the row max first
-    return weights if right is None else weights @ right
-
-
 def split_heads(x, heads):
     """(..., L, h d) -> (..., h, L, d)"""
     return x.unflatten(-1, (heads, -1)).transpose(-2, -3)

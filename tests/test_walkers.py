@@ -1,0 +1,133 @@
+"""The walkers dispatch on the node: an operation's meaning is in its module of
+mha_symbolic.operations, and the exact, structured, backward, limit and code walkers ask it
+(``BY_KIND[node.kind]``, ``BY_NODE[type(expr)]``, ``rules(...)``) instead of naming it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from mha_symbolic import operations
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mha_symbolic"
+WALKERS = (
+    "exact/evaluate.py",
+    "exact/backward.py",
+    "exact/limits.py",
+    "exact/values.py",
+    "exact/structured.py",
+    "exact/structured_grad.py",
+    "model/rules.py",
+    "numeric/lower.py",
+    "numeric/codegen.py",
+    "numeric/backprop.py",
+    "numeric/lambdify.py",
+)
+OPERATION_MODULES = {
+    f"mha_symbolic.operations.{path.stem}"
+    for path in (PACKAGE / "operations").glob("*.py")
+    if "\nOPERATION = " in path.read_text(encoding="utf-8")
+}
+
+
+def _names_kind(node: ast.AST) -> bool:
+    """``x.kind`` or a name ``kind``: a node's kind."""
+    return (isinstance(node, ast.Attribute) and node.attr == "kind") or (
+        isinstance(node, ast.Name) and node.id == "kind"
+    )
+
+
+def _looks_up(func: ast.AST) -> bool:
+    """``BY_KIND.get``: an operation looked up by its kind."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "get"
+        and (
+            getattr(func.value, "attr", "") == "BY_KIND"
+            or getattr(func.value, "id", "") == "BY_KIND"
+        )
+    )
+
+
+def _kinds_in(node: ast.AST, kinds: set[str]) -> list[str]:
+    return [
+        n.value
+        for n in ast.walk(node)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in kinds
+    ]
+
+
+def operation_references(source: str) -> list[str]:
+    """``line what`` of each place the source names a specific operation: an import from its
+    module, its node class, its kind compared with a node's kind, looked up by name or keying
+    a table of the walker's own."""
+    kinds = set(operations.BY_KIND)
+    classes = {cls.__name__ for cls in operations.NODES}
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.ImportFrom) and node.module in OPERATION_MODULES:
+            found.append(f"{line} import {node.module}")
+        elif isinstance(node, ast.Name) and node.id in classes:
+            found.append(f"{line} {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr in classes:
+            found.append(f"{line} {node.attr}")
+        elif isinstance(node, ast.Compare) and any(
+            _names_kind(part) for part in (node.left, *node.comparators)
+        ):
+            found += [f"{line} kind {kind!r}" for kind in _kinds_in(node, kinds)]
+        elif isinstance(node, ast.Dict):  # a table of its own keyed by kind
+            keys = [k for k in node.keys if k is not None]
+            found += [f"{line} key {kind!r}" for k in keys for kind in _kinds_in(k, kinds)]
+        elif isinstance(node, ast.Subscript) and getattr(node.value, "attr", "") == "BY_KIND":
+            found += [f"{line} BY_KIND[{kind!r}]" for kind in _kinds_in(node.slice, kinds)]
+        elif isinstance(node, ast.Call) and _looks_up(node.func):
+            found += [f"{line} BY_KIND.get({kind!r})" for kind in _kinds_in(node, kinds)]
+    return sorted(found, key=lambda item: int(item.split()[0]))
+
+
+def test_the_walkers_name_no_operation() -> None:
+    found = {
+        path: operation_references((PACKAGE / path).read_text(encoding="utf-8")) for path in WALKERS
+    }
+    assert {path: refs for path, refs in found.items() if refs} == {}
+
+
+def test_a_reference_to_an_operation_would_be_found() -> None:
+    source = (
+        "from mha_symbolic.operations.softmax import RowSoftmax\n"
+        "if node.kind == 'softmax':\n"
+        "    x = isinstance(expr, RowSoftmax)\n"
+        "y = kind in ('attend', 'input')\n"
+        "z = operations.BY_KIND['rope']\n"
+        "w = operations.BY_KIND.get('mask')\n"
+        "v = softmax.RowSoftmax\n"
+        "rules = {'scores': scores, 'x': x}\n"
+        "ok = node.key == 'output' or role == 'mask' or BY_KIND.get(node.kind)\n"
+    )
+    assert operation_references(source) == [
+        "1 import mha_symbolic.operations.softmax",
+        "2 kind 'softmax'",
+        "3 RowSoftmax",
+        "4 kind 'attend'",
+        "5 BY_KIND['rope']",
+        "6 BY_KIND.get('mask')",
+        "7 RowSoftmax",
+        "8 key 'scores'",
+    ]
+
+
+def test_every_node_kind_an_operation_owns_is_found_by_its_module() -> None:
+    assert {op.kind for op in operations.OPERATIONS} >= {
+        "project",
+        "rope",
+        "scores",
+        "scale",
+        "alibi",
+        "mask",
+        "softmax",
+        "attend",
+        "concat",
+        "output",
+    }
+    assert len(OPERATION_MODULES) == len(operations.OPERATIONS)
