@@ -608,9 +608,12 @@ def test_a_parameters_exponential_is_named_like_a_number() -> None:
 def test_the_closing_note_speaks_of_decimals_only_where_some_are_printed() -> None:
     spoken = "the decimals are rounded to 2 places"
     assert spoken in derive(AttentionSpec.example("two-tokens")).to_markdown()
-    for symbolic in ("temperature", "eight-tokens-split"):  # no decimal anywhere in them
-        text = derive(AttentionSpec.example(symbolic)).to_markdown()
-        assert spoken not in text and "Every value above is exact." in text
+    # One token: its weight is exactly [1] and its output is its value, so no decimal at all.
+    text = derive(AttentionSpec(x=[[1, 0]], scale="none")).to_markdown()
+    assert spoken not in text and "Every value above is exact." in text
+    # Symbols: each step shows its numbers at the chosen values, and those are decimals.
+    for symbolic in ("temperature", "eight-tokens-split"):
+        assert spoken in derive(AttentionSpec.example(symbolic)).to_markdown()
 
 
 def test_an_output_passed_on_too_long_to_print_is_not_a_grid_of_names() -> None:

@@ -316,8 +316,8 @@ def show(
     else:
         entry = notation(matrix[i, j] for i, j in cells)
         text = bmatrix(matrix, lambda i, j: entry(form[i, j]), shown)
-    approx = None
-    if not named and not all(is_literal(matrix[i, j]) for i, j in cells):
+    approx = None  # also when named: every step a student computes shows its numbers
+    if not all(is_literal(matrix[i, j]) for i, j in cells):
         places = {(i, j): decimal(matrix[i, j], settings.decimals) for i, j in cells}
         if None not in places.values():
             approx = bmatrix(matrix, lambda i, j: str(places[i, j]), shown)

@@ -10,6 +10,7 @@ import sympy as sp
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import entries, latex, notes, plain
+from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
@@ -80,6 +81,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
+        chosen=at_chosen(step, context.chosen, context.settings),
     )
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact

@@ -174,6 +174,7 @@ class StepBlock:
     marks: tuple[Mark, ...]
     assumptions: tuple[Assumption, ...] = ()
     analogy: str | None = None  # a picture of the step, in the spirit of seed 004's
+    chosen: str | None = None  # LaTeX: the value at the numbers chosen for its symbols
 
     @property
     def lines(self) -> tuple[str, ...]:
