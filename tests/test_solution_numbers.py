@@ -44,9 +44,33 @@ def test_a_parameter_is_worked_at_one_and_a_numeric_example_has_no_chosen_line()
         r"To work every step with numbers this solution takes $\tau = 1$; the symbolic form "
         "stays beside the numbers."
     )
-    assert solution.steps()["head1.weights"].chosen == (
+    assert solution.steps()["head1.output"].chosen == (
+        r"\mathrm{head}_{1} \approx \begin{bmatrix} 0.84 & 0.58 \\ 0.58 & 0.84 \\ "
+        r"0.79 & 0.79 \end{bmatrix}"
+    )
+    table = solution.steps()["head1.weights"].chosen  # the softmax: cold, chosen and hot
+    assert table == (
+        r"\begin{aligned} \tau = 0.1: &\quad A_{1} \approx \begin{bmatrix} 0.50 & 0.00 & 0.50 "
+        r"\\ 0.00 & 0.50 & 0.50 \\ 0.00 & 0.00 & 1.00 \end{bmatrix} \\ \tau = 1: &\quad "
         r"A_{1} \approx \begin{bmatrix} 0.42 & 0.16 & 0.42 \\ 0.16 & 0.42 & 0.42 \\ "
-        r"0.21 & 0.21 & 0.58 \end{bmatrix}"
+        r"0.21 & 0.21 & 0.58 \end{bmatrix} \\ \tau = 10: &\quad A_{1} \approx "
+        r"\begin{bmatrix} 0.34 & 0.31 & 0.34 \\ 0.31 & 0.34 & 0.34 \\ 0.32 & 0.32 & 0.36 "
+        r"\end{bmatrix} \end{aligned}"
+    )
+    assert solution.steps()["head1.weights"].notes[-1] == (
+        r"As $\tau \to 0^+$ the weights tend to $\begin{bmatrix} 0.5 & 0 & 0.5 \\ 0 & 0.5 & 0.5 "
+        r"\\ 0 & 0 & 1 \end{bmatrix}$: each row puts all its weight on its largest score, and a "
+        r"tie shares it equally. As $\tau \to \infty$ they tend to $\begin{bmatrix} \frac{1}{3} "
+        r"& \frac{1}{3} & \frac{1}{3} \\ \frac{1}{3} & \frac{1}{3} & \frac{1}{3} \\ "
+        r"\frac{1}{3} & \frac{1}{3} & \frac{1}{3} \end{bmatrix}$: every key weighs the same."
+    )
+    # Other inputs, other limits: "sat" alone is largest in every row once it is (2, 2).
+    hotter = AttentionSpec(
+        x=[[1, 0], [0, 1], [2, 2]], heads=1, scale="1/tau", parameters={"tau": "positive"}
+    )
+    cold = build(derive(hotter), Options()).steps()["head1.weights"].notes[-1]
+    assert cold.startswith(
+        r"As $\tau \to 0^+$ the weights tend to $\begin{bmatrix} 0 & 0 & 1 \\ 0 & 0 & 1 \\ "
     )
     at_one = AttentionSpec(x=[[1, 0], [0, 1], [1, 1]], heads=1, scale="none")
     assert _steps(at_one)["head1.weights"].approx == (
@@ -62,3 +86,93 @@ def test_entries_too_long_to_print_still_show_their_decimals() -> None:
     assert output.approx == (
         r"\begin{bmatrix} 0.73 & 0.48 \\ 0.73 & 0.72 \\ 0.72 & 0.93 \end{bmatrix}"
     )
+
+
+def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_dot_product():
+    steps = _steps(AttentionSpec.example("eight-tokens-split"))
+    assert steps["head1.q"].exact.startswith(
+        r"\begin{bmatrix} 0.2 W_{Q1,11} + 0.5 W_{Q1,21} & 0.2 W_{Q1,12} + 0.5 W_{Q1,22} \\"
+    )
+    assert steps["head1.scores"].entry == (
+        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= q_{1} \cdot k_{1} \\ "
+        r"&= \left(0.2 W_{Q1,11} + 0.5 W_{Q1,21}\right) \left(0.2 W_{K1,11} + 0.5 W_{K1,21}\right)"
+        r" \\ &\quad + \left(0.2 W_{Q1,12} + 0.5 W_{Q1,22}\right) "
+        r"\left(0.2 W_{K1,12} + 0.5 W_{K1,22}\right) \end{aligned}"
+    )
+    assert steps["head1.scaled"].entry == (
+        r"\left(S'_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}"
+    )
+
+
+def test_decimal_coefficients_are_only_for_short_decimals_times_symbols():
+    from sympy import Symbol, sqrt
+
+    from mha_symbolic.solution import latex
+
+    w, a = Symbol("W_{Q1,11}"), Symbol("a")
+    assert latex.exact(w / 5 - 7 * a / 10) == r"0.2 W_{Q1,11} - 0.7 a"
+    assert latex.exact(w / 3) == r"\frac{W_{Q1,11}}{3}"  # 1/3 has no short decimal
+    assert latex.exact(a / (2 * a + 1)) == r"\frac{a}{2 a + 1}"
+    assert latex.exact(sqrt(2) / 2) == r"\frac{\sqrt{2}}{2}"
+
+
+# ------------------------------------------------------------------ remarks at their step
+TWO = {"x": [[1, 0], [0, 1]], "heads": 2, "scale": "none"}
+SWAP = [[0, 1], [1, 0]]
+IDENTITY = [[1, 0], [0, 1]]
+HALVES = [["1/2", 0], [0, "1/2"], ["1/2", 0], [0, "1/2"]]
+
+
+def _two(**changes: object) -> dict:
+    weights = {"w_q": [IDENTITY, SWAP], "w_k": [IDENTITY, SWAP], "w_v": [IDENTITY, SWAP]}
+    return _steps(AttentionSpec(**{**TWO, "weights": {**weights, "w_o": HALVES}, **changes}))
+
+
+def test_two_tokens_same_output_and_why_exactly_a_half_are_said_at_the_output() -> None:
+    notes = _steps(AttentionSpec.example("two-tokens"))["output"].notes
+    assert notes == (
+        r"Every token ends with the same output $\left[0.5,\; 0.5\right]$: after $W_O$ "
+        "nothing tells the tokens apart, so what each head found about them is averaged away, "
+        "not combined.",
+        r"Why exactly: $(O)_{1,1} = \frac{1}{2}\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
+        r"\frac{1}{2} \cdot 1 = \frac{1}{2}$, because the numbers in the bracket add up to "
+        "exactly $1$.",
+    )
+    assert _two()["output"].notes == notes  # the same spec written out: the same remarks
+    # W_O that keeps head 1 only: the tokens differ, and no sum of weights makes a whole.
+    keep = [[1, 0], [0, 1], [0, 0], [0, 0]]
+    assert _two(weights={"w_v": [IDENTITY, SWAP], "w_o": keep})["output"].notes == ()
+
+
+def test_the_what_if_of_the_standard_scaling_is_computed_and_gone_once_scaled() -> None:
+    weights = _steps(AttentionSpec.example("two-tokens"))["head1.weights"]
+    assert weights.notes == (
+        r"What if the scores were scaled by the standard $1/\sqrt{d_k} = 1/\sqrt{2}$? Token 1's "
+        r"weights would be $\left[0.67,\; 0.33\right]$ instead of $\left[0.73,\; 0.27\right]$: "
+        "a softer blend.",
+    )
+    doubled = _two(x=[[2, 0], [0, 2]])["head1.weights"].notes  # scores 4 and 0
+    assert r"$\left[0.94,\; 0.06\right]$ instead of $\left[0.98,\; 0.02\right]$" in doubled[0]
+    assert _two(scale="sqrt_dk")["head1.weights"].notes == ()
+
+
+def test_one_key_gives_weights_of_one_and_the_solution_says_so_once() -> None:
+    steps = _steps(AttentionSpec.example("one-token"))
+    assert steps["head1.weights"].notes == (
+        "With a single key, softmax of one score is $e^{s} / e^{s} = 1$: the weights are $[1]$ "
+        "whatever the scores are and however they are scaled, so the scores do not matter here "
+        "and each head's output is its value row.",
+    )
+    assert steps["head2.weights"].notes == ()  # said once
+    two_keys = [note for s in _two().values() if s.kind == "softmax" for note in s.notes]
+    assert two_keys and not any("single key" in note for note in two_keys)
+
+
+def test_split_heads_say_that_cutting_x_is_not_standard_attention() -> None:
+    split = _steps(AttentionSpec.example("split-scaled"))["head1.x"].insight
+    assert split == (
+        "Splitting $X$ itself before projecting is not standard multi-head attention: there "
+        "every head projects all the features of $X$, here each head sees only its own 2 columns."
+    )
+    fused = AttentionSpec.example("pytorch-style")
+    assert all("capacity" not in (s.insight or "") for s in _steps(fused).values())

@@ -66,7 +66,8 @@ def test_a_step_block_holds_its_formula_substitution_exact_value_and_decimals(tw
     )
     assert block.approx == r"\begin{bmatrix} 0.73 & 0.27 \\ 0.27 & 0.73 \end{bmatrix}"
     assert block.lines == (block.formula, block.substituted, block.exact)
-    assert (block.shape, block.entry, block.notes, block.marks) == ("(2, 2)", None, (), ())
+    assert (block.shape, block.entry, block.marks) == ("(2, 2)", None, ())
+    assert block.notes[0].startswith("What if the scores were scaled by the standard")
 
 
 def test_an_input_has_no_formula_and_lists_its_tokens(two):

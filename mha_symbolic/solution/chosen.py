@@ -58,6 +58,10 @@ def chosen_parameters(d: Derivation, values: Mapping[sp.Symbol, sp.Expr]) -> str
     return r",\; ".join(said) or None
 
 
+# A temperature's table at the softmax: cold, the chosen 1, and hot.
+_TEMPERATURES = (sp.Rational(1, 10), sp.Integer(1), sp.Integer(10))
+
+
 def at_chosen(
     step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings
 ) -> str | None:
@@ -69,7 +73,21 @@ def at_chosen(
     free = value.free_symbols
     if not free or not free <= values.keys():
         return None
-    numbers = sp.ImmutableMatrix(value.xreplace(dict(values)))
+    if step.kind == "softmax" and len(free) == 1 and next(iter(free)).is_positive:
+        (symbol,) = free  # one positive parameter: its table, not one value of it
+        lines = [_at(step, {symbol: t}, settings) for t in _TEMPERATURES]
+        if None in lines:
+            return None
+        said = [
+            rf"{sp.latex(symbol)} = {latex.exact(t)}: &\quad {line}"
+            for t, line in zip(_TEMPERATURES, lines, strict=True)
+        ]
+        return r"\begin{aligned} " + r" \\ ".join(said) + r" \end{aligned}"
+    return _at(step, values, settings)
+
+
+def _at(step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings) -> str | None:
+    numbers = sp.ImmutableMatrix(step.entries.xreplace(dict(values)))
     if numbers.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     shown = latex.show(numbers, step.symbol.name, settings)

@@ -45,7 +45,9 @@ def _scale_and_mask(context: Context, dk: int, given: bool) -> list[str]:
     facts, w = context.facts, context.words
     scale, mask = facts.scale(), facts.mask
     if scale.is_default:
-        lines = [w("setup", "scale_sqrt", dk=dk)]
+        root = sp.sqrt(dk)
+        square = root.is_Integer and root != 1  # 1/sqrt(4) is 1/2: said as the number it is
+        lines = [w("setup", "scale_sqrt_square" if square else "scale_sqrt", dk=dk, root=root)]
     elif scale.is_identity:
         lines = [w("setup", "scale_none")]
     else:

@@ -12,6 +12,7 @@ from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.remarks import remarks
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).
@@ -77,7 +78,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         approx=shown.approx,
         shape=shape_text(step),
         entry=None if passed_on else _first_entry(context, step, shown),
-        notes=said,
+        notes=(*said, *remarks(context, step)),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
@@ -100,6 +101,8 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         and not facts.scale(step.head or 1).is_default
     ):
         return None
+    if key == "head.x" and section == "insights" and facts.layout == "split":
+        key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
     if key == "output" and section != "insights" and not facts.output_projection:
         return None
     if key == "output" and section == "insights":
@@ -141,8 +144,12 @@ def substituted(context: Context, step: Step) -> str | None:
 def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
     """``c Q K^T`` written as ``c S``: the scores were just shown."""
     scores = context.d.step(step.key.replace(".scaled", ".scores")).symbol
-    factors = [a for a in step.formula.args if not getattr(a, "is_Matrix", False)]
-    return sp.MatMul(*factors, scores, evaluate=False)
+    factor = sp.Mul(*[a for a in step.formula.args if not getattr(a, "is_Matrix", False)])
+    given = {k: v for k, v in context.d.bindings.items() if not isinstance(v, sp.MatrixBase)}
+    worked = factor.xreplace(given)
+    if worked.is_Rational:  # 1/sqrt(4) is 1/2: said as the number it is
+        factor = worked
+    return sp.MatMul(factor, scores, evaluate=False)
 
 
 def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
@@ -167,14 +174,52 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
 def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None:
     """When entries are written by name, the first one in full if it is not too long."""
     entry = step.entries[0, 0]
-    if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
+    if not shown.named:
         return None
     name = rf"\left({step.symbol.name}\right)_{{1,1}}"
+    short = _dot_entry(context, step, name) or _scaled_entry(context, step, name)
+    if short is not None or latex.too_long(entry, 4 * context.settings.max_width):
+        return short
     lines = _terms_in_lines(context, entry, _LINE)
     if len(lines) == 1:
         return f"{name} = {lines[0]}"
     body = r" \\ &\quad ".join(lines)  # a long sum over lines, full size, not shrunk to fit
     return rf"\begin{{aligned}} {name} &= {body} \end{{aligned}}"
+
+
+def _dot_entry(context: Context, step: Step, name: str) -> str | None:
+    """Seed 002's score of symbols as what it is, a dot product of two rows:
+    ``(S_1)_{1,1} = q_1 \\cdot k_1 = (0.2 W_{Q1,11} + ...)(...) + ...``, not its expansion."""
+    factors = [a for a in step.formula.args if getattr(a, "is_Matrix", False)]
+    if step.kind != "scores" or len(factors) != 2 or not isinstance(factors[1], sp.Transpose):
+        return None
+    by_symbol = {s.symbol: s for s in context.d.steps}
+    q_step, k_step = by_symbol.get(factors[0]), by_symbol.get(factors[1].arg)
+    if q_step is None or k_step is None or q_step.shape[1] > 4:
+        return None
+    q, k = q_step.entries, k_step.entries
+    terms = [
+        rf"\left({context.exact(q[0, c])}\right) \left({context.exact(k[0, c])}\right)"
+        for c in range(q_step.shape[1])
+    ]
+    body = r" \\ &\quad + ".join(terms)
+    return rf"\begin{{aligned}} {name} &= q_{{1}} \cdot k_{{1}} \\ &= {body} \end{{aligned}}"
+
+
+def _scaled_entry(context: Context, step: Step, name: str) -> str | None:
+    """``(S'_1)_{1,1} = (S_1)_{1,1} / \\sqrt{2}``: the score just written, scaled."""
+    if step.kind != "scale":
+        return None
+    scaled = _scale_of_scores(context, step)
+    scores = [a for a in scaled.args if isinstance(a, sp.MatrixSymbol)]
+    factor = sp.Mul(*[a for a in scaled.args if not getattr(a, "is_Matrix", False)])
+    if len(scores) != 1:
+        return None
+    entry = rf"\left({scores[0].name}\right)_{{1,1}}"
+    divisor = latex.divisor(factor)
+    if divisor is not None:
+        return rf"{name} = \frac{{{entry}}}{{{latex.exact(divisor)}}}"
+    return rf"{name} = {latex.exact(factor)} \, {entry}"
 
 
 def _chars(expr: sp.Basic) -> int:
