@@ -176,3 +176,17 @@ def test_split_heads_say_that_cutting_x_is_not_standard_attention() -> None:
     )
     fused = AttentionSpec.example("pytorch-style")
     assert all("capacity" not in (s.insight or "") for s in _steps(fused).values())
+
+
+def test_a_named_output_projection_without_numbers_is_a_definition_and_o_is_not_c() -> None:
+    output = _steps(AttentionSpec.example("split-scaled"))["output"]
+    assert output.lines == ("C W_{O}",) and output.approx is None
+    (definition,) = output.assumptions
+    assert definition.defined and definition.assumed.endswith("W_O")
+    assert definition.lines[0].startswith(r"So $W_O$ stays an unknown $4 \times 4$ matrix")
+    md = derive(AttentionSpec.example("split-scaled")).to_markdown()
+    assert "> **The document defines this step but gives no numbers for it.** It defines $O" in md
+    assert "The document assumes this value.** It assumes $O" not in md
+    # A given W_O: the output is computed, and nothing is called a definition.
+    assert not any(a.defined for s in _two().values() for a in s.assumptions)
+    assert _two()["output"].exact == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"

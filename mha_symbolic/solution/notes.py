@@ -132,7 +132,7 @@ def _unknown_projection(context: Context, step: Step, key: str, text: str) -> As
         first=rf"O_{{1j}} = {terms}",
     )
     formula = r"O = \operatorname{Concat}\left(\mathrm{head}_{1}, \dots\right) W_O"
-    return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,))
+    return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,), defined=True)
 
 
 def _factor(context: Context, value: sp.Basic) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -84,9 +85,18 @@ def step_block(context: Context, step: Step) -> StepBlock:
         analogy=_said(context, "analogies", step, numbers),
         chosen=at_chosen(step, context.chosen, context.settings),
     )
+    if step.kind == "output" and context.output_unknown:
+        return _unknown_output(block)
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
     return block
+
+
+def _unknown_output(block: StepBlock) -> StepBlock:
+    """``O = C W_O`` with W_O named but not given: no value, for O is not C; the note after
+    it writes O with W_O unknown."""
+    formula = rf"{block.formula} W_{{O}}"
+    return replace(block, formula=formula, substituted=None, exact=None, approx=None, entry=None)
 
 
 def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -> str | None:

@@ -96,6 +96,7 @@ class Assumption:
     symbol: str  # LaTeX of what is assumed: ``\mathrm{head}_{2}`` or ``Z[1]``
     assumed: str  # LaTeX of the assumed value, as the document prints it
     lines: tuple[str, ...]  # prose: what the inputs give, and what it would take
+    defined: bool = False  # a definition the document states (O = Concat(...) W_O), not a number
 
 
 @dataclass(frozen=True)
