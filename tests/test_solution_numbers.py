@@ -190,3 +190,19 @@ def test_a_named_output_projection_without_numbers_is_a_definition_and_o_is_not_
     # A given W_O: the output is computed, and nothing is called a definition.
     assert not any(a.defined for s in _two().values() for a in s.assumptions)
     assert _two()["output"].exact == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"
+
+
+def test_a_printed_list_of_numbers_in_a_mark_is_typeset_as_maths_as_printed() -> None:
+    from mha_symbolic import check
+
+    d = derive(AttentionSpec.example("one-token"))
+    (mark,) = build(d, Options(marks=check(d).marks())).steps()["concat"].marks
+    assert mark.claimed == "[0.5, 1.2, -0.4, 2.3]"
+    assert mark.claimed_math == r"\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]"
+    from mha_symbolic.solution.step_block import _printed_numbers
+
+    assert _printed_numbers("[[0.60, 0.40], [0.40, 0.60]]") == (
+        r"\begin{bmatrix} 0.60 & 0.40 \\ 0.40 & 0.60 \end{bmatrix}"
+    )
+    assert _printed_numbers(r"\mathrm{softmax}(0.707,0) \approx (0.67,\;0.33)") is None
+    assert _printed_numbers("[[1, 2], [3]]") is None  # ragged: left as printed

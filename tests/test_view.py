@@ -99,6 +99,7 @@ def test_marks_sit_at_their_step_with_their_reason_in_plain_words():
             "columns of heads 1 and 2 the document places the head output it assumes, so the "
             "printed row holds under that assumption; with the weights given, those columns are "
             "the head output computed above.",
+            claimed_math=r"\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]",
         ),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -19,6 +20,8 @@ from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).
 _NO_SUBSTITUTION = ("input", "slice", "concat")
 _LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
+_LIST = re.compile(r"\s*\[\s*(\[[^\[\]]*\]\s*,?\s*)+\]\s*|\s*\[[^\[\]]*\]\s*")
+_NUMBER = re.compile(r"[-\u2212]?\d+(\.\d+)?")
 
 
 def title_key(step: Step) -> str:
@@ -178,7 +181,26 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
         exact=shown.exact,
         approx=shown.approx,
         diagnosis=notes.reason(context, step, mark),
+        claimed_math=_printed_numbers(str(mark["claimed"])),
     )
+
+
+def _printed_numbers(text: str) -> str | None:
+    """``[0.5, 1.2, -0.4, 2.3]`` as maths, each number as printed (0.60 stays 0.60) with a
+    true minus sign, not a typewriter hyphen; None for anything but a list (or rows) of numbers."""
+    if len(text) > 2000 or not _LIST.fullmatch(text):
+        return None
+    rows = [
+        [cell.strip().replace("\u2212", "-") for cell in row.split(",")]
+        for row in re.findall(r"\[([^\[\]]*)\]", text)
+    ]
+    if not rows or len({len(r) for r in rows}) != 1:
+        return None
+    if not all(_NUMBER.fullmatch(cell) for row in rows for cell in row):
+        return None
+    if len(rows) == 1:
+        return r"\left[" + r",\; ".join(rows[0]) + r"\right]"
+    return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(r) for r in rows) + r" \end{bmatrix}"
 
 
 def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None:

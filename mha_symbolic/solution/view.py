@@ -86,6 +86,7 @@ class Mark:
     exact: str  # LaTeX of the exact value
     approx: str | None  # LaTeX of its decimals
     diagnosis: str | None  # why it does not hold, in plain words, when that is known
+    claimed_math: str | None = None  # LaTeX of ``claimed`` when it is a plain list of numbers
 
 
 @dataclass(frozen=True)
