@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mha_symbolic import AttentionSpec, derive
+from mha_symbolic.check.judge import check
 from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.view import Options
 
@@ -206,3 +207,61 @@ def test_a_printed_list_of_numbers_in_a_mark_is_typeset_as_maths_as_printed() ->
     )
     assert _printed_numbers(r"\mathrm{softmax}(0.707,0) \approx (0.67,\;0.33)") is None
     assert _printed_numbers("[[1, 2], [3]]") is None  # ragged: left as printed
+
+
+def test_a_concat_row_that_holds_only_as_assumed_is_said_in_one_sentence() -> None:
+    d = derive(AttentionSpec.example("split-scaled"))
+    marks = build(d, Options(marks=check(d).marks())).steps()["concat"].marks
+    assert [m.sentence for m in marks] == [
+        r"The document prints $\left[0.67,\; 0.33,\; 0.60,\; 0.40\right]$ here: the "
+        "concatenation is right given the assumed head output, which the given weights do not "
+        r"produce ($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx "
+        r"\left[0.67,\; 0.33\right]$).",
+        r"The document prints $\left[0.33,\; 0.67,\; 0.40,\; 0.60\right]$ here: the "
+        "concatenation is right given the assumed head output, which the given weights do not "
+        r"produce ($\left[\frac{1}{a + 1},\; \frac{a}{a + 1}\right] \approx "
+        r"\left[0.33,\; 0.67\right]$).",
+    ]
+    assert all(m.diagnosis is None for m in marks)  # nothing said twice
+
+
+def test_one_token_names_w_o_as_its_document_does() -> None:
+    # The document names W_O (MHAoutput = concat W_O), so the output is not the concatenation.
+    md = derive(AttentionSpec.example("one-token")).to_markdown()
+    assert "Without an output projection" not in md
+    assert "The document multiplies the concatenation by an output projection $W_O$" in md
+
+
+def _pytorch_output_notes(w_o: list[list[int]] | None = None) -> tuple[str, ...]:
+    from importlib import resources
+
+    from mha_symbolic.spec.input_files import parse_toml
+
+    text = resources.files("mha_symbolic").joinpath("examples", "pytorch-style.toml")
+    data = parse_toml(text.read_text(encoding="utf-8"), "pytorch-style")
+    if w_o is not None:
+        data["weights"]["w_o"] = w_o
+    return _steps(AttentionSpec.from_dict(data))["output"].notes
+
+
+def test_pytorch_style_says_what_its_w_o_does_read_from_its_entries() -> None:
+    said = (
+        r"What $W_O$ does here, read from its entries: columns 1–3 of $O$ are "
+        r"$\mathrm{head}_{1} + \mathrm{head}_{2}$; columns 4–6 of $O$ are "
+        r"$\mathrm{head}_{1} - \mathrm{head}_{2}$."
+    )
+    assert said in _pytorch_output_notes()
+    # Stored (out x in): row 1 of W_O makes output column 1. Swap the halves' signs: it follows.
+    eye = [[int(i == j) for j in range(3)] for i in range(3)]
+    neg = [[-v for v in row] for row in eye]
+    flipped = [a + b for a, b in zip(eye, neg, strict=True)] + [a + a for a in eye]
+    notes = _pytorch_output_notes(flipped)
+    assert (
+        r"columns 1–3 of $O$ are $\mathrm{head}_{1} - \mathrm{head}_{2}$; columns 4–6 of $O$ "
+        r"are $\mathrm{head}_{1} + \mathrm{head}_{2}$." in " ".join(notes)
+    )
+    # An identity W_O keeps the heads apart, and one entry off the pattern says nothing.
+    identity = [[int(i == j) for j in range(6)] for i in range(6)]
+    assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
+    identity[0][5] = 2
+    assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))

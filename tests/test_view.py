@@ -95,11 +95,11 @@ def test_marks_sit_at_their_step_with_their_reason_in_plain_words():
             exact_is="from the given inputs and weights it is",
             exact=r"\begin{bmatrix} 4 & 11 & 6 & 9 \end{bmatrix}",
             approx=None,
-            diagnosis="The concatenation only places the head outputs side by side. In the "
-            "columns of heads 1 and 2 the document places the head output it assumes, so the "
-            "printed row holds under that assumption; with the weights given, those columns are "
-            "the head output computed above.",
+            diagnosis=None,
             claimed_math=r"\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]",
+            sentence=r"The document prints $\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]$ here: the "
+            "concatenation is right given the assumed head outputs, which the given weights do not "
+            r"produce ($\left[4,\; 11\right]$ and $\left[6,\; 9\right]$).",
         ),
     )
 

@@ -23,6 +23,7 @@ def remarks(context: Context, step: Step) -> tuple[str, ...]:
             _what_if_scaled(context, step),
             _same_rows(context, step),
             _why_exact(context, step),
+            _what_w_o_does(context, step),
         ]
     return tuple(text for text in found if text is not None)
 
@@ -112,6 +113,50 @@ def _why_exact(context: Context, step: Step) -> str | None:
         "entry": write(entry),
     }
     return context.once("remarks", "why_exact", numbers)
+
+
+def _what_w_o_does(context: Context, step: Step) -> str | None:
+    """``columns 1-3 of O are head_1 + head_2``, read from W_O's entries: said when each
+    output column is a sum or difference of the same column of the heads, and some of them
+    mix heads (an identity W_O, which only keeps them apart, says nothing)."""
+    if step.key != "output" or not context.facts.output_projection:
+        return None
+    factors = step.formula.args
+    if len(factors) != 2 or not isinstance(factors[0], sp.MatrixSymbol):
+        return None
+    mixed = sp.Matrix(factors[1].xreplace(context.d.bindings).doit())  # C @ mixed is O
+    heads = len(context.facts.heads)
+    if mixed.free_symbols or mixed.rows % heads or mixed.cols % (mixed.rows // heads):
+        return None
+    width = mixed.rows // heads
+    found = [_signed_heads(mixed, width, first) for first in range(0, mixed.cols, width)]
+    groups = [g for g in found if g is not None]
+    if len(groups) != len(found) or not any(g.startswith("-") or "+" in g for g in groups):
+        return None
+    said = [
+        context.words("remarks", "w_o_columns", first=i * width + 1, last=(i + 1) * width, heads=g)
+        for i, g in enumerate(groups)
+    ]
+    return context.once("remarks", "what_w_o_does", {"columns": "; ".join(said)})
+
+
+def _signed_heads(mixed: sp.MatrixBase, width: int, first: int) -> str | None:
+    """``\\mathrm{head}_{1} - \\mathrm{head}_{2}`` when output columns ``first`` .. of a
+    head's width are, column by column, each head's same column times +1 or -1; else None."""
+    signs: list[tuple[int, int]] = []
+    for block in range(mixed.rows // width):
+        part = mixed[block * width : (block + 1) * width, first : first + width]
+        for sign in (1, -1):
+            if part == sign * sp.eye(width):
+                signs.append((block + 1, sign))
+        if not part.is_zero_matrix and (not signs or signs[-1][0] != block + 1):
+            return None
+    if not signs:
+        return None
+    text = ""
+    for head, sign in signs:
+        text += ("-" if sign < 0 else ("+" if text else "")) + rf" \mathrm{{head}}_{{{head}}} "
+    return text.strip()
 
 
 def _row(cells: list[str | None]) -> str:

@@ -171,6 +171,8 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     words = context.words
     verdict = str(mark["verdict"])
     follows = verdict == "follows"  # what the document's own assumed numbers give
+    claimed_math = _printed_numbers(str(mark["claimed"]))
+    printed = f"${claimed_math}$" if claimed_math else str(mark["claimed"])
     return Mark(
         key=mark["key"],
         kind="follows" if follows else "wrong",
@@ -181,7 +183,8 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
         exact=shown.exact,
         approx=shown.approx,
         diagnosis=notes.reason(context, step, mark),
-        claimed_math=_printed_numbers(str(mark["claimed"])),
+        claimed_math=claimed_math,
+        sentence=notes.as_assumed(context, step, mark, printed),
     )
 
 

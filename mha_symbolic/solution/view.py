@@ -87,6 +87,7 @@ class Mark:
     approx: str | None  # LaTeX of its decimals
     diagnosis: str | None  # why it does not hold, in plain words, when that is known
     claimed_math: str | None = None  # LaTeX of ``claimed`` when it is a plain list of numbers
+    sentence: str | None = None  # the whole note in one sentence, said in place of the rest
 
 
 @dataclass(frozen=True)
