@@ -265,3 +265,13 @@ def test_pytorch_style_says_what_its_w_o_does_read_from_its_entries() -> None:
     assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
     identity[0][5] = 2
     assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
+
+
+def test_the_temperature_introduction_points_to_its_softmax_step_not_to_command_lines() -> None:
+    spec = AttentionSpec.example("temperature")
+    said = [spec.description, *(t.get("description", "") for t in spec.translations.values())]
+    assert not any("mha-symbolic" in text or "--limit" in text for text in said)
+    assert spec.description.endswith(
+        "The softmax step below derives both limits and shows the\n"
+        "weights at τ = 0.1, 1 and 10 between them."
+    )
