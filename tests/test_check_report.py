@@ -16,8 +16,9 @@ def test_readable_report_within_100_columns() -> None:
         "  claimed  [0.67, 0.33, 0.60, 0.40]",
         "  exact    [e^(sqrt(2)/2)/(1 + e^(sqrt(2)/2)), 1/(1 + e^(sqrt(2)/2)), e^(sqrt(2)/2)/(1 +",
         "           e^(sqrt(2)/2)), 1/(1 + e^(sqrt(2)/2))] = [0.6698, 0.3302, 0.6698, 0.3302]",
-        "  [3]      claimed 0.60, exact 0.6698: wrong",  # entries indexed within the claimed row
-        "  [4]      claimed 0.40, exact 0.3302: wrong",
+        # entries indexed within the claimed row, as assumed like the claim (never "wrong")
+        "  [3]      claimed 0.60, exact 0.6698: as assumed",
+        "  [4]      claimed 0.40, exact 0.3302: as assumed",
         "  why      Follows correctly from the document's assumed head2.output; entry (1, 3): the",
         "           concatenated entry is 0.6698, the document has 0.60.",
     ]
@@ -67,3 +68,18 @@ def test_cli_text_is_the_readable_report_and_table_the_wide_one(capsys) -> None:
     assert max(len(line) for line in text.splitlines()[:-1]) <= 100
     assert main(["check", "--example", "split-scaled", "--format", "table"]) in (0, 1)
     assert capsys.readouterr().out == report.to_text()
+
+
+def test_bengali_report_columns_line_up_by_display_width() -> None:
+    import re
+
+    from mha_symbolic.language.check_phrases import columns
+
+    text = check(AttentionSpec.example("split-scaled")).readable(lang="bn")
+    block = text[text.index("`concat[1]`") :].splitlines()[1:8]
+    assert block[3] == "  [3]         দাবি 0.60, হুবহু মান 0.6698: ধরে নেওয়া মান অনুযায়ী"
+    # Every value starts at one display column, whatever the letters of its label ("হুবহু" is
+    # 5 characters but 3 columns: its vowel signs sit on their letters).
+    prefixes = [re.match(r"  \S+ +| +", line) for line in block]
+    assert {columns(m.group(0)) for m in prefixes if m} == {14}
+    assert len({len(m.group(0)) for m in prefixes if m}) > 1  # so not by len()

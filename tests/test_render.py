@@ -282,15 +282,12 @@ def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
         r"\left(K_{1}\right)_{jk} \,\right]_{i,j}"
     ) in scores
     assert (
-        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= \frac{W_{K1,11} W_{Q1,11}}{25} + "
-        r"\frac{W_{K1,11} W_{Q1,21}}{10} + \frac{W_{K1,12} W_{Q1,12}}{25} \\ &\quad + "
-    ) in scores  # the first entry in full, a long sum over lines
+        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= q_{1} \cdot k_{1} \\ "
+        r"&= \left(0.2 W_{Q1,11} + 0.5 W_{Q1,21}\right) \left(0.2 W_{K1,11} + 0.5 W_{K1,21}\right)"
+    ) in scores  # the first entry as the dot product it is, over lines
     scaled = _section(md, "head1.scaled")
     assert r"\left[\, \frac{1}{\sqrt{d_{k}}} \sum_{k=1}^{2}" in scaled
-    assert (  # a constant times a long sum: the constant, then the sum over lines
-        r"\left(S'_{1}\right)_{1,1} &= \frac{\sqrt{2}}{2} \Big( \frac{W_{K1,11} W_{Q1,11}}{25}"
-    ) in scaled
-    assert r"\frac{W_{K1,22} W_{Q1,22}}{4} \Big) \end{aligned}" in scaled
+    assert r"\left(S'_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}" in scaled
     head = _section(md, "head1.output")
     assert "for $i = 1, \\dots, 8$ and $j = 1, 2$;" in head
     output = _section(md, "output")
@@ -303,7 +300,7 @@ def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
         "columns $3, 4$ are $\\mathrm{head}_{2}$;"
     ) in concat
     q = _section(md, "head1.q")
-    assert r"\frac{W_{Q1,11}}{5} + \frac{W_{Q1,21}}{2}" in q
+    assert r"0.2 W_{Q1,11} + 0.5 W_{Q1,21}" in q  # the document's decimals
 
 
 # ------------------------------------------------------------------ json
@@ -608,9 +605,12 @@ def test_a_parameters_exponential_is_named_like_a_number() -> None:
 def test_the_closing_note_speaks_of_decimals_only_where_some_are_printed() -> None:
     spoken = "the decimals are rounded to 2 places"
     assert spoken in derive(AttentionSpec.example("two-tokens")).to_markdown()
-    for symbolic in ("temperature", "eight-tokens-split"):  # no decimal anywhere in them
-        text = derive(AttentionSpec.example(symbolic)).to_markdown()
-        assert spoken not in text and "Every value above is exact." in text
+    # One token: its weight is exactly [1] and its output is its value, so no decimal at all.
+    text = derive(AttentionSpec(x=[[1, 0]], scale="none")).to_markdown()
+    assert spoken not in text and "Every value above is exact." in text
+    # Symbols: each step shows its numbers at the chosen values, and those are decimals.
+    for symbolic in ("temperature", "eight-tokens-split"):
+        assert spoken in derive(AttentionSpec.example(symbolic)).to_markdown()
 
 
 def test_an_output_passed_on_too_long_to_print_is_not_a_grid_of_names() -> None:

@@ -66,7 +66,8 @@ def test_a_step_block_holds_its_formula_substitution_exact_value_and_decimals(tw
     )
     assert block.approx == r"\begin{bmatrix} 0.73 & 0.27 \\ 0.27 & 0.73 \end{bmatrix}"
     assert block.lines == (block.formula, block.substituted, block.exact)
-    assert (block.shape, block.entry, block.notes, block.marks) == ("(2, 2)", None, (), ())
+    assert (block.shape, block.entry, block.marks) == ("(2, 2)", None, ())
+    assert block.notes[0].startswith("What if the scores were scaled by the standard")
 
 
 def test_an_input_has_no_formula_and_lists_its_tokens(two):
@@ -94,10 +95,11 @@ def test_marks_sit_at_their_step_with_their_reason_in_plain_words():
             exact_is="from the given inputs and weights it is",
             exact=r"\begin{bmatrix} 4 & 11 & 6 & 9 \end{bmatrix}",
             approx=None,
-            diagnosis="The concatenation only places the head outputs side by side. In the "
-            "columns of heads 1 and 2 the document places the head output it assumes, so the "
-            "printed row holds under that assumption; with the weights given, those columns are "
-            "the head output computed above.",
+            diagnosis=None,
+            claimed_math=r"\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]",
+            sentence=r"The document prints $\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]$ here: the "
+            "concatenation is right given the assumed head outputs, which the given weights do not "
+            r"produce ($\left[4,\; 11\right]$ and $\left[6,\; 9\right]$).",
         ),
     )
 

@@ -309,10 +309,16 @@ def _entry_lines(claim: ClaimVerdict, words: Voice) -> list[str]:
                 "entry",
                 claimed=entry.claimed.text,
                 exact=shown,
-                verdict=words.verdict(entry.verdict),
+                verdict=words.verdict(_entry_verdict(claim, entry.verdict)),
             )
             lines.append(f"  {words.code(claim.key)} [{i},{j}]: {said}")
     return lines
+
+
+def _entry_verdict(claim: ClaimVerdict, verdict: str) -> str:
+    """An entry of a claim that follows the document's own assumption is as assumed, not
+    wrong: the claim's verdict said so a line above."""
+    return "follows" if claim.verdict == "follows" else verdict
 
 
 def _wrap(text: str, page: tuple[int, int], label: str = "") -> list[str]:
@@ -344,7 +350,7 @@ def _block(claim: ClaimVerdict, words: Voice, width: tuple[int, int]) -> list[st
                 exact = entry.decimal or (
                     _plain(entry.exact) if _small(entry.exact) else words("too_long")
                 )
-                verdict = words.verdict(entry.verdict)
+                verdict = words.verdict(_entry_verdict(claim, entry.verdict))
                 said = words("entry", claimed=entry.claimed.text, exact=exact, verdict=verdict)
                 lines += _wrap(said, width, where)
         if claim.explanation:

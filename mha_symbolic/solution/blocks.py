@@ -62,7 +62,7 @@ def _shows_decimals(blocks: list[Block], context: Context) -> bool:
         if isinstance(block, (Figure, TokenWork)) or (isinstance(block, Heatmap) and block.src):
             return True
         if isinstance(block, StepBlock) and (
-            block.approx or any(mark.approx for mark in block.marks)
+            block.approx or block.chosen or any(mark.approx for mark in block.marks)
         ):
             return True
     decimals = context.settings.decimals

@@ -12,6 +12,7 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.language.words import Words
 from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.shorthand import Names, exponentials
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import AttentionSpec
@@ -35,6 +36,8 @@ class Context:
     substitutes: dict[sp.Basic, str] = field(default_factory=dict)
     said: set[tuple[str, str]] = field(default_factory=set)  # (section, key) already said
     names: Names = field(default_factory=Names)  # a = e^{sqrt(3)/3}, ... (see shorthand.py)
+    # Symbol -> the number chosen for it, so that a symbolic step shows numbers (chosen.py).
+    chosen: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:
@@ -46,7 +49,9 @@ class Context:
         for v in values:
             shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
         names = exponentials(shown, taken, d.facts.parameters.values())
-        context = cls(d, options, words, options.settings, images, names=names)
+        context = cls(
+            d, options, words, options.settings, images, names=names, chosen=chosen_values(d)
+        )
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
             if text is not None:

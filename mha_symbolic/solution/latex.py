@@ -9,6 +9,7 @@ from typing import Any
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.precedence import PRECEDENCE
 
 from mha_symbolic.text import decimal_text
 
@@ -58,6 +59,18 @@ class Printer(LatexPrinter):
         # an angle the model made (RoPE's 1/100) stays a fraction: sin(1/100), not sin(0.01).
         text = None if self._angles else terminating_decimal(expr)
         return text if text is not None else super()._print_Rational(expr)
+
+    def _print_Mul(self, expr: Any) -> str:
+        """``0.2 W_{Q1,11}``, as seed 002 writes its inputs, not ``\\frac{W_{Q1,11}}{5}``: a
+        short decimal times symbols; anything else (``\\frac{a}{2 a + 1}``) as SymPy does."""
+        coeff, rest = expr.as_coeff_Mul()
+        if self._angles or coeff.is_Integer or not isinstance(coeff, sp.Rational):
+            return str(super()._print_Mul(expr))
+        text = terminating_decimal(abs(coeff))
+        if text is None or not rest.free_symbols or sp.fraction(rest)[1] != 1:
+            return str(super()._print_Mul(expr))
+        sign = "- " if coeff < 0 else ""
+        return f"{sign}{text} {self.parenthesize(rest, PRECEDENCE['Mul'], strict=True)}"
 
     def _print_sin(self, expr: Any, exp: Any = None) -> str:
         """``\\sin{\\left(\\frac{1}{100} \\right)}``, as SymPy writes it, with a fraction."""
@@ -110,11 +123,11 @@ class Printer(LatexPrinter):
         factor = scalars[0] if len(scalars) == 1 else sp.Mul(*scalars)
         if factor == 1:
             return product
-        divisor = _divisor(factor)
-        if divisor is not None and r"\begin{" in product:  # a matrix written out: 1/x before it
-            return rf"\frac{{1}}{{{self._print(divisor)}}} {product}"
-        if divisor is not None:
-            return rf"\frac{{{product}}}{{{self._print(divisor)}}}"
+        by = divisor(factor)
+        if by is not None and r"\begin{" in product:  # a matrix written out: 1/x before it
+            return rf"\frac{{1}}{{{self._print(by)}}} {product}"
+        if by is not None:
+            return rf"\frac{{{product}}}{{{self._print(by)}}}"
         return rf"{self.parenthesize(factor, 1000)} {product}"
 
     def _factor(self, m: Any) -> str:
@@ -122,7 +135,7 @@ class Printer(LatexPrinter):
         return rf"\left({text}\right)" if isinstance(m, sp.MatAdd) else text
 
 
-def _divisor(factor: sp.Expr) -> sp.Expr | None:
+def divisor(factor: sp.Expr) -> sp.Expr | None:
     """``x`` when ``factor`` is ``1/x`` written as a power (``1/sqrt(d_k)``) or a unit fraction."""
     if isinstance(factor, sp.Pow) and factor.exp == -1:  # 1/tau: tau, not tau^1
         return factor.base
@@ -316,8 +329,8 @@ def show(
     else:
         entry = notation(matrix[i, j] for i, j in cells)
         text = bmatrix(matrix, lambda i, j: entry(form[i, j]), shown)
-    approx = None
-    if not named and not all(is_literal(matrix[i, j]) for i, j in cells):
+    approx = None  # also when named: every step a student computes shows its numbers
+    if not all(is_literal(matrix[i, j]) for i, j in cells):
         places = {(i, j): decimal(matrix[i, j], settings.decimals) for i, j in cells}
         if None not in places.values():
             approx = bmatrix(matrix, lambda i, j: str(places[i, j]), shown)

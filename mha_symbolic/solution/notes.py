@@ -132,7 +132,7 @@ def _unknown_projection(context: Context, step: Step, key: str, text: str) -> As
         first=rf"O_{{1j}} = {terms}",
     )
     formula = r"O = \operatorname{Concat}\left(\mathrm{head}_{1}, \dots\right) W_O"
-    return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,))
+    return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,), defined=True)
 
 
 def _factor(context: Context, value: sp.Basic) -> str:
@@ -226,11 +226,34 @@ def _concat_heads(context: Context, step: Step, mark: Mapping[str, Any]) -> list
     return out
 
 
-def _concat_reason(context: Context, heads: list[int]) -> str:
+def _concat_reason(context: Context, heads: list[int]) -> str | None:
+    if _all_assumed(context, heads):  # said in one sentence instead: see as_assumed
+        return None
     numbers = context.words("text", "and").join(str(h) for h in heads)
     listed = context.words("notes", "heads_one" if len(heads) == 1 else "heads_many", heads=numbers)
-    key = "concat_assumed" if _all_assumed(context, heads) else "concat_wrong"
-    return context.words("notes", key, heads=listed)
+    return context.words("notes", "concat_wrong", heads=listed)
+
+
+def as_assumed(context: Context, step: Step, mark: Mapping[str, Any], printed: str) -> str | None:
+    """A concat row that holds only under the document's assumed head outputs, in one
+    sentence with what the given weights produce instead; None for any other mark."""
+    if step.kind != "concat" or str(mark["verdict"]) != "follows":
+        return None
+    heads = _concat_heads(context, step, mark)
+    if not heads or not _all_assumed(context, heads):
+        return None
+    row = target(str(mark["key"]))[1] or 0  # a row: _concat_heads found heads in it
+    width = step.entries.cols // len(context.facts.heads)
+    rows = [step.entries[row : row + 1, (h - 1) * width : h * width] for h in heads]
+    computed = context.words("text", "and").join(_row_and_decimals(context, r) for r in rows)
+    key = "concat_follows_one" if len(heads) == 1 else "concat_follows_many"
+    return context.words("notes", key, printed=printed, computed=computed)
+
+
+def _row_and_decimals(context: Context, row: sp.MatrixBase) -> str:
+    """``$[a/(a+1), 1/(a+1)] \\approx [0.67, 0.33]$``: exact, and decimals where it needs them."""
+    approx = context.approx_row(row, 0)
+    return f"${context.row(row, 0)}" + (rf" \approx {approx}$" if approx else "$")
 
 
 def _all_assumed(context: Context, heads: list[int]) -> bool:

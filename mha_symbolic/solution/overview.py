@@ -6,6 +6,7 @@ import sympy as sp
 
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.chosen import chosen_matrices, chosen_parameters
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import FusedStep, Limit, Summary, SummaryRow, TokenRow
 from mha_symbolic.spec import parameters
@@ -44,7 +45,9 @@ def _scale_and_mask(context: Context, dk: int, given: bool) -> list[str]:
     facts, w = context.facts, context.words
     scale, mask = facts.scale(), facts.mask
     if scale.is_default:
-        lines = [w("setup", "scale_sqrt", dk=dk)]
+        root = sp.sqrt(dk)
+        square = root.is_Integer and root != 1  # 1/sqrt(4) is 1/2: said as the number it is
+        lines = [w("setup", "scale_sqrt_square" if square else "scale_sqrt", dk=dk, root=root)]
     elif scale.is_identity:
         lines = [w("setup", "scale_none")]
     else:
@@ -70,6 +73,20 @@ def _after_softmax(context: Context) -> tuple[str, ...]:
     for symbol in facts.parameters.values():
         kind = w("parameter_kinds", parameters.kind_of(symbol))
         lines.append(w("setup", "parameter", name=sp.latex(symbol), kind=kind))
+    return (*lines, *_chosen(context))
+
+
+def _chosen(context: Context) -> tuple[str, ...]:
+    """Which numbers the solution chose for the symbols, so every step shows numbers."""
+    d, w = context.d, context.words
+    lines = []
+    matrices = chosen_matrices(d, context.chosen)
+    if matrices:
+        names = ", ".join(f"${name}$" for name in matrices)
+        lines.append(w("setup", "chosen_weights", names=names))
+    parameters = chosen_parameters(d, context.chosen)
+    if parameters is not None:
+        lines.append(w("setup", "chosen_parameters", values=parameters))
     return tuple(lines)
 
 

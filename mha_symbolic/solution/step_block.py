@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -10,12 +12,16 @@ import sympy as sp
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import entries, latex, notes, plain
+from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.remarks import remarks
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value).
 _NO_SUBSTITUTION = ("input", "slice", "concat")
 _LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
+_LIST = re.compile(r"\s*\[\s*(\[[^\[\]]*\]\s*,?\s*)+\]\s*|\s*\[[^\[\]]*\]\s*")
+_NUMBER = re.compile(r"[-\u2212]?\d+(\.\d+)?")
 
 
 def title_key(step: Step) -> str:
@@ -76,14 +82,24 @@ def step_block(context: Context, step: Step) -> StepBlock:
         approx=shown.approx,
         shape=shape_text(step),
         entry=None if passed_on else _first_entry(context, step, shown),
-        notes=said,
+        notes=(*said, *remarks(context, step)),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
+        chosen=at_chosen(step, context.chosen, context.settings),
     )
+    if step.kind == "output" and context.output_unknown:
+        return _unknown_output(block)
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
     return block
+
+
+def _unknown_output(block: StepBlock) -> StepBlock:
+    """``O = C W_O`` with W_O named but not given: no value, for O is not C; the note after
+    it writes O with W_O unknown."""
+    formula = rf"{block.formula} W_{{O}}"
+    return replace(block, formula=formula, substituted=None, exact=None, approx=None, entry=None)
 
 
 def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -> str | None:
@@ -98,6 +114,8 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         and not facts.scale(step.head or 1).is_default
     ):
         return None
+    if key == "head.x" and section == "insights" and facts.layout == "split":
+        key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
     if key == "output" and section != "insights" and not facts.output_projection:
         return None
     if key == "output" and section == "insights":
@@ -139,8 +157,12 @@ def substituted(context: Context, step: Step) -> str | None:
 def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
     """``c Q K^T`` written as ``c S``: the scores were just shown."""
     scores = context.d.step(step.key.replace(".scaled", ".scores")).symbol
-    factors = [a for a in step.formula.args if not getattr(a, "is_Matrix", False)]
-    return sp.MatMul(*factors, scores, evaluate=False)
+    factor = sp.Mul(*[a for a in step.formula.args if not getattr(a, "is_Matrix", False)])
+    given = {k: v for k, v in context.d.bindings.items() if not isinstance(v, sp.MatrixBase)}
+    worked = factor.xreplace(given)
+    if worked.is_Rational:  # 1/sqrt(4) is 1/2: said as the number it is
+        factor = worked
+    return sp.MatMul(factor, scores, evaluate=False)
 
 
 def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
@@ -149,6 +171,8 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     words = context.words
     verdict = str(mark["verdict"])
     follows = verdict == "follows"  # what the document's own assumed numbers give
+    claimed_math = _printed_numbers(str(mark["claimed"]))
+    printed = f"${claimed_math}$" if claimed_math else str(mark["claimed"])
     return Mark(
         key=mark["key"],
         kind="follows" if follows else "wrong",
@@ -159,20 +183,78 @@ def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
         exact=shown.exact,
         approx=shown.approx,
         diagnosis=notes.reason(context, step, mark),
+        claimed_math=claimed_math,
+        sentence=notes.as_assumed(context, step, mark, printed),
     )
+
+
+def _printed_numbers(text: str) -> str | None:
+    """``[0.5, 1.2, -0.4, 2.3]`` as maths, each number as printed (0.60 stays 0.60) with a
+    true minus sign, not a typewriter hyphen; None for anything but a list (or rows) of numbers."""
+    if len(text) > 2000 or not _LIST.fullmatch(text):
+        return None
+    rows = [
+        [cell.strip().replace("\u2212", "-") for cell in row.split(",")]
+        for row in re.findall(r"\[([^\[\]]*)\]", text)
+    ]
+    if not rows or len({len(r) for r in rows}) != 1:
+        return None
+    if not all(_NUMBER.fullmatch(cell) for row in rows for cell in row):
+        return None
+    if len(rows) == 1:
+        return r"\left[" + r",\; ".join(rows[0]) + r"\right]"
+    return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(r) for r in rows) + r" \end{bmatrix}"
 
 
 def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None:
     """When entries are written by name, the first one in full if it is not too long."""
     entry = step.entries[0, 0]
-    if not shown.named or latex.too_long(entry, 4 * context.settings.max_width):
+    if not shown.named:
         return None
     name = rf"\left({step.symbol.name}\right)_{{1,1}}"
+    short = _dot_entry(context, step, name) or _scaled_entry(context, step, name)
+    if short is not None or latex.too_long(entry, 4 * context.settings.max_width):
+        return short
     lines = _terms_in_lines(context, entry, _LINE)
     if len(lines) == 1:
         return f"{name} = {lines[0]}"
     body = r" \\ &\quad ".join(lines)  # a long sum over lines, full size, not shrunk to fit
     return rf"\begin{{aligned}} {name} &= {body} \end{{aligned}}"
+
+
+def _dot_entry(context: Context, step: Step, name: str) -> str | None:
+    """Seed 002's score of symbols as what it is, a dot product of two rows:
+    ``(S_1)_{1,1} = q_1 \\cdot k_1 = (0.2 W_{Q1,11} + ...)(...) + ...``, not its expansion."""
+    factors = [a for a in step.formula.args if getattr(a, "is_Matrix", False)]
+    if step.kind != "scores" or len(factors) != 2 or not isinstance(factors[1], sp.Transpose):
+        return None
+    by_symbol = {s.symbol: s for s in context.d.steps}
+    q_step, k_step = by_symbol.get(factors[0]), by_symbol.get(factors[1].arg)
+    if q_step is None or k_step is None or q_step.shape[1] > 4:
+        return None
+    q, k = q_step.entries, k_step.entries
+    terms = [
+        rf"\left({context.exact(q[0, c])}\right) \left({context.exact(k[0, c])}\right)"
+        for c in range(q_step.shape[1])
+    ]
+    body = r" \\ &\quad + ".join(terms)
+    return rf"\begin{{aligned}} {name} &= q_{{1}} \cdot k_{{1}} \\ &= {body} \end{{aligned}}"
+
+
+def _scaled_entry(context: Context, step: Step, name: str) -> str | None:
+    """``(S'_1)_{1,1} = (S_1)_{1,1} / \\sqrt{2}``: the score just written, scaled."""
+    if step.kind != "scale":
+        return None
+    scaled = _scale_of_scores(context, step)
+    scores = [a for a in scaled.args if isinstance(a, sp.MatrixSymbol)]
+    factor = sp.Mul(*[a for a in scaled.args if not getattr(a, "is_Matrix", False)])
+    if len(scores) != 1:
+        return None
+    entry = rf"\left({scores[0].name}\right)_{{1,1}}"
+    divisor = latex.divisor(factor)
+    if divisor is not None:
+        return rf"{name} = \frac{{{entry}}}{{{latex.exact(divisor)}}}"
+    return rf"{name} = {latex.exact(factor)} \, {entry}"
 
 
 def _chars(expr: sp.Basic) -> int:

@@ -86,6 +86,8 @@ class Mark:
     exact: str  # LaTeX of the exact value
     approx: str | None  # LaTeX of its decimals
     diagnosis: str | None  # why it does not hold, in plain words, when that is known
+    claimed_math: str | None = None  # LaTeX of ``claimed`` when it is a plain list of numbers
+    sentence: str | None = None  # the whole note in one sentence, said in place of the rest
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ class Assumption:
     symbol: str  # LaTeX of what is assumed: ``\mathrm{head}_{2}`` or ``Z[1]``
     assumed: str  # LaTeX of the assumed value, as the document prints it
     lines: tuple[str, ...]  # prose: what the inputs give, and what it would take
+    defined: bool = False  # a definition the document states (O = Concat(...) W_O), not a number
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ class StepBlock:
     marks: tuple[Mark, ...]
     assumptions: tuple[Assumption, ...] = ()
     analogy: str | None = None  # a picture of the step, in the spirit of seed 004's
+    chosen: str | None = None  # LaTeX: the value at the numbers chosen for its symbols
 
     @property
     def lines(self) -> tuple[str, ...]:

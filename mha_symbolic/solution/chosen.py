@@ -1,0 +1,96 @@
+"""Numbers for a derivation with symbols: values the solution chooses, said once, shown at
+every step beside the general (symbolic) working, so that no step is left without numbers.
+
+A document that gives no weights (seed 002) or a parameter (a temperature tau) leaves every
+later step symbolic; a student still computes each one with numbers. The solution picks the
+simplest values that keep every step meaningful (each symbolic weight matrix the identity, a
+parameter 1), says so in the setup, and evaluates each step's exact value at them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.solution import latex
+
+
+def chosen_values(d: Derivation) -> dict[sp.Symbol, sp.Expr]:
+    """Symbol -> the value chosen for it: a symbolic matrix's entry (i, j) is 1 on the
+    diagonal and 0 elsewhere (the identity), a declared parameter is 1. Empty when the
+    derivation's values have no symbols (nothing to choose)."""
+    free = d.free_symbols
+    if not free:
+        return {}
+    values: dict[sp.Symbol, sp.Expr] = {}
+    for value in d.bindings.values():
+        if not isinstance(value, sp.MatrixBase):
+            continue
+        for i in range(value.rows):
+            for j in range(value.cols):
+                entry = value[i, j]
+                if isinstance(entry, sp.Symbol) and entry in free:
+                    values[entry] = sp.Integer(int(i == j))
+    for symbol in d.facts.parameters.values():
+        if symbol in free:
+            values[symbol] = sp.Integer(1)
+    return values
+
+
+def chosen_matrices(d: Derivation, values: Mapping[sp.Symbol, sp.Expr]) -> list[str]:
+    """The given matrices whose entries were chosen, by name (``W_{Q}^{1}``)."""
+    return [
+        str(symbol)
+        for symbol, value in d.bindings.items()
+        if isinstance(value, sp.MatrixBase) and any(e in values for e in value)
+    ]
+
+
+def chosen_parameters(d: Derivation, values: Mapping[sp.Symbol, sp.Expr]) -> str | None:
+    """``\\tau = 1``: the parameters' chosen values, or None when none was chosen."""
+    said = [
+        f"{sp.latex(symbol)} = {latex.exact(values[symbol])}"
+        for symbol in d.facts.parameters.values()
+        if symbol in values
+    ]
+    return r",\; ".join(said) or None
+
+
+# A temperature's table at the softmax: cold, the chosen 1, and hot.
+_TEMPERATURES = (sp.Rational(1, 10), sp.Integer(1), sp.Integer(10))
+
+
+def at_chosen(
+    step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings
+) -> str | None:
+    """``Q_{1} = [...]`` or ``A_{1} \\approx [...]``: the step's value at the chosen values;
+    None when it has no symbols, or one that was not chosen, or is undefined there."""
+    if not values:
+        return None
+    value = step.entries
+    free = value.free_symbols
+    if not free or not free <= values.keys():
+        return None
+    if step.kind == "softmax" and len(free) == 1 and next(iter(free)).is_positive:
+        (symbol,) = free  # one positive parameter: its table, not one value of it
+        lines = [_at(step, {symbol: t}, settings) for t in _TEMPERATURES]
+        if None in lines:
+            return None
+        said = [
+            rf"{sp.latex(symbol)} = {latex.exact(t)}: &\quad {line}"
+            for t, line in zip(_TEMPERATURES, lines, strict=True)
+        ]
+        return r"\begin{aligned} " + r" \\ ".join(said) + r" \end{aligned}"
+    return _at(step, values, settings)
+
+
+def _at(step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings) -> str | None:
+    numbers = sp.ImmutableMatrix(step.entries.xreplace(dict(values)))
+    if numbers.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    shown = latex.show(numbers, step.symbol.name, settings)
+    if shown.approx is not None:
+        return rf"{step.symbol.name} \approx {shown.approx}"
+    return None if shown.named else rf"{step.symbol.name} = {shown.exact}"

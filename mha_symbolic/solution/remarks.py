@@ -1,0 +1,163 @@
+"""What a teacher adds at a step, computed from this derivation's own values: said only where
+it is true here (one key: weights of 1; every token the same output; a standard scaling's
+what-if), never keyed to an example's name or holding a number written by hand."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from mha_symbolic.exact.derivation import Step
+from mha_symbolic.solution import latex
+from mha_symbolic.solution.context import Context
+
+
+def remarks(context: Context, step: Step) -> tuple[str, ...]:
+    """The remarks that hold at ``step`` (most steps have none)."""
+    if step.kind not in ("softmax", "output"):
+        return ()
+    if context.chosen:  # symbols: a remark on one choice of numbers would not hold in general
+        found = [_temperature_limits(context, step)]
+    else:
+        found = [
+            _single_key(context, step),
+            _what_if_scaled(context, step),
+            _same_rows(context, step),
+            _why_exact(context, step),
+            _what_w_o_does(context, step),
+        ]
+    return tuple(text for text in found if text is not None)
+
+
+def _temperature_limits(context: Context, step: Step) -> str | None:
+    """Scores divided by a positive parameter: the weights' exact limits, cold and hot."""
+    parameters = [
+        (name, symbol)
+        for name, symbol in context.facts.parameters.items()
+        if context.facts.scale().factor == 1 / symbol
+    ]
+    if step.kind != "softmax" or len(parameters) != 1 or not parameters[0][1].is_positive:
+        return None
+    name, symbol = parameters[0]
+    cold = context.d.limit(name, "0+")[step.key]
+    hot = context.d.limit(name, "oo")[step.key]
+    numbers = {"name": sp.latex(symbol), "cold": latex.exact(cold), "hot": latex.exact(hot)}
+    return context.once("remarks", "temperature_limits", numbers)
+
+
+def _single_key(context: Context, step: Step) -> str | None:
+    """One key: softmax of one score is 1, whatever the score and its scaling."""
+    if step.kind != "softmax" or step.shape[1] != 1:
+        return None
+    return context.once("remarks", "single_key", {})
+
+
+def _what_if_scaled(context: Context, step: Step) -> str | None:
+    """Unscaled scores: what token 1's weights would be with the standard 1/sqrt(d_k)."""
+    facts = context.facts
+    if step.kind != "softmax" or step.head != 1 or not facts.scale().is_identity:
+        return None
+    key = step.key.replace(".weights", ".scores")
+    q = step.key.replace(".weights", ".q")
+    if key not in context.d or q not in context.d or step.shape[1] < 2:
+        return None
+    dk = context.d.step(q).shape[1]
+    scores = context.d.step(key).entries  # made entry by entry: never the whole SymPy value
+    exps = [sp.exp(scores[0, j] / sp.sqrt(dk)) for j in range(step.shape[1])]
+    scaled = [e / sp.Add(*exps) for e in exps]
+    places = context.settings.decimals
+    numbers = {
+        "dk": dk,
+        "scaled": _row([latex.decimal(w, places) for w in scaled]),
+        "weights": _row([latex.decimal(step.entries[0, j], places) for j in range(len(exps))]),
+    }
+    return context.once("remarks", "what_if_scaled", numbers)
+
+
+def _same_rows(context: Context, step: Step) -> str | None:
+    """Every token's output the same: what the heads found about each token is gone."""
+    rows, cols = step.shape
+    if step.key != "output" or not context.facts.output_projection or rows < 2:
+        return None
+    if max(rows, cols) > context.settings.max_size:
+        return None  # only what is shown whole is compared whole
+    value = step.entries
+    if any(value[i, j] != value[0, j] for i in range(rows) for j in range(cols)):
+        return None
+    row = _row([context.exact(value[0, j]) for j in range(cols)])
+    return context.once("remarks", "same_rows", {"row": row})
+
+
+def _why_exact(context: Context, step: Step) -> str | None:
+    """``(O)_{1,1} = 1/2 (e/(1+e) + 1/(1+e)) = 1/2``: a rational output entry made of
+    irrational weights that add up to a whole, when W_O weighs them all alike."""
+    if step.key != "output" or not context.facts.output_projection:
+        return None
+    factors = [a for a in step.formula.args if isinstance(a, sp.MatrixSymbol)]
+    steps = {s.symbol: s for s in context.d.steps}
+    w_o = context.d.bindings.get(factors[-1]) if len(factors) == 2 else None
+    before = steps.get(factors[0]) if len(factors) == 2 else None
+    if w_o is None or before is None:
+        return None
+    entry = step.entries[0, 0]
+    parts = [(before.entries[0, k], w_o[k, 0]) for k in range(w_o.rows) if w_o[k, 0] != 0]
+    weights = {w for _, w in parts}
+    if not entry.is_Rational or len(weights) != 1 or all(c.is_Rational for c, _ in parts):
+        return None
+    (weight,) = weights
+    # One notation for the line: 1/2 beside e/(1 + e), not 0.5.
+    write = latex.notation([c for c, _ in parts])
+    numbers = {
+        "weight": write(weight),
+        "inner": " + ".join(context.exact(c) for c, _ in parts),
+        "total": write(entry / weight),  # what the bracket adds up to, exactly
+        "entry": write(entry),
+    }
+    return context.once("remarks", "why_exact", numbers)
+
+
+def _what_w_o_does(context: Context, step: Step) -> str | None:
+    """``columns 1-3 of O are head_1 + head_2``, read from W_O's entries: said when each
+    output column is a sum or difference of the same column of the heads, and some of them
+    mix heads (an identity W_O, which only keeps them apart, says nothing)."""
+    if step.key != "output" or not context.facts.output_projection:
+        return None
+    factors = step.formula.args
+    if len(factors) != 2 or not isinstance(factors[0], sp.MatrixSymbol):
+        return None
+    mixed = sp.Matrix(factors[1].xreplace(context.d.bindings).doit())  # C @ mixed is O
+    heads = len(context.facts.heads)
+    if mixed.free_symbols or mixed.rows % heads or mixed.cols % (mixed.rows // heads):
+        return None
+    width = mixed.rows // heads
+    found = [_signed_heads(mixed, width, first) for first in range(0, mixed.cols, width)]
+    groups = [g for g in found if g is not None]
+    if len(groups) != len(found) or not any(g.startswith("-") or "+" in g for g in groups):
+        return None
+    said = [
+        context.words("remarks", "w_o_columns", first=i * width + 1, last=(i + 1) * width, heads=g)
+        for i, g in enumerate(groups)
+    ]
+    return context.once("remarks", "what_w_o_does", {"columns": "; ".join(said)})
+
+
+def _signed_heads(mixed: sp.MatrixBase, width: int, first: int) -> str | None:
+    """``\\mathrm{head}_{1} - \\mathrm{head}_{2}`` when output columns ``first`` .. of a
+    head's width are, column by column, each head's same column times +1 or -1; else None."""
+    signs: list[tuple[int, int]] = []
+    for block in range(mixed.rows // width):
+        part = mixed[block * width : (block + 1) * width, first : first + width]
+        for sign in (1, -1):
+            if part == sign * sp.eye(width):
+                signs.append((block + 1, sign))
+        if not part.is_zero_matrix and (not signs or signs[-1][0] != block + 1):
+            return None
+    if not signs:
+        return None
+    text = ""
+    for head, sign in signs:
+        text += ("-" if sign < 0 else ("+" if text else "")) + rf" \mathrm{{head}}_{{{head}}} "
+    return text.strip()
+
+
+def _row(cells: list[str | None]) -> str:
+    return r"\left[" + r",\; ".join(str(c) for c in cells) + r"\right]"

@@ -1,0 +1,277 @@
+"""No step without numbers: symbolic steps shown at chosen values, long entries with decimals."""
+
+from __future__ import annotations
+
+from mha_symbolic import AttentionSpec, derive
+from mha_symbolic.check.judge import check
+from mha_symbolic.solution.blocks import build
+from mha_symbolic.solution.view import Options
+
+
+def _steps(spec: AttentionSpec) -> dict:
+    return build(derive(spec), Options()).steps()
+
+
+def test_symbolic_weights_are_worked_with_the_identity_the_setup_says_it_chose() -> None:
+    spec = AttentionSpec.example("eight-tokens-split")
+    solution = build(derive(spec), Options())
+    said = [line for line in solution.setup if "chooses each to be the identity" in line]
+    assert said == [
+        "The document gives no numbers for $W_{Q}^{1}$, $W_{K}^{1}$, $W_{V}^{1}$, $W_{Q}^{2}$, "
+        "$W_{K}^{2}$, $W_{V}^{2}$, $W_{O}$, so to work every step with numbers this solution "
+        "chooses each to be the identity (1 on the diagonal, 0 elsewhere); the general "
+        "symbolic form stays beside the numbers."
+    ]
+    # The same example with the identities written in: its exact steps are the chosen lines.
+    identity = [[1, 0], [0, 1]]
+    weights = {"w_q": [identity] * 2, "w_k": [identity] * 2, "w_v": [identity] * 2}
+    weights["w_o"] = [[int(i == j) for j in range(4)] for i in range(4)]
+    x = derive(spec)["x"].tolist()
+    concrete = _steps(AttentionSpec(x=x, heads=2, layout="split", weights=weights))
+    steps = solution.steps()
+    for key in ("head1.q", "head1.scores", "head1.weights", "head2.output", "output"):
+        value = concrete[key].approx or concrete[key].exact
+        assert steps[key].chosen is not None
+        assert steps[key].chosen.split(" ", 2)[2] == value, key
+    assert steps["head1.weights"].chosen.startswith(
+        r"A_{1} \approx \begin{bmatrix} 0.12 & 0.13 & 0.11 & 0.14"
+    )
+
+
+def test_a_parameter_is_worked_at_one_and_a_numeric_example_has_no_chosen_line() -> None:
+    temperature = AttentionSpec.example("temperature")
+    solution = build(derive(temperature), Options())
+    assert solution.setup[-1] == (
+        r"To work every step with numbers this solution takes $\tau = 1$; the symbolic form "
+        "stays beside the numbers."
+    )
+    assert solution.steps()["head1.output"].chosen == (
+        r"\mathrm{head}_{1} \approx \begin{bmatrix} 0.84 & 0.58 \\ 0.58 & 0.84 \\ "
+        r"0.79 & 0.79 \end{bmatrix}"
+    )
+    table = solution.steps()["head1.weights"].chosen  # the softmax: cold, chosen and hot
+    assert table == (
+        r"\begin{aligned} \tau = 0.1: &\quad A_{1} \approx \begin{bmatrix} 0.50 & 0.00 & 0.50 "
+        r"\\ 0.00 & 0.50 & 0.50 \\ 0.00 & 0.00 & 1.00 \end{bmatrix} \\ \tau = 1: &\quad "
+        r"A_{1} \approx \begin{bmatrix} 0.42 & 0.16 & 0.42 \\ 0.16 & 0.42 & 0.42 \\ "
+        r"0.21 & 0.21 & 0.58 \end{bmatrix} \\ \tau = 10: &\quad A_{1} \approx "
+        r"\begin{bmatrix} 0.34 & 0.31 & 0.34 \\ 0.31 & 0.34 & 0.34 \\ 0.32 & 0.32 & 0.36 "
+        r"\end{bmatrix} \end{aligned}"
+    )
+    assert solution.steps()["head1.weights"].notes[-1] == (
+        r"As $\tau \to 0^+$ the weights tend to $\begin{bmatrix} 0.5 & 0 & 0.5 \\ 0 & 0.5 & 0.5 "
+        r"\\ 0 & 0 & 1 \end{bmatrix}$: each row puts all its weight on its largest score, and a "
+        r"tie shares it equally. As $\tau \to \infty$ they tend to $\begin{bmatrix} \frac{1}{3} "
+        r"& \frac{1}{3} & \frac{1}{3} \\ \frac{1}{3} & \frac{1}{3} & \frac{1}{3} \\ "
+        r"\frac{1}{3} & \frac{1}{3} & \frac{1}{3} \end{bmatrix}$: every key weighs the same."
+    )
+    # Other inputs, other limits: "sat" alone is largest in every row once it is (2, 2).
+    hotter = AttentionSpec(
+        x=[[1, 0], [0, 1], [2, 2]], heads=1, scale="1/tau", parameters={"tau": "positive"}
+    )
+    cold = build(derive(hotter), Options()).steps()["head1.weights"].notes[-1]
+    assert cold.startswith(
+        r"As $\tau \to 0^+$ the weights tend to $\begin{bmatrix} 0 & 0 & 1 \\ 0 & 0 & 1 \\ "
+    )
+    at_one = AttentionSpec(x=[[1, 0], [0, 1], [1, 1]], heads=1, scale="none")
+    assert _steps(at_one)["head1.weights"].approx == (
+        r"\begin{bmatrix} 0.42 & 0.16 & 0.42 \\ 0.16 & 0.42 & 0.42 \\ "
+        r"0.21 & 0.21 & 0.58 \end{bmatrix}"
+    )
+    assert all(step.chosen is None for step in _steps(AttentionSpec.example("rope")).values())
+
+
+def test_entries_too_long_to_print_still_show_their_decimals() -> None:
+    output = _steps(AttentionSpec.example("rope"))["head1.output"]
+    assert output.notes[0].startswith("The entries of this $3 \\times 2$ matrix are too long")
+    assert output.approx == (
+        r"\begin{bmatrix} 0.73 & 0.48 \\ 0.73 & 0.72 \\ 0.72 & 0.93 \end{bmatrix}"
+    )
+
+
+def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_dot_product():
+    steps = _steps(AttentionSpec.example("eight-tokens-split"))
+    assert steps["head1.q"].exact.startswith(
+        r"\begin{bmatrix} 0.2 W_{Q1,11} + 0.5 W_{Q1,21} & 0.2 W_{Q1,12} + 0.5 W_{Q1,22} \\"
+    )
+    assert steps["head1.scores"].entry == (
+        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= q_{1} \cdot k_{1} \\ "
+        r"&= \left(0.2 W_{Q1,11} + 0.5 W_{Q1,21}\right) \left(0.2 W_{K1,11} + 0.5 W_{K1,21}\right)"
+        r" \\ &\quad + \left(0.2 W_{Q1,12} + 0.5 W_{Q1,22}\right) "
+        r"\left(0.2 W_{K1,12} + 0.5 W_{K1,22}\right) \end{aligned}"
+    )
+    assert steps["head1.scaled"].entry == (
+        r"\left(S'_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}"
+    )
+
+
+def test_decimal_coefficients_are_only_for_short_decimals_times_symbols():
+    from sympy import Symbol, sqrt
+
+    from mha_symbolic.solution import latex
+
+    w, a = Symbol("W_{Q1,11}"), Symbol("a")
+    assert latex.exact(w / 5 - 7 * a / 10) == r"0.2 W_{Q1,11} - 0.7 a"
+    assert latex.exact(w / 3) == r"\frac{W_{Q1,11}}{3}"  # 1/3 has no short decimal
+    assert latex.exact(a / (2 * a + 1)) == r"\frac{a}{2 a + 1}"
+    assert latex.exact(sqrt(2) / 2) == r"\frac{\sqrt{2}}{2}"
+
+
+# ------------------------------------------------------------------ remarks at their step
+TWO = {"x": [[1, 0], [0, 1]], "heads": 2, "scale": "none"}
+SWAP = [[0, 1], [1, 0]]
+IDENTITY = [[1, 0], [0, 1]]
+HALVES = [["1/2", 0], [0, "1/2"], ["1/2", 0], [0, "1/2"]]
+
+
+def _two(**changes: object) -> dict:
+    weights = {"w_q": [IDENTITY, SWAP], "w_k": [IDENTITY, SWAP], "w_v": [IDENTITY, SWAP]}
+    return _steps(AttentionSpec(**{**TWO, "weights": {**weights, "w_o": HALVES}, **changes}))
+
+
+def test_two_tokens_same_output_and_why_exactly_a_half_are_said_at_the_output() -> None:
+    notes = _steps(AttentionSpec.example("two-tokens"))["output"].notes
+    assert notes == (
+        r"Every token ends with the same output $\left[0.5,\; 0.5\right]$: after $W_O$ "
+        "nothing tells the tokens apart, so what each head found about them is averaged away, "
+        "not combined.",
+        r"Why exactly: $(O)_{1,1} = \frac{1}{2}\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
+        r"\frac{1}{2} \cdot 1 = \frac{1}{2}$, because the numbers in the bracket add up to "
+        "exactly $1$.",
+    )
+    assert _two()["output"].notes == notes  # the same spec written out: the same remarks
+    # W_O that keeps head 1 only: the tokens differ, and no sum of weights makes a whole.
+    keep = [[1, 0], [0, 1], [0, 0], [0, 0]]
+    assert _two(weights={"w_v": [IDENTITY, SWAP], "w_o": keep})["output"].notes == ()
+
+
+def test_the_what_if_of_the_standard_scaling_is_computed_and_gone_once_scaled() -> None:
+    weights = _steps(AttentionSpec.example("two-tokens"))["head1.weights"]
+    assert weights.notes == (
+        r"What if the scores were scaled by the standard $1/\sqrt{d_k} = 1/\sqrt{2}$? Token 1's "
+        r"weights would be $\left[0.67,\; 0.33\right]$ instead of $\left[0.73,\; 0.27\right]$: "
+        "a softer blend.",
+    )
+    doubled = _two(x=[[2, 0], [0, 2]])["head1.weights"].notes  # scores 4 and 0
+    assert r"$\left[0.94,\; 0.06\right]$ instead of $\left[0.98,\; 0.02\right]$" in doubled[0]
+    assert _two(scale="sqrt_dk")["head1.weights"].notes == ()
+
+
+def test_one_key_gives_weights_of_one_and_the_solution_says_so_once() -> None:
+    steps = _steps(AttentionSpec.example("one-token"))
+    assert steps["head1.weights"].notes == (
+        "With a single key, softmax of one score is $e^{s} / e^{s} = 1$: the weights are $[1]$ "
+        "whatever the scores are and however they are scaled, so the scores do not matter here "
+        "and each head's output is its value row.",
+    )
+    assert steps["head2.weights"].notes == ()  # said once
+    two_keys = [note for s in _two().values() if s.kind == "softmax" for note in s.notes]
+    assert two_keys and not any("single key" in note for note in two_keys)
+
+
+def test_split_heads_say_that_cutting_x_is_not_standard_attention() -> None:
+    split = _steps(AttentionSpec.example("split-scaled"))["head1.x"].insight
+    assert split == (
+        "Splitting $X$ itself before projecting is not standard multi-head attention: there "
+        "every head projects all the features of $X$, here each head sees only its own 2 columns."
+    )
+    fused = AttentionSpec.example("pytorch-style")
+    assert all("capacity" not in (s.insight or "") for s in _steps(fused).values())
+
+
+def test_a_named_output_projection_without_numbers_is_a_definition_and_o_is_not_c() -> None:
+    output = _steps(AttentionSpec.example("split-scaled"))["output"]
+    assert output.lines == ("C W_{O}",) and output.approx is None
+    (definition,) = output.assumptions
+    assert definition.defined and definition.assumed.endswith("W_O")
+    assert definition.lines[0].startswith(r"So $W_O$ stays an unknown $4 \times 4$ matrix")
+    md = derive(AttentionSpec.example("split-scaled")).to_markdown()
+    assert "> **The document defines this step but gives no numbers for it.** It defines $O" in md
+    assert "The document assumes this value.** It assumes $O" not in md
+    # A given W_O: the output is computed, and nothing is called a definition.
+    assert not any(a.defined for s in _two().values() for a in s.assumptions)
+    assert _two()["output"].exact == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"
+
+
+def test_a_printed_list_of_numbers_in_a_mark_is_typeset_as_maths_as_printed() -> None:
+    from mha_symbolic import check
+
+    d = derive(AttentionSpec.example("one-token"))
+    (mark,) = build(d, Options(marks=check(d).marks())).steps()["concat"].marks
+    assert mark.claimed == "[0.5, 1.2, -0.4, 2.3]"
+    assert mark.claimed_math == r"\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]"
+    from mha_symbolic.solution.step_block import _printed_numbers
+
+    assert _printed_numbers("[[0.60, 0.40], [0.40, 0.60]]") == (
+        r"\begin{bmatrix} 0.60 & 0.40 \\ 0.40 & 0.60 \end{bmatrix}"
+    )
+    assert _printed_numbers(r"\mathrm{softmax}(0.707,0) \approx (0.67,\;0.33)") is None
+    assert _printed_numbers("[[1, 2], [3]]") is None  # ragged: left as printed
+
+
+def test_a_concat_row_that_holds_only_as_assumed_is_said_in_one_sentence() -> None:
+    d = derive(AttentionSpec.example("split-scaled"))
+    marks = build(d, Options(marks=check(d).marks())).steps()["concat"].marks
+    assert [m.sentence for m in marks] == [
+        r"The document prints $\left[0.67,\; 0.33,\; 0.60,\; 0.40\right]$ here: the "
+        "concatenation is right given the assumed head output, which the given weights do not "
+        r"produce ($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx "
+        r"\left[0.67,\; 0.33\right]$).",
+        r"The document prints $\left[0.33,\; 0.67,\; 0.40,\; 0.60\right]$ here: the "
+        "concatenation is right given the assumed head output, which the given weights do not "
+        r"produce ($\left[\frac{1}{a + 1},\; \frac{a}{a + 1}\right] \approx "
+        r"\left[0.33,\; 0.67\right]$).",
+    ]
+    assert all(m.diagnosis is None for m in marks)  # nothing said twice
+
+
+def test_one_token_names_w_o_as_its_document_does() -> None:
+    # The document names W_O (MHAoutput = concat W_O), so the output is not the concatenation.
+    md = derive(AttentionSpec.example("one-token")).to_markdown()
+    assert "Without an output projection" not in md
+    assert "The document multiplies the concatenation by an output projection $W_O$" in md
+
+
+def _pytorch_output_notes(w_o: list[list[int]] | None = None) -> tuple[str, ...]:
+    from importlib import resources
+
+    from mha_symbolic.spec.input_files import parse_toml
+
+    text = resources.files("mha_symbolic").joinpath("examples", "pytorch-style.toml")
+    data = parse_toml(text.read_text(encoding="utf-8"), "pytorch-style")
+    if w_o is not None:
+        data["weights"]["w_o"] = w_o
+    return _steps(AttentionSpec.from_dict(data))["output"].notes
+
+
+def test_pytorch_style_says_what_its_w_o_does_read_from_its_entries() -> None:
+    said = (
+        r"What $W_O$ does here, read from its entries: columns 1–3 of $O$ are "
+        r"$\mathrm{head}_{1} + \mathrm{head}_{2}$; columns 4–6 of $O$ are "
+        r"$\mathrm{head}_{1} - \mathrm{head}_{2}$."
+    )
+    assert said in _pytorch_output_notes()
+    # Stored (out x in): row 1 of W_O makes output column 1. Swap the halves' signs: it follows.
+    eye = [[int(i == j) for j in range(3)] for i in range(3)]
+    neg = [[-v for v in row] for row in eye]
+    flipped = [a + b for a, b in zip(eye, neg, strict=True)] + [a + a for a in eye]
+    notes = _pytorch_output_notes(flipped)
+    assert (
+        r"columns 1–3 of $O$ are $\mathrm{head}_{1} - \mathrm{head}_{2}$; columns 4–6 of $O$ "
+        r"are $\mathrm{head}_{1} + \mathrm{head}_{2}$." in " ".join(notes)
+    )
+    # An identity W_O keeps the heads apart, and one entry off the pattern says nothing.
+    identity = [[int(i == j) for j in range(6)] for i in range(6)]
+    assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
+    identity[0][5] = 2
+    assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
+
+
+def test_the_temperature_introduction_points_to_its_softmax_step_not_to_command_lines() -> None:
+    spec = AttentionSpec.example("temperature")
+    said = [spec.description, *(t.get("description", "") for t in spec.translations.values())]
+    assert not any("mha-symbolic" in text or "--limit" in text for text in said)
+    assert spec.description.endswith(
+        "The softmax step below derives both limits and shows the\n"
+        "weights at τ = 0.1, 1 and 10 between them."
+    )
