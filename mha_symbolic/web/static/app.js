@@ -122,6 +122,7 @@ function shade(value) {
 function heatmap(map) {
   const figure = document.createElement("figure");
   figure.className = "heatmap-grid";
+  figure.dataset.key = map.key;
   const caption = document.createElement("figcaption");
   caption.textContent = `Attention weights, head ${map.head}: hover or focus an entry (arrow keys move)`;
   const table = document.createElement("table");

@@ -1,0 +1,183 @@
+"""The page in a real headless Chromium, used as a teacher or a student would: pick an
+example, edit an entry and see its exact value change, enter a bad value and see the
+command line's message at its field, check a pasted document, and all of it by keyboard.
+
+Each test skips with a reason where Chromium, its driver or the web extra is missing.
+Set MHA_WEB_SCREENSHOTS=DIR to keep a screenshot of each state (to look at, not to commit).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web_server import browser, need_web, running
+
+DOCUMENT = Path(__file__).parent / "data" / "documents" / "scaled-dot-product-exercise.md"
+WAIT = 120  # seconds a state may take to appear on a loaded machine (a bound, not a timing)
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[tuple[str, Any]]:
+    need_web()
+    driver = browser()
+    try:
+        with running() as address:
+            yield address, driver
+    finally:
+        driver.quit()
+
+
+def _until(driver: Any, condition: Callable[[Any], Any]) -> Any:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # The solution is replaced as answers come: an element read a moment ago may be gone.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, WAIT, 0.1, ignored).until(condition)
+
+
+def _shot(driver: Any, name: str) -> None:
+    folder = os.environ.get("MHA_WEB_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+def _cell(driver: Any, head: int, row: int, col: int) -> Any:
+    from selenium.webdriver.common.by import By
+
+    selector = f'[data-key="head{head}.weights"] tbody tr:nth-child({row}) td:nth-of-type({col})'
+    found = driver.find_elements(By.CSS_SELECTOR, selector)
+    return found[0] if found else None
+
+
+def _label(driver: Any, head: int, row: int, col: int) -> str | None:
+    cell = _cell(driver, head, row, col)
+    return cell.get_attribute("aria-label") if cell is not None else None
+
+
+def _open(site: tuple[str, Any]) -> Any:
+    address, driver = site
+    driver.get(address)
+    _until(driver, lambda d: _label(d, 1, 1, 1))  # two-tokens, derived on load
+    return driver
+
+
+def _keys(driver: Any, *keys: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    actions = ActionChains(driver)
+    for key in keys:
+        actions.send_keys(key)
+    actions.perform()
+
+
+def _chord(driver: Any, modifier: str, key: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
+
+
+def _replace_line(driver: Any, number: int, text: str) -> None:
+    """In the spec editor, by keyboard: go to line ``number`` and type ``text`` over it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver.find_element(By.ID, "spec").click()
+    _chord(driver, Keys.CONTROL, Keys.HOME)
+    _keys(driver, *[Keys.DOWN] * (number - 1), Keys.HOME)
+    _chord(driver, Keys.SHIFT, Keys.END)
+    _keys(driver, text)
+
+
+def test_an_example_picked_and_an_entry_edited_show_the_exact_value(site) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = _open(site)
+    assert _label(driver, 1, 1, 1) == "α[1,1], I → I = e/(1 + e) ≈ 0.73"
+    _shot(driver, "1-two-tokens")
+    Select(driver.find_element(By.ID, "example")).select_by_value("split-scaled")
+    _until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#solution h1").text.startswith(
+        "Two tokens, split heads"))  # fmt: skip
+    assert _label(driver, 1, 1, 1) == ("α[1,1], t1 → t1 = e^(sqrt(2)/2)/(1 + e^(sqrt(2)/2)) ≈ 0.67")
+    Select(driver.find_element(By.ID, "example")).select_by_value("two-tokens")
+    _until(driver, lambda d: _label(d, 1, 1, 1) == "α[1,1], I → I = e/(1 + e) ≈ 0.73")
+    _replace_line(driver, 17, "x = [[2, 0], [0, 1]]")
+    _until(driver, lambda d: _label(d, 1, 1, 1) == "α[1,1], I → I = e^(4)/(1 + e^(4)) ≈ 0.98")
+    weights = driver.find_element(By.ID, "head1.weights").get_attribute("innerHTML")
+    assert "<msup><mi>e</mi><mrow><mn>4</mn></mrow></msup>" in weights
+    _shot(driver, "2-edited")
+
+
+def test_a_bad_value_shows_the_command_lines_message_at_its_field(site) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = _open(site)
+    _replace_line(driver, 17, "x = [[1, 0], [0]]")
+    error = _until(driver, lambda d: d.find_element(By.ID, "spec-error").text or None)
+    assert error == "line 17: mha-symbolic: spec.toml: x: row 2 has 1 entry but row 1 has 2"
+    marked = driver.find_elements(By.CSS_SELECTOR, "#gutter .bad")
+    assert [span.text for span in marked] == ["17"]
+    solution = driver.find_element(By.ID, "solution")
+    assert "stale" in solution.get_attribute("class").split()
+    assert _label(driver, 1, 1, 1) == "α[1,1], I → I = e/(1 + e) ≈ 0.73"  # the last good one
+    assert driver.find_element(By.ID, "spec").get_attribute("aria-invalid") == "true"
+    _shot(driver, "3-bad-value")
+    _replace_line(driver, 17, "x = [[1, 0], [0, 1]]")
+    _until(driver, lambda d: "stale" not in solution.get_attribute("class").split())
+    assert not driver.find_element(By.ID, "spec-error").is_displayed()
+
+
+def test_a_pasted_document_shows_its_wrong_numbers_with_the_right_values(site) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = _open(site)
+    driver.find_element(By.ID, "tab-check").click()
+    driver.find_element(By.ID, "document").send_keys(DOCUMENT.read_text())
+    driver.find_element(By.ID, "check-button").click()
+    row = _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#report tr.wrong"))[0]
+    cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+    assert cells[:3] == ["output", "[[1.66082, 2.66082], [2.33918, 3.33918]]", "wrong"]
+    assert cells[4] == "[[1.6604769, 2.6604769], [2.3395231, 3.3395231]]"
+    summary = driver.find_element(By.CSS_SELECTOR, "#report .summary").text
+    assert summary == "<text>: 1 claim: 0 hold (0 exact, 0 rounded), 1 wrong"
+    _shot(driver, "4-document")
+
+
+def test_the_page_works_by_keyboard_alone(site) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver = _open(site)
+
+    def focused() -> Any:
+        return driver.switch_to.active_element
+
+    _keys(driver, Keys.TAB)
+    assert focused().get_attribute("id") == "tab-solve"
+    _keys(driver, Keys.ARROW_RIGHT)
+    assert focused().get_attribute("id") == "tab-check"
+    assert driver.find_element(By.ID, "panel-check").is_displayed()
+    _keys(driver, Keys.ARROW_LEFT, Keys.TAB)
+    assert focused().get_attribute("id") == "example"
+    _keys(driver, Keys.ARROW_UP, Keys.ARROW_UP)  # two-tokens -> temperature -> split-scaled
+    _until(driver, lambda d: (_label(d, 1, 1, 1) or "").startswith("α[1,1], t1 → t1 = e^("))
+    for _ in range(40):  # through the controls and the editor to the first heatmap
+        if focused().tag_name == "td":
+            break
+        _keys(driver, Keys.TAB)
+    assert focused().get_attribute("aria-label") == _label(driver, 1, 1, 1)
+    _keys(driver, Keys.ARROW_RIGHT)
+    assert focused().get_attribute("aria-label") == (
+        "α[1,2], t1 → t2 = 1/(1 + e^(sqrt(2)/2)) ≈ 0.33"
+    )
+    detail = driver.find_element(By.CSS_SELECTOR, '[data-key="head1.weights"] .entry-detail')
+    assert detail.text.startswith("α[1,2], t1 → t2: exact")
+    assert "softmax of row 1:" in detail.text
+    _shot(driver, "5-keyboard")
