@@ -86,6 +86,7 @@ def test_a_bad_value_is_the_command_lines_line_at_its_field(
 ) -> None:
     toml = example_text("two-tokens").replace(X_LINE, "x = [[1.0, 0.0], [0.0]]")
     answer = _solve(server, toml)
+    assert answer.pop("grids")[0]["title"] == "w_q, head 1"  # x, ragged, is no grid now
     assert answer == {
         "ok": False,
         "error": "mha-symbolic: spec.toml: x: row 2 has 1 entry but row 1 has 2",
@@ -222,6 +223,51 @@ def test_a_downloaded_markdown_is_what_derive_writes(
     (tmp_path / "spec.toml").write_text(toml, encoding="utf-8")
     assert main(["derive", "spec.toml", "--format", "md"]) == 0
     assert answer.text == capsys.readouterr().out
+
+
+def test_the_grids_hold_x_and_each_heads_weights_as_written(server: str) -> None:
+    grids = _solve(server, example_text("two-tokens"))["grids"]
+    assert [g["title"] for g in grids] == [
+        "x", "w_q, head 1", "w_q, head 2", "w_k, head 1", "w_k, head 2", "w_v, head 1",
+        "w_v, head 2", "w_o",
+    ]  # fmt: skip
+    assert grids[0]["rows"] == [["1.0", "0.0"], ["0.0", "1.0"]]
+    assert grids[-1]["rows"] == [["1/2", "0"], ["0", "1/2"], ["1/2", "0"], ["0", "1/2"]]
+
+
+def test_a_grid_edit_changes_one_entry_and_keeps_the_comments(server: str) -> None:
+    toml = example_text("two-tokens")
+    body = {"toml": toml, "path": ["weights", "w_q", "0"], "row": 1, "col": 1, "value": "1/2"}
+    changed = _post(server, "api/edit", body).json()["toml"]
+    assert changed == toml.replace(
+        "w_q = [[[1, 0], [0, 1]], [[0, 1], [1, 0]]]",
+        'w_q = [[[1, 0], [0, "1/2"]], [[0, 1], [1, 0]]]',
+    )
+    body = {"toml": toml, "path": ["x"], "row": 0, "col": 0, "value": "2"}
+    assert _post(server, "api/edit", body).json()["toml"] == toml.replace(
+        X_LINE, "x = [[2, 0.0], [0.0, 1.0]]"
+    )
+    answer = _post(server, "api/edit", {**body, "path": ["weights", "w_z"]})
+    assert (answer.status_code, answer.json()["error"]) == (
+        400, "mha-symbolic: weights.w_z[1,1]: not in the spec any more"
+    )  # fmt: skip
+    empty = _post(server, "api/edit", {**body, "value": " "}).json()["error"]
+    assert empty == "mha-symbolic: an entry cannot be empty"
+
+
+def test_a_pdf_download_is_a_pdf(server: str) -> None:
+    import shutil
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (texlive-latex-base)")
+    answer = _post(server, "api/download", {"toml": example_text("one-token"), "format": "pdf"})
+    assert answer.headers["content-type"] == "application/pdf"
+    assert answer.content.startswith(b"%PDF-")
+
+
+def test_the_solution_in_bengali(server: str) -> None:
+    answer = _solve(server, example_text("two-tokens"), lang="bn")
+    assert "<h1>দুটি টোকেন, দুটি হেড</h1>" in answer["html"]
 
 
 def test_the_page_and_its_files_come_from_the_package(server: str) -> None:

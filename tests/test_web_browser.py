@@ -115,6 +115,21 @@ def test_an_example_picked_and_an_entry_edited_show_the_exact_value(site) -> Non
     _shot(driver, "2-edited")
 
 
+def test_an_entry_of_the_grid_edited_changes_the_spec_and_the_exact_value(site) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver = _open(site)
+    cell = driver.find_element(By.CSS_SELECTOR, 'input[aria-label="x, row 1, column 1"]')
+    cell.click()
+    _chord(driver, Keys.CONTROL, "a")
+    _keys(driver, "3", Keys.TAB)
+    _until(driver, lambda d: _label(d, 1, 1, 1) == "α[1,1], I → I = e^(9)/(1 + e^(9)) ≈ 1.00")
+    spec = driver.find_element(By.ID, "spec").get_attribute("value")
+    assert "\nx = [[3, 0.0], [0.0, 1.0]]\n" in spec
+    _shot(driver, "2b-grid")
+
+
 def test_a_bad_value_shows_the_command_lines_message_at_its_field(site) -> None:
     from selenium.webdriver.common.by import By
 

@@ -5,10 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import resources
 from typing import Any
 
@@ -29,30 +25,11 @@ def example_text(name: str) -> str:
     return resources.files("mha_symbolic").joinpath("examples", f"{name}.toml").read_text("utf-8")
 
 
-@contextmanager
-def running(**options: Any) -> Iterator[str]:
-    """The app (``create_app(**options)``) served by uvicorn on a free loopback port; its URL."""
-    import uvicorn
+def running(**options: Any) -> Any:
+    """The app served on a free loopback port in a thread (see web.command.in_thread)."""
+    from mha_symbolic.web.command import in_thread
 
-    from mha_symbolic.web.app import create_app
-    from mha_symbolic.web.command import bind, url
-
-    sock = bind("127.0.0.1", 0)
-    config = uvicorn.Config(create_app(**options), log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 120  # the workers start with the app (a loaded machine)
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the page's server did not start")
-        time.sleep(0.05)
-    try:
-        yield url(sock, "127.0.0.1")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=60)
-        sock.close()
+    return in_thread(**options)
 
 
 def browser() -> Any:

@@ -133,6 +133,30 @@ async def download(request: Request) -> Response:
     return Response(answer["data"], media_type=answer["media"], headers=headers)
 
 
+async def edit(request: Request) -> Response:
+    """One entry of a matrix grid changed in the spec's text (comments and layout kept)."""
+    import asyncio
+
+    from mha_symbolic.errors import SpecError
+    from mha_symbolic.web.grids import edit as edited
+
+    try:
+        table = await _body(request)
+        text, path, value = table.get("toml"), table.get("path"), table.get("value")
+        row: Any = table.get("row")
+        col: Any = table.get("col")
+        if not (isinstance(text, str) and isinstance(value, str) and isinstance(path, list)):
+            raise BadRequest(400, f"{work.PROGRAM}: an edit takes toml, path and value")
+        if not all(isinstance(i, int) and not isinstance(i, bool) for i in (row, col)):
+            raise BadRequest(400, f"{work.PROGRAM}: an edit takes a row and a column")
+        changed = await asyncio.to_thread(edited, text, path, row, col, value)
+    except BadRequest as bad:
+        return JSONResponse({"ok": False, "error": bad.line}, bad.status, HEADERS)
+    except SpecError as error:
+        return JSONResponse({"ok": False, "error": work.message(error)}, 400, HEADERS)
+    return JSONResponse({"ok": True, "toml": changed}, headers=HEADERS)
+
+
 async def examples(request: Request) -> Response:
     """The built-in examples: name, title and the TOML text the editor starts from."""
     folder = resources.files("mha_symbolic").joinpath("examples")
@@ -181,6 +205,7 @@ def create_app(
         Route("/api/solve", solve, methods=["POST"]),
         Route("/api/check", check, methods=["POST"]),
         Route("/api/download", download, methods=["POST"]),
+        Route("/api/edit", edit, methods=["POST"]),
         Mount("/static", StaticFiles(packages=[("mha_symbolic.web", "static")]), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]

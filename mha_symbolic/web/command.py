@@ -7,7 +7,11 @@ import importlib.util
 import socket
 import sys
 import threading
+import time
 import webbrowser
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from mha_symbolic.errors import SpecError
 
@@ -75,3 +79,29 @@ def serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
     return EXIT_OK
+
+
+@contextmanager
+def in_thread(**options: Any) -> Iterator[str]:
+    """The app (``create_app(**options)``) served by uvicorn on a free loopback port in a
+    thread of this process, for the tests and the load check; yields its URL."""
+    import uvicorn
+
+    from mha_symbolic.web.app import create_app
+
+    sock = bind("127.0.0.1", 0)
+    config = uvicorn.Config(create_app(**options), log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120  # the workers start with the app (a loaded machine)
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the page's server did not start")
+        time.sleep(0.05)
+    try:
+        yield url(sock, "127.0.0.1")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+        sock.close()

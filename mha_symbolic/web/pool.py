@@ -22,6 +22,10 @@ from typing import Any
 from mha_symbolic.web import work
 
 MEMORY_LIMIT = 1_500_000_000  # bytes a worker may hold after a job before it is replaced
+# A superseded derivation still running after this many seconds is stopped (its worker
+# replaced); a quicker one finishes and its answer is dropped: replacing a worker on every
+# keystroke would cost more than the derivations it saves.
+GRACE = 1.0
 MAX_USERS = 10_000  # users whose newest request is remembered (the oldest forgotten first)
 SUPERSEDED = {"ok": False, "superseded": True}
 
@@ -128,8 +132,7 @@ class Pool:
             return ticket
         if newest is not None:
             newest.stopped = True
-            if newest.worker is not None:
-                newest.worker.process.kill()  # its waiting thread sees the pipe close
+            asyncio.get_running_loop().call_later(GRACE, _stop_if_running, newest)
         self._newest[user] = ticket
         self._newest.move_to_end(user)
         while len(self._newest) > MAX_USERS:
@@ -172,6 +175,11 @@ class Pool:
         if answer is None:
             return _failed(self.time_limit, ended)
         return dict(answer)
+
+
+def _stop_if_running(ticket: Ticket) -> None:
+    if ticket.worker is not None:
+        ticket.worker.process.kill()  # its waiting thread sees the pipe close
 
 
 def _failed(seconds: float, ended: bool) -> dict[str, Any]:

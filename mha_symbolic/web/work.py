@@ -86,6 +86,7 @@ def derivation(text: str, want: Any) -> tuple[Any, Any]:
 def solve(request: dict[str, Any]) -> dict[str, Any]:
     """The worked solution (the body of ``--format html``) and the heatmaps' data."""
     from mha_symbolic.solution.render import render
+    from mha_symbolic.web.grids import grids
     from mha_symbolic.web.heatmaps import heatmaps
 
     text = str(request.get("toml", ""))
@@ -93,9 +94,10 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
         want = options(request)
         d, want = derivation(text, want)
         page = render(d, "html", want, images={})  # heatmaps: the page's own, interactive
-        return {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.decimals)}
+        answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.decimals)}
     except SpecError as error:
-        return located(error, text)
+        answer = located(error, text)
+    return {**answer, "grids": grids(text)}
 
 
 def body(page: str) -> str:

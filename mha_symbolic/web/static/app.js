@@ -44,15 +44,17 @@ async function derive() {
     if (seq === solve.seq) $("status").textContent = "The server does not answer.";
     return;
   }
-  // A stale answer (an older edit's) never replaces a newer one shown.
-  if (answer.superseded || answer.seq <= solve.shown) return;
+  answer.seq ??= seq; // a refused request (too large, not JSON) is this edit's answer too
+  // Only the answer to the newest edit is shown: a stale one never replaces a newer input's.
+  if (answer.superseded || answer.seq !== solve.seq || answer.seq <= solve.shown) return;
   solve.shown = answer.seq;
+  if (answer.grids) drawGrids(answer.grids);
   if (answer.ok) {
     $("solution").innerHTML = answer.html;
     $("solution").classList.remove("stale");
     placeHeatmaps(answer.heatmaps || []);
     showError(null);
-    $("status").textContent = seq === solve.seq ? "" : "Deriving…";
+    $("status").textContent = "";
   } else {
     $("solution").classList.add("stale");
     showError(answer);
@@ -62,14 +64,13 @@ async function derive() {
 
 function showError(answer) {
   const box = $("spec-error");
-  const formBox = $("form-error");
   for (const control of document.querySelectorAll("[aria-invalid]")) {
     control.removeAttribute("aria-invalid");
   }
   solve.badLine = null;
+  for (const other of document.querySelectorAll("fieldset .field-error")) other.hidden = true;
   if (!answer) {
     box.hidden = true;
-    formBox.hidden = true;
     drawGutter();
     return;
   }
@@ -81,13 +82,11 @@ function showError(answer) {
     box.textContent = `line ${answer.line}: ${answer.error}`;
   }
   $("spec").setAttribute("aria-invalid", "true");
-  const control = document.querySelector(`#form [data-key="${answer.field}"]`);
-  if (control) {
+  for (const control of document.querySelectorAll(`[data-key="${answer.field}"]`)) {
     control.setAttribute("aria-invalid", "true");
-    formBox.hidden = false;
-    formBox.textContent = answer.error;
-  } else {
-    formBox.hidden = true;
+    const near = control.closest("fieldset").querySelector(".field-error");
+    near.hidden = false;
+    near.textContent = answer.error;
   }
   drawGutter();
 }
@@ -245,6 +244,58 @@ function formEdited(event) {
   schedule();
 }
 
+// ------------------------------------------------------------------ matrix grids
+function drawGrids(grids) {
+  const box = $("grids");
+  const inside = box.contains(document.activeElement);
+  const shape = JSON.stringify(grids.map((g) => [g.path, g.rows.length, g.rows[0].length]));
+  if (inside && box.dataset.shape === shape) {
+    // The user is in a grid: keep the cell they are in, refresh the others.
+    for (const input of box.querySelectorAll("input")) {
+      const grid = grids[Number(input.dataset.grid)];
+      if (input !== document.activeElement) input.value = grid.rows[input.dataset.row][input.dataset.col];
+    }
+    return;
+  }
+  box.dataset.shape = shape;
+  box.textContent = "";
+  grids.forEach((grid, index) => box.append(gridTable(grid, index)));
+}
+
+function gridTable(grid, index) {
+  const fieldset = element("fieldset", null, "grid");
+  fieldset.dataset.key = grid.key;
+  fieldset.append(element("legend", grid.title));
+  const table = element("table");
+  grid.rows.forEach((row, i) => {
+    const tr = table.insertRow();
+    row.forEach((value, j) => {
+      const input = document.createElement("input");
+      Object.assign(input.dataset, { grid: index, row: i, col: j });
+      input.value = value;
+      input.size = Math.max(4, Math.min(10, value.length + 1));
+      input.setAttribute("aria-label", `${grid.title}, row ${i + 1}, column ${j + 1}`);
+      input.addEventListener("change", () => gridEdited(grid, i, j, input.value));
+      tr.insertCell().append(input);
+    });
+  });
+  fieldset.append(table, element("p", null, "field-error"));
+  fieldset.lastChild.hidden = true;
+  return fieldset;
+}
+
+async function gridEdited(grid, row, col, value) {
+  const response = await post("/api/edit", { toml: $("spec").value, path: grid.path, row, col, value });
+  const answer = await response.json();
+  if (!answer.ok) {
+    showError({ error: answer.error, field: grid.key, line: null });
+    return;
+  }
+  $("spec").value = answer.toml;
+  fillForm();
+  schedule();
+}
+
 // ------------------------------------------------------------------ downloads
 async function download(event) {
   const format = event.target.dataset.format;
@@ -289,7 +340,8 @@ async function checkDocument() {
   const kind = $("doc-kind").value || null;
   const response = await post("/api/check", { text: $("document").value, kind, lang: $("lang").value, seq });
   const answer = await response.json();
-  if (answer.superseded || answer.seq <= checking.shown) return;
+  answer.seq ??= seq;
+  if (answer.superseded || answer.seq !== checking.seq || answer.seq <= checking.shown) return;
   checking.shown = answer.seq;
   $("doc-status").textContent = "";
   const box = $("doc-error");
