@@ -124,6 +124,23 @@ def test_a_spec_too_large_is_refused_as_the_command_line_refuses_it(
     assert answer["error"] == _cli_error(tmp_path, monkeypatch, capsys, toml)
 
 
+def test_a_limit_is_the_command_lines_limit(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """temperature: as tau -> 0+ the weights are one-hot (its tie split exactly 1/2, 1/2)."""
+    answer = _solve(server, example_text("temperature"), limit="tau=0+")
+    assert _first_row(answer) == [("1/2", "0.50"), ("0", "0"), ("1/2", "0.50")]
+    bad = _solve(server, example_text("two-tokens"), limit="tau=0+")
+    assert (bad["error"], bad["field"]) == (
+        "mha-symbolic: 'tau' is not a parameter: this spec declares none ([parameters])",
+        "limit",
+    )
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spec.toml").write_text(example_text("two-tokens"), encoding="utf-8")
+    assert main(["derive", "spec.toml", "--limit", "tau=0+", "--format", "md"]) == 2
+    assert capsys.readouterr().err.strip() == bad["error"]
+
+
 def test_user_text_reaches_the_page_escaped(server: str) -> None:
     toml = example_text("two-tokens").replace(
         'title = "Two tokens, two heads"', 'title = "<script>alert(1)</script>"'

@@ -75,7 +75,7 @@ async def _body(request: Request) -> dict[str, Any]:
 def _fields(table: dict[str, Any]) -> dict[str, Any]:
     """The request's fields a job reads, each of its type (strings, a whole number)."""
     out: dict[str, Any] = {}
-    for name in ("toml", "text", "lang", "detail", "format", "kind"):
+    for name in ("toml", "text", "lang", "detail", "format", "kind", "limit"):
         value = table.get(name)
         if value is not None and not isinstance(value, str):
             raise BadRequest(400, f"{work.PROGRAM}: {name} must be text")

@@ -34,8 +34,18 @@ def message(error: SpecError) -> str:
     return f"{PROGRAM}: {one_line(as_flags(str(error)), MESSAGE_LIMIT)}"
 
 
+class AtField(SpecError):
+    """An error of one of the page's own fields (``field``), not of the spec's text."""
+
+    def __init__(self, error: SpecError, field: str) -> None:
+        super().__init__(error.detail, source=error.source)
+        self.field = field
+
+
 def located(error: SpecError, text: str) -> dict[str, Any]:
     """``error`` as the page shows it: the CLI's line, the field it names, the TOML line."""
+    if isinstance(error, AtField):
+        return {"ok": False, "error": message(error), "field": error.field, "line": None}
     detail = error.detail
     field, line = None, None
     found = _FIELD.match(detail)
@@ -61,10 +71,11 @@ def options(request: dict[str, Any]) -> Any:
     )
 
 
-def derivation(text: str, want: Any) -> tuple[Any, Any]:
-    """The spec text derived as ``mha-symbolic derive spec.toml`` does it (its bounds and
-    the refusal of a derivation estimated to take minutes), and the options with the spec's
-    claims marked in place."""
+def derivation(text: str, want: Any, limit: str = "") -> tuple[Any, Any]:
+    """The spec text derived as ``mha-symbolic derive spec.toml [--limit NAME=POINT]`` does
+    it (its bounds and the refusal of a derivation estimated to take minutes), and the
+    options with the spec's claims marked in place (not in a limit: they are about the
+    values)."""
     from dataclasses import replace
 
     from mha_symbolic.check.batch import is_batched
@@ -78,6 +89,13 @@ def derivation(text: str, want: Any) -> tuple[Any, Any]:
         raise SpecError("a batch of inputs is derived on the command line, one element at a time")
     spec = AttentionSpec.from_dict(raw, source=SOURCE)
     d = derive(spec)
+    if limit.strip():
+        from mha_symbolic.exact.limits import parse_limit
+
+        try:
+            return d.limit(*parse_limit(limit)), want
+        except SpecError as error:
+            raise AtField(error, "limit") from None
     if spec.claims:
         want = replace(want, marks=check(d).marks())
     return d, want
@@ -92,7 +110,7 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
     text = str(request.get("toml", ""))
     try:
         want = options(request)
-        d, want = derivation(text, want)
+        d, want = derivation(text, want, str(request.get("limit", "")))
         page = render(d, "html", want, images={})  # heatmaps: the page's own, interactive
         answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.decimals)}
     except SpecError as error:
@@ -126,7 +144,7 @@ def download(request: dict[str, Any]) -> dict[str, Any]:
     if fmt not in DOWNLOADS:
         return {"ok": False, "error": f"{PROGRAM}: unknown format {one_line(fmt)!r}"}
     try:
-        d, want = derivation(text, options(request))
+        d, want = derivation(text, options(request), str(request.get("limit", "")))
         data = pdf_bytes(d, want) if fmt == "pdf" else render(d, fmt, want).encode("utf-8")
     except SpecError as error:
         return located(error, text)

@@ -23,6 +23,7 @@ function settings() {
     lang: $("lang").value,
     decimals: Number.parseInt($("decimals").value || "2", 10),
     detail: $("detail").value,
+    limit: $("limit").value,
   };
 }
 
@@ -439,6 +440,7 @@ async function start() {
   $("spec").addEventListener("input", () => { fillForm(); schedule(); });
   $("spec").addEventListener("scroll", () => { $("gutter").scrollTop = $("spec").scrollTop; });
   for (const id of ["lang", "decimals", "detail"]) $(id).addEventListener("change", schedule);
+  $("limit").addEventListener("input", schedule);
   $("form").addEventListener("change", formEdited);
   document.querySelector(".downloads").addEventListener("click", download);
   for (const tab of document.querySelectorAll("[role=tab]")) {
