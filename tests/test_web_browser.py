@@ -165,6 +165,30 @@ def test_a_pasted_document_shows_its_wrong_numbers_with_the_right_values(site) -
     _shot(driver, "4-document")
 
 
+def test_an_opened_file_is_checked(site) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = _open(site)
+    driver.find_element(By.ID, "tab-check").click()
+    driver.find_element(By.ID, "doc-file").send_keys(str(DOCUMENT))
+    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#report tr.wrong"))
+    assert driver.find_element(By.ID, "doc-kind").get_attribute("value") == "md"
+    assert driver.find_element(By.ID, "document").get_attribute("value") == DOCUMENT.read_text()
+
+
+def test_the_form_writes_the_spec_and_the_solution_follows(site) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver = _open(site)
+    Select(driver.find_element(By.ID, "f-mask")).select_by_value("causal")
+    _until(driver, lambda d: d.find_elements(By.ID, "head1.masked"))
+    assert '\nmask = "causal"\n' in driver.find_element(By.ID, "spec").get_attribute("value")
+    # the second token's query sees both; the first only itself
+    assert _label(driver, 1, 1, 2) == "α[1,2], I → love = 0 ≈ 0"
+    _shot(driver, "2c-causal")
+
+
 def test_the_page_works_by_keyboard_alone(site) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
