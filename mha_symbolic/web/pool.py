@@ -15,6 +15,7 @@ import contextlib
 import multiprocessing
 import os
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -65,7 +66,7 @@ def _serve(conn: Connection) -> None:
         conn.send((answer, _resident_bytes()))
 
 
-@dataclass
+@dataclass(eq=False)  # workers are told apart by identity (kept in a set)
 class _Worker:
     process: Any
     conn: Connection
@@ -91,10 +92,13 @@ class Pool:
     _idle: asyncio.Queue[_Worker] | None = None
     _newest: OrderedDict[str, Ticket] = field(default_factory=OrderedDict)
     _context: Any = None
+    _workers: set[_Worker] = field(default_factory=set)
 
     async def start(self) -> None:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
+        # A thread waits on each busy worker's pipe: enough of them for every worker.
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(self.size + 4))
         self._idle = asyncio.Queue()
         for _ in range(self.size):
             self._idle.put_nowait(await asyncio.to_thread(self._spawn))
@@ -105,17 +109,16 @@ class Pool:
         process.start()
         theirs.close()
         ours.recv()  # "ready": warmed up, so a job's time limit counts the job alone
-        return _Worker(process, ours)
+        worker = _Worker(process, ours)
+        self._workers.add(worker)
+        return worker
 
     async def stop(self) -> None:
-        while self._idle is not None and not self._idle.empty():
-            self._retire(self._idle.get_nowait())
-        for ticket in self._newest.values():
-            if ticket.worker is not None:
-                self._retire(ticket.worker)
+        for worker in list(self._workers):
+            await asyncio.to_thread(self._retire, worker)
 
-    @staticmethod
-    def _retire(worker: _Worker) -> None:
+    def _retire(self, worker: _Worker) -> None:
+        self._workers.discard(worker)
         with contextlib.suppress(OSError, ValueError):
             worker.process.kill()
             worker.conn.close()
@@ -167,7 +170,7 @@ class Pool:
         except (EOFError, OSError):  # stopped (superseded), or it died
             ended = True
         if answer is None or memory > MEMORY_LIMIT:
-            self._retire(worker)
+            await asyncio.to_thread(self._retire, worker)
             worker = await asyncio.to_thread(self._spawn)
         self._idle.put_nowait(worker)  # type: ignore[union-attr]
         if ticket.stopped:
