@@ -8,6 +8,8 @@ request's text, never from a name.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -135,8 +137,6 @@ async def download(request: Request) -> Response:
 
 async def edit(request: Request) -> Response:
     """One entry of a matrix grid changed in the spec's text (comments and layout kept)."""
-    import asyncio
-
     from mha_symbolic.errors import SpecError
     from mha_symbolic.web.grids import edit as edited
 
@@ -157,16 +157,21 @@ async def edit(request: Request) -> Response:
     return JSONResponse({"ok": True, "toml": changed}, headers=HEADERS)
 
 
-async def examples(request: Request) -> Response:
-    """The built-in examples: name, title and the TOML text the editor starts from."""
-    folder = resources.files("mha_symbolic").joinpath("examples")
+@functools.cache
+def _examples() -> list[dict[str, str]]:
+    """The built-in examples: name, title and the TOML text the editor starts from (read
+    once: they ship with the package)."""
     from mha_symbolic.spec.attention import examples as listed
 
-    out = [
+    folder = resources.files("mha_symbolic").joinpath("examples")
+    return [
         {"name": name, "title": title, "toml": folder.joinpath(f"{name}.toml").read_text("utf-8")}
         for name, title, _ in listed()
     ]
-    return JSONResponse(out, headers=HEADERS)
+
+
+async def examples(request: Request) -> Response:
+    return JSONResponse(_examples(), headers=HEADERS)
 
 
 async def info(request: Request) -> Response:
@@ -192,6 +197,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await pool.start()
+        await asyncio.to_thread(_examples)  # read before the first page asks
         app.state.pool = pool
         try:
             yield

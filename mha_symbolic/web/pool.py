@@ -50,12 +50,15 @@ PRELOAD = [
     "mha_symbolic.exact.evaluate",
     "mha_symbolic.extract",
 ]
-WARM_UP = {"toml": "x = [[1, 0], [0, 1]]\n"}  # templates compiled before the first real job
+WARM_UP = "two-tokens"  # derived, checked and rendered before the first real job
 
 
 def _serve(conn: Connection) -> None:
     """A worker's loop: a job in, its answer and the worker's memory out, until closed."""
-    work.run("solve", WARM_UP)
+    from importlib import resources
+
+    example = resources.files("mha_symbolic").joinpath("examples", f"{WARM_UP}.toml")
+    work.run("solve", {"toml": example.read_text("utf-8")})
     conn.send("ready")
     while True:
         try:

@@ -421,7 +421,9 @@ function tabKeys(event) {
 }
 
 async function start() {
-  const examples = await (await fetch("/api/examples")).json();
+  const [examples, info] = await Promise.all(
+    ["/api/examples", "/api/info"].map(async (path) => (await fetch(path)).json()),
+  );
   const picker = $("example");
   picker.append(new Option("(your own spec)", ""));
   for (const example of examples) picker.append(new Option(`${example.name}: ${example.title}`, example.name));
@@ -432,7 +434,6 @@ async function start() {
     fillForm();
     schedule();
   });
-  const info = await (await fetch("/api/info")).json();
   if (!info.pdf) {
     $("dl-pdf").disabled = true;
     $("dl-pdf").title = "PDF needs pdflatex on the server";
@@ -453,7 +454,10 @@ async function start() {
     if (event.key === "Enter" && event.ctrlKey) checkDocument();
   });
   picker.value = "two-tokens";
-  picker.dispatchEvent(new Event("change"));
+  $("spec").value = examples.find((e) => e.name === "two-tokens").toml;
+  fillForm();
+  drawGutter();
+  derive(); // the first solution at once: nothing typed yet to wait for
 }
 
 document.addEventListener("DOMContentLoaded", start);
