@@ -65,6 +65,12 @@ def test_an_example_and_an_edited_entry_give_their_exact_weights(server: str) ->
     assert before["ok"] and before["seq"] == 1
     assert _first_row(before) == [("e/(1 + e)", "0.73"), ("1/(1 + e)", "0.27")]
     assert '<section id="head1.weights">' in before["html"]
+    # the softmax of row 1, written out with its scores: e^{s_1j} / (e^{1} + e^{0})
+    formula = before["heatmaps"][0]["formulas"][0]
+    assert formula.endswith(
+        "<mrow><msup><mi>e</mi><mrow><mn>1</mn></mrow></msup><mo>&#x0002B;</mo><msup><mi>e</mi>"
+        "<mrow><mn>0</mn></mrow></msup></mrow></mfrac></mrow></math>"
+    )
     after = _solve(server, toml.replace(X_LINE, "x = [[2, 0], [0, 1]]"), seq=2)
     assert _first_row(after) == [("e^(4)/(1 + e^(4))", "0.98"), ("1/(1 + e^(4))", "0.02")]
 
