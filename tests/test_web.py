@@ -236,6 +236,20 @@ def test_a_pasted_document_gets_its_verdicts_and_the_right_values(server: str) -
     assert example["summary"] == "<text>: 1 claim: 0 hold (0 exact, 0 rounded), 1 wrong"
 
 
+def test_an_html_document_is_read_as_html(server: str) -> None:
+    page = (DOCUMENT.parent / "self-attention-from-scratch.html").read_text()
+    answer = _post(server, "api/check", {"text": page, "kind": "html", "seq": 1}).json()
+    assert answer.get("error") is None, answer
+    example = answer["examples"][0]
+    assert example["summary"] == "<text>: 6 claims: 6 hold (6 exact, 0 rounded)"
+    assert all(claim["holds"] for claim in example["claims"])
+    bad = _post(server, "api/check", {"text": page, "kind": "pdf", "seq": 1}).json()
+    assert (bad["error"], bad["field"]) == (
+        "mha-symbolic: unknown document kind 'pdf'; read are md, txt, tex, ipynb, html",
+        "document",
+    )
+
+
 def test_a_downloaded_markdown_is_what_derive_writes(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:

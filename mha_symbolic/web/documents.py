@@ -24,7 +24,8 @@ def checked(text: str, kind: Any, lang: str) -> dict[str, Any]:
     from mha_symbolic.language.extract_phrases import voice
 
     if kind is not None and kind not in KINDS:
-        raise SpecError(f"unknown document kind {one_line(str(kind))!r}; read are {KINDS}")
+        read = ", ".join(KINDS)
+        raise SpecError(f"unknown document kind {one_line(str(kind))!r}; read are {read}")
     if not text.strip():
         raise SpecError("paste a document (Markdown, LaTeX, a notebook's JSON or HTML) first")
     # Text with a newline is read as the document itself, never as a file name.

@@ -157,7 +157,9 @@ def check_document(request: dict[str, Any]) -> dict[str, Any]:
     from mha_symbolic.web.documents import checked
 
     try:
-        return checked(str(request.get("text", "")), request.get("kind"), str(request.get("lang")))
+        return checked(
+            str(request.get("text", "")), request.get("kind"), str(request.get("lang", "en"))
+        )
     except SpecError as error:
         return {"ok": False, "error": message(error), "field": "document", "line": None}
 
