@@ -87,6 +87,30 @@ def test_the_solution_is_the_html_renderers_body(server: str) -> None:
     assert answer["html"] == page.partition("<body>")[2].rpartition("</body>")[0]
 
 
+WRONG_CLAIM = ('"head1.weights[1]" = "[0.73, 0.27]"', '"head1.weights[1]" = "[0.8, 0.2]"')
+WRONG_MARK = (
+    "<strong>⚠ The document prints a wrong number here.</strong> It prints <code>[0.8, 0.2]"
+)
+
+
+def test_the_solution_comes_first_and_the_claims_marks_when_asked(server: str) -> None:
+    """The page's first request skips the claims' check and says the marks come later; the
+    second is the whole solution, a wrong claim marked in place."""
+    toml = example_text("two-tokens").replace(*WRONG_CLAIM)
+    first = _solve(server, toml, marks=False)
+    assert first["ok"] and first["marks_later"] is True
+    assert "wrong number" not in first["html"]
+    whole = _solve(server, toml, marks=True)
+    assert whole["marks_later"] is False and WRONG_MARK in whole["html"]
+    assert whole["heatmaps"] == first["heatmaps"]
+    plain = _solve(server, example_text("alibi"), marks=False)
+    assert plain["marks_later"] is False  # no claims: nothing to ask again for
+    refused = _post(server, "api/solve", {"toml": toml, "marks": "no"})
+    assert (refused.status_code, refused.json()["error"]) == (
+        400, "mha-symbolic: marks must be true or false"
+    )  # fmt: skip
+
+
 def test_a_bad_value_is_the_command_lines_line_at_its_field(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
@@ -381,5 +405,6 @@ def test_the_bench_row_times_an_edit_of_an_example() -> None:
 
     lines = list(bench_page(quick=True))
     assert lines[0] == "page: an edit of a built-in example, server time (median ms; target 300)"
-    assert re.fullmatch(r"two-tokens +\d+\.\d ms", lines[2]), lines
+    assert lines[1] == "example                solution  with marks"
+    assert re.fullmatch(r"two-tokens +\d+\.\d ms +\d+\.\d ms", lines[2]), lines
     json.dumps(lines)

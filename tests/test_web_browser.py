@@ -149,6 +149,19 @@ def test_a_bad_value_shows_the_command_lines_message_at_its_field(site) -> None:
     assert not driver.find_element(By.ID, "spec-error").is_displayed()
 
 
+def test_a_wrong_claim_of_the_spec_is_marked_after_the_solution(site) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = _open(site)
+    _replace_line(driver, 27, '"head1.weights[1]" = "[0.8, 0.2]"')
+    mark = _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#solution p.wrong"))[0]
+    assert mark.text.startswith(
+        "⚠ The document prints a wrong number here. It prints [0.8, 0.2] (wrong); the exact"
+    )
+    _until(driver, lambda d: d.find_element(By.ID, "status").text == "")
+    _shot(driver, "3b-wrong-claim")
+
+
 def test_a_pasted_document_shows_its_wrong_numbers_with_the_right_values(site) -> None:
     from selenium.webdriver.common.by import By
 

@@ -87,6 +87,10 @@ def _fields(table: dict[str, Any]) -> dict[str, Any]:
     if isinstance(decimals, bool) or not isinstance(decimals, int):
         raise BadRequest(400, f"{work.PROGRAM}: decimals must be a whole number")
     out["decimals"] = decimals
+    marks = table.get("marks", True)
+    if not isinstance(marks, bool):
+        raise BadRequest(400, f"{work.PROGRAM}: marks must be true or false")
+    out["marks"] = marks
     return out
 
 

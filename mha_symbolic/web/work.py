@@ -9,6 +9,7 @@ the very line ``mha-symbolic derive spec.toml`` prints for the same text, and wh
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from typing import Any
@@ -71,11 +72,11 @@ def options(request: dict[str, Any]) -> Any:
     )
 
 
-def derivation(text: str, want: Any, limit: str = "") -> tuple[Any, Any]:
+def derivation(text: str, want: Any, limit: str = "", marks: bool = True) -> tuple[Any, Any]:
     """The spec text derived as ``mha-symbolic derive spec.toml [--limit NAME=POINT]`` does
     it (its bounds and the refusal of a derivation estimated to take minutes), and the
-    options with the spec's claims marked in place (not in a limit: they are about the
-    values)."""
+    options with the spec's claims marked in place (``marks``; never in a limit: they are
+    about the values)."""
     from dataclasses import replace
 
     from mha_symbolic.check.batch import is_batched
@@ -96,23 +97,46 @@ def derivation(text: str, want: Any, limit: str = "") -> tuple[Any, Any]:
             return d.limit(*parse_limit(limit)), want
         except SpecError as error:
             raise AtField(error, "limit") from None
-    if spec.claims:
+    if spec.claims and marks:
         want = replace(want, marks=check(d).marks())
     return d, want
 
 
+@functools.cache
+def _html_environment() -> Any:
+    """The HTML renderer's templates, compiled once in a worker (``render`` compiles them
+    at each call, a third of an edit's time)."""
+    from mha_symbolic.solution.render import environment
+
+    return environment("html")
+
+
+def html(d: Any, want: Any) -> str:
+    """``render(d, "html", want, images={})`` (the page draws its own heatmaps, and sets
+    neither plots nor a templates folder) with the templates compiled once."""
+    from mha_symbolic.solution.blocks import build
+    from mha_symbolic.solution.render import variables
+
+    names = variables(build(d, want, {}), None)
+    return str(_html_environment().get_template("derivation.html.j2").render(names))
+
+
 def solve(request: dict[str, Any]) -> dict[str, Any]:
-    """The worked solution (the body of ``--format html``) and the heatmaps' data."""
-    from mha_symbolic.solution.render import render
+    """The worked solution (the body of ``--format html``) and the heatmaps' data. With
+    ``marks: False`` the spec's claims are not checked: the solution comes sooner, and
+    ``marks_later`` says the page should ask again for it with the claims' marks."""
     from mha_symbolic.web.grids import grids
     from mha_symbolic.web.heatmaps import heatmaps
 
     text = str(request.get("toml", ""))
     try:
         want = options(request)
-        d, want = derivation(text, want, str(request.get("limit", "")))
-        page = render(d, "html", want, images={})  # heatmaps: the page's own, interactive
+        limit, marks = str(request.get("limit", "")), request.get("marks", True) is not False
+        d, want = derivation(text, want, limit, marks)
+        page = html(d, want)
+        later = not marks and not limit.strip() and bool(d.spec.claims)
         answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.decimals)}
+        answer["marks_later"] = later
     except SpecError as error:
         answer = located(error, text)
     return {**answer, "grids": grids(text)}

@@ -5,7 +5,7 @@
 const DEBOUNCE_MS = 250;
 const $ = (id) => document.getElementById(id);
 const user = Math.random().toString(36).slice(2) + Date.now().toString(36);
-const solve = { seq: 0, shown: 0, timer: null };
+const solve = { seq: 0, shown: 0, timer: null, html: "" };
 const checking = { seq: 0, shown: 0 };
 
 async function post(path, body) {
@@ -37,9 +37,11 @@ function schedule() {
 async function derive() {
   const seq = ++solve.seq;
   $("status").textContent = "Deriving…";
+  const sent = settings();
   let answer;
   try {
-    const response = await post("/api/solve", { ...settings(), seq });
+    // The solution first; the spec's claims are checked in a second request (markClaims).
+    const response = await post("/api/solve", { ...sent, seq, marks: false });
     answer = await response.json();
   } catch (error) {
     if (seq === solve.seq) $("status").textContent = "The server does not answer.";
@@ -51,16 +53,48 @@ async function derive() {
   solve.shown = answer.seq;
   if (answer.grids) drawGrids(answer.grids);
   if (answer.ok) {
-    $("solution").innerHTML = answer.html;
-    $("solution").classList.remove("stale");
-    placeHeatmaps(answer.heatmaps || []);
+    showSolution(answer);
     showError(null);
-    $("status").textContent = "";
+    $("status").textContent = answer.marks_later ? "Checking the spec's claims…" : "";
+    if (answer.marks_later) markClaims(sent, seq);
   } else {
     $("solution").classList.add("stale");
     showError(answer);
     $("status").textContent = "The last good solution, dimmed, until the spec is right again.";
   }
+}
+
+function showSolution(answer) {
+  $("solution").innerHTML = answer.html;
+  solve.html = answer.html;
+  $("solution").classList.remove("stale");
+  placeHeatmaps(answer.heatmaps || []);
+}
+
+// ``redraw`` with the focus kept on the same heatmap entry (found again by its label).
+function keepingFocus(redraw) {
+  const focused = document.activeElement;
+  const label = $("solution").contains(focused) ? focused.getAttribute("aria-label") : null;
+  redraw();
+  if (!label) return;
+  for (const cell of $("solution").querySelectorAll("[aria-label]")) {
+    if (cell.getAttribute("aria-label") === label) return cell.focus();
+  }
+}
+
+// The same solution with each claim marked; dropped when a newer edit came meanwhile (the
+// server stops it then too: the same page's next solve supersedes it).
+async function markClaims(sent, seq) {
+  let answer;
+  try {
+    answer = await (await post("/api/solve", { ...sent, seq, marks: true })).json();
+  } catch (error) {
+    answer = { ok: false, error: "The server does not answer." };
+  }
+  if (answer.superseded || seq !== solve.seq || seq !== solve.shown) return;
+  // Claims that all hold change nothing: the solution (and the reader's focus) stays.
+  if (answer.ok && answer.html !== solve.html) keepingFocus(() => showSolution(answer));
+  $("status").textContent = answer.ok ? "" : `The claims were not checked: ${answer.error}`;
 }
 
 function showError(answer) {
