@@ -202,6 +202,33 @@ def test_the_form_writes_the_spec_and_the_solution_follows(site) -> None:
     _shot(driver, "2c-causal")
 
 
+def _type_into(driver: Any, element_id: str, text: str) -> None:
+    """Click the field, type ``text`` over its value and leave it by Tab (a change)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver.find_element(By.ID, element_id).click()
+    _chord(driver, Keys.CONTROL, "a")
+    _keys(driver, text, Keys.TAB)
+
+
+def test_the_temperature_writes_the_scale_and_a_bad_one_is_marked_there(site) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = _open(site)
+    _type_into(driver, "f-tau", "0.5")  # the scores of two-tokens doubled: e^2/(1 + e^2)
+    _until(driver, lambda d: _label(d, 1, 1, 1) == "α[1,1], I → I = e^(2)/(1 + e^(2)) ≈ 0.88")
+    assert '\nscale = "1/0.5"\n' in driver.find_element(By.ID, "spec").get_attribute("value")
+    assert driver.find_element(By.ID, "f-scale").get_attribute("value") == "1/0.5"
+    _shot(driver, "2d-temperature")
+    _type_into(driver, "f-tau", "0")
+    error = _until(driver, lambda d: d.find_element(By.ID, "form-error").text or None)
+    assert error == 'mha-symbolic: spec.toml: scale: "1/0" divides by zero'
+    assert driver.find_element(By.ID, "f-tau").get_attribute("aria-invalid") == "true"
+    _type_into(driver, "f-scale", "1/4")  # a scale 1/τ shows its τ
+    _until(driver, lambda d: d.find_element(By.ID, "f-tau").get_attribute("value") == "4")
+
+
 def test_the_page_works_by_keyboard_alone(site) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys

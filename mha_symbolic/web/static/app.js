@@ -260,7 +260,9 @@ function fillForm() {
   const text = $("spec").value;
   for (const control of document.querySelectorAll("#form [data-key]")) {
     const value = readKey(text, control.dataset.key);
-    if (control.tagName === "SELECT") {
+    if ("tau" in control.dataset) {
+      control.value = temperature(value);
+    } else if (control.tagName === "SELECT") {
       const known = [...control.options].some((o) => o.value === value);
       control.value = known ? value : control.options[0].value;
     } else {
@@ -269,13 +271,24 @@ function fillForm() {
   }
 }
 
+// A temperature τ is the scale 1/τ (as in the temperature example); another scale has none.
+function temperature(scale) {
+  const found = /^1\/([0-9.eE+-]+)$/.exec(scale ?? "");
+  return found ? found[1] : "";
+}
+
 function formEdited(event) {
   const control = event.target;
   const key = control.dataset.key;
   if (!key) return;
-  const value = control.value.trim();
+  let value = control.value.trim();
+  if ("tau" in control.dataset) {
+    if (value === "") return; // cleared: the scale stays as written
+    value = `1/${value}`;
+  }
   const literal = key === "heads" && /^\d+$/.test(value) ? value : JSON.stringify(value);
   $("spec").value = writeKey($("spec").value, key, literal);
+  fillForm(); // the scale and τ show each other's change
   schedule();
 }
 
