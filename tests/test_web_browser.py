@@ -22,9 +22,14 @@ WAIT = 120  # seconds a state may take to appear on a loaded machine (a bound, n
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[tuple[str, Any]]:
+def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def site(downloads: Path) -> Iterator[tuple[str, Any]]:
     need_web()
-    driver = browser()
+    driver = browser(downloads)
     try:
         with running() as address:
             yield address, driver
@@ -260,3 +265,41 @@ def test_the_page_works_by_keyboard_alone(site) -> None:
     assert detail.text.startswith("α[1,2], t1 → t2: exact")
     assert "softmax of row 1:" in detail.text
     _shot(driver, "5-keyboard")
+
+
+def _downloaded(driver: Any, folder: Path, name: str) -> bytes:
+    """The file the page saved as ``name`` once Chromium has finished writing it."""
+    path = folder / name
+    _until(driver, lambda d: path.exists() and not list(folder.glob("*.crdownload")))
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("fmt", ["md", "tex", "json", "pdf"])
+def test_a_download_button_saves_the_solution(
+    site, downloads: Path, fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    import json
+    import shutil
+
+    from selenium.webdriver.common.by import By
+
+    from mha_symbolic.cli import main
+
+    if fmt == "pdf" and shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (texlive-latex-base): the PDF button is disabled")
+    driver = _open(site)
+    driver.find_element(By.CSS_SELECTOR, f'.downloads [data-format="{fmt}"]').click()
+    data = _downloaded(driver, downloads, f"solution.{fmt}")
+    assert driver.find_element(By.ID, "status").text == f"Downloaded solution.{fmt}."
+    if fmt == "md":  # what `derive --format md` writes for the editor's spec
+        monkeypatch.chdir(tmp_path)
+        spec = driver.find_element(By.ID, "spec").get_attribute("value")
+        (tmp_path / "spec.toml").write_text(spec, encoding="utf-8")
+        assert main(["derive", "spec.toml", "--format", "md"]) == 0
+        assert data.decode("utf-8") == capsys.readouterr().out
+    elif fmt == "tex":
+        assert data.lstrip().startswith(b"\\documentclass[11pt]{article}")
+    elif fmt == "json":
+        assert json.loads(data)["title"] == "Two tokens, two heads"
+    else:
+        assert data.startswith(b"%PDF-")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +33,9 @@ def running(**options: Any) -> Any:
     return in_thread(**options)
 
 
-def browser() -> Any:
-    """A headless Chromium driven through chromedriver (the system's; never a download)."""
+def browser(downloads: Path | None = None) -> Any:
+    """A headless Chromium driven through chromedriver (the system's; never a download);
+    the files the page downloads go to ``downloads``."""
     if importlib.util.find_spec("selenium") is None:
         pytest.skip("selenium is not installed (pip install -e '.[test]')")
     if shutil.which(CHROMIUM) is None and shutil.which("chromium") is None:
@@ -47,5 +49,14 @@ def browser() -> Any:
     options.binary_location = shutil.which(CHROMIUM) or str(shutil.which("chromium"))
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
         options.add_argument(argument)
+    if downloads is not None:
+        options.add_experimental_option(
+            "prefs",
+            {"download.default_directory": str(downloads), "download.prompt_for_download": False},
+        )
     driver_path = shutil.which(CHROMEDRIVER) or str(shutil.which("chromedriver"))
-    return webdriver.Chrome(service=Service(driver_path), options=options)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    if downloads is not None:  # headless Chromium takes its download folder from DevTools too
+        behavior = {"behavior": "allow", "downloadPath": str(downloads)}
+        driver.execute_cdp_cmd("Page.setDownloadBehavior", behavior)
+    return driver
