@@ -274,6 +274,34 @@ def test_an_html_document_is_read_as_html(server: str) -> None:
     )
 
 
+def test_an_uploaded_notebook_is_read_as_a_notebook(server: str) -> None:
+    """A notebook file opened in the tab is sent as its JSON text with the kind ipynb."""
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": [
+                "# Scaled dot-product attention\n", "softmax(Q Kᵀ / √d_k) V with d_k = 2\n"]},
+            {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": [
+                "Q = K = np.array([[1, 0], [0, 1]])\n", "V = np.array([[1, 2], [3, 4]])\n",
+                "print(softmax(Q @ K.T / np.sqrt(2)) @ V)"],
+             "outputs": [{"output_type": "stream", "name": "stdout",
+                          "text": ["[[1.6605 2.6605]\n", " [2.3395 3.3395]]\n"]}]},
+        ],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    }  # fmt: skip
+    text = json.dumps(notebook, indent=1)
+    answer = _post(server, "api/check", {"text": text, "kind": "ipynb", "user": "nb", "seq": 1})
+    [example] = answer.json()["examples"]
+    assert example["lines"][2:6] == [
+        "cell 2, output line 1 (2x2) = softmax(cell 2, line 1 / √2, by rows) × cell 2, line 2: "
+        "holds to 4 digits",
+        "Q (cell 2, line 1) -> q",
+        "Q (cell 2, line 1) -> k",
+        "V (cell 2, line 2) -> v",
+    ]
+    assert example["summary"] == "<text>: 1 claim: 1 holds (0 exact, 1 rounded)"
+    assert example["claims"][0]["claimed"] == "[[1.6605, 2.6605], [2.3395, 3.3395]]"
+
+
 def test_a_downloaded_markdown_is_what_derive_writes(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:

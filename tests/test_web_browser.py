@@ -194,6 +194,35 @@ def test_an_opened_file_is_checked(site) -> None:
     assert driver.find_element(By.ID, "document").get_attribute("value") == DOCUMENT.read_text()
 
 
+TEX_DOCUMENT = r"""\documentclass{article}
+\begin{document}
+\section{Scaled dot-product attention}
+Attention$(Q, K, V) = \mathrm{softmax}(Q K^\top / \sqrt{d_k})\, V$ with $d_k = 2$ and
+\[ Q = K = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+   V = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}. \]
+The output is
+\[ \mathrm{Output} \approx \begin{bmatrix} 1.66082 & 2.66082 \\ 2.33918 & 3.33918 \end{bmatrix}. \]
+\end{document}
+"""
+
+
+def test_an_opened_tex_file_is_read_as_latex(site, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    path = tmp_path / "exercise.tex"
+    path.write_text(TEX_DOCUMENT, encoding="utf-8")
+    driver = _open(site)
+    driver.find_element(By.ID, "tab-check").click()
+    driver.find_element(By.ID, "doc-file").send_keys(str(path))
+    row = _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#report tr.wrong"))[0]
+    assert driver.find_element(By.ID, "doc-kind").get_attribute("value") == "tex"
+    cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+    assert cells[:3] == ["output", "[[1.66082, 2.66082], [2.33918, 3.33918]]", "wrong"]
+    assert cells[4] == "[[1.6604769, 2.6604769], [2.3395231, 3.3395231]]"
+    title = driver.find_element(By.CSS_SELECTOR, "#report h2").text
+    assert title == "Scaled dot-product attention"
+
+
 def test_the_form_writes_the_spec_and_the_solution_follows(site) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
