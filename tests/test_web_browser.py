@@ -317,6 +317,8 @@ def test_a_download_button_saves_the_solution(
     if fmt == "pdf" and shutil.which("pdflatex") is None:
         pytest.skip("pdflatex is not installed (texlive-latex-base): the PDF button is disabled")
     driver = _open(site)
+    # settled: the solution and its claims' check answered (each says so in the status)
+    _until(driver, lambda d: d.find_element(By.ID, "status").text == "")
     driver.find_element(By.CSS_SELECTOR, f'.downloads [data-format="{fmt}"]').click()
     data = _downloaded(driver, downloads, f"solution.{fmt}")
     assert driver.find_element(By.ID, "status").text == f"Downloaded solution.{fmt}."
