@@ -121,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_exercises(commands)
     _add_bench(commands)
     _add_extract(commands)
+    _add_serve(commands)
     _add_shell(commands)
     return parser
 
@@ -322,14 +323,15 @@ def _add_bench(commands: Any) -> None:
         "bench",
         "time the derivation and the compiled functions",
         "Time the exact derivation, the compiled functions, the exercise bank and exact "
-        "attention at model scale (scale: a GPT-2-small layer enclosed to 50 digits).",
+        "attention at model scale (scale: a GPT-2-small layer enclosed to 50 digits), and the "
+        "page's server time for an edit (page).",
         "--quick",
         "--only compile",
     )
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     bench.add_argument(
         "--only",
-        choices=("derive", "compile", "grad", "exercises", "scale"),
+        choices=("derive", "compile", "grad", "exercises", "scale", "page"),
         help="run one section (default: all)",
     )
 
@@ -392,6 +394,43 @@ def _add_exercises(commands: Any) -> None:
     )
     exercises.add_argument(
         "--verify", action="store_true", help="check every answer key's decimals (slower)"
+    )
+
+
+def _add_serve(commands: Any) -> None:
+    serve = _command(
+        commands,
+        "serve",
+        "the interactive page: edit a spec, watch the exact steps change",
+        "Serve the interactive page on this machine: a spec editor with the built-in "
+        "examples, the worked solution updated as you type, heatmaps, and a tab that checks "
+        "a pasted document. Needs the web extra: pip install 'mha-symbolic[web]'.",
+        "--open",
+        "--port 8080 --host 0.0.0.0   (other machines too: said on start)",
+    )
+    serve.add_argument(
+        "--port", type=_whole(0, 65535), default=8000, metavar="N", help="port (default 8000)"
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="H",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument(
+        "--workers",
+        type=_whole(1, 64),
+        default=2,
+        metavar="K",
+        help="worker processes deriving at once (default 2)",
+    )
+    serve.add_argument(
+        "--time-limit",
+        type=_whole(1, 3600),
+        default=20,
+        metavar="S",
+        help="seconds one derivation may take before it is stopped (default 20)",
     )
 
 

@@ -25,6 +25,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.interrupts import Terminated, signals_raise
 from mha_symbolic.output_files import make_folder, not_the_input, write_atomic, write_files
 from mha_symbolic.text import one_line
+from mha_symbolic.web.command import serve
 
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
@@ -471,6 +472,7 @@ def _run(args: argparse.Namespace) -> int:
         "exercises": lambda: _exercises(args),
         "bench": lambda: _bench(args),
         "extract": lambda: _extract(args),
+        "serve": lambda: serve(args),
         "completion": lambda: _print(completion(build_parser(), args.shell)),
         "manpage": lambda: _print(manpage(build_parser())),
     }

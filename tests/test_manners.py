@@ -16,7 +16,17 @@ from mha_symbolic.cli import main
 from mha_symbolic.solution.terminal import terminal_width
 
 GOLDEN = Path(__file__).parent / "golden"
-COMMANDS = ("examples", "derive", "check", "exercises", "bench", "extract", "completion", "manpage")
+COMMANDS = (
+    "examples",
+    "derive",
+    "check",
+    "exercises",
+    "bench",
+    "extract",
+    "serve",
+    "completion",
+    "manpage",
+)
 
 
 @pytest.fixture

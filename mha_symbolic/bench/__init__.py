@@ -321,14 +321,17 @@ def bench_exercises(quick: bool = False) -> Iterator[str]:
 
 
 def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
-    """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``, ``scale``), or
-    only the one named."""
+    """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``, ``scale``,
+    ``page``), or only the one named."""
+    from mha_symbolic.bench.page import bench_page
+
     sections = {
         "derive": bench_derive,
         "compile": bench_compile,
         "grad": bench_grad,
         "exercises": bench_exercises,
         "scale": _scale,
+        "page": bench_page,
     }
     yield machine("at the start")
     yield "figures: medians of interleaved repeats (each repeat runs every contender in turn);"
