@@ -67,3 +67,14 @@ def test_an_unknown_name_is_an_attribute_error_and_dir_lists_the_api() -> None:
     with pytest.raises(AttributeError, match="has no attribute 'derivee'"):
         mha_symbolic.derivee  # noqa: B018
     assert set(mha_symbolic.__all__) <= set(dir(mha_symbolic))
+
+
+def test_a_fresh_command_finds_what_the_api_registers() -> None:
+    """check encloses values through a Derivation method the API registers: a fresh process
+    that never imported the API must find it."""
+    argv = [sys.executable, "-m", "mha_symbolic", "check", "--example", "two-tokens"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-1] == (
+        "example two-tokens: 10 claims: 10 hold (4 exact, 6 rounded)"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any
 
@@ -28,6 +29,8 @@ def register(**functions: Callable[..., Any]) -> None:
 
 
 def _consumer(name: str) -> Callable[..., Any]:
+    if name not in _CONSUMERS:  # `import mha_symbolic` no longer loads the API: load it now
+        import_module("mha_symbolic.api")
     return _CONSUMERS[name]
 
 
