@@ -100,10 +100,9 @@ def test_numbers_named_as_the_scores_that_are_the_scaled_scores_are_checked_as_t
     assert sorted(extract_all(path)[0].spec.claims) == ["head1.scaled", "head1.weights", "output"]
     assert main(["check", str(path)]) == 0
     out = capsys.readouterr().out
-    assert (
-        "note: line 11: the numbers claimed as head1.scores are head1.scaled's: "
-        "checked as head1.scaled"
-    ) in out
+    # The numbers give the step: the name "S" says scores, the relation their scaled stage.
+    assert "line 11 S (3x3) = (line 3 × line 5ᵀ) / √2: holds to 3 digits" in out
+    assert "S (line 11) -> claim head1.scaled" in out
     assert out.splitlines()[-1] == f"{path}: 3 claims: 3 hold (0 exact, 3 rounded)"
 
 

@@ -22,7 +22,11 @@ import pytest
 from mha_symbolic import derive
 from mha_symbolic.cli import main
 from mha_symbolic.extract import NO_NUMBERS, extract, extract_all
-from mha_symbolic.language.extract_phrases import phrase, voice
+from mha_symbolic.extract.finder import find_items
+from mha_symbolic.extract.formats import read_document
+from mha_symbolic.extract.infer import inferred
+from mha_symbolic.extract.infer.mapping import capped
+from mha_symbolic.language.extract_phrases import code, phrase, voice
 from mha_symbolic.language.phrases import Voice
 from tests.english import english_words, every_entry_said_in_bengali
 from tests.pages import QKV_PAGE
@@ -30,6 +34,8 @@ from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 from tests.test_extract_given import MASKED
 from tests.test_extract_parts import PROJECTED
+from tests.test_infer_numbers_first import ROW_SUMS
+from tests.test_infer_search import hostile_notebook
 
 DOCUMENTS = sorted((DATA / "documents").iterdir())
 SEEDS = ("000", "001", "002", "003", "004")
@@ -298,6 +304,22 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     notes = extract(TWO_EXAMPLES)[1]
     assert voice("bn").say(notes[0]) == (
         "ডকুমেন্টে 2টি উদাহরণ আছে; `extract_all` প্রতিটিকে আলাদা করে দেয়"
+    )
+    # A row of ones printed after a softmax: its row sums, said as such.
+    sums = extract_all(ROW_SUMS)[0].inferred[1]
+    assert voice("bn").say(sums) == (
+        "লাইন 8 `Softmax` (1x3) = সফটম্যাক্স(লাইন 3, সারি ধরে)-এর সারিগুলোর যোগফল: হুবহু মেলে"
+    )
+    # A search stopped at its bound, and a claim moved to the step its numbers give (the
+    # relations place these pages' claims before a name can misplace them: said here).
+    page = read_document(hostile_notebook(260), kind="ipynb")
+    assert voice("bn").say(capped(inferred(find_items(page)[1], {}))) == (
+        "সম্পর্কের খোঁজ তার সীমায় থেমেছে (200টি অ্যারে, 60000টি সম্পর্ক): পরের অ্যারেগুলোর ব্যাখ্যা নেই"
+    )
+    where = read_document(TWO_EXAMPLES).lines[10].where
+    moved = phrase("placing.restaged", where=where, key=code("scores"), other=code("scaled"))
+    assert voice("bn").say(moved) == (
+        "লাইন 11: `scores` হিসেবে দাবি করা সংখ্যাগুলো `scaled`-এর: `scaled` হিসেবে যাচাই করা হয়"
     )
     # Every entry of bn.toml's [extract] was said by one of them, and is Bengali itself.
     every_entry_said_in_bengali("extract", said)

@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
+from mha_symbolic.extract.infer.graph import NO_STEP
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
@@ -38,7 +39,7 @@ class Example:
     said: tuple[Phrase, ...]
     mask: str | list[list[int]] | None = None  # "causal" or the printed 0/1 matrix
     fill: str | None = None  # the printed fill of masked scores when it is not -inf
-    scale: str | None = None  # the scale its relations apply, as a spec writes it ("1/2")
+    scale: str | None = None  # the scale its relations apply, as a spec writes it ("none", "1/2")
     rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
 
 
@@ -95,14 +96,11 @@ def _other_scale(inference: Inference) -> set[int]:
     ones ("without the scale" first, then divided by √d_k)."""
     out: set[int] = set()
     for members in inference.components:
-        scales = [
-            (index, _softmax_scale(match.node))
-            for index in sorted(members)
-            if (match := inference.chosen.get(index)) is not None
-        ]
-        scales = [(index, scale) for index, scale in scales if scale is not None]
-        if scales:
-            out.update(index for index, scale in scales if scale != scales[-1][1])
+        last = inference.scale_in(members)
+        for index in members:
+            weights = index in inference.chosen and _is_softmax(inference, index)
+            if weights and inference.scaling(index) != last:
+                out.add(index)
     return out
 
 
@@ -123,14 +121,8 @@ def _by_columns(inference: Inference) -> set[int]:
     }
 
 
-def _softmax_scale(node: Node) -> float | None:
-    """The scale inside a softmax relation (1 without one); None for other relations."""
-    if not node.kind.startswith("softmax"):
-        return None
-    below = node.operands[0]
-    while below.kind == "mask":
-        below = below.operands[0]
-    return below.factor if below.kind == "scale" else 1.0
+def _is_softmax(inference: Inference, index: int) -> bool:
+    return inference.chosen[index].node.kind.startswith("softmax")
 
 
 def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Inference) -> list[Seen]:
@@ -256,7 +248,8 @@ def _mask(
     number its masked scores print in place of -inf (None: -inf, or none printed)."""
     for index in members:
         match = inference.chosen.get(index)
-        node = _mask_node(match.node) if match is not None else None
+        step = match is not None and match.node.kind not in NO_STEP
+        node = _mask_node(match.node) if match is not None and step else None
         if node is None:
             continue
         fill = _fill(inference, members)
@@ -271,8 +264,9 @@ def _mask(
 
 
 def _scale(inference: Inference, members: list[int]) -> str | None:
-    node = inference.scale_in(members)
-    return spec_scale(node) if node is not None else None
+    """The scale the example's relations apply, as a spec writes it ("none", "1/2")."""
+    found = inference.scale_in(members)
+    return spec_scale(found[1]) if found is not None else None
 
 
 def _mask_node(node: Node) -> Node | None:
@@ -332,6 +326,8 @@ def _decided(
     (``alone``: what the name says, the numbers contradict)."""
     role = inference.roles.get(n)
     component = inference.component_of(n)
+    if _no_step(inference, n):
+        return replace(s, role="unnamed", names=(), printed=())
     # Numbers overrule a name with the relation that gives an array; as an operand it keeps
     # the role its name says.
     decisive = n in inference.strong or s.role not in _NAMED
@@ -352,6 +348,14 @@ def _decided(
     if s.role in _NAMED and s.item.batch_shape and component is None:
         return replace(s, role="unnamed", names=(), printed=())  # a batch is not one sequence
     return s
+
+
+def _no_step(inference: Inference, n: int) -> bool:
+    """Whether the numbers (or those it prints again) are no step of attention: the row sums
+    of weights, never to be claimed whatever the name or heading above them says."""
+    source = _source(inference, n)
+    match = inference.chosen.get(n if source is None else source)
+    return match is not None and match.node.kind in NO_STEP
 
 
 def _not_weights(document: Document, s: Seen) -> bool:

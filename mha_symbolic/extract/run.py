@@ -181,7 +181,7 @@ def build_draft(
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
     _found_scale(draft, found)
-    _choose_scale(draft, seen, facts, heads)
+    _choose_scale(draft, seen, _numbers_over_words(facts, found), heads)
     _unfit(draft)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
@@ -202,7 +202,7 @@ def _found_mask(draft: Draft, found: Sequence[Example]) -> None:
 
 def _found_scale(draft: Draft, found: Sequence[Example]) -> None:
     """Scores given as printed have no d_k: the scale their printed results follow."""
-    scaled = next((e for e in found if e.scale is not None), None)
+    scaled = next((e for e in found if e.scale not in (None, "none")), None)
     if scaled is not None and draft.get("scores") is not None:
         draft.set("scale", scaled.scale, f"the printed scaled scores follow scale {scaled.scale}")
     if any(e.rounded for e in found):
@@ -263,6 +263,20 @@ def _derived(draft: Draft, seen: Sequence[Seen]) -> Derivation:
     if bounds.derivation_cost(spec) > bounds.LARGE_SECONDS:
         raise SpecError(bounds.too_large(spec) or "too large", source=draft.document)
     return derive(spec)
+
+
+def _numbers_over_words(facts: Facts, found: Sequence[Example]) -> Facts:
+    """The text's word on scaling, unless the printed weights say otherwise: the softmax of
+    unscaled scores where a remark says "scaled dot products" (or the reverse) is what the
+    page computed, and the remark is left out."""
+    said = next((e.scale for e in found if e.scale is not None), None)
+    if said is None:
+        return facts
+    if said == "none" and facts.scaled and not facts.unscaled:
+        return replace(facts, scaled=None)
+    if said != "none" and facts.unscaled and not facts.scaled:
+        return replace(facts, unscaled=None)
+    return facts
 
 
 def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) -> None:

@@ -19,7 +19,7 @@ __all__ = ["Inference", "inferred", "where_of"]
 def inferred(items: Sequence[Item], names: Mapping[int, str]) -> Inference:
     """What the numbers of a document's printed arrays say; ``names`` maps an item's index to
     the role its name suggests, used only to break ties."""
-    return infer(search(printed_arrays(list(items), MAX_ARRAYS)), names)
+    return infer(search(printed_arrays(list(items), MAX_ARRAYS), names), names)
 
 
 def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:

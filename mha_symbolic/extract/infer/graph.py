@@ -23,7 +23,10 @@ _RANK = {
     "concat": 2,
     "slice": 2,
     "same": -1,  # the same numbers printed again: the simplest account there is
+    "sums": 0,
 }
+# Relations whose result is no step of attention (row sums of weights): never a claim.
+NO_STEP = frozenset({"sums"})
 ATTENTION = {"weights", "scores", "scaled", "masked", "head.output", "softmax_argument"}
 # The steps a relation's result can be, whatever its name says otherwise.
 _PRODUCTS = ("q", "k", "v", "scores", "output", "head.output", "concat")
@@ -55,6 +58,8 @@ _COMPATIBLE = {
     ),
 }
 _INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
+_SCORES = ("scores", "scaled", "masked", "softmax_argument")  # one array at its stages
+Scaling = tuple[float, str]  # a scale's factor, and how the search said it ("√3", "" for 1)
 _SHARED = {"x", "concat", "output", "w_o", "wide"}  # roles no single head owns
 
 
@@ -85,14 +90,37 @@ class Inference:
         (the example's inputs are known to their printed digits, not exactly)."""
         return any(self.chosen[i].rounded for i in members if i in self.chosen)
 
-    def scale_in(self, members: list[int]) -> Node | None:
-        """The scaling the relations of a component apply to its scores (its first)."""
-        for index in members:
-            match = self.chosen.get(index)
-            found = _scaling(match.node) if match is not None else None
-            if found is not None:
-                return found
-        return None
+    def scale_in(self, members: list[int]) -> Scaling | None:
+        """The scale a component's relations apply to its scores: that of its last softmax
+        (a first try without the scale, then the right one), else of its first scaling."""
+        found = [self.scaling(i) for i in members]
+        weights = [
+            said
+            for i, said in zip(members, found)
+            if said is not None and self.chosen[i].node.kind.startswith("softmax")
+        ]
+        return weights[-1] if weights else next((s for s in found if s is not None), None)
+
+    def scaling(self, index: int) -> Scaling | None:
+        """The scale the chosen relation of an array applies to its scores, or None when the
+        relation takes no scores (a product, a reprint)."""
+        match = self.chosen.get(index)
+        said = applied_scale(match.node) if match is not None else None
+        return self._carried(said) if isinstance(said, Printed) else said
+
+    def _carried(self, scores: Printed) -> Scaling:
+        """The scale printed scores carry into a softmax or a mask: their own relation's
+        (printed scaled scores), none for raw scores or scores given as printed."""
+        seen: set[int] = set()
+        index = scores.index
+        while index not in seen and index in self.chosen:
+            seen.add(index)
+            node = self.chosen[index].node
+            said = applied_scale(node) if node.kind != "same" else node.operands[0].printed
+            if said is None or isinstance(said, tuple):
+                return said or (1.0, "")
+            index = said.index
+        return (1.0, "")
 
 
 def infer(search: Search, names: Mapping[int, str]) -> Inference:
@@ -123,8 +151,12 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
 
 def _believed(name: str, node: Node) -> bool:
     """Whether a name outweighs a chain of two or more unprinted steps: always, unless it calls
-    Q, K or V what the printed arrays alone compute (a table headed "k:Paris")."""
-    if node.hidden < 2:
+    Q, K or V what the printed arrays alone compute (a table headed "k:Paris"), or the chain
+    ends in no step (a heading's "weights" over a row of ones, the rows' sums), or name and
+    numbers both say scores and differ only in the stage (the scaled scores named "scores")."""
+    if node.hidden < 2 or node.kind in NO_STEP:
+        return False
+    if name in _SCORES and _role_of(node) in _SCORES:
         return False
     return name not in ("q", "k", "v") or _unprinted_qkv(node)
 
@@ -139,10 +171,18 @@ def _unprinted_qkv(node: Node, top: bool = True) -> bool:
     return any(_unprinted_qkv(o, False) for o in node.operands)
 
 
-def _scaling(node: Node) -> Node | None:
-    if node.kind == "scale":
-        return node
-    return next((m for o in node.operands if (m := _scaling(o)) is not None), None)
+def applied_scale(node: Node) -> Scaling | Printed | None:
+    """The scale of the first softmax, mask or scaling of a relation: its factor and how the
+    search said it ("√3", a printed constant, "" for none: softmax of computed Q Kᵀ), or the
+    printed scores it takes (whose own relation says), or None without one."""
+    if node.kind.startswith("softmax") or node.kind in ("mask", "scale"):
+        below = node
+        while below.kind.startswith("softmax") or below.kind == "mask":
+            below = below.operands[0]
+        if below.kind == "scale":
+            return (below.factor, below.detail)
+        return below.printed if below.printed is not None else (1.0, "")
+    return next((m for o in node.operands if (m := applied_scale(o)) is not None), None)
 
 
 def _agreeing(match: Match, names: Mapping[int, str]) -> int:

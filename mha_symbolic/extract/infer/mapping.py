@@ -42,10 +42,13 @@ def said_lines(
     return out
 
 
-def spec_scale(node: Node) -> str | None:
-    """A scale node's factor as a spec writes it: √d as ``\\frac{1}{\\sqrt{d}}``, a width or
-    a printed constant c as the fraction 1/c; None when c is no plain decimal."""
-    said = node.detail.replace("−", "-").rstrip(".")
+def spec_scale(said: str) -> str | None:
+    """A scale as the search said it, as a spec writes it: none ("") as ``none``, √d as
+    ``\\frac{1}{\\sqrt{d}}``, a width or a printed constant c as the fraction 1/c; None when
+    c is no plain decimal."""
+    said = said.replace("−", "-").rstrip(".")
+    if not said:
+        return "none"
     if said.startswith("√"):
         return f"\\frac{{1}}{{\\sqrt{{{said[1:]}}}}}"
     try:
@@ -102,4 +105,6 @@ def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
     if kind == "slice":
         first = int(node.factor) + 1
         return phrase("infer.slice", a=ops[0], first=first, last=first + node.shape[1] - 1)
+    if kind == "sums":
+        return phrase("infer.sums", a=ops[0])
     return phrase("infer.same", a=ops[0])

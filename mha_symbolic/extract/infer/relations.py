@@ -107,6 +107,13 @@ def softmax(a: Node, by_rows: bool = True) -> Node:
     return Node(value, bound, "softmax_rows" if by_rows else "softmax_cols", (a,))
 
 
+def even(scores: Node, by_rows: bool = True) -> bool:
+    """Scores equal along every row (column) of a softmax: any equal numbers give its
+    uniform weights, so a print of 1/n each is no sign of these scores."""
+    mid = scores.mid if by_rows else scores.mid.T
+    return bool(np.isfinite(mid).all() and (mid == mid[:, :1]).all())
+
+
 def exp(a: Node) -> Node:
     with np.errstate(over="ignore"):
         value = np.exp(a.mid)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,6 +43,7 @@ class Search:
     last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
     results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
     scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
+    first_print: dict[int, int] = field(default_factory=dict)  # a reprint -> the first print
 
     def spend(self, count: int = 1) -> bool:
         """Count evaluations; False once the budget is gone (and remember it was hit)."""
@@ -72,7 +74,15 @@ class Search:
         found = self.by_shape.get((rows, cols), []) + (
             self.by_shape.get((cols, rows), []) if rows != cols else []
         )
-        return [p for p in found if p.index > node.last]
+        return [p for p in found if p.index > node.last and not self._tested(p, node)]
+
+    def _tested(self, p: Printed, node: Node) -> bool:
+        """Whether a reprint is tested at its first print (after the value's operands), or
+        prints an operand again: either way the reprints' relation says what it is."""
+        first = self.first_print.get(p.index)
+        if node.kind == "same" or first is None:
+            return False
+        return first > node.last or any(leaf.index == first for leaf in node.leaves)
 
     def wanted(self, shape: tuple[int, int], after: int) -> bool:
         rows, cols = shape
@@ -144,18 +154,19 @@ def scales(arrays: list[Printed], constants: list[Printed]) -> list[tuple[float,
     return list(distinct.values())
 
 
-def search(arrays: list[Printed]) -> Search:
+def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Search:
     """Two passes: first every operand as printed (an author's inputs are exact); then the
-    arrays found to be results are intervals as operands (a rounded result used again)."""
+    arrays found to be results are intervals as operands (a rounded result used again).
+    ``names``: the role an array's name says, which keeps two weights printed alike apart."""
     kept = [p for p in arrays if p.shape != (1, 1)]
     constants = [p for p in arrays if p.shape == (1, 1) and not _subscript(p)][:MAX_CONSTANTS]
-    first = _pass(kept, frozenset(), constants=constants)
+    first = _pass(kept, frozenset(), constants=constants, names=names)
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
     )
     if not rounded or first.capped:
         return first
-    second = _pass(kept, rounded, first.matches, constants)
+    second = _pass(kept, rounded, first.matches, constants, names)
     second.evaluations += first.evaluations
     return second
 
@@ -171,6 +182,7 @@ def _pass(
     rounded: frozenset[int],
     known: dict[int, list[Match]] | None = None,
     constants: list[Printed] | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> Search:
     found = Search(arrays[:MAX_ARRAYS], rounded, capped=len(arrays) > MAX_ARRAYS)
     found.scales = scales(found.arrays, constants or [])
@@ -182,14 +194,34 @@ def _pass(
     found.results = frozenset(
         p.index for p in found.arrays if p.masked.any() or rel.is_distribution(p)
     )
-    nodes = [found.node(p) for p in found.arrays]
+    nodes = _first_prints(found, [found.node(p) for p in found.arrays], names or {})
     _reprints(found, nodes)
     products = _products(found, nodes)
     hidden = _hidden_scores(found, products) + _printed_scores(found, nodes)
     weights = _attention(found, nodes, products, hidden)
+    _sums(found, nodes, weights)
     outputs = _weighted_sums(found, weights, nodes, products)
     _heads(found, nodes, outputs)
     return found
+
+
+def _first_prints(found: Search, nodes: list[Node], names: Mapping[int, str]) -> list[Node]:
+    """Each value once, at its first print (which, earlier, explains more than a reprint in
+    code, output or a comment); prints alike that names give two roles (X = W_K) stay two."""
+    firsts: dict[tuple[object, ...], list[tuple[str, int]]] = {}
+    out = []
+    for node in nodes:
+        assert node.printed is not None
+        index = node.printed.index
+        said = names.get(index, "")
+        alike = firsts.setdefault((node.shape, node.mid.tobytes(), node.rad.tobytes()), [])
+        first = next((i for role, i in alike if not (role and said) or role == said), None)
+        if first is None:
+            alike.append((said, index))
+            out.append(node)
+        else:
+            found.first_print[index] = first
+    return out
 
 
 def _reprints(found: Search, nodes: list[Node]) -> None:
@@ -345,7 +377,7 @@ def _softmaxes(found: Search, variant: Node, keep: bool) -> list[Node]:
     out = []
     rows, cols = variant.shape
     for by_rows in (True, False):
-        if (cols if by_rows else rows) < 2:
+        if (cols if by_rows else rows) < 2 or rel.even(variant, by_rows):
             continue
         if not found.wanted(variant.shape, variant.last) and not (keep and by_rows):
             continue
@@ -353,6 +385,22 @@ def _softmaxes(found: Search, variant: Node, keep: bool) -> list[Node]:
         if found.test(soft, probabilities=True) or (keep and by_rows):
             out.append(soft)
     return out
+
+
+def _sums(found: Search, nodes: list[Node], weights: list[Node]) -> None:
+    """The row sums of weights (printed or computed), printed as a check that each row sums
+    to 1: a row of ones (or a few such prints read as one array), never weights themselves."""
+    distributions = [n for n in nodes if n.printed and rel.is_distribution(n.printed)]
+    for a in [*distributions, *weights]:
+        rows = a.shape[0]
+        if not np.allclose(rel.row_sums(a).mid, 1.0):
+            continue  # a row masked whole sums to 0: a sum of its weights, no check of them
+        for prints in sorted({shape[0] for shape in found.by_shape if shape[1] == rows}):
+            if prints > rows or not found.wanted((prints, rows), a.last) or not found.spend():
+                continue
+            sums = rel.row_sums(a)
+            mid, rad = np.tile(sums.mid.T, (prints, 1)), np.tile(sums.rad.T, (prints, 1))
+            found.test(Node(mid, rad, "sums", (a,)), slips=False)
 
 
 def _weighted_sums(
