@@ -299,9 +299,7 @@ def _extract(args: argparse.Namespace) -> int:
         )
         folder = make_folder(args.output, purpose)
         stem = Path(args.document).stem
-        names = (
-            [f"{stem}.toml"] if count == 1 else [f"{stem}-{i}.toml" for i in range(1, count + 1)]
-        )
+        names = [f"{stem}-{i}.toml" for i in range(1, count + 1)] if count > 1 else [f"{stem}.toml"]
         targets = [str(folder / name) for name in names]
         write_files({Path(target): one.toml for target, one in zip(targets, found)})
     for target, one in zip(targets, found):
@@ -347,13 +345,16 @@ def _check_document(args: argparse.Namespace) -> int:
     from mha_symbolic.check.judge import check
     from mha_symbolic.extract import extract_all
     from mha_symbolic.language.extract_phrases import voice
+    from mha_symbolic.solution.terminal import terminal_width, wrap
 
     if args.example or args.claim or args.claims:
         raise SpecError("check DOC reads its claims from the document: no --example or --claim")
     found = extract_all(args.spec)
     noticed = _findings(args.spec, found)
+    fill = (lambda line: wrap(line, 4, terminal_width())) if args.format == "text" else str
     for finding in noticed:  # before the reports: a document's own contradictions
-        (_note if args.format == "json" else print)(voice(args.lang).say(finding.phrase))
+        line = voice(args.lang).say(finding.phrase)
+        _note(line) if args.format == "json" else print(fill(line))
     if not any(one.checkable for one in found):
         return EXIT_WRONG_CLAIM if noticed else _nothing_to_check(args.spec, found)
     worst, words, out = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang), []
@@ -365,7 +366,7 @@ def _check_document(args: argparse.Namespace) -> int:
             for line in said:
                 _note(line)
         else:
-            out += [line + "\n" for line in said]
+            out += [fill(line) + "\n" for line in said]
         report = check(one.spec, large=args.large)
         text = _report_text(report, args.format, args.lang)
         out.append(text if text.endswith("\n") else text + "\n")

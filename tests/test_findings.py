@@ -34,6 +34,9 @@ def test_check_002_reports_the_stated_shapes_as_findings(capsys: pytest.CaptureF
 
 def test_check_004_reports_w_o_applied_both_ways(capsys: pytest.CaptureFixture) -> None:
     assert main(["check", seed("004")]) == 1
+    wrapped = [TRANSPOSED_004.removesuffix(" is wrong"), "    is wrong"]  # at 100 columns
+    assert capsys.readouterr().out.splitlines() == wrapped
+    assert main(["check", seed("004"), "--format", "md"]) == 1  # Markdown is never wrapped
     assert capsys.readouterr().out.splitlines() == [TRANSPOSED_004]
 
 

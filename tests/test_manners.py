@@ -147,3 +147,16 @@ def test_the_width_is_columns_then_the_terminals_then_100(monkeypatch):
 
     monkeypatch.setattr(os, "get_terminal_size", no_terminal)
     assert terminal_width() == 100
+
+
+def test_check_doc_fits_an_80_column_terminal_but_for_its_summary(capsys, monkeypatch):
+    """What was read from the document (the inferred relations, the mapping, the notes) and
+    the reports wrap at the terminal's width; only the summary, a line to grep, may be wider."""
+    monkeypatch.setenv("COLUMNS", "80")
+    seed = Path(__file__).parent / "data" / "seeds" / "000_ca40417868c5aa53.txt"
+    assert main(["check", str(seed), "--format", "text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    wide = [line for line in lines if len(line) > 80]
+    assert wide == [f"{seed}: 24 claims: 24 hold (15 exact, 9 rounded)"]
+    first = "line 86 \\text{Head1 Output} (2x2) = softmax(line 21, by rows) × line 58: holds"
+    assert lines[lines.index(first) + 1].startswith("    to 2 digits; as well: softmax(line 21,")
