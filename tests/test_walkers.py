@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from mha_symbolic import operations
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mha_symbolic"
@@ -18,6 +20,7 @@ WALKERS = (
     "exact/structured.py",
     "exact/structured_grad.py",
     "model/rules.py",
+    "model/rewrite.py",
     "numeric/lower.py",
     "numeric/codegen.py",
     "numeric/backprop.py",
@@ -131,3 +134,20 @@ def test_every_node_kind_an_operation_owns_is_found_by_its_module() -> None:
         "output",
     }
     assert len(OPERATION_MODULES) == len(operations.OPERATIONS)
+
+
+def test_the_likely_mistakes_are_the_operations_rewrites_found_by_name() -> None:
+    from mha_symbolic.model import rewrite
+
+    assert sorted(rewrite.REWRITES) == [
+        "column_softmax",
+        "scaled_by",
+        "stream_for",
+        "transposed_square_weights",
+        "unmasked",
+        "without_output_projection",
+    ]
+    assert rewrite.column_softmax is operations.BY_KIND["softmax"].rewrites["column_softmax"]
+    with pytest.raises(AttributeError) as raised:
+        rewrite.row_softmax  # noqa: B018
+    assert str(raised.value) == "module 'mha_symbolic.model.rewrite' has no attribute 'row_softmax'"

@@ -13,6 +13,7 @@ logits, after any other operation there.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -20,7 +21,7 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.operation import Operation, Unary, each
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean
 
@@ -185,6 +186,11 @@ def masked_fill(logits, mask, fill):
 '''
 
 
+def unmasked(program: Any) -> Any:
+    """The likely mistake of the mask left out: the masked scores are the logits before it."""
+    return each(program, "mask", lambda node: replace(node, expr=node.expr.args[0]))
+
+
 OPERATION = Operation(
     kind="mask",
     steps=("masked",),
@@ -198,4 +204,5 @@ OPERATION = Operation(
     forms={MaskedFill: _forms},
     code=_code,
     prelude={"numpy": _helper("numpy"), "jax": _helper("jnp"), "torch": _helper("torch")},
+    rewrites={"unmasked": unmasked},
 )

@@ -26,6 +26,11 @@ Rule = Callable[..., Any]
 STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
 
 
+def each(program: Any, kind: str, change: Callable[[Any], Any]) -> Any:
+    """The program with every node of ``kind`` changed (a rewrite: see ``Operation.rewrites``)."""
+    return program.replace(tuple(change(n) if n.kind == kind else n for n in program.nodes))
+
+
 class Unary(MatrixExpr):
     """A node that acts on one matrix ``arg`` (its first argument) and keeps its shape; an
     operation's own settings (RoPE's base, ALiBi's slopes) follow as further arguments."""
@@ -94,6 +99,10 @@ class Operation:
     assigned_as: str | None = None
     # backend (numpy, torch, jax; numpy_backward...: the backward pass's) -> helpers' source
     prelude: Mapping[str, str] = field(default_factory=dict)
+    # The likely mistakes a reader makes at this operation, as rewrites of the program by name
+    # (:mod:`mha_symbolic.model.rewrite` lists them): program -> program (``column_softmax``),
+    # or a maker of one (``scaled_by(factor)``). The checker re-walks the rewritten program.
+    rewrites: Mapping[str, Rule] = field(default_factory=dict)
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

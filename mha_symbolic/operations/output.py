@@ -7,6 +7,7 @@ per row (:func:`mha_symbolic.exact.ops.output_projection`), so fractions that ca
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -14,7 +15,7 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
 from mha_symbolic.model.affine import affine_parts
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, each
 
 
 def _parts(walk: Any, node: Any) -> tuple[list[Any], list[Matrix], Matrix, Matrix | None] | None:
@@ -54,6 +55,12 @@ def _limit(walk: Any, node: Any) -> Matrix:
     return walk.original(node)
 
 
+def without_output_projection(program: Any) -> Any:
+    """The likely mistake of W_O forgotten: the concatenated heads taken as the output."""
+    concat = program.node("concat").symbol
+    return each(program, "output", lambda node: replace(node, expr=concat))
+
+
 OPERATION = Operation(
     kind="output",
     step=_step,
@@ -61,4 +68,5 @@ OPERATION = Operation(
     forward_forms=lambda f, node: f.of(node.expr),
     stable=lambda stages, node: stages.value(node.expr),
     code=_code,
+    rewrites={"without_output_projection": without_output_projection},
 )

@@ -9,12 +9,13 @@ it is a generator of the ring of its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, each
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean
 
@@ -110,6 +111,21 @@ def _factors(node: Any, scalars: dict[sp.Basic, Any]) -> list[sp.Expr]:
     return [node.expr.args[0].xreplace(scalars)]
 
 
+def _scores_of(node: Any) -> sp.Basic:
+    """The scores symbol S that a scaled node multiplies."""
+    return node.expr if isinstance(node.expr, sp.MatrixSymbol) else node.expr.args[-1]
+
+
+def scaled_by(factor: sp.Expr) -> Any:
+    """The likely mistake of another scale: the scores multiplied by ``factor`` instead."""
+
+    def change(node: Any) -> Any:
+        s = _scores_of(node)
+        return replace(node, expr=sp.MatMul(factor, s) if factor != 1 else s)
+
+    return lambda program: each(program, "scale", change)
+
+
 OPERATION = Operation(
     kind="scale",
     steps=("scaled",),
@@ -118,4 +134,5 @@ OPERATION = Operation(
     place=place,
     code=_code,
     ring_factors=_factors,
+    rewrites={"scaled_by": scaled_by},
 )

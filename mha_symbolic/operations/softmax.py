@@ -12,6 +12,7 @@ stable ``softmax`` helper per backend that can fuse the product with the values 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import flint
@@ -21,7 +22,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.structured_values import Logits, Unstructured, Weights
-from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.operation import Operation, Unary, each
 
 
 def _terms(expr: sp.Basic) -> tuple[sp.Basic, ...]:
@@ -306,6 +307,17 @@ def softmax_backward(a, g):
     return a * (g - (a * g).sum(-1, keepdims=True))
 '''
 
+
+def column_softmax(program: Any) -> Any:
+    """The likely mistake of a softmax over each column (the keys' axis confused with the
+    queries')."""
+
+    def change(node: Any) -> Any:
+        return replace(node, expr=sp.Transpose(RowSoftmax(sp.Transpose(node.expr.arg))))
+
+    return each(program, "softmax", change)
+
+
 OPERATION = Operation(
     kind="softmax",
     steps=("weights",),
@@ -339,4 +351,5 @@ OPERATION = Operation(
         "torch_backward": _BACKWARD,
         "jax_backward": _BACKWARD,
     },
+    rewrites={"column_softmax": column_softmax},
 )
