@@ -14,7 +14,8 @@ mask, each with its exact value and its name in generated code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +72,9 @@ class Leaf:
     role: str  # x, query, key, value, w_q, ..., b_o, mask, d_k
     head: int | None  # 0-based head of a per-head weight; None if shared
     value: Any  # the exact value (weights as given, in the spec's convention)
-    kind: str | None = None  # what the value is when its numbers do not say (mask: causal)
+    # What the value is when its numbers do not say: the mask's ``causal``; a weight's
+    # ``identity`` (left out, filled in) or ``symbolic`` (given as a matrix of symbols).
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,9 @@ class Program:
     spec: AttentionSpec
     leaves: tuple[Leaf, ...]
     nodes: tuple[Node, ...]
+    loss: str = "sum"  # the scalar the gradients start from: sum of the output, or mse
+    # The declared parameters its numbers may be written in (``tau``), by name.
+    parameters: Mapping[str, sp.Symbol] = field(default_factory=dict)
     _by_key: dict[str, Node] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -135,7 +141,9 @@ class Program:
         self, nodes: tuple[Node, ...] | None = None, leaves: tuple[Leaf, ...] | None = None
     ) -> Program:
         """A copy with other nodes or leaves (the rewrites of the checker's mistakes)."""
-        return Program(self.spec, leaves or self.leaves, nodes or self.nodes)
+        return dataclasses.replace(
+            self, leaves=leaves or self.leaves, nodes=nodes or self.nodes, _by_key={}
+        )
 
 
 class _Builder:
@@ -172,7 +180,8 @@ class _Builder:
     def weight(self, name: str, head: int, per_head: bool) -> sp.Basic:
         """The factor that multiplies from the right: W, or W^T in the xWT convention."""
         label = f"W_{{{_LETTER[name]}}}" + (f"^{{{head + 1}}}" if per_head else "")
-        symbol = self.leaf(label, name, self.spec.weights[name][head], head if per_head else None)
+        value = self.spec.weights[name][head]
+        symbol = self.leaf(label, name, value, head if per_head else None, self.given_as(name))
         return symbol.T if self.spec.convention == "xWT" else symbol
 
     def bias(self, name: str, head: int, per_head: bool, rows: int) -> sp.Basic | None:
@@ -180,8 +189,14 @@ class _Builder:
             return None
         label = f"b_{{{name[-1].upper()}}}" + (f"^{{{head + 1}}}" if per_head else "")
         value = self.spec.weights[name][head]
-        symbol = self.leaf(label, name, value, head if per_head else None)
+        symbol = self.leaf(label, name, value, head if per_head else None, self.given_as(name))
         return sp.OneMatrix(rows, 1) * symbol
+
+    def given_as(self, name: str) -> str | None:
+        """How the spec gave weight ``name``: ``identity`` (left out), ``symbolic`` or None."""
+        if name in self.spec.omitted:
+            return "identity"
+        return "symbolic" if name in self.spec.symbolic else None
 
     def affine(self, x: sp.MatrixSymbol, name: str, head: int, per_head: bool) -> sp.Basic:
         """X W (+ 1 b): the projection ``name`` of head ``head`` (0-based)."""
@@ -335,4 +350,6 @@ def build(spec: AttentionSpec) -> Program:
     streams = builder.streams(builder.inputs())
     outputs = [builder.head(i + 1, parts) for i, parts in enumerate(streams)]
     builder.finish(outputs)
-    return Program(spec, tuple(builder.leaves), tuple(builder.nodes))
+    loss = spec.loss.kind if spec.loss is not None else "sum"
+    nodes, leaves = tuple(builder.nodes), tuple(builder.leaves)
+    return Program(spec, leaves, nodes, loss, dict(spec.parameters))

@@ -31,6 +31,8 @@ OPERATIONS: tuple[Operation, ...] = _found()
 BY_KIND: dict[str, Operation] = {op.kind: op for op in OPERATIONS}
 BY_NODE: dict[type, Operation] = {cls: op for op in OPERATIONS for cls in op.nodes}
 NODES: tuple[type, ...] = tuple(BY_NODE)
+# What the presentation may ask the model (``Facts.scale``), answered by its operation.
+FACTS: dict[str, Rule] = {name: rule for op in OPERATIONS for name, rule in op.facts.items()}
 SPEC_KEYS: tuple[str, ...] = tuple(op.spec_key for op in OPERATIONS if op.spec_key is not None)
 
 

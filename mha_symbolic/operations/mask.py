@@ -13,7 +13,7 @@ logits, after any other operation there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy as sp
@@ -191,6 +191,29 @@ def unmasked(program: Any) -> Any:
     return each(program, "mask", lambda node: replace(node, expr=node.expr.args[0]))
 
 
+@dataclass(frozen=True)
+class Mask:
+    """The mask every head's scores take."""
+
+    kind: str  # "causal" or "matrix"
+    fill: sp.Expr  # -oo: blocked scores are dropped; a number: they are set to it (masked_fill)
+
+    @property
+    def filled(self) -> bool:
+        return self.fill != -sp.oo
+
+
+def mask_of(program: Any) -> Mask | None:
+    """The fact ``mask``: the mask of the scores, read off the masked node and the mask leaf;
+    None when nothing is masked."""
+    masked = next((n for n in program if n.kind == "mask"), None)
+    if masked is None:
+        return None
+    fill = masked.expr.fill if isinstance(masked.expr, MaskedFill) else -sp.oo
+    leaf = next(lf for lf in program.leaves if lf.role == "mask")
+    return Mask(leaf.kind or "matrix", fill)
+
+
 OPERATION = Operation(
     kind="mask",
     steps=("masked",),
@@ -205,4 +228,5 @@ OPERATION = Operation(
     code=_code,
     prelude={"numpy": _helper("numpy"), "jax": _helper("jnp"), "torch": _helper("torch")},
     rewrites={"unmasked": unmasked},
+    facts={"mask": mask_of},
 )

@@ -103,6 +103,9 @@ class Operation:
     # (:mod:`mha_symbolic.model.rewrite` lists them): program -> program (``column_softmax``),
     # or a maker of one (``scaled_by(factor)``). The checker re-walks the rewritten program.
     rewrites: Mapping[str, Rule] = field(default_factory=dict)
+    # What the presentation asks the model of this operation, by name (the scale's ``scale``,
+    # the mask's ``mask``, RoPE's ``rope``): program -> the answer; ``Facts.<name>`` asks it.
+    facts: Mapping[str, Rule] = field(default_factory=dict)
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

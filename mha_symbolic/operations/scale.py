@@ -9,7 +9,8 @@ it is a generator of the ring of its own.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy as sp
@@ -126,6 +127,47 @@ def scaled_by(factor: sp.Expr) -> Any:
     return lambda program: each(program, "scale", change)
 
 
+@dataclass(frozen=True)
+class Scale:
+    """The factor s of a head's ``softmax(s Q K^T)``."""
+
+    factor: sp.Expr  # as the formulas write it: 1/sqrt(d_k) with d_k a symbol, 1/tau, 1
+    is_identity: bool  # s = 1: the scores are the logits
+    is_default: bool  # s = 1/sqrt(d_k) of the head's own width, as the spec's default makes it
+
+    @property
+    def given(self) -> bool:
+        """A factor the spec gives (neither 1 nor the default)."""
+        return not (self.is_identity or self.is_default)
+
+
+def scale_of(program: Any) -> Callable[..., Scale]:
+    """The fact ``scale(head=1)``: head ``head``'s scale, read off its scaled node (the
+    identity when the weights are given: nothing is scaled)."""
+
+    def of(head: int = 1) -> Scale:
+        key = f"head{head}.scaled"
+        if key not in program:
+            return Scale(sp.Integer(1), True, False)
+        node = program.node(key)
+        factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
+        return Scale(factor, factor == 1, _is_default(program, factor))
+
+    return of
+
+
+def _is_default(program: Any, factor: sp.Expr) -> bool:
+    """1/sqrt(d_k) as the program writes it: over its d_k leaf, or (heads of another width)
+    the unevaluated power the spec's numbers never make."""
+    if any(leaf.role == "d_k" and factor.has(leaf.symbol) for leaf in program.leaves):
+        return True
+    return (
+        isinstance(factor, sp.Pow)
+        and factor.exp == sp.Rational(-1, 2)
+        and bool(factor.base.is_Integer)
+    )
+
+
 OPERATION = Operation(
     kind="scale",
     steps=("scaled",),
@@ -135,4 +177,5 @@ OPERATION = Operation(
     code=_code,
     ring_factors=_factors,
     rewrites={"scaled_by": scaled_by},
+    facts={"scale": scale_of},
 )
