@@ -22,8 +22,16 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
     return sp.BlockMatrix([heads])
 
 
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """The heads side by side, after the last head (n is 0)."""
+    expr = sp.BlockMatrix([parts["heads"]])
+    return {**parts, "concat": builder.add("concat", "concat", "C", expr)}
+
+
 OPERATION = Operation(
     kind="concat",
+    stage="join",
+    place=place,
     limit=lambda walk, node: walk.evaluated(node),
     forward_forms=lambda f, node: f.of(node.expr),
     stable=lambda stages, node: stages.value(node.expr),

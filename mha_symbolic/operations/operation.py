@@ -24,6 +24,10 @@ Rule = Callable[..., Any]
 # Where in a head the builder places an operation, in order: on the streams (q, k, v), to
 # make the scores, to scale them, on the logits, to make the weights, to make the output.
 STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
+# After the heads (``place`` gets head 0): the heads joined, then the output made of them.
+AFTER_HEADS = ("join", "out")
+STREAMS = ("q", "k", "v")  # a head's queries, keys and values
+SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
 
 
 def each(program: Any, kind: str, change: Callable[[Any], Any]) -> Any:
@@ -60,10 +64,14 @@ class Operation:
     read: Callable[[Any, Mapping[str, Any]], Any] | None = None
     # Where it goes in a head (one of STAGES) and how: place(builder, head n, setting, parts)
     # -> the parts the head goes on with, by name: q, k, v (their last steps), scores, logits,
-    # weights, output. A part a spec gives (its scores, say) is there before the stage.
+    # weights, output. A part a spec gives (its scores, say) is there before the stage. After
+    # the heads (one of AFTER_HEADS) n is 0 and the parts are the heads, concat, output.
     stage: str | None = None
     rank: int = 0  # its order among the operations of its stage (then by kind)
     place: Callable[[Any, int, Any, Any], Any] | None = None
+    # How the heads' streams are made from the inputs (the projections', by layout; one
+    # operation has it): (builder, inputs by stream) -> per head, {stream: (kind, expr)}.
+    streams: Rule | None = None
     exact: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, evaluate)
     # Its step's exact value by a rule of its own rather than its expression evaluated (the
     # softmax keeps each row over one denominator): (evaluator, node) -> Matrix; and the same

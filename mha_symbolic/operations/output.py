@@ -16,6 +16,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.exact import ops
 from mha_symbolic.model.affine import affine_parts
 from mha_symbolic.operations.operation import Operation, each
+from mha_symbolic.operations.projection import affine
 
 
 def _parts(walk: Any, node: Any) -> tuple[list[Any], list[Matrix], Matrix, Matrix | None] | None:
@@ -61,8 +62,18 @@ def without_output_projection(program: Any) -> Any:
     return each(program, "output", lambda node: replace(node, expr=concat))
 
 
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """The output: the joined heads times W_O (+ b_O), or the joined heads when the spec has
+    no output projection."""
+    c = parts["concat"]
+    expr = affine(builder, c, "w_o", 0, False) if "w_o" in builder.spec.weights else c
+    return {**parts, "output": builder.add("output", "output", "O", expr)}
+
+
 OPERATION = Operation(
     kind="output",
+    stage="out",
+    place=place,
     step=_step,
     limit=_limit,
     forward_forms=lambda f, node: f.of(node.expr),

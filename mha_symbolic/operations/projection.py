@@ -22,7 +22,7 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.model.affine import affine_parts
-from mha_symbolic.operations.operation import Operation, each
+from mha_symbolic.operations.operation import SOURCE, STREAMS, Operation, each
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean
 
@@ -326,6 +326,107 @@ def query_widths(values: Mapping[str, Any]) -> list[int]:
 
 
 # --------------------------------------------------------------------------- model
+_Part = tuple[str, sp.Basic]  # (kind, expr) of a head's q, k or v before it is a node
+
+
+def given_as(spec: Any, name: str) -> str | None:
+    """How the spec gave weight ``name``: ``identity`` (left out), ``symbolic`` or None (its
+    leaf's kind)."""
+    if name in spec.omitted:
+        return "identity"
+    return "symbolic" if name in spec.symbolic else None
+
+
+def _weight(builder: Any, name: str, head: int, per_head: bool) -> sp.Basic:
+    """The factor that multiplies from the right: W, or W^T in the xWT convention."""
+    label = f"W_{{{_LETTER[name]}}}" + (f"^{{{head + 1}}}" if per_head else "")
+    value = builder.spec.weights[name][head]
+    kind = given_as(builder.spec, name)
+    symbol = builder.leaf(label, name, value, head if per_head else None, kind)
+    return symbol.T if builder.spec.convention == "xWT" else symbol
+
+
+def _bias(builder: Any, name: str, head: int, per_head: bool, rows: int) -> sp.Basic | None:
+    if name not in builder.spec.weights:
+        return None
+    label = f"b_{{{name[-1].upper()}}}" + (f"^{{{head + 1}}}" if per_head else "")
+    value = builder.spec.weights[name][head]
+    kind = given_as(builder.spec, name)
+    symbol = builder.leaf(label, name, value, head if per_head else None, kind)
+    return sp.OneMatrix(rows, 1) * symbol
+
+
+def affine(builder: Any, x: sp.MatrixSymbol, name: str, head: int, per_head: bool) -> sp.Basic:
+    """X W (+ 1 b): the projection by weight ``name`` (w_q, ..., w_o) of head ``head``
+    (0-based), its weight and bias leaves added to the program."""
+    product = sp.MatMul(x, _weight(builder, name, head, per_head))
+    bias = _bias(builder, "b" + name[1:], head, per_head, x.shape[0])
+    return product if bias is None else sp.MatAdd(product, bias)
+
+
+def _needed(spec: Any) -> tuple[str, ...]:
+    """The streams projected: only the values when the scores are given."""
+    return ("v",) if spec.scores is not None else STREAMS
+
+
+def streams(builder: Any, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, _Part]]:
+    """Per head (0-based): its q, k and v projected from the inputs, by layout: each head
+    projects x (per_head) or its slice of x (split), or one projection is cut (fused)."""
+    layout = builder.spec.layout
+    if layout == "fused":
+        return _fused(builder, inputs)
+    slices = _split(builder, inputs) if layout == "split" else None
+    return [
+        {
+            stream: (
+                "project",
+                affine(
+                    builder,
+                    inputs[stream] if slices is None else slices[i][stream],
+                    f"w_{stream}",
+                    i,
+                    True,
+                ),
+            )
+            for stream in _needed(builder.spec)
+        }
+        for i in range(builder.spec.heads)
+    ]
+
+
+def _split(builder: Any, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, sp.MatrixSymbol]]:
+    """The split layout's column slices of the inputs, one per head."""
+    spec = builder.spec
+    h = spec.heads
+    slices: list[dict[str, sp.MatrixSymbol]] = [{} for _ in range(h)]
+    for stream in ("q",) if spec.self_attention else STREAMS:
+        x = inputs[stream]
+        width = x.shape[1] // h
+        source = SOURCE[stream]
+        for i in range(h):
+            key = f"head{i + 1}.x" if spec.self_attention else f"head{i + 1}.{source}"
+            name = f"X_{{{i + 1}}}" if spec.self_attention else f"X_{{{source[0]},{i + 1}}}"
+            part = x[:, i * width : (i + 1) * width]
+            slices[i][stream] = builder.add(key, "slice", name, part, i + 1, None, stream)
+    if spec.self_attention:
+        for entry in slices:
+            entry["k"] = entry["v"] = entry["q"]
+    return slices
+
+
+def _fused(builder: Any, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, _Part]]:
+    """One projection per stream, then each head's columns of it."""
+    h = builder.spec.heads
+    heads: list[dict[str, _Part]] = [{} for _ in range(h)]
+    for stream in _needed(builder.spec):
+        expr = affine(builder, inputs[stream], f"w_{stream}", 0, False)
+        full = builder.add(stream, "project", stream.upper(), expr, None, None, stream)
+        width = full.shape[1] // h
+        for i in range(h):
+            heads[i][stream] = ("slice", full[:, i * width : (i + 1) * width])
+    return heads
+
+
 def stream_for(target: str, source: str) -> Any:
     """Stream ``target``'s projection (q, k or v) computed as ``source``'s (K in place of V)."""
 
@@ -358,7 +459,7 @@ def layout(program: Any) -> str:
     projects x)."""
     if any(n.kind == "project" and n.head is None for n in program):
         return "fused"
-    inputs = {"x", "query", "key", "value"}
+    inputs = {"x", *SOURCE.values()}
     slices = (n for n in program if n.kind == "slice" and n.head is not None)
     return "split" if any(n.key.split(".", 1)[1] in inputs for n in slices) else "per_head"
 
@@ -376,6 +477,7 @@ def convention(program: Any) -> str:
 
 OPERATION = Operation(
     kind="project",
+    streams=streams,
     ring_values=True,
     rewrites={"stream_for": stream_for, "transposed_square_weights": transposed_square_weights},
     facts={
