@@ -40,6 +40,12 @@ class Facts:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return answer(self.__dict__["program"])
 
+    def is_a(self, kind: str | None, role: str) -> bool:
+        """A step of ``kind`` is ``role`` to the presentation (``weights``, ``scores``,
+        ``query_by_key``): its operation says so (``Operation.roles``)."""
+        op = operations.BY_KIND.get(kind or "")
+        return op is not None and role in op.roles
+
     # ------------------------------------------------------------------ heads and stages
     @property
     def heads(self) -> range:

@@ -216,6 +216,7 @@ def mask_of(program: Any) -> Mask | None:
 
 OPERATION = Operation(
     kind="mask",
+    roles=frozenset({"query_by_key"}),
     steps=("masked",),
     nodes=(MaskedFill,),
     spec_key="mask",  # read with mask_fill by read_mask into the spec's ``mask`` field

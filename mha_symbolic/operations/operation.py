@@ -114,6 +114,11 @@ class Operation:
     # What the presentation asks the model of this operation, by name (the scale's ``scale``,
     # the mask's ``mask``, RoPE's ``rope``): program -> the answer; ``Facts.<name>`` asks it.
     facts: Mapping[str, Rule] = field(default_factory=dict)
+    # What its step is to the presentation (``Facts.is_a``): ``weights`` (rows that add up
+    # to 1: a heatmap, limits, the default parameter plot), ``scores`` (queries' dot
+    # products with keys: the token-by-token working), ``query_by_key`` (entry i, j is
+    # query i's about key j: a plot labels it by the two tokens).
+    roles: frozenset[str] = frozenset()
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

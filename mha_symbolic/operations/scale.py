@@ -170,6 +170,7 @@ def _is_default(program: Any, factor: sp.Expr) -> bool:
 
 OPERATION = Operation(
     kind="scale",
+    roles=frozenset({"query_by_key"}),
     steps=("scaled",),
     spec_key="scale",  # read by read_scale into the spec's ``scale`` field
     stage="scale",

@@ -320,6 +320,7 @@ def column_softmax(program: Any) -> Any:
 
 OPERATION = Operation(
     kind="softmax",
+    roles=frozenset({"weights", "query_by_key"}),
     steps=("weights",),
     nodes=(RowSoftmax, SoftmaxBackward),
     stage="weights",

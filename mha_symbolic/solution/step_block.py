@@ -226,7 +226,11 @@ def _dot_entry(context: Context, step: Step, name: str) -> str | None:
     """Seed 002's score of symbols as what it is, a dot product of two rows:
     ``(S_1)_{1,1} = q_1 \\cdot k_1 = (0.2 W_{Q1,11} + ...)(...) + ...``, not its expansion."""
     factors = [a for a in step.formula.args if getattr(a, "is_Matrix", False)]
-    if step.kind != "scores" or len(factors) != 2 or not isinstance(factors[1], sp.Transpose):
+    if (
+        not context.facts.is_a(step.kind, "scores")
+        or len(factors) != 2
+        or not isinstance(factors[1], sp.Transpose)
+    ):
         return None
     by_symbol = {s.symbol: s for s in context.d.steps}
     q_step, k_step = by_symbol.get(factors[0]), by_symbol.get(factors[1].arg)
