@@ -8,7 +8,8 @@ and leaves; a question about one operation (``scale``, ``mask``, ``rope``, ``lay
 ``convention``) is answered by that operation (``Operation.facts``), so a new operation adds
 its facts in its own module.
 
-A node's operation may also speak for its caption: an object in a node's ``expr`` (or the node
+A node's operation may also speak for its caption: its ``Operation.caption`` rule (the scale's
+``_none`` or given factor, the mask's fill), and an object in a node's ``expr`` (or the node
 itself) that defines ``caption_numbers(self) -> dict`` adds those numbers to the ones its
 caption may name, and one that defines ``caption_variant(self) -> str`` appends that suffix
 (``"_none"``, ``"_divided"``) to its caption's locale key; see :func:`Facts.caption`.
@@ -41,10 +42,8 @@ class Facts:
         return answer(self.__dict__["program"])
 
     def is_a(self, kind: str | None, role: str) -> bool:
-        """A step of ``kind`` is ``role`` to the presentation (``weights``, ``scores``,
-        ``query_by_key``): its operation says so (``Operation.roles``)."""
-        op = operations.BY_KIND.get(kind or "")
-        return op is not None and role in op.roles
+        """A step of ``kind`` is ``role`` to the presentation: see :func:`is_a`."""
+        return is_a(kind, role)
 
     # ------------------------------------------------------------------ heads and stages
     @property
@@ -138,14 +137,27 @@ class Facts:
         """(numbers, key suffix) that step ``key``'s operation adds to its caption."""
         if key not in self.program:
             return {}, ""
+        node = self.program.node(key)
         numbers: dict[str, Any] = {}
         variant = ""
-        for part in _parts(self.program.node(key)):
+        for part in _parts(node):
             if hasattr(part, "caption_numbers"):
                 numbers.update(part.caption_numbers())
             if hasattr(part, "caption_variant"):
                 variant += part.caption_variant()
+        op = operations.BY_KIND.get(node.kind)
+        if op is not None and op.caption is not None:
+            more, suffix = op.caption(self.program, node)
+            numbers.update(more)
+            variant += suffix
         return numbers, variant
+
+
+def is_a(kind: str | None, role: str) -> bool:
+    """A step of ``kind`` is ``role`` to the presentation (``weights``, ``scores``,
+    ``query_by_key``): its operation says so (``Operation.roles``)."""
+    op = operations.BY_KIND.get(kind or "")
+    return op is not None and role in op.roles
 
 
 def _parts(node: Node) -> list[Any]:

@@ -214,6 +214,14 @@ def mask_of(program: Any) -> Mask | None:
     return Mask(leaf.kind or "matrix", fill)
 
 
+def _caption(program: Any, node: Any) -> tuple[dict[str, sp.Expr], str]:
+    """Its caption: ``_fill`` with the fill when blocked scores are replaced by a number."""
+    mask = mask_of(program)
+    if mask is None or not mask.filled:
+        return {}, ""
+    return {"fill": mask.fill}, "_fill"
+
+
 OPERATION = Operation(
     kind="mask",
     roles=frozenset({"query_by_key"}),
@@ -230,4 +238,5 @@ OPERATION = Operation(
     prelude={"numpy": _helper("numpy"), "jax": _helper("jnp"), "torch": _helper("torch")},
     rewrites={"unmasked": unmasked},
     facts={"mask": mask_of},
+    caption=_caption,
 )

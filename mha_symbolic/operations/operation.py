@@ -119,6 +119,9 @@ class Operation:
     # products with keys: the token-by-token working), ``query_by_key`` (entry i, j is
     # query i's about key j: a plot labels it by the two tokens).
     roles: frozenset[str] = frozenset()
+    # What its step's caption adds: (program, node) -> (numbers as exact values, which the
+    # solution writes as LaTeX; a suffix of the caption's locale key: ``_none``, ``_fill``).
+    caption: Rule | None = None
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

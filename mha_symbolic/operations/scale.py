@@ -168,6 +168,19 @@ def _is_default(program: Any, factor: sp.Expr) -> bool:
     )
 
 
+def _caption(program: Any, node: Any) -> tuple[dict[str, sp.Expr], str]:
+    """Its caption: ``_none`` when s = 1; a factor the spec gives, with its value and its
+    divisor (``_divided``: 1/tau is "divided by tau"; else ``_value``)."""
+    scale = scale_of(program)(node.head or 1)
+    if scale.is_identity:
+        return {}, "_none"
+    if not scale.given:
+        return {}, ""
+    top, bottom = sp.fraction(scale.factor)
+    variant = "_divided" if top == 1 and bottom != 1 else "_value"
+    return {"factor": scale.factor, "divisor": bottom}, variant
+
+
 OPERATION = Operation(
     kind="scale",
     roles=frozenset({"query_by_key"}),
@@ -179,4 +192,5 @@ OPERATION = Operation(
     ring_factors=_factors,
     rewrites={"scaled_by": scaled_by},
     facts={"scale": scale_of},
+    caption=_caption,
 )

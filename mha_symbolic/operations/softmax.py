@@ -38,6 +38,16 @@ class RowSoftmax(Unary):
     def _sympystr(self, printer: Any) -> str:
         return f"softmax({printer._print(self.arg)})"
 
+    def entry_latex(self, entry: Any) -> str | None:
+        """Its entry (i, j) in LaTeX, ``e^{s_ij} / sum_k e^{s_ik}``, ``entry(matrix, row,
+        col)`` writing an entry of the named logits it reads; None when they are no one
+        matrix."""
+        if not isinstance(self.arg, sp.MatrixSymbol):
+            return None
+        top = rf"e^{{{entry(self.arg, 'i', 'j')}}}"
+        bottom = rf"\sum_{{k=1}}^{{{self.shape[1]}}} e^{{{entry(self.arg, 'i', 'k')}}}"
+        return rf"\frac{{{top}}}{{{bottom}}}"
+
     def _code(self, printer: Any, right: str | None, owned: bool) -> str:
         terms = [printer._print(t) for t in _terms(self.arg)]
         first = _terms(self.arg)[0]
