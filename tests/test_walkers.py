@@ -185,3 +185,17 @@ def test_the_likely_mistakes_are_the_operations_rewrites_found_by_name() -> None
     with pytest.raises(AttributeError) as raised:
         rewrite.row_softmax  # noqa: B018
     assert str(raised.value) == "module 'mha_symbolic.model.rewrite' has no attribute 'row_softmax'"
+
+
+def test_a_step_named_under_any_accent_names_its_gradient() -> None:
+    """An operation picks its step's symbol (ALiBi's \\hat{S}, a new one's \\check{S}); the
+    backward pass names its gradient without knowing the accent."""
+    from mha_symbolic.exact.backward import bar_label
+
+    names = [r"S_{1}", r"\mathrm{head}_{1}", r"\tilde{S}_{1}", r"\check{S}_{2}"]
+    assert [bar_label(name) for name in names] == [
+        r"\bar{S}_{1}",
+        r"\overline{\mathrm{head}}_{1}",
+        r"\bar{\tilde{S}}_{1}",
+        r"\bar{\check{S}}_{2}",
+    ]
