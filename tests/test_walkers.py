@@ -199,3 +199,17 @@ def test_a_step_named_under_any_accent_names_its_gradient() -> None:
         r"\bar{\tilde{S}}_{1}",
         r"\bar{\check{S}}_{2}",
     ]
+
+
+def test_a_module_that_imports_the_operations_base_imports_first() -> None:
+    """model.nodes builds on operation.Unary; importing it first finds every operation."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import mha_symbolic.model.nodes"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")

@@ -10,12 +10,14 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.model.nodes import MergeHeads
 from mha_symbolic.operations.operation import Operation
 
 
 def _code(lowering: Any, node: Any) -> sp.Basic:
     """The heads' code joined: merged from their axis when stacked, else side by side."""
+    # Imported here: model.nodes imports this package's base, which finds every operation.
+    from mha_symbolic.model.nodes import MergeHeads
+
     heads, h = lowering.heads_code, lowering.spec.heads
     if len(heads) == 1:
         return MergeHeads(heads[0], h) if h > 1 else heads[0]
