@@ -8,7 +8,10 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from mha_symbolic import AttentionSpec, derive
+import pytest
+import sympy as sp
+
+from mha_symbolic import AttentionSpec, derive, operations
 from mha_symbolic.model.program import Node
 from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.solution.context import Context
@@ -132,3 +135,57 @@ def test_token_by_token_dot_products_are_of_the_rotated_queries_and_keys() -> No
     q, k = d.step("head1.q_rot").entries, d.step("head1.k_rot").entries
     line = rf"q_{{1}} \cdot k_{{2}} = {context.row(q, 0)} \cdot {context.row(k, 1)} = "
     assert line + context.exact(d["head1.scores"][0, 1]) in md
+
+
+def test_the_facts_read_no_spec_field() -> None:
+    """Facts answers from the nodes, the leaves and the operations: no ``.spec`` read."""
+    tree = ast.parse((PACKAGE / "model" / "program_facts.py").read_text(encoding="utf-8"))
+    reads = [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)]
+    assert [name for name in reads if name.endswith("spec")] == []
+
+
+def test_how_each_weight_was_given_the_loss_and_the_parameters_are_the_programs() -> None:
+    split, temperature = (
+        derive(AttentionSpec.example(name)).facts for name in ("eight-tokens-split", "temperature")
+    )
+    assert (split.identity, split.symbolic) == (frozenset(), {"w_q", "w_k", "w_v", "w_o"})
+    assert temperature.identity == {"w_q", "w_k", "w_v"}
+    tau = sp.Symbol("tau", positive=True)
+    assert (temperature.loss, temperature.parameters) == ("sum", {"tau": tau})
+    d = derive(
+        AttentionSpec(
+            x=[[1, 0], [0, 1]],
+            scale="3/2",
+            weights={"w_q": "symbolic", "b_v": "symbolic"},
+            loss={"kind": "mse", "target": [[0, 0], [0, 0]]},
+        )
+    )
+    assert (d.facts.identity, d.facts.symbolic) == ({"w_k", "w_v"}, {"w_q", "b_v"})
+    assert [leaf.kind for leaf in d.program.leaves if leaf.role == "b_v"] == ["symbolic"]
+    assert d.facts.loss == "mse"
+
+
+def test_an_operation_answers_its_facts_its_roles_and_its_caption() -> None:
+    assert sorted(operations.FACTS) == ["convention", "fused", "layout", "mask", "rope", "scale"]
+    d = derive(AttentionSpec.example("alibi"))
+    by_key = [s.key for s in d.steps if s.head == 1 and d.facts.is_a(s.kind, "query_by_key")]
+    assert by_key == ["head1.scores", "head1.scaled", "head1.bias", "head1.masked", "head1.weights"]
+    assert [s.key for s in d.steps if d.facts.is_a(s.kind, "weights")] == [
+        "head1.weights",
+        "head2.weights",
+    ]
+    assert not d.facts.is_a("input", "weights") and not d.facts.is_a(None, "scores")
+    filled = derive(AttentionSpec(x=[[1, 0], [0, 1]], scale="1/2", mask="causal", mask_fill="-1e4"))
+    assert filled.facts.caption("head1.scaled") == (
+        {"factor": sp.Rational(1, 2), "divisor": 2},
+        "_divided",
+    )
+    assert filled.facts.caption("head1.masked") == ({"fill": -10000}, "_fill")
+    given = derive(AttentionSpec(x=[[1, 0], [0, 1]], scale="3/2")).facts
+    assert given.caption("head1.scaled") == ({"factor": sp.Rational(3, 2), "divisor": 2}, "_value")
+    assert derive(AttentionSpec.example("two-tokens")).facts.caption("head1.scaled") == (
+        {},
+        "_none",
+    )
+    with pytest.raises(AttributeError, match="'Facts' object has no attribute 'bias'"):
+        _ = given.bias

@@ -41,7 +41,8 @@ class Values(Mapping[str, Matrix]):
 
     def _add_head(self, program: Program, n: int) -> None:
         rows, cols = self.shapes[f"head{n}.weights"]
-        if program.node(f"head{n}.weights").kind == "softmax":  # not when the weights are given
+        weights = program.node(f"head{n}.weights")
+        if self.d.facts.is_a(weights.kind, "weights"):  # not when the weights are given
             logits = program.logits(n).key
             self._put(f"head{n}.exp", (rows, cols), lambda: _exponentials(self.d[logits]))
             self._put(f"head{n}.sums", (rows, 1), lambda: _row_sums(self[f"head{n}.exp"]))

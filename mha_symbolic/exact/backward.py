@@ -39,7 +39,8 @@ from mha_symbolic.model.program import (
     build,
 )
 
-_NAME = re.compile(r"(\\mathrm\{[^}]*\}|\\(?:tilde|hat)\{[^}]*\}|[A-Za-z])(.*)")
+# A step's name: a letter, maybe under an accent an operation gives it (\tilde, \hat, \check).
+_NAME = re.compile(r"(\\mathrm\{[^}]*\}|\\[a-z]+\{[^}]*\}|[A-Za-z])(.*)")
 
 
 def bar_label(name: str) -> str:

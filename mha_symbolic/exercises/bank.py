@@ -218,7 +218,7 @@ def _portable(value: Any) -> Any:
 def _logits(d: Derivation) -> Iterator[Step]:
     """Each head's last step before its softmax (scaled, or masked when there is a mask)."""
     for before, step in pairwise(d.steps):
-        if step.kind == "softmax":
+        if d.facts.is_a(step.kind, "weights"):
             yield before
 
 

@@ -17,9 +17,6 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.operations.operation import Unary
 
-# The softmax's nodes live with the rest of its meaning; solution/entries.py imports it here.
-from mha_symbolic.operations.softmax import RowSoftmax as RowSoftmax
-
 
 class _HeadsOp(MatrixExpr):
     """A reshaping of the heads: ``arg`` and the number of ``heads``."""

@@ -14,7 +14,8 @@ mask, each with its exact value and its name in generated code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,16 +30,14 @@ KINDS = (
     "input",
     "project",
     "slice",
-    # rope, scores, scale, alibi, mask, softmax, attend
-    *(op.kind for stage in operations.STAGES for op in operations.staged(stage)),
-    "concat",
-    "output",
+    # rope, scores, scale, alibi, mask, softmax, attend; concat, output
+    *(op.kind for stage in operations.ALL_STAGES for op in operations.staged(stage)),
     "loss",  # the backward pass: the scalar loss, then grad.* steps
     "grad",
 )
 # The steps of one head, in the order the program makes them (``head{i}.q`` ... ``head{i}.output``);
 # a head holds those its spec asks for. The backward pass goes through them in reverse.
-STREAMS = ("q", "k", "v")
+STREAMS = operations.STREAMS
 # A head's steps in the order build() makes them (the token working and the gradients' order
 # read it): the streams, what the operations do to them (RoPE), the scores and their scaling,
 # what the operations do to the logits (ALiBi's bias, then the mask), the softmax, the output.
@@ -46,7 +45,7 @@ HEAD_STEPS = (
     *STREAMS,
     *(step for stage in operations.STAGES for op in operations.staged(stage) for step in op.steps),
 )
-SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
+SOURCE = operations.SOURCE  # the input each stream projects
 INPUTS = ("x", *SOURCE.values())  # the input steps: one for self-attention, or three
 # The steps after the heads, in the order build() makes them.
 OUTER_STEPS = ("concat", "output")
@@ -57,7 +56,6 @@ PROJECTED = {
     "v": ("w_v", "b_v"),
     "output": ("w_o", "b_o"),
 }
-_LETTER = {"w_q": "Q", "w_k": "K", "w_v": "V", "w_o": "O"}
 # The stages a spec may give each head, with the field that holds them and their letter.
 _GIVEN = (("weights", "attention_weights", "A"), ("scores", "scores", "S"))
 _Part = tuple[str, sp.Basic]  # (kind, expr) of a head's q, k or v before it is a node
@@ -71,7 +69,9 @@ class Leaf:
     role: str  # x, query, key, value, w_q, ..., b_o, mask, d_k
     head: int | None  # 0-based head of a per-head weight; None if shared
     value: Any  # the exact value (weights as given, in the spec's convention)
-    kind: str | None = None  # what the value is when its numbers do not say (mask: causal)
+    # What the value is when its numbers do not say: the mask's ``causal``; a weight's
+    # ``identity`` (left out, filled in) or ``symbolic`` (given as a matrix of symbols).
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,9 @@ class Program:
     spec: AttentionSpec
     leaves: tuple[Leaf, ...]
     nodes: tuple[Node, ...]
+    loss: str = "sum"  # the scalar the gradients start from: sum of the output, or mse
+    # The declared parameters its numbers may be written in (``tau``), by name.
+    parameters: Mapping[str, sp.Symbol] = field(default_factory=dict)
     _by_key: dict[str, Node] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -135,7 +138,9 @@ class Program:
         self, nodes: tuple[Node, ...] | None = None, leaves: tuple[Leaf, ...] | None = None
     ) -> Program:
         """A copy with other nodes or leaves (the rewrites of the checker's mistakes)."""
-        return Program(self.spec, leaves or self.leaves, nodes or self.nodes)
+        return dataclasses.replace(
+            self, leaves=leaves or self.leaves, nodes=nodes or self.nodes, _by_key={}
+        )
 
 
 class _Builder:
@@ -169,26 +174,6 @@ class _Builder:
         self.leaves.append(Leaf(symbol, role, head, value, kind))
         return symbol
 
-    def weight(self, name: str, head: int, per_head: bool) -> sp.Basic:
-        """The factor that multiplies from the right: W, or W^T in the xWT convention."""
-        label = f"W_{{{_LETTER[name]}}}" + (f"^{{{head + 1}}}" if per_head else "")
-        symbol = self.leaf(label, name, self.spec.weights[name][head], head if per_head else None)
-        return symbol.T if self.spec.convention == "xWT" else symbol
-
-    def bias(self, name: str, head: int, per_head: bool, rows: int) -> sp.Basic | None:
-        if name not in self.spec.weights:
-            return None
-        label = f"b_{{{name[-1].upper()}}}" + (f"^{{{head + 1}}}" if per_head else "")
-        value = self.spec.weights[name][head]
-        symbol = self.leaf(label, name, value, head if per_head else None)
-        return sp.OneMatrix(rows, 1) * symbol
-
-    def affine(self, x: sp.MatrixSymbol, name: str, head: int, per_head: bool) -> sp.Basic:
-        """X W (+ 1 b): the projection ``name`` of head ``head`` (0-based)."""
-        product = sp.MatMul(x, self.weight(name, head, per_head))
-        bias = self.bias("b" + name[1:], head, per_head, x.shape[0])
-        return product if bias is None else sp.MatAdd(product, bias)
-
     # ------------------------------------------------------------------ the pipeline
     def inputs(self) -> dict[str, sp.MatrixSymbol]:
         spec = self.spec
@@ -207,47 +192,12 @@ class _Builder:
         return out
 
     def streams(self, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, _Part]]:
-        """Per head (0-based): how its q, k and v are made (kind, expr), by layout."""
-        layout = self.spec.layout
+        """Per head (0-based): how its q, k and v are made (kind, expr): given, or made from
+        the inputs by the operation that does it (the projections, by layout)."""
         if not inputs:
             return [self.given_streams(i) for i in range(self.spec.heads)]
-        if layout == "fused":
-            return self.fused(inputs)
-        slices = self.split(inputs) if layout == "split" else None
-        return [
-            {
-                stream: (
-                    "project",
-                    self.affine(
-                        inputs[stream] if slices is None else slices[i][stream],
-                        f"w_{stream}",
-                        i,
-                        True,
-                    ),
-                )
-                for stream in self.needed()
-            }
-            for i in range(self.spec.heads)
-        ]
-
-    def split(self, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, sp.MatrixSymbol]]:
-        """The split layout's column slices of the inputs, one per head."""
-        h, spec = self.spec.heads, self.spec
-        slices: list[dict[str, sp.MatrixSymbol]] = [{} for _ in range(h)]
-        streams = ("q",) if spec.self_attention else STREAMS
-        for stream in streams:
-            x = inputs[stream]
-            width = x.shape[1] // h
-            source = SOURCE[stream]
-            for i in range(h):
-                key = f"head{i + 1}.x" if spec.self_attention else f"head{i + 1}.{source}"
-                name = f"X_{{{i + 1}}}" if spec.self_attention else f"X_{{{source[0]},{i + 1}}}"
-                part = x[:, i * width : (i + 1) * width]
-                slices[i][stream] = self.add(key, "slice", name, part, i + 1, None, stream)
-        if spec.self_attention:
-            for entry in slices:
-                entry["k"] = entry["v"] = entry["q"]
-        return slices
+        (make,) = (op.streams for op in operations.OPERATIONS if op.streams is not None)
+        return list(make(self, inputs))
 
     def given_streams(self, i: int) -> dict[str, _Part]:
         """Head i's (0-based) given Q, K and V, each a leaf (only V past the scores)."""
@@ -260,22 +210,6 @@ class _Builder:
         value = getattr(self.spec, name)[i]
         symbol = {"attention_weights": "A", "scores": "S"}.get(name, name.upper())
         return self.leaf(f"{symbol}_{{{i + 1}}}", name, value, i)
-
-    def needed(self) -> tuple[str, ...]:
-        """The streams projected: only the values when the scores are given."""
-        return ("v",) if self.spec.scores is not None else STREAMS
-
-    def fused(self, inputs: dict[str, sp.MatrixSymbol]) -> list[dict[str, _Part]]:
-        """One projection per stream, then each head's columns of it."""
-        h = self.spec.heads
-        heads: list[dict[str, _Part]] = [{} for _ in range(h)]
-        for stream in self.needed():
-            expr = self.affine(inputs[stream], f"w_{stream}", 0, False)
-            full = self.add(stream, "project", stream.upper(), expr, None, None, stream)
-            width = full.shape[1] // h
-            for i in range(h):
-                heads[i][stream] = ("slice", full[:, i * width : (i + 1) * width])
-        return heads
 
     def own(self, n: int, parts: dict[str, _Part]) -> dict[str, sp.MatrixSymbol]:
         """Head n's q, k and v as nodes of their own."""
@@ -322,11 +256,10 @@ class _Builder:
         self.leaves.append(Leaf(symbol, role, None, value))
 
     def finish(self, heads: list[sp.MatrixSymbol]) -> None:
-        c = self.add("concat", "concat", "C", sp.BlockMatrix([heads]))
-        if not self.spec.has_output_projection:
-            self.add("output", "output", "O", c)
-            return
-        self.add("output", "output", "O", self.affine(c, "w_o", 0, False))
+        """The steps after the heads (see ``AFTER_HEADS``): joined, then the output."""
+        parts: dict[str, Any] = {"heads": heads}
+        for stage in operations.AFTER_HEADS:
+            parts = self.place(stage, 0, parts)
 
 
 def build(spec: AttentionSpec) -> Program:
@@ -335,4 +268,6 @@ def build(spec: AttentionSpec) -> Program:
     streams = builder.streams(builder.inputs())
     outputs = [builder.head(i + 1, parts) for i, parts in enumerate(streams)]
     builder.finish(outputs)
-    return Program(spec, tuple(builder.leaves), tuple(builder.nodes))
+    loss = spec.loss.kind if spec.loss is not None else "sum"
+    nodes, leaves = tuple(builder.nodes), tuple(builder.leaves)
+    return Program(spec, leaves, nodes, loss, dict(spec.parameters))

@@ -2,13 +2,14 @@
 
 The presentation (``solution``, ``check``) asks these questions instead of reading the spec's
 fields: is there a scale and what is it, is there a mask and how does it fill, is there an
-output projection, which layout made the heads, where does the example start. Most answers are
-read off the nodes and leaves (the scaled node's factor, the mask leaf, the W_O leaf, a node of
-kind ``rope``, the layout and the convention from the projections). Those the nodes do not hold
-(the loss, the declared parameters, which weights were left out or given as symbols, the
-inputs' shapes past a given stage) are read here from the program's spec, once.
+output projection, which layout made the heads, where does the example start, how was each
+weight given, which loss and which declared parameters. The answers are read off the nodes
+and leaves; a question about one operation (``scale``, ``mask``, ``rope``, ``layout``,
+``convention``) is answered by that operation (``Operation.facts``), so a new operation adds
+its facts in its own module.
 
-A node's operation may also speak for its caption: an object in a node's ``expr`` (or the node
+A node's operation may also speak for its caption: its ``Operation.caption`` rule (the scale's
+``_none`` or given factor, the mask's fill), and an object in a node's ``expr`` (or the node
 itself) that defines ``caption_numbers(self) -> dict`` adds those numbers to the ones its
 caption may name, and one that defines ``caption_variant(self) -> str`` appends that suffix
 (``"_none"``, ``"_divided"``) to its caption's locale key; see :func:`Facts.caption`.
@@ -17,41 +18,13 @@ caption may name, and one that defines ``caption_variant(self) -> str`` appends 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
-from mha_symbolic.model.affine import affine_parts
+from mha_symbolic import operations
 from mha_symbolic.model.program import SOURCE, Node, Program
-from mha_symbolic.operations.mask import MaskedFill
-
-
-@dataclass(frozen=True)
-class Scale:
-    """The factor s of a head's ``softmax(s Q K^T)``."""
-
-    factor: sp.Expr  # as the formulas write it: 1/sqrt(d_k) with d_k a symbol, 1/tau, 1
-    is_identity: bool  # s = 1: the scores are the logits
-    is_default: bool  # s = 1/sqrt(d_k) of the head's own width, as the spec's default makes it
-
-    @property
-    def given(self) -> bool:
-        """A factor the spec gives (neither 1 nor the default)."""
-        return not (self.is_identity or self.is_default)
-
-
-@dataclass(frozen=True)
-class Mask:
-    """The mask every head's scores take."""
-
-    kind: str  # "causal" or "matrix"
-    fill: sp.Expr  # -oo: blocked scores are dropped; a number: they are set to it (masked_fill)
-
-    @property
-    def filled(self) -> bool:
-        return self.fill != -sp.oo
 
 
 class Facts:
@@ -59,7 +32,18 @@ class Facts:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self._spec = program.spec  # only for what the nodes do not hold (module docstring)
+
+    def __getattr__(self, name: str) -> Any:
+        """A fact its operation answers (``scale(head)``, ``mask``, ``rope``, ``layout``,
+        ``fused``, ``convention``): see ``Operation.facts``."""
+        answer = operations.FACTS.get(name)
+        if answer is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return answer(self.__dict__["program"])
+
+    def is_a(self, kind: str | None, role: str) -> bool:
+        """A step of ``kind`` is ``role`` to the presentation: see :func:`is_a`."""
+        return is_a(kind, role)
 
     # ------------------------------------------------------------------ heads and stages
     @property
@@ -97,98 +81,45 @@ class Facts:
 
     def shape(self, name: str) -> tuple[int, int]:
         """(rows, columns) of the input ``name`` (``query``, ``key`` or ``value``): its leaf's;
-        past the inputs, the spec's, whose rows are the given stage's and columns 0."""
+        past the inputs, the given stage's rows and 0 columns."""
         leaf = next((lf for lf in self.program.leaves if lf.role in ("x", name)), None)
-        rows, cols = (leaf.value if leaf is not None else getattr(self._spec, name)).shape
-        return int(rows), int(cols)
+        if leaf is not None:
+            return int(leaf.value.rows), int(leaf.value.cols)
+        # Past the inputs: the queries are the rows of head 1's given Q, scores or weights,
+        # the keys and values the rows of its V.
+        given = {lf.role: lf.value for lf in self.program.leaves if lf.head in (0, None)}
+        roles = ("q", "scores", "attention_weights") if name == "query" else ("v",)
+        return int(next(given[role] for role in roles if role in given).rows), 0
 
-    # ------------------------------------------------------------------ the operations
-    def scale(self, head: int = 1) -> Scale:
-        """Head ``head``'s scale (the identity when the weights are given: nothing is scaled)."""
-        key = f"head{head}.scaled"
-        if key not in self.program:
-            return Scale(sp.Integer(1), True, False)
-        node = self.program.node(key)
-        factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
-        return Scale(factor, factor == 1, self._is_default(factor))
-
-    def _is_default(self, factor: sp.Expr) -> bool:
-        """1/sqrt(d_k) as the program writes it: over its d_k leaf, or (heads of another
-        width) the unevaluated power the spec's numbers never make."""
-        if any(leaf.role == "d_k" and factor.has(leaf.symbol) for leaf in self.program.leaves):
-            return True
-        return (
-            isinstance(factor, sp.Pow)
-            and factor.exp == sp.Rational(-1, 2)
-            and bool(factor.base.is_Integer)
-        )
-
-    @property
-    def mask(self) -> Mask | None:
-        """The mask of the scores; None when nothing is masked."""
-        masked = next((n for n in self.program if n.kind == "mask"), None)
-        if masked is None:
-            return None
-        fill = masked.expr.args[2] if isinstance(masked.expr, MaskedFill) else -sp.oo
-        leaf = next(lf for lf in self.program.leaves if lf.role == "mask")
-        return Mask(leaf.kind or "matrix", fill)
-
-    @property
-    def rope(self) -> bool:
-        """Rotary position embeddings turn the queries and keys."""
-        return any(n.kind == "rope" for n in self.program)
-
+    # ------------------------------------------------------------------ the output
     @property
     def output_projection(self) -> bool:
         """The concatenated heads are multiplied by W_O (else the output is the concat)."""
         return any(leaf.role == "w_o" for leaf in self.program.leaves)
 
     @property
-    def layout(self) -> str:
-        """How the heads are made from x: ``fused`` (one projection per stream, then cut),
-        ``split`` (x cut into slices, one per head) or ``per_head`` (each head projects x)."""
-        if any(n.kind == "project" and n.head is None for n in self.program):
-            return "fused"
-        inputs = {"x", *SOURCE.values()}
-        slices = (n for n in self.program if n.kind == "slice" and n.head is not None)
-        return "split" if any(n.key.split(".", 1)[1] in inputs for n in slices) else "per_head"
-
-    @property
-    def fused(self) -> bool:
-        return self.layout == "fused"
-
-    @property
-    def convention(self) -> str:
-        """``xW`` (W is in x out, Q = X W) or ``xWT`` (PyTorch's, Q = X W^T): how the
-        projections multiply their weights (``xW`` where nothing is projected)."""
-        for node in self.program:
-            parts = affine_parts(node.expr) if node.kind in ("project", "output") else None
-            if parts is not None and isinstance(parts[1], sp.Transpose):
-                return "xWT"
-            if parts is not None:
-                return "xW"
-        return "xW"
-
-    @property
     def loss(self) -> str:
         """The loss the gradients start from: ``sum`` (the default) or ``mse``."""
-        return self._spec.loss.kind if self._spec.loss is not None else "sum"
+        return self.program.loss
 
     # ------------------------------------------------------------------ the leaves
     @property
     def parameters(self) -> Mapping[str, sp.Symbol]:
         """The declared parameters, by name (``tau``)."""
-        return self._spec.parameters
+        return self.program.parameters
 
     @property
     def identity(self) -> frozenset[str]:
         """The projections filled in as the identity (not given)."""
-        return self._spec.omitted
+        return self._given_as("identity")
 
     @property
     def symbolic(self) -> frozenset[str]:
         """The weights given as matrices of symbols."""
-        return self._spec.symbolic
+        return self._given_as("symbolic")
+
+    def _given_as(self, kind: str) -> frozenset[str]:
+        return frozenset(lf.role for lf in self.program.leaves if lf.kind == kind)
 
     def weights(self, name: str) -> tuple[Matrix, ...]:
         """The values of weight ``name`` (``w_q``, ..., ``b_o``) the program multiplies, one
@@ -206,14 +137,27 @@ class Facts:
         """(numbers, key suffix) that step ``key``'s operation adds to its caption."""
         if key not in self.program:
             return {}, ""
+        node = self.program.node(key)
         numbers: dict[str, Any] = {}
         variant = ""
-        for part in _parts(self.program.node(key)):
+        for part in _parts(node):
             if hasattr(part, "caption_numbers"):
                 numbers.update(part.caption_numbers())
             if hasattr(part, "caption_variant"):
                 variant += part.caption_variant()
+        op = operations.BY_KIND.get(node.kind)
+        if op is not None and op.caption is not None:
+            more, suffix = op.caption(self.program, node)
+            numbers.update(more)
+            variant += suffix
         return numbers, variant
+
+
+def is_a(kind: str | None, role: str) -> bool:
+    """A step of ``kind`` is ``role`` to the presentation (``weights``, ``scores``,
+    ``query_by_key``): its operation says so (``Operation.roles``)."""
+    op = operations.BY_KIND.get(kind or "")
+    return op is not None and role in op.roles
 
 
 def _parts(node: Node) -> list[Any]:

@@ -1,10 +1,11 @@
 """The operations of attention, one module each, and the tables the walkers dispatch through.
 
 Every module of this package that defines ``OPERATION`` is one: ``OPERATIONS`` lists them by
-the stage of a head they act at (the streams, then the logits) and then by kind. ``BY_KIND``
-finds one by its node kind, ``BY_NODE`` by a matrix-expression class it owns; :func:`rules`
-merges one rule of every operation into a walker's table (``rules("exact")``: class -> its
-exact evaluation). Adding an operation is adding its module here: nothing else lists it.
+the stage they act at (in a head: the streams, ..., the logits, ...; then after the heads) and
+then by kind. ``BY_KIND`` finds one by its node kind, ``BY_NODE`` by a matrix-expression class
+it owns; :func:`rules` merges one rule of every operation into a walker's table
+(``rules("exact")``: class -> its exact evaluation). Adding an operation is adding its module
+here: nothing else lists it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,13 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from mha_symbolic.operations.operation import AFTER_HEADS as AFTER_HEADS
+from mha_symbolic.operations.operation import SOURCE as SOURCE
 from mha_symbolic.operations.operation import STAGES as STAGES
+from mha_symbolic.operations.operation import STREAMS as STREAMS
 from mha_symbolic.operations.operation import Operation, Rule
+
+ALL_STAGES = (*STAGES, *AFTER_HEADS)
 
 
 def _found() -> tuple[Operation, ...]:
@@ -21,9 +27,9 @@ def _found() -> tuple[Operation, ...]:
         importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
     ]
     found = [m.OPERATION for m in modules if isinstance(getattr(m, "OPERATION", None), Operation)]
-    rank = {stage: n for n, stage in enumerate(STAGES)}
+    rank = {stage: n for n, stage in enumerate(ALL_STAGES)}
     return tuple(
-        sorted(found, key=lambda op: (rank.get(op.stage or "", len(STAGES)), op.rank, op.kind))
+        sorted(found, key=lambda op: (rank.get(op.stage or "", len(rank)), op.rank, op.kind))
     )
 
 
@@ -31,6 +37,8 @@ OPERATIONS: tuple[Operation, ...] = _found()
 BY_KIND: dict[str, Operation] = {op.kind: op for op in OPERATIONS}
 BY_NODE: dict[type, Operation] = {cls: op for op in OPERATIONS for cls in op.nodes}
 NODES: tuple[type, ...] = tuple(BY_NODE)
+# What the presentation may ask the model (``Facts.scale``), answered by its operation.
+FACTS: dict[str, Rule] = {name: rule for op in OPERATIONS for name, rule in op.facts.items()}
 SPEC_KEYS: tuple[str, ...] = tuple(op.spec_key for op in OPERATIONS if op.spec_key is not None)
 
 

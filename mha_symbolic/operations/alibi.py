@@ -159,6 +159,7 @@ def alibi(scores, slopes):
 
 OPERATION = Operation(
     kind="alibi",
+    roles=frozenset({"query_by_key"}),
     steps=("bias",),
     nodes=(Alibi,),
     spec_key="alibi",

@@ -13,6 +13,7 @@ logits, after any other operation there.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy as sp
@@ -20,7 +21,7 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.operation import Operation, Unary, each
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean
 
@@ -185,8 +186,45 @@ def masked_fill(logits, mask, fill):
 '''
 
 
+def unmasked(program: Any) -> Any:
+    """The likely mistake of the mask left out: the masked scores are the logits before it."""
+    return each(program, "mask", lambda node: replace(node, expr=node.expr.args[0]))
+
+
+@dataclass(frozen=True)
+class Mask:
+    """The mask every head's scores take."""
+
+    kind: str  # "causal" or "matrix"
+    fill: sp.Expr  # -oo: blocked scores are dropped; a number: they are set to it (masked_fill)
+
+    @property
+    def filled(self) -> bool:
+        return self.fill != -sp.oo
+
+
+def mask_of(program: Any) -> Mask | None:
+    """The fact ``mask``: the mask of the scores, read off the masked node and the mask leaf;
+    None when nothing is masked."""
+    masked = next((n for n in program if n.kind == "mask"), None)
+    if masked is None:
+        return None
+    fill = masked.expr.fill if isinstance(masked.expr, MaskedFill) else -sp.oo
+    leaf = next(lf for lf in program.leaves if lf.role == "mask")
+    return Mask(leaf.kind or "matrix", fill)
+
+
+def _caption(program: Any, node: Any) -> tuple[dict[str, sp.Expr], str]:
+    """Its caption: ``_fill`` with the fill when blocked scores are replaced by a number."""
+    mask = mask_of(program)
+    if mask is None or not mask.filled:
+        return {}, ""
+    return {"fill": mask.fill}, "_fill"
+
+
 OPERATION = Operation(
     kind="mask",
+    roles=frozenset({"query_by_key"}),
     steps=("masked",),
     nodes=(MaskedFill,),
     spec_key="mask",  # read with mask_fill by read_mask into the spec's ``mask`` field
@@ -198,4 +236,7 @@ OPERATION = Operation(
     forms={MaskedFill: _forms},
     code=_code,
     prelude={"numpy": _helper("numpy"), "jax": _helper("jnp"), "torch": _helper("torch")},
+    rewrites={"unmasked": unmasked},
+    facts={"mask": mask_of},
+    caption=_caption,
 )

@@ -24,6 +24,15 @@ Rule = Callable[..., Any]
 # Where in a head the builder places an operation, in order: on the streams (q, k, v), to
 # make the scores, to scale them, on the logits, to make the weights, to make the output.
 STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
+# After the heads (``place`` gets head 0): the heads joined, then the output made of them.
+AFTER_HEADS = ("join", "out")
+STREAMS = ("q", "k", "v")  # a head's queries, keys and values
+SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
+
+
+def each(program: Any, kind: str, change: Callable[[Any], Any]) -> Any:
+    """The program with every node of ``kind`` changed (a rewrite: see ``Operation.rewrites``)."""
+    return program.replace(tuple(change(n) if n.kind == kind else n for n in program.nodes))
 
 
 class Unary(MatrixExpr):
@@ -55,10 +64,14 @@ class Operation:
     read: Callable[[Any, Mapping[str, Any]], Any] | None = None
     # Where it goes in a head (one of STAGES) and how: place(builder, head n, setting, parts)
     # -> the parts the head goes on with, by name: q, k, v (their last steps), scores, logits,
-    # weights, output. A part a spec gives (its scores, say) is there before the stage.
+    # weights, output. A part a spec gives (its scores, say) is there before the stage. After
+    # the heads (one of AFTER_HEADS) n is 0 and the parts are the heads, concat, output.
     stage: str | None = None
     rank: int = 0  # its order among the operations of its stage (then by kind)
     place: Callable[[Any, int, Any, Any], Any] | None = None
+    # How the heads' streams are made from the inputs (the projections', by layout; one
+    # operation has it): (builder, inputs by stream) -> per head, {stream: (kind, expr)}.
+    streams: Rule | None = None
     exact: Mapping[type, Rule] = field(default_factory=dict)  # (expr, values, evaluate)
     # Its step's exact value by a rule of its own rather than its expression evaluated (the
     # softmax keeps each row over one denominator): (evaluator, node) -> Matrix; and the same
@@ -94,6 +107,21 @@ class Operation:
     assigned_as: str | None = None
     # backend (numpy, torch, jax; numpy_backward...: the backward pass's) -> helpers' source
     prelude: Mapping[str, str] = field(default_factory=dict)
+    # The likely mistakes a reader makes at this operation, as rewrites of the program by name
+    # (:mod:`mha_symbolic.model.rewrite` lists them): program -> program (``column_softmax``),
+    # or a maker of one (``scaled_by(factor)``). The checker re-walks the rewritten program.
+    rewrites: Mapping[str, Rule] = field(default_factory=dict)
+    # What the presentation asks the model of this operation, by name (the scale's ``scale``,
+    # the mask's ``mask``, RoPE's ``rope``): program -> the answer; ``Facts.<name>`` asks it.
+    facts: Mapping[str, Rule] = field(default_factory=dict)
+    # What its step is to the presentation (``Facts.is_a``): ``weights`` (rows that add up
+    # to 1: a heatmap, limits, the default parameter plot), ``scores`` (queries' dot
+    # products with keys: the token-by-token working), ``query_by_key`` (entry i, j is
+    # query i's about key j: a plot labels it by the two tokens).
+    roles: frozenset[str] = frozenset()
+    # What its step's caption adds: (program, node) -> (numbers as exact values, which the
+    # solution writes as LaTeX; a suffix of the caption's locale key: ``_none``, ``_fill``).
+    caption: Rule | None = None
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

@@ -7,6 +7,7 @@ per row (:func:`mha_symbolic.exact.ops.output_projection`), so fractions that ca
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -14,7 +15,8 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
 from mha_symbolic.model.affine import affine_parts
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, each
+from mha_symbolic.operations.projection import affine
 
 
 def _parts(walk: Any, node: Any) -> tuple[list[Any], list[Matrix], Matrix, Matrix | None] | None:
@@ -54,11 +56,28 @@ def _limit(walk: Any, node: Any) -> Matrix:
     return walk.original(node)
 
 
+def without_output_projection(program: Any) -> Any:
+    """The likely mistake of W_O forgotten: the concatenated heads taken as the output."""
+    concat = program.node("concat").symbol
+    return each(program, "output", lambda node: replace(node, expr=concat))
+
+
+def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, Any]:
+    """The output: the joined heads times W_O (+ b_O), or the joined heads when the spec has
+    no output projection."""
+    c = parts["concat"]
+    expr = affine(builder, c, "w_o", 0, False) if "w_o" in builder.spec.weights else c
+    return {**parts, "output": builder.add("output", "output", "O", expr)}
+
+
 OPERATION = Operation(
     kind="output",
+    stage="out",
+    place=place,
     step=_step,
     limit=_limit,
     forward_forms=lambda f, node: f.of(node.expr),
     stable=lambda stages, node: stages.value(node.expr),
     code=_code,
+    rewrites={"without_output_projection": without_output_projection},
 )

@@ -18,8 +18,8 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.ops import tidy
 from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.projection import query_widths
 from mha_symbolic.spec import bounds
-from mha_symbolic.spec.weights import query_widths
 from mha_symbolic.text import did_you_mean
 
 PAIRS = ("halves", "interleaved")
@@ -258,4 +258,6 @@ OPERATION = Operation(
     ring_values=True,
     code=_code,
     prelude={"numpy": _ARRAY, "jax": _ARRAY, "torch": _TORCH},
+    # The fact ``rope``: the queries and keys are turned (their gradients turn back).
+    facts={"rope": lambda program: any(n.kind == "rope" for n in program)},
 )

@@ -9,12 +9,14 @@ it is a generator of the ring of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.operations.operation import Operation
+from mha_symbolic.operations.operation import Operation, each
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean
 
@@ -110,12 +112,85 @@ def _factors(node: Any, scalars: dict[sp.Basic, Any]) -> list[sp.Expr]:
     return [node.expr.args[0].xreplace(scalars)]
 
 
+def _scores_of(node: Any) -> sp.Basic:
+    """The scores symbol S that a scaled node multiplies."""
+    return node.expr if isinstance(node.expr, sp.MatrixSymbol) else node.expr.args[-1]
+
+
+def scaled_by(factor: sp.Expr) -> Any:
+    """The likely mistake of another scale: the scores multiplied by ``factor`` instead."""
+
+    def change(node: Any) -> Any:
+        s = _scores_of(node)
+        return replace(node, expr=sp.MatMul(factor, s) if factor != 1 else s)
+
+    return lambda program: each(program, "scale", change)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The factor s of a head's ``softmax(s Q K^T)``."""
+
+    factor: sp.Expr  # as the formulas write it: 1/sqrt(d_k) with d_k a symbol, 1/tau, 1
+    is_identity: bool  # s = 1: the scores are the logits
+    is_default: bool  # s = 1/sqrt(d_k) of the head's own width, as the spec's default makes it
+
+    @property
+    def given(self) -> bool:
+        """A factor the spec gives (neither 1 nor the default)."""
+        return not (self.is_identity or self.is_default)
+
+
+def scale_of(program: Any) -> Callable[..., Scale]:
+    """The fact ``scale(head=1)``: head ``head``'s scale, read off its scaled node (the
+    identity when the weights are given: nothing is scaled)."""
+
+    def of(head: int = 1) -> Scale:
+        key = f"head{head}.scaled"
+        if key not in program:
+            return Scale(sp.Integer(1), True, False)
+        node = program.node(key)
+        factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
+        return Scale(factor, factor == 1, _is_default(program, factor))
+
+    return of
+
+
+def _is_default(program: Any, factor: sp.Expr) -> bool:
+    """1/sqrt(d_k) as the program writes it: over its d_k leaf, or (heads of another width)
+    the unevaluated power the spec's numbers never make."""
+    if any(leaf.role == "d_k" and factor.has(leaf.symbol) for leaf in program.leaves):
+        return True
+    return (
+        isinstance(factor, sp.Pow)
+        and factor.exp == sp.Rational(-1, 2)
+        and bool(factor.base.is_Integer)
+    )
+
+
+def _caption(program: Any, node: Any) -> tuple[dict[str, sp.Expr], str]:
+    """Its caption: ``_none`` when s = 1; a factor the spec gives, with its value and its
+    divisor (``_divided``: 1/tau is "divided by tau"; else ``_value``)."""
+    scale = scale_of(program)(node.head or 1)
+    if scale.is_identity:
+        return {}, "_none"
+    if not scale.given:
+        return {}, ""
+    top, bottom = sp.fraction(scale.factor)
+    variant = "_divided" if top == 1 and bottom != 1 else "_value"
+    return {"factor": scale.factor, "divisor": bottom}, variant
+
+
 OPERATION = Operation(
     kind="scale",
+    roles=frozenset({"query_by_key"}),
     steps=("scaled",),
     spec_key="scale",  # read by read_scale into the spec's ``scale`` field
     stage="scale",
     place=place,
     code=_code,
     ring_factors=_factors,
+    rewrites={"scaled_by": scaled_by},
+    facts={"scale": scale_of},
+    caption=_caption,
 )

@@ -48,5 +48,11 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
 
 
 OPERATION = Operation(
-    kind="scores", steps=("scores",), stage="scores", place=place, step=_step, code=_code
+    kind="scores",
+    roles=frozenset({"scores", "query_by_key"}),
+    steps=("scores",),
+    stage="scores",
+    place=place,
+    step=_step,
+    code=_code,
 )

@@ -12,6 +12,7 @@ stable ``softmax`` helper per backend that can fuse the product with the values 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import flint
@@ -21,7 +22,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.structured_values import Logits, Unstructured, Weights
-from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.operation import Operation, Unary, each
 
 
 def _terms(expr: sp.Basic) -> tuple[sp.Basic, ...]:
@@ -36,6 +37,16 @@ class RowSoftmax(Unary):
 
     def _sympystr(self, printer: Any) -> str:
         return f"softmax({printer._print(self.arg)})"
+
+    def entry_latex(self, entry: Any) -> str | None:
+        """Its entry (i, j) in LaTeX, ``e^{s_ij} / sum_k e^{s_ik}``, ``entry(matrix, row,
+        col)`` writing an entry of the named logits it reads; None when they are no one
+        matrix."""
+        if not isinstance(self.arg, sp.MatrixSymbol):
+            return None
+        top = rf"e^{{{entry(self.arg, 'i', 'j')}}}"
+        bottom = rf"\sum_{{k=1}}^{{{self.shape[1]}}} e^{{{entry(self.arg, 'i', 'k')}}}"
+        return rf"\frac{{{top}}}{{{bottom}}}"
 
     def _code(self, printer: Any, right: str | None, owned: bool) -> str:
         terms = [printer._print(t) for t in _terms(self.arg)]
@@ -306,8 +317,20 @@ def softmax_backward(a, g):
     return a * (g - (a * g).sum(-1, keepdims=True))
 '''
 
+
+def column_softmax(program: Any) -> Any:
+    """The likely mistake of a softmax over each column (the keys' axis confused with the
+    queries')."""
+
+    def change(node: Any) -> Any:
+        return replace(node, expr=sp.Transpose(RowSoftmax(sp.Transpose(node.expr.arg))))
+
+    return each(program, "softmax", change)
+
+
 OPERATION = Operation(
     kind="softmax",
+    roles=frozenset({"weights", "query_by_key"}),
     steps=("weights",),
     nodes=(RowSoftmax, SoftmaxBackward),
     stage="weights",
@@ -339,4 +362,5 @@ OPERATION = Operation(
         "torch_backward": _BACKWARD,
         "jax_backward": _BACKWARD,
     },
+    rewrites={"column_softmax": column_softmax},
 )

@@ -104,12 +104,12 @@ class _Walk:
                 self.given(step.head, "QKV")
         if step.kind == "output":
             self.given(None, "O")
-        if step.kind == "scores" and context.options.detail == "token":
+        if context.facts.is_a(step.kind, "scores") and context.options.detail == "token":
             self.blocks.append(token_work(context, step.head or 1))
         self.blocks.append(step_block(context, step))
         if step.key == "v" and layout == "fused":
             self.blocks += fused_steps(context)
-        if step.kind == "softmax" and context.images is not None:
+        if context.facts.is_a(step.kind, "weights") and context.images is not None:
             block = heatmap(context, step)
             if block is not None:
                 self.blocks.append(block)

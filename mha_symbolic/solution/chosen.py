@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.model.program_facts import is_a
 from mha_symbolic.solution import latex
 
 
@@ -73,7 +74,7 @@ def at_chosen(
     free = value.free_symbols
     if not free or not free <= values.keys():
         return None
-    if step.kind == "softmax" and len(free) == 1 and next(iter(free)).is_positive:
+    if is_a(step.kind, "weights") and len(free) == 1 and next(iter(free)).is_positive:
         (symbol,) = free  # one positive parameter: its table, not one value of it
         lines = [_at(step, {symbol: t}, settings) for t in _TEMPERATURES]
         if None in lines:

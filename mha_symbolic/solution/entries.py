@@ -6,7 +6,6 @@ from __future__ import annotations
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
-from mha_symbolic.model.nodes import RowSoftmax
 from mha_symbolic.solution import latex
 
 
@@ -14,14 +13,8 @@ def general(step: Step) -> str | None:
     """The right-hand side of ``(step)_{ij} = ...`` in LaTeX, or None for a formula that has no
     short entry form (a concatenation, a sum of products, a gradient through the softmax)."""
     formula = step.formula
-    if isinstance(formula, RowSoftmax):
-        scores = formula.args[0]
-        if not isinstance(scores, sp.MatrixSymbol):
-            return None
-        count = step.shape[1]
-        top = rf"e^{{{_entry(scores, 'i', 'j')}}}"
-        bottom = rf"\sum_{{k=1}}^{{{count}}} e^{{{_entry(scores, 'i', 'k')}}}"
-        return rf"\frac{{{top}}}{{{bottom}}}"
+    if hasattr(formula, "entry_latex"):  # a node that writes its own entry (the softmax)
+        return formula.entry_latex(_entry)
     if isinstance(formula, sp.MatMul):
         return _product(formula)
     return None

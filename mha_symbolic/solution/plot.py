@@ -64,7 +64,7 @@ def _bound(text: str, whole: str) -> float:
 def _selected(d: Derivation, selectors: Sequence[str] | None) -> list[tuple[str, int, int]]:
     """(step key, row, column) of every entry the selectors name (0-based positions)."""
     if not selectors:
-        selectors = [step.key for step in d.steps if step.kind == "softmax"]
+        selectors = [step.key for step in d.steps if d.facts.is_a(step.kind, "weights")]
     out = []
     for selector in selectors:
         match = _SELECTOR.fullmatch(selector.strip())
@@ -140,7 +140,7 @@ def legend(d: Derivation, label: str) -> str:
     step = d.step(key)
     name = f"${step.symbol.name}[{i + 1},{j + 1}]$"
     spec = d.spec
-    if step.kind in ("scores", "scale", "mask", "softmax"):
+    if d.facts.is_a(step.kind, "query_by_key"):
         return f"{name} ({spec.tokens[i]} → {spec.key_tokens[j]})"
     return name
 

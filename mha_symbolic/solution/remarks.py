@@ -13,7 +13,7 @@ from mha_symbolic.solution.context import Context
 
 def remarks(context: Context, step: Step) -> tuple[str, ...]:
     """The remarks that hold at ``step`` (most steps have none)."""
-    if step.kind not in ("softmax", "output"):
+    if step.kind != "output" and not context.facts.is_a(step.kind, "weights"):
         return ()
     if context.chosen:  # symbols: a remark on one choice of numbers would not hold in general
         found = [_temperature_limits(context, step)]
@@ -35,7 +35,11 @@ def _temperature_limits(context: Context, step: Step) -> str | None:
         for name, symbol in context.facts.parameters.items()
         if context.facts.scale().factor == 1 / symbol
     ]
-    if step.kind != "softmax" or len(parameters) != 1 or not parameters[0][1].is_positive:
+    if (
+        not context.facts.is_a(step.kind, "weights")
+        or len(parameters) != 1
+        or not parameters[0][1].is_positive
+    ):
         return None
     name, symbol = parameters[0]
     cold = context.d.limit(name, "0+")[step.key]
@@ -46,7 +50,7 @@ def _temperature_limits(context: Context, step: Step) -> str | None:
 
 def _single_key(context: Context, step: Step) -> str | None:
     """One key: softmax of one score is 1, whatever the score and its scaling."""
-    if step.kind != "softmax" or step.shape[1] != 1:
+    if not context.facts.is_a(step.kind, "weights") or step.shape[1] != 1:
         return None
     return context.once("remarks", "single_key", {})
 
@@ -54,7 +58,7 @@ def _single_key(context: Context, step: Step) -> str | None:
 def _what_if_scaled(context: Context, step: Step) -> str | None:
     """Unscaled scores: what token 1's weights would be with the standard 1/sqrt(d_k)."""
     facts = context.facts
-    if step.kind != "softmax" or step.head != 1 or not facts.scale().is_identity:
+    if not facts.is_a(step.kind, "weights") or step.head != 1 or not facts.scale().is_identity:
         return None
     key = step.key.replace(".weights", ".scores")
     q = step.key.replace(".weights", ".q")

@@ -288,7 +288,7 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
     out = {}
     for step in derivation.steps:
         # (a single token's one weight is said in words instead)
-        drawn = step.kind == "softmax" and step.shape != (1, 1)
+        drawn = derivation.facts.is_a(step.kind, "weights") and step.shape != (1, 1)
         if drawn and step.head is not None and not step.entries.free_symbols:
             title = words("text", "heatmap_title", head=step.head)
             out[step.head] = png(

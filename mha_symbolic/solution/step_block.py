@@ -226,7 +226,11 @@ def _dot_entry(context: Context, step: Step, name: str) -> str | None:
     """Seed 002's score of symbols as what it is, a dot product of two rows:
     ``(S_1)_{1,1} = q_1 \\cdot k_1 = (0.2 W_{Q1,11} + ...)(...) + ...``, not its expansion."""
     factors = [a for a in step.formula.args if getattr(a, "is_Matrix", False)]
-    if step.kind != "scores" or len(factors) != 2 or not isinstance(factors[1], sp.Transpose):
+    if (
+        not context.facts.is_a(step.kind, "scores")
+        or len(factors) != 2
+        or not isinstance(factors[1], sp.Transpose)
+    ):
         return None
     by_symbol = {s.symbol: s for s in context.d.steps}
     q_step, k_step = by_symbol.get(factors[0]), by_symbol.get(factors[1].arg)
@@ -317,7 +321,10 @@ def _numbers(context: Context, step: Step) -> dict[str, Any]:
         "width": step.shape[1],
         "first": first,
         "last": first + step.shape[1] - 1,
-        **context.facts.caption(step.key)[0],
+        **{
+            name: latex.exact(value) if isinstance(value, sp.Basic) else value
+            for name, value in context.facts.caption(step.key)[0].items()
+        },
     }
 
 
@@ -326,19 +333,8 @@ def caption(context: Context, step: Step) -> str:
     facts, words = context.facts, context.words
     key = title_key(step) + facts.caption(step.key)[1]
     numbers = _numbers(context, step)
-    scale = facts.scale(step.head or 1)
-    if step.kind == "scale" and scale.is_identity:
-        key += "_none"
-    elif step.kind == "scale" and scale.given:
-        top, bottom = sp.fraction(scale.factor)
-        numbers.update(factor=latex.exact(scale.factor), divisor=latex.exact(bottom))
-        key += "_divided" if top == 1 and bottom != 1 else "_value"  # 1/tau: "divided by tau"
     if step.kind == "input" and step.head is not None:
         key += "_given"  # the document's Q, K, V, scores or weights, taken as printed
-    mask = facts.mask
-    if step.kind == "mask" and mask is not None and mask.filled:
-        key += "_fill"
-        numbers.update(fill=latex.exact(mask.fill))
     if step.kind == "output" and not facts.output_projection:
         key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):

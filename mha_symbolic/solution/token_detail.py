@@ -21,7 +21,8 @@ def token_work(context: Context, head: int) -> TokenWork:
     """Each query's dot products, its softmax row and its weighted sum, or why they are left out."""
     steps = _head_steps(context, head)
     title = context.words("tokens", "heading", head=head)
-    if not any(s.kind == "scores" for s in steps):  # given scores: no query rows to take apart
+    # given scores: no query rows to take apart
+    if not any(context.facts.is_a(s.kind, "scores") for s in steps):
         return TokenWork(head, title, (), context.words("tokens", "scores_given", head=head))
     work = _Work.of(steps)
     if any(_too_long(context, s.entries) for s in work.shown):

@@ -14,13 +14,13 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.operations.mask import read_mask
+from mha_symbolic.operations.projection import Weights
 from mha_symbolic.operations.scale import read_scale
 from mha_symbolic.spec import as_printed, bounds, gqa, input_files, parameters, stages
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_text
 from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
 from mha_symbolic.spec.torch_io import from_torch
-from mha_symbolic.spec.weights import Weights
 from mha_symbolic.text import did_you_mean, one_line
 
 LAYOUTS = ("per_head", "split", "fused")

@@ -34,7 +34,11 @@ def heatmaps(d: Any, places: int) -> list[dict[str, Any]]:
     out = []
     steps = list(d.steps)
     for index, step in enumerate(steps):
-        if step.kind != "softmax" or step.head is None or max(step.shape) > MAX_SIDE:
+        if (
+            not d.facts.is_a(step.kind, "weights")
+            or step.head is None
+            or max(step.shape) > MAX_SIDE
+        ):
             continue
         logits = steps[index - 1]  # what the softmax takes: the step before it
         if logits.head != step.head or logits.shape != step.shape:

@@ -16,8 +16,8 @@ from typing import Any
 
 from mha_symbolic.arguments import MESSAGE_LIMIT, as_flags
 from mha_symbolic.errors import SpecError
+from mha_symbolic.operations.projection import WEIGHT_KEYS
 from mha_symbolic.spec.attention import TOP_KEYS
-from mha_symbolic.spec.weights import WEIGHT_KEYS
 from mha_symbolic.text import one_line
 
 SOURCE = "spec.toml"  # the editor's text is named as the file it downloads as
