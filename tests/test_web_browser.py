@@ -271,27 +271,32 @@ def test_the_page_works_by_keyboard_alone(site) -> None:
 
     driver = _open(site)
 
-    def focused() -> Any:
-        return driver.switch_to.active_element
+    def focused(name: str) -> Any:
+        """An attribute of the focused element (``tagName`` too), read in one script: the page
+        may replace the element (the claims' marks arriving) between two WebDriver calls, and
+        it moves the focus to the new one, so a held element reference would go stale."""
+        script = (
+            "const e = document.activeElement, n = arguments[0]; return e[n] ?? e.getAttribute(n)"
+        )
+        return driver.execute_script(script, name)
 
     _keys(driver, Keys.TAB)
-    assert focused().get_attribute("id") == "tab-solve"
+    assert focused("id") == "tab-solve"
     _keys(driver, Keys.ARROW_RIGHT)
-    assert focused().get_attribute("id") == "tab-check"
+    assert focused("id") == "tab-check"
     assert driver.find_element(By.ID, "panel-check").is_displayed()
     _keys(driver, Keys.ARROW_LEFT, Keys.TAB)
-    assert focused().get_attribute("id") == "example"
+    assert focused("id") == "example"
     _keys(driver, Keys.ARROW_UP, Keys.ARROW_UP)  # two-tokens -> temperature -> split-scaled
     _until(driver, lambda d: (_label(d, 1, 1, 1) or "").startswith("α[1,1], t1 → t1 = e^("))
+    _until(driver, lambda d: d.find_element(By.ID, "status").text == "")  # the claims' marks
     for _ in range(40):  # through the controls and the editor to the first heatmap
-        if focused().tag_name == "td":
+        if focused("tagName") == "TD":
             break
         _keys(driver, Keys.TAB)
-    assert focused().get_attribute("aria-label") == _label(driver, 1, 1, 1)
+    assert focused("aria-label") == _label(driver, 1, 1, 1)
     _keys(driver, Keys.ARROW_RIGHT)
-    assert focused().get_attribute("aria-label") == (
-        "α[1,2], t1 → t2 = 1/(1 + e^(sqrt(2)/2)) ≈ 0.33"
-    )
+    assert focused("aria-label") == ("α[1,2], t1 → t2 = 1/(1 + e^(sqrt(2)/2)) ≈ 0.33")
     detail = driver.find_element(By.CSS_SELECTOR, '[data-key="head1.weights"] .entry-detail')
     assert detail.text.startswith("α[1,2], t1 → t2: exact")
     assert "softmax of row 1:" in detail.text
