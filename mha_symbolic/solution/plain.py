@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 _SYMBOLS = {
     "times": "×", "cdot": "·", "approx": "≈", "to": "→", "top": "ᵀ", "tau": "τ",
@@ -34,7 +34,7 @@ class Box:
     lines: tuple[str, ...]
     base: int = 0
 
-    @property
+    @cached_property  # read at every level of the layout: measured once
     def width(self) -> int:
         return max((len(line) for line in self.lines), default=0)
 
@@ -47,6 +47,8 @@ def hconcat(boxes: list[Box]) -> Box:
     """Boxes side by side, baselines aligned."""
     if not boxes:
         return _text("")
+    if all(len(b.lines) == 1 for b in boxes):  # most boxes: text on one line, no padding
+        return _text("".join(b.lines[0] for b in boxes))
     above = max(b.base for b in boxes)
     below = max(len(b.lines) - b.base for b in boxes)
     lines = [""] * (above + below)
@@ -92,8 +94,9 @@ class _Parser:
 
     def group(self) -> Box:
         """One argument: ``{...}`` or a single token."""
-        while self.peek() is not None and self.peek().isspace():  # type: ignore[union-attr]
-            self.take()
+        tokens = self.tokens
+        while self.at < len(tokens) and tokens[self.at].isspace():
+            self.at += 1
         if self.peek() == "{":
             self.take()
             box = self.sequence(stop="}")
@@ -126,10 +129,11 @@ class _Parser:
 
     def sequence(self, stop: str | None = None, cell: bool = False) -> Box:
         parts: list[Box] = []
-        while self.peek() is not None and self.peek() != stop:
-            if (cell and self.peek() in ("&", r"\\")) or self.peek() == r"\end":
+        tokens = self.tokens  # the innermost loop of every layout: each token looked at once
+        while self.at < len(tokens):
+            token = tokens[self.at]
+            if token == stop or token == r"\end" or (cell and token in ("&", r"\\")):
                 break
-            token = self.peek()
             if token in ("^", "_"):
                 self.take()
                 base = parts.pop() if parts else _text("")
@@ -323,18 +327,26 @@ def _compound(text: str) -> bool:
     return False
 
 
+# "3 a" -> "3a" for a number standing alone, not the end of a name's index (W_K1,11 W_Q1,12)
+_NUMBER_SPACE = re.compile(r"(?<![\w,_.])(\d+) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])")
+_MINUS_SPACE = re.compile(r"(^|(?<=[(\[]))- (?=\S)")
+_BEFORE_PARENTHESIS = re.compile(r"(?<=[0-9A-Za-z]) (?=\()")  # 2a (a + 1) -> 2a(a + 1)
+_SPACES = re.compile(r" {2,}")
+_INSIDE_PARENTHESES = re.compile(r"\( | \)")
+
+
 def _tidy(box: Box) -> Box:
     """Spaces as a reader writes them: ``3 a`` -> ``3a``, runs of spaces collapsed."""
     if len(box.lines) != 1:
         return box
-    # "3 a" -> "3a" for a number standing alone, not the end of a name's index (W_K1,11 W_Q1,12)
-    text = re.sub(
-        r"(?<![\w,_.])(\d+) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])", r"\1", box.lines[0]
-    )
-    text = re.sub(r"(^|(?<=[(\[]))- (?=\S)", "-", text)
-    text = re.sub(r"(?<=[0-9A-Za-z]) (?=\()", "", text)  # 2a (a + 1) -> 2a(a + 1)
-    text = re.sub(r" {2,}", " ", text)
-    text = re.sub(r"\( | \)", lambda m: m.group().strip(), text)
+    text = box.lines[0]
+    if " " not in text:  # every rule below removes a space: nothing to do
+        return box
+    text = _NUMBER_SPACE.sub(r"\1", text)
+    text = _MINUS_SPACE.sub("-", text)
+    text = _BEFORE_PARENTHESIS.sub("", text)
+    text = _SPACES.sub(" ", text)
+    text = _INSIDE_PARENTHESES.sub(lambda m: m.group().strip(), text)
     return _text(text)
 
 
