@@ -1,0 +1,59 @@
+"""The faster ways of writing a solution give the very output of the slower ones they replace:
+the same expression tree (``srepr``), the same text, to the character."""
+
+from __future__ import annotations
+
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mha_symbolic.solution.shorthand import lowest_terms
+
+A, B = sp.symbols("a b", positive=True)
+LETTERS = {A, B}
+
+
+def _polynomial(coefficients: list[int], letter: sp.Symbol) -> sp.Expr:
+    return sp.Add(*[c * letter**k for k, c in enumerate(coefficients)])
+
+
+@st.composite
+def rational_functions(draw: st.DrawFn) -> sp.Expr:
+    """Sums of fractions of small polynomials in a and b, sharing factors on purpose (the
+    softmax entries of a solution are such sums once their exponentials are named)."""
+    coefficients = st.lists(st.integers(-4, 4), min_size=1, max_size=3)
+    shared = _polynomial(draw(coefficients), draw(st.sampled_from([A, B]))) or sp.Integer(1)
+    terms = []
+    for _ in range(draw(st.integers(1, 3))):
+        top = _polynomial(draw(coefficients), A) + draw(st.integers(-2, 2)) * B
+        bottom = _polynomial(draw(coefficients), draw(st.sampled_from([A, B])))
+        if bottom == 0:
+            bottom = sp.Integer(1)
+        scale = sp.Rational(draw(st.integers(-3, 3)) or 1, draw(st.integers(1, 4)))
+        shared_power = draw(st.integers(0, 2))
+        terms.append(scale * top * shared**shared_power / (bottom * shared))
+    return sp.Add(*terms)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rational_functions())
+def test_lowest_terms_of_a_rational_function_are_factor_of_cancel(entry: sp.Expr) -> None:
+    assert sp.srepr(lowest_terms(entry, LETTERS)) == sp.srepr(sp.factor(sp.cancel(entry)))
+
+
+def test_lowest_terms_as_a_teacher_writes_the_entries_of_a_solution() -> None:
+    entries = {
+        (A + 1) / (3 * A + 1) + 1 / (A + 3): "(a**2 + 7*a + 4)/((a + 3)*(3*a + 1))",
+        A / (3 * A + 1) - A / (A + 3): "-2*a*(a - 1)/((a + 3)*(3*a + 1))",
+        -A / (3 * A + 1) + (A**2 + A) / (A**2 + 2 * A + 1): "2*a**2/((a + 1)*(3*a + 1))",
+        (2 * A + 2) / (4 * A + 4): "1/2",
+        sp.Rational(1, 2) - 1 / (A + 3): "(a + 1)/(2*(a + 3))",
+    }
+    assert {e: str(lowest_terms(e, LETTERS)) for e in entries} == entries
+
+
+def test_an_unnamed_exponential_is_cancelled_first() -> None:
+    c = sp.exp(sp.cos(1) - sp.sin(1))
+    entry = A * c / (A * c + A) + 1 / (c + 1)
+    assert lowest_terms(entry, LETTERS) == sp.factor(sp.cancel(entry))
+    assert lowest_terms(entry, LETTERS) == 1
