@@ -3,11 +3,15 @@ the same expression tree (``srepr``), the same text, to the character."""
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mha_symbolic.solution import latex
 from mha_symbolic.solution.shorthand import lowest_terms
+from mha_symbolic.text import decimal_text
+from tests.test_hostile_decimals import ROWS
 
 A, B = sp.symbols("a b", positive=True)
 LETTERS = {A, B}
@@ -57,3 +61,17 @@ def test_an_unnamed_exponential_is_cancelled_first() -> None:
     entry = A * c / (A * c + A) + 1 / (c + 1)
     assert lowest_terms(entry, LETTERS) == sp.factor(sp.cancel(entry))
     assert lowest_terms(entry, LETTERS) == 1
+
+
+@pytest.mark.parametrize(("value", "places", "printed"), ROWS, ids=[str(r[0])[:40] for r in ROWS])
+def test_a_decimal_proved_once_is_the_same_when_asked_again(value, places, printed):
+    """At a rounding boundary, just below and above it, tiny, huge and negative: the
+    solution's decimal (kept once proved) is the correctly rounded one, every time."""
+    first, again = latex.decimal(value, places), latex.decimal(value, places)
+    assert first == again == decimal_text(value, places) == printed
+
+
+def test_an_integer_and_a_float_of_the_same_value_keep_their_own_decimals():
+    assert latex.decimal(sp.Integer(2), 2) == "2"
+    assert latex.decimal(sp.Float(2.0), 2) == "2.00"
+    assert latex.decimal(sp.Integer(2), 2) == "2"

@@ -5,8 +5,7 @@ reads ``e^(√3/3)``, and a matrix is drawn over several lines between tall brac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 _SYMBOLS = {
     "times": "×", "cdot": "·", "approx": "≈", "to": "→", "top": "ᵀ", "tau": "τ",
@@ -27,16 +26,16 @@ _SUP = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼�
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}^_&]|\s+|[^\\{}^_&\s]")
 
 
-@dataclass(frozen=True)
 class Box:
-    """Lines of text, all as wide; ``base`` is the line that sits on the text line."""
+    """Lines of text, all as wide; ``base`` is the line that sits on the text line. Never
+    changed once made (a plain class: the layout makes one for every token it reads)."""
 
-    lines: tuple[str, ...]
-    base: int = 0
+    __slots__ = ("base", "lines", "width")
 
-    @cached_property  # read at every level of the layout: measured once
-    def width(self) -> int:
-        return max((len(line) for line in self.lines), default=0)
+    def __init__(self, lines: tuple[str, ...], base: int = 0) -> None:
+        self.lines = lines
+        self.base = base
+        self.width = len(lines[0]) if len(lines) == 1 else max(map(len, lines), default=0)
 
 
 def _text(text: str) -> Box:
