@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mha_symbolic.solution import latex
+from mha_symbolic.solution import latex, plain
 from mha_symbolic.solution.shorthand import lowest_terms
 from mha_symbolic.text import decimal_text
 from tests.test_hostile_decimals import ROWS
@@ -75,3 +75,35 @@ def test_an_integer_and_a_float_of_the_same_value_keep_their_own_decimals():
     assert latex.decimal(sp.Integer(2), 2) == "2"
     assert latex.decimal(sp.Float(2.0), 2) == "2.00"
     assert latex.decimal(sp.Integer(2), 2) == "2"
+
+
+MATRIX = r"\begin{bmatrix} \frac{a}{3 a + 1} & 0.5 \\ 1 & \frac{1}{a + 3} \end{bmatrix}"
+LAYOUTS = [
+    MATRIX,
+    rf"S = {MATRIX} {MATRIX}^{{\top}}",
+    rf"e^{{{MATRIX}}} + \frac{{{MATRIX}}}{{2}}",  # the same matrix in an exponent: on one line
+    rf"\begin{{aligned}} A &= {MATRIX} \\ &= {MATRIX} {MATRIX} {MATRIX} \end{{aligned}}",
+    r"\begin{bmatrix} 1 & \frac \end{bmatrix} {x}",  # a fraction missing its parts
+    r"\begin{bmatrix} 1 & 2 \end",  # an environment not ended with its name
+    r"\begin{bmatrix} 1 & 2 \end{bmatrix}^{2}",
+]
+
+
+def _drawn(texts: list[str]) -> list[tuple[str, str, int, str]]:
+    return [
+        (t, plain.display(t, 40), plain.drawn_width.__wrapped__(t), plain.inline(t)) for t in texts
+    ]
+
+
+def test_a_matrix_drawn_once_is_drawn_alike_wherever_it_stands_again() -> None:
+    plain._DRAWN.clear()
+    cold = {text: _drawn([text])[0] for text in LAYOUTS}  # each drawn with nothing kept
+    for order in (LAYOUTS, LAYOUTS[::-1]):
+        for text in order:
+            plain._DRAWN.clear()
+            assert _drawn([text])[0] == cold[text]
+    warm = _drawn(LAYOUTS[::-1] + LAYOUTS)  # each after all the others were kept
+    assert warm == [cold[text] for text in LAYOUTS[::-1] + LAYOUTS]
+    assert plain.drawn_width(rf"S = {MATRIX} {MATRIX}^{{\top}}") == 48  # fractions stacked
+    exponent = plain.display(rf"e^{{{MATRIX}}} + \frac{{{MATRIX}}}{{2}}", 40).splitlines()
+    assert exponent[0] == "e^(⎡ a/(3a + 1) 0.5 ⎤ ⎣ 1 1/(a + 3) ⎦)"  # on one line, as before
