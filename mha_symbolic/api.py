@@ -36,18 +36,25 @@ __all__ = [
 ]
 
 
-def _render(d: Derivation, fmt: str, options: dict[str, Any]) -> str:
-    from mha_symbolic.solution.render import render
+def _options(d: Derivation, options: dict[str, Any]) -> Any:
+    """The keyword arguments as Options; the spec's ``decimals`` unless they give their own."""
     from mha_symbolic.solution.view import Options
 
-    return render(d, fmt, Options(**options))
+    if d.spec.decimals is not None:
+        options = {"decimals": d.spec.decimals, **options}
+    return Options(**options)
+
+
+def _render(d: Derivation, fmt: str, options: dict[str, Any]) -> str:
+    from mha_symbolic.solution.render import render
+
+    return render(d, fmt, _options(d, options))
 
 
 def _write(d: Derivation, path: str, fmt: str | None, options: dict[str, Any]) -> list[Any]:
     from mha_symbolic.solution.render import write
-    from mha_symbolic.solution.view import Options
 
-    return write(d, path, fmt, Options(**options))
+    return write(d, path, fmt, _options(d, options))
 
 
 def _latex(value: Any) -> str:

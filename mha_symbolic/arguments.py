@@ -207,9 +207,8 @@ def _add_derive(commands: Any) -> None:
     derive.add_argument(
         "--decimals",
         type=_count,
-        default=2,
         metavar="N",
-        help=f"decimal places, 0 to {MAX_DECIMALS} (default 2)",
+        help=f"decimal places, 0 to {MAX_DECIMALS} (default: the spec's decimals, else 2)",
     )
     derive.add_argument(
         "--detail", choices=("matrix", "token"), default="matrix", help="token: per-token sums"

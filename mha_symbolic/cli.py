@@ -97,7 +97,7 @@ def _derive(args: argparse.Namespace) -> int:
         flag = "--plot-keys" if args.plot_keys else "--plot-file"
         raise SpecError(f"{flag} goes with --plot NAME=START:STOP, which is not given")
     options = Options(
-        decimals=args.decimals,
+        decimals=Options.decimals if args.decimals is None else args.decimals,
         detail=args.detail,
         lang=args.lang,
         max_size=args.max_size,
@@ -145,6 +145,8 @@ def _derive_one(args: argparse.Namespace, spec: Any, options: Any) -> tuple[Any,
         d = derive(spec, True if args.gradients else None, progress=progress, large=args.large)
     finally:
         progress.close()
+    if args.decimals is None and spec.decimals is not None:  # --decimals says otherwise
+        options = replace(options, decimals=spec.decimals)
     if args.plot:
         options = replace(options, plots=(_plot(args, d),))
     if args.limit:  # the claims are about the values, not their limits: no marks

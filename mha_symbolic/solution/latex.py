@@ -205,6 +205,9 @@ def is_literal(expr: sp.Basic) -> bool:
     )
 
 
+# Typed: 2 and 2.0 print apart ("2", "2.00"). A solution prints a value's decimals at its
+# step, in the next step's working, in a mark and in its heatmap: each is proved once.
+@lru_cache(maxsize=8192, typed=True)
 def decimal(expr: sp.Expr, places: int) -> str | None:
     """``expr`` rounded to ``places`` after the point; None when it has free symbols."""
     text = decimal_text(expr, places)

@@ -5,8 +5,19 @@ reads ``e^(√3/3)``, and a matrix is drawn over several lines between tall brac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+
+from mha_symbolic.solution.boxes import (
+    COLUMNS,
+    Box,
+    Columns,
+    aligned,
+    cut,
+    hconcat,
+    matrix,
+    pad,
+    text_box,
+)
 
 _SYMBOLS = {
     "times": "×", "cdot": "·", "approx": "≈", "to": "→", "top": "ᵀ", "tau": "τ",
@@ -25,43 +36,6 @@ _FRACTIONS = {"frac", "dfrac", "tfrac"}
 _SUB = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
 _SUP = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}^_&]|\s+|[^\\{}^_&\s]")
-
-
-@dataclass(frozen=True)
-class Box:
-    """Lines of text, all as wide; ``base`` is the line that sits on the text line."""
-
-    lines: tuple[str, ...]
-    base: int = 0
-
-    @property
-    def width(self) -> int:
-        return max((len(line) for line in self.lines), default=0)
-
-
-def _text(text: str) -> Box:
-    return Box((text,))
-
-
-def hconcat(boxes: list[Box]) -> Box:
-    """Boxes side by side, baselines aligned."""
-    if not boxes:
-        return _text("")
-    above = max(b.base for b in boxes)
-    below = max(len(b.lines) - b.base for b in boxes)
-    lines = [""] * (above + below)
-    for box in boxes:
-        top = above - box.base
-        for i in range(above + below):
-            inside = top <= i < top + len(box.lines)
-            lines[i] += box.lines[i - top].ljust(box.width) if inside else " " * box.width
-    return Box(tuple(lines), above)
-
-
-# The label of a group of columns of a matrix too wide for the page, and of a group of one
-# column (the locale's [text] columns and column).
-Columns = tuple[str, str]
-COLUMNS: Columns = ("columns {first}–{last}:", "column {first}:")
 
 
 class _Parser:
@@ -92,15 +66,16 @@ class _Parser:
 
     def group(self) -> Box:
         """One argument: ``{...}`` or a single token."""
-        while self.peek() is not None and self.peek().isspace():  # type: ignore[union-attr]
-            self.take()
+        tokens = self.tokens
+        while self.at < len(tokens) and tokens[self.at].isspace():
+            self.at += 1
         if self.peek() == "{":
             self.take()
             box = self.sequence(stop="}")
             if self.peek() == "}":
                 self.take()
             return box
-        return self.atom() if self.peek() is not None else _text("")
+        return self.atom() if self.peek() is not None else text_box("")
 
     def flat_group(self) -> Box:
         """A group on one line (an exponent, an index, a root's argument)."""
@@ -126,13 +101,14 @@ class _Parser:
 
     def sequence(self, stop: str | None = None, cell: bool = False) -> Box:
         parts: list[Box] = []
-        while self.peek() is not None and self.peek() != stop:
-            if (cell and self.peek() in ("&", r"\\")) or self.peek() == r"\end":
+        tokens = self.tokens  # the innermost loop of every layout: each token looked at once
+        while self.at < len(tokens):
+            token = tokens[self.at]
+            if token == stop or token == r"\end" or (cell and token in ("&", r"\\")):
                 break
-            token = self.peek()
             if token in ("^", "_"):
                 self.take()
-                base = parts.pop() if parts else _text("")
+                base = parts.pop() if parts else text_box("")
                 parts.append(_script(base, self.flat_group(), token))
                 continue
             parts.append(self.atom())
@@ -141,36 +117,56 @@ class _Parser:
     def atom(self) -> Box:
         token = self.take()
         if token.isspace():
-            return _text(" ")
+            return text_box(" ")
         if token == "{":
             box = self.sequence(stop="}")
             if self.peek() == "}":
                 self.take()
             return box
         if not token.startswith("\\"):
-            return _text(token)
+            return text_box(token)
         name = token[1:]
         if name in _FRACTIONS:
             top, bottom = self.group(), self.group()
             if self.stacked and not self.flat:
                 return _stack(top, bottom)
-            return _text(f"{_wrap(top)}/{_wrap(bottom, denominator=True)}")
+            return text_box(f"{_wrap(top)}/{_wrap(bottom, denominator=True)}")
         if name == "sqrt":
             inner = self.flat_group()
-            return _text("√" + _wrap(inner))
+            return text_box("√" + _wrap(inner))
         if name in _FONTS:
             text = self.raw_group()
-            return _text(_Parser(text).sequence().lines[0] if name != "text" else text)
+            return text_box(_Parser(text).sequence().lines[0] if name != "text" else text)
         if name in _ACCENTS:
             accented = self.group().lines[0]
-            return _text(accented[:1] + _ACCENTS[name] + accented[1:])
+            return text_box(accented[:1] + _ACCENTS[name] + accented[1:])
         if name == "begin":
-            return self.environment(self.raw_group())
+            return self.begun()
         if name == "left":
             return self.delimited()
         if name in _IGNORED:
-            return _text("") if self.peek() != "." else _skip(self)
-        return _text(_SYMBOLS.get(name, name))
+            return text_box("") if self.peek() != "." else _skip(self)
+        return text_box(_SYMBOLS.get(name, name))
+
+    def begun(self) -> Box:
+        """An environment after its ``\\begin``, drawn once for each text it has: a matrix
+        is drawn at its step, in the next step's working and in each line measured."""
+        end = _environment_end(self.tokens, self.at)
+        if end is None:
+            return self.environment(self.raw_group())
+        state = (self.width, self.stacked, self.flat > 0, self.columns)
+        key = (tuple(self.tokens[self.at : end]), *state)
+        if key in _DRAWN:
+            box, matrices = _DRAWN[key]
+            self.at, self.matrices = end, self.matrices + matrices
+            return box
+        before = self.matrices
+        box = self.environment(self.raw_group())
+        if self.at == end:  # read to its own end, and no further
+            if len(_DRAWN) >= _DRAWN_KEPT:
+                _DRAWN.clear()
+            _DRAWN[key] = (box, self.matrices - before)
+        return box
 
     def delimited(self) -> Box:
         r"""``\left( ... \right)``: brackets as tall as what they hold."""
@@ -214,6 +210,28 @@ class _Parser:
         return aligned(kept)
 
 
+# Environments drawn: (their tokens, the parser's width, stacked, flat) -> (box, matrices
+# in it). Boxes are never changed once made, so one may stand in many lines.
+_DRAWN: dict[tuple[object, ...], tuple[Box, int]] = {}
+_DRAWN_KEPT = 4096
+
+
+def _environment_end(tokens: list[str], start: int) -> int | None:
+    """Where the environment begun just before ``start`` ends: after the ``{name}`` of its
+    ``\\end`` (None when it does not end so; then it is not kept)."""
+    depth = 1
+    for i in range(start, len(tokens)):
+        depth += (tokens[i] == r"\begin") - (tokens[i] == r"\end")
+        if depth == 0:
+            if i + 1 >= len(tokens) or tokens[i + 1] != "{":
+                return None
+            try:
+                return tokens.index("}", i + 2) + 1
+            except ValueError:
+                return None
+    return None
+
+
 _DELIMITER = {
     ".": "",
     r"\langle": "⟨",
@@ -232,13 +250,13 @@ _TALL = {"(": "⎛⎜⎝", ")": "⎞⎟⎠", "[": "⎡⎢⎣", "]": "⎤⎥⎦",
 def _delimit(opening: str, inner: Box, closing: str) -> Box:
     """``inner`` between its brackets: characters on one line, drawn as tall as it is."""
     if len(inner.lines) == 1:
-        return hconcat([_text(opening), inner, _text(closing)])
+        return hconcat([text_box(opening), inner, text_box(closing)])
     return hconcat([_tall_delimiter(opening, inner), inner, _tall_delimiter(closing, inner)])
 
 
 def _tall_delimiter(mark: str, inner: Box) -> Box:
     if not mark:
-        return _text("")
+        return text_box("")
     tall = _TALL.get(mark)
     top, middle, bottom = (tall[0], tall[1], tall[2]) if tall else (mark, mark, mark)
     height = len(inner.lines)
@@ -250,17 +268,10 @@ def _stack(top: Box, bottom: Box) -> Box:
     """A fraction as a reader writes it on paper: the numerator over a bar over the
     denominator, the bar on the text line."""
     width = max(top.width, bottom.width)
-    lines = [line.center(width) for line in _pad(top).lines]
+    lines = [line.center(width) for line in pad(top).lines]
     lines.append("─" * width)
-    lines.extend(line.center(width) for line in _pad(bottom).lines)
+    lines.extend(line.center(width) for line in pad(bottom).lines)
     return Box(tuple(lines), len(top.lines))
-
-
-def _pad(box: Box) -> Box:
-    """Every line as wide as the box; a one-line box's text without its outer spaces."""
-    if len(box.lines) == 1:
-        return _text(box.lines[0].strip())
-    return Box(tuple(line.ljust(box.width) for line in box.lines), box.base)
 
 
 def _wide(row: list[Box], width: int) -> bool:
@@ -269,19 +280,19 @@ def _wide(row: list[Box], width: int) -> bool:
 
 def _skip(parser: _Parser) -> Box:
     parser.take()  # the "." of \left. or \right.
-    return _text("")
+    return text_box("")
 
 
 def _script(base: Box, script: Box, mark: str) -> Box:
     text = script.lines[0].strip() if len(script.lines) == 1 else ""
     if mark == "^" and text == "ᵀ":
-        return hconcat([base, _text("ᵀ")])
+        return hconcat([base, text_box("ᵀ")])
     table = _SUP if mark == "^" else _SUB
     if text and all(c.translate(table) != c or c == "," for c in text):
-        return hconcat([base, _text(text.translate(table))])
+        return hconcat([base, text_box(text.translate(table))])
     if mark == "_":
-        return hconcat([base, _text("_" + _wrap(script))])
-    return hconcat([base, _text("^" + _wrap(script))])
+        return hconcat([base, text_box("_" + _wrap(script))])
+    return hconcat([base, text_box("^" + _wrap(script))])
 
 
 def _wrap(box: Box, denominator: bool = False) -> str:
@@ -323,124 +334,27 @@ def _compound(text: str) -> bool:
     return False
 
 
+# "3 a" -> "3a" for a number standing alone, not the end of a name's index (W_K1,11 W_Q1,12)
+_NUMBER_SPACE = re.compile(r"(?<![\w,_.])(\d+) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])")
+_MINUS_SPACE = re.compile(r"(^|(?<=[(\[]))- (?=\S)")
+_BEFORE_PARENTHESIS = re.compile(r"(?<=[0-9A-Za-z]) (?=\()")  # 2a (a + 1) -> 2a(a + 1)
+_SPACES = re.compile(r" {2,}")
+_INSIDE_PARENTHESES = re.compile(r"\( | \)")
+
+
 def _tidy(box: Box) -> Box:
     """Spaces as a reader writes them: ``3 a`` -> ``3a``, runs of spaces collapsed."""
     if len(box.lines) != 1:
         return box
-    # "3 a" -> "3a" for a number standing alone, not the end of a name's index (W_K1,11 W_Q1,12)
-    text = re.sub(
-        r"(?<![\w,_.])(\d+) (?!cos|sin|ln|log|exp|softmax)(?=[A-Za-zα-ω(√])", r"\1", box.lines[0]
-    )
-    text = re.sub(r"(^|(?<=[(\[]))- (?=\S)", "-", text)
-    text = re.sub(r"(?<=[0-9A-Za-z]) (?=\()", "", text)  # 2a (a + 1) -> 2a(a + 1)
-    text = re.sub(r" {2,}", " ", text)
-    text = re.sub(r"\( | \)", lambda m: m.group().strip(), text)
-    return _text(text)
-
-
-def matrix(rows: list[list[Box]], width: int | None = None, columns: Columns = COLUMNS) -> Box:
-    """A matrix between tall brackets, columns right-aligned, two spaces apart. Wider than
-    ``width``: its columns in groups one below the other, or, when one column alone is too
-    wide, its entries one by one."""
-    if not rows:
-        return _text("[]")
-    cols = max(len(row) for row in rows)
-    if any(len(box.lines) > 1 for row in rows for box in row):  # stacked fractions
-        return _tall(rows, cols)
-    cells = [[_one(row[j]) if j < len(row) else "" for j in range(cols)] for row in rows]
-    widths = [max(len(r[j]) for r in cells) for j in range(cols)]
-    if width is not None and sum(widths) + 2 * cols + 2 > width:
-        return _too_wide(cells, widths, width, columns)
-    return _bracketed(cells, widths)
-
-
-def _bracketed(cells: list[list[str]], widths: list[int]) -> Box:
-    body = ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in cells]
-    if len(body) == 1:
-        return _text(f"[{body[0]}]")
-    left = ["⎡"] + ["⎢"] * (len(body) - 2) + ["⎣"]
-    right = ["⎤"] + ["⎥"] * (len(body) - 2) + ["⎦"]
-    lines = tuple(f"{a} {line} {b}" for a, line, b in zip(left, body, right))
-    return Box(lines, (len(lines) - 1) // 2)
-
-
-def _tall(rows: list[list[Box]], cols: int) -> Box:
-    """A matrix of entries over several lines: each row on its entries' common baseline, a
-    blank line between rows, each column centred."""
-    filled = [[row[j] if j < len(row) else _text("") for j in range(cols)] for row in rows]
-    widths = [max(r[j].width for r in filled) for j in range(cols)]
-    body: list[str] = []
-    for k, row in enumerate(filled):
-        parts: list[Box] = []
-        for j, (box, w) in enumerate(zip(row, widths)):
-            centred = Box(tuple(line.center(w) for line in _pad(box).lines), box.base)
-            parts += ([_text("  ")] if j else []) + [centred]
-        body += ([""] if k else []) + list(hconcat(parts).lines)
-    width = max(len(line) for line in body)
-    left = ["⎡"] + ["⎢"] * (len(body) - 2) + ["⎣"]
-    right = ["⎤"] + ["⎥"] * (len(body) - 2) + ["⎦"]
-    lines = tuple(f"{a} {line.ljust(width)} {b}" for a, line, b in zip(left, body, right))
-    return Box(lines, (len(lines) - 1) // 2)
-
-
-def column_groups(widths: list[int], width: int) -> list[list[int]]:
-    """The columns of a matrix (each as wide as ``widths`` says), in groups drawn one below the
-    other, each group between its brackets at most ``width`` wide (one column alone may be
-    wider)."""
-    groups: list[list[int]] = [[]]
-    for j, w in enumerate(widths):
-        if groups[-1] and sum(widths[k] + 2 for k in groups[-1]) + w + 4 > width:
-            groups.append([])
-        groups[-1].append(j)
-    return groups
-
-
-def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: Columns) -> Box:
-    if max(widths) + 4 > width:  # one entry per line, long entries cut at + and -
-        lines = []
-        for i, row in enumerate(cells, start=1):
-            for j, entry in enumerate(row, start=1):
-                lines.extend(_cut(f"({i}, {j})  {entry}", width, 8))
-        return Box(tuple(lines))
-    lines = []
-    for group in column_groups(widths, width):
-        first, last = str(group[0] + 1), str(group[-1] + 1)
-        label = columns[0] if first != last else columns[1]
-        lines.append(label.replace("{first}", first).replace("{last}", last))
-        part = _bracketed([[row[j] for j in group] for row in cells], [widths[j] for j in group])
-        lines.extend(part.lines)
-    return Box(tuple(lines))
-
-
-def _cut(text: str, width: int, indent: int) -> list[str]:
-    """``text`` in lines of at most ``width``, broken before + and - (continued indented)."""
-    pieces = re.split(r"(?= [+-] )", text)
-    lines, line = [], ""
-    for piece in pieces:
-        if line and len(line) + len(piece) > width:
-            lines.append(line)
-            line = " " * indent + piece.lstrip()
-        else:
-            line += piece
-    lines.append(line)
-    return lines
-
-
-def _one(box: Box) -> str:
-    return " ".join(line.strip() for line in box.lines).strip()
-
-
-def aligned(rows: list[list[Box]]) -> Box:
-    """``a &= b \\\\ &= c``: each row's left cells right-aligned before the right ones."""
-    lefts = [row[0] if len(row) > 1 else _text("") for row in rows]
-    rights = [hconcat(row[1:]) if len(row) > 1 else row[0] for row in rows]
-    width = max((box.width for box in lefts), default=0)
-    lines: list[str] = []
-    for left, right in zip(lefts, rights):
-        pad = Box(tuple(line.rjust(width) for line in left.lines), left.base)
-        lines.extend(hconcat([pad, right]).lines)
-        lines.append("")
-    return Box(tuple(lines[:-1]))
+    text = box.lines[0]
+    if " " not in text:  # every rule below removes a space: nothing to do
+        return box
+    text = _NUMBER_SPACE.sub(r"\1", text)
+    text = _MINUS_SPACE.sub("-", text)
+    text = _BEFORE_PARENTHESIS.sub("", text)
+    text = _SPACES.sub(" ", text)
+    text = _INSIDE_PARENTHESES.sub(lambda m: m.group().strip(), text)
+    return text_box(text)
 
 
 def inline(tex: str) -> str:
@@ -484,4 +398,4 @@ def display(tex: str, width: int = 100, columns: Columns = COLUMNS) -> str:
         return "\n".join(lines)
     box = _Parser(tex, width - 12, columns=columns).sequence()  # matrices fit beside "X = "
     lines = [line.rstrip() for line in box.lines]
-    return "\n".join(piece for line in lines for piece in _cut(line, width, 8))
+    return "\n".join(piece for line in lines for piece in cut(line, width, 8))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
+from mha_symbolic.exact.limits import limit
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 
@@ -42,8 +43,10 @@ def _temperature_limits(context: Context, step: Step) -> str | None:
     ):
         return None
     name, symbol = parameters[0]
-    cold = context.d.limit(name, "0+")[step.key]
-    hot = context.d.limit(name, "oo")[step.key]
+    # The limits themselves, not d.limit(): that loads the whole public API (the extractor
+    # too) to find them, a third of a second before the first number.
+    cold = limit(context.d, name, "0+")[step.key]
+    hot = limit(context.d, name, "oo")[step.key]
     numbers = {"name": sp.latex(symbol), "cold": latex.exact(cold), "hot": latex.exact(hot)}
     return context.once("remarks", "temperature_limits", numbers)
 

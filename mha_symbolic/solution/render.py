@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import fields, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,7 @@ def _split_math(text: str) -> list[tuple[bool, str]]:
     return [(i % 2 == 1, part) for i, part in enumerate(str(text).split("$"))]
 
 
+@lru_cache(maxsize=4096)  # a page shows the same maths again (given weights, each edit's)
 def _mathml(tex: str, display: bool = False) -> str:
     from latex2mathml.converter import convert
 

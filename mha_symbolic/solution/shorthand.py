@@ -48,7 +48,7 @@ class Names:
             return entry
         if sp.count_ops(entry) > MAX_TIDY_OPS:
             return entry
-        tidy = sp.factor(sp.cancel(entry))
+        tidy = lowest_terms(entry, letters)
         # One fraction over a sum of fractions, as a teacher puts them over a common
         # denominator (2a/(3a + 1) + 1/(a + 3) is (2a^2 + 9a + 1)/((a + 3)(3a + 1))): a
         # matrix of them is one level high; else the one with fewer operations.
@@ -56,6 +56,31 @@ class Names:
         if bars[0] != bars[1]:
             return tidy if bars[0] < bars[1] else entry
         return tidy if sp.count_ops(tidy) <= sp.count_ops(entry) else entry
+
+
+def lowest_terms(entry: sp.Basic, letters: set[sp.Symbol]) -> sp.Basic:
+    """``factor(cancel(entry))``, without the cancel where it changes nothing: over the
+    rationals, factor cancels by itself (the numerator's and the denominator's irreducible
+    factors are the same expressions, so a shared one divides out). Other atoms (an
+    exponential left unnamed, a square root) are generators whose forms may differ."""
+    if _rational_function(entry, letters):
+        return sp.factor(entry)
+    return sp.factor(sp.cancel(entry))
+
+
+def _rational_function(entry: sp.Basic, letters: set[sp.Symbol]) -> bool:
+    """Whether ``entry`` is made of ``letters`` and rationals by sums, products and integer
+    powers only."""
+    pending = [entry]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (sp.Add, sp.Mul)):
+            pending.extend(node.args)
+        elif isinstance(node, sp.Pow) and node.exp.is_Integer:
+            pending.append(node.base)
+        elif not (node in letters or isinstance(node, sp.Rational)):
+            return False
+    return True
 
 
 def _fraction_bars(entry: sp.Basic) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from mha_symbolic.solution import plain
+from mha_symbolic.solution import boxes, plain
 
 WIDTH = 100  # columns of the page when there is no terminal to fit (a file, a pipe)
 NARROWEST = 40  # columns: a narrower terminal gets this width (lines then wrap on screen)
@@ -41,7 +41,7 @@ def math(tex: str) -> str:
     return plain.inline(str(tex))
 
 
-def display(tex: str, columns: plain.Columns = plain.COLUMNS, width: int = WIDTH) -> str:
+def display(tex: str, columns: boxes.Columns = boxes.COLUMNS, width: int = WIDTH) -> str:
     """Display maths, indented four spaces, within the page width; ``columns`` labels a group
     of columns of a matrix too wide for it (the locale's words)."""
     shown = plain.display(str(tex), width - 4, columns)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from mha_symbolic.solution import plain
+from mha_symbolic.solution import boxes, plain
 
 # Characters of the text format's 2-D layout a group of columns may take: a page holds about
 # 90 at full size, and the label ("columns 1–3:") stands beside each group.
@@ -29,7 +29,7 @@ def column_groups(tex: str, limit: int = LIMIT) -> list[tuple[int, int, str]]:
     if count < 2 or any(len(row) != count for row in rows):
         return []
     widths = [max(plain.drawn_width(row[j]) for row in rows) for j in range(count)]
-    groups = plain.column_groups(widths, limit)  # as the text format groups them
+    groups = boxes.column_groups(widths, limit)  # as the text format groups them
     if len(groups) == 1:
         return []
     return [

@@ -56,6 +56,7 @@ TOP_KEYS = (
     # An example that starts past the inputs, and the masked scores' value: see spec/stages.py.
     *stages.STAGE_KEYS,
     "mask_fill",
+    "decimals",  # how many decimals the worked solution prints (--decimals overrides it)
 )
 INPUTS = ("exact", "printed")
 DTYPES = ("exact", "float64", "float32")
@@ -141,6 +142,9 @@ class AttentionSpec:
     # Shapes the document states for weights whose products use another (seed 002's (4, 2)
     # for the (2, 2) weights of a head's (8, 2) slice); the solution notes it there too.
     printed_shapes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # The decimal places its worked solution prints, as the document prints them (seed 003:
+    # 0.707); None: the printers' default. Options(decimals=...) and --decimals override it.
+    decimals: int | None = None
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -274,6 +278,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "assumed": _claims(raw.get("assumed", {}), "assumed"),
         "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
         "dtype": _choice(raw.get("dtype", "exact"), "dtype", DTYPES),
+        "decimals": _decimals(raw.get("decimals")),
     }
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:
@@ -304,6 +309,21 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     )
     values["printed_shapes"] = as_printed.printed_shapes(raw.get("printed_shapes", {}), values)
     return values
+
+
+def _decimals(value: Any) -> int | None:
+    """The spec's ``decimals``: a whole number of places within the printers' bound."""
+    if value is None:
+        return None
+    places = bounds.integer(value)
+    if places is None or not 0 <= places <= bounds.MAX_DECIMALS:
+        written = f'"{value}"' if isinstance(value, str) else str(value)  # as TOML writes it
+        shown = one_line(written.lower() if isinstance(value, bool) else written, 40)
+        raise SpecError(
+            f"decimals = {shown} is not a number of decimal places: "
+            f"give a whole number from 0 to {bounds.MAX_DECIMALS}"
+        )
+    return places
 
 
 def _weights(raw: Mapping[str, Any], values: dict[str, Any]) -> None:
