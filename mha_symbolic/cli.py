@@ -30,7 +30,6 @@ from mha_symbolic.web.command import serve
 EXIT_OK, EXIT_WRONG_CLAIM = 0, 1
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 STDIN = "-"  # the spec (or claims) file name that reads standard input
-MAX_STDIN = 16 * 1024 * 1024  # bytes of a spec read from standard input
 
 
 def _one_source(args: argparse.Namespace) -> None:
@@ -380,22 +379,9 @@ def _check_document(args: argparse.Namespace) -> int:
 def _read_text(name: str) -> str:
     """The UTF-8 text of a regular file (see ``spec.input_files.read_text``) or of standard
     input."""
-    from mha_symbolic.spec.input_files import read_text
+    from mha_symbolic.spec.input_files import read_stdin, read_text
 
-    if name != STDIN:
-        return read_text(name, name)
-    if sys.stdin is None:  # started with standard input closed (<&-)
-        raise SpecError("standard input is closed; give a spec file", source="<stdin>")
-    data = sys.stdin.buffer.read(MAX_STDIN + 1)
-    if len(data) > MAX_STDIN:
-        raise SpecError(
-            f"more than {MAX_STDIN} bytes; this is not a spec or claims", source="<stdin>"
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise SpecError(reason, source="<stdin>") from None
+    return read_stdin() if name == STDIN else read_text(name, name)
 
 
 def _exercises(args: argparse.Namespace) -> int:

@@ -19,6 +19,25 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
+MAX_STDIN = 16 * 1024 * 1024  # bytes of a spec read from standard input
+
+
+def read_stdin() -> str:
+    """The UTF-8 text of standard input, of at most :data:`MAX_STDIN` bytes."""
+    if sys.stdin is None:  # started with standard input closed (<&-)
+        raise SpecError("standard input is closed; give a spec file", source="<stdin>")
+    data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(data) > MAX_STDIN:
+        raise SpecError(
+            f"more than {MAX_STDIN} bytes; this is not a spec or claims", source="<stdin>"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise SpecError(reason, source="<stdin>") from None
+
+
 def read_text(path: str | Path, where: str, limit: int = bounds.MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes.
 
