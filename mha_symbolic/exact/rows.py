@@ -17,6 +17,7 @@ import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact import structured as st
 
@@ -174,3 +175,64 @@ class Entries:
 
     def matrix(self) -> Matrix:
         return Matrix(self.rows, self.cols, list(self))
+
+
+class LargeValue:
+    """A step's exact value at model scale, read the way a matrix is: ``m[i, j]`` is an exact
+    entry, ``m[i, :]`` (any part) an ImmutableMatrix, each made from the structure when read
+    (with the softmax rows it needs), as ``d.step(key).entries`` makes them.
+
+    Only the whole matrix as one SymPy object (its iteration, ``m[:, :]``, any other matrix
+    method) is refused, with the derivation's refusal: that is what takes minutes.
+    """
+
+    def __init__(self, entries: Entries, key: str, refusal: str) -> None:
+        self._entries, self._key, self._refusal = entries, key, refusal
+        self.rows, self.cols = entries.shape
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    @property
+    def free_symbols(self) -> set[sp.Symbol]:
+        return set()  # made from rational inputs: numbers only
+
+    def refused(self) -> SpecError:
+        """The refusal of the whole matrix, saying what is read at once instead."""
+        at = f"d[{self._key!r}]"
+        return SpecError(
+            f"{self._refusal}; only the whole matrix as one SymPy object takes that long: "
+            f"its entries and rows are made one at a time ({at}[i, j], {at}[i, :])"
+        )
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int):  # a flat index, as a SymPy matrix takes it
+            i, j = divmod(index if index >= 0 else index + self.rows * self.cols, self.cols)
+            return self._entries.entry(i, j)
+        i, j = index
+        rows = range(self.rows)[i] if isinstance(i, slice) else None
+        cols = range(self.cols)[j] if isinstance(j, slice) else None
+        if rows is not None and cols is not None and (len(rows), len(cols)) == self.shape:
+            raise self.refused()
+        return self._entries[i, j]
+
+    def row(self, i: int) -> Matrix:
+        return Matrix([self._entries.row(i)])
+
+    def __iter__(self) -> Iterator[sp.Expr]:
+        raise self.refused()
+
+    def __len__(self) -> int:
+        return self.rows * self.cols
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # Python's protocols (copy, NumPy, display) look, quietly
+            raise AttributeError(name)
+        raise self.refused()  # a SymPy matrix method: it needs every entry
+
+    def __repr__(self) -> str:
+        return (
+            f"<exact {self.rows} x {self.cols} value of step {self._key!r}, made entry by "
+            f"entry: [i, j] an entry, [i, :] a row>"
+        )
