@@ -20,12 +20,17 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact import structured as st
+from mha_symbolic.exact.softmax_rows import softmax_row
 
 EntryMaker = Callable[[int, int], sp.Expr]
 
 
 def _rational(number: flint.fmpq) -> sp.Rational:
     return sp.Rational(int(number.p), int(number.q))
+
+
+def _ratio(number: flint.fmpq) -> tuple[int, int]:
+    return int(number.p), int(number.q)
 
 
 class _Logits:
@@ -53,7 +58,7 @@ class Softmaxes:
     def __call__(self, weights: st.Weights, i: int) -> ops.Softmax:
         key = (id(weights), i)
         if key not in self.made:
-            self.made[key] = ops.row_softmax(_Logits(weights.logits).row(i))
+            self.made[key] = softmax_row(weights.logits, i)
         return self.made[key]
 
 
@@ -70,7 +75,7 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
     it: the heads over one denominator added inside one fraction, the rational part after."""
 
     def entry(i: int, c: int) -> sp.Expr:
-        grouped: dict[ops.Sum, list[tuple[sp.Expr, sp.Expr]]] = {}
+        grouped: dict[ops.Sum, list[tuple[sp.Expr, int, int]]] = {}
         for term in mix.terms:
             if not term.offset <= c < term.offset + term.matrix.ncols():
                 continue
@@ -78,11 +83,13 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
             pairs = grouped.setdefault(softmax.sums[0], [])
             column = c - term.offset
             pairs.extend(
-                (e, _rational(term.matrix[j, column]))
+                (e, *_ratio(term.matrix[j, column]))
                 for j, e in enumerate(softmax.exps[0])
                 if e != 0
             )
-        total = sp.Add(*(ops.divide(ops.linear_sum(pairs), z) for z, pairs in grouped.items()))
+        total = sp.Add(
+            *(ops.divide(ops.collected_sum(pairs), z, True) for z, pairs in grouped.items())
+        )
         return total if mix.rational is None else total + _rational(mix.rational[i, c])
 
     return entry
