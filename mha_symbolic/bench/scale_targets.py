@@ -28,6 +28,7 @@ def bench_targets(quick: bool = False) -> Iterator[str]:
     yield f"  {'':<40} {'figure':>26}  {'baseline (same run)':<40} {'target':<16}"
     yield from _read_rows(quick)
     yield from _overhead_rows(quick)
+    yield from _entry_rows(quick)
 
 
 def _torch() -> Any:
@@ -146,3 +147,66 @@ def _overhead_rows(quick: bool) -> Iterator[str]:
                 overhead < 5e-6 and own / hand <= 1.2,
                 _too_wide(timings),
             )
+
+
+# ---------------------------------------------------------------------- one exact entry
+
+
+def symengine_entry(mix: Any, i: int, c: int) -> Any:
+    """Entry (i, c) of a mix of heads built by SymEngine from the same FLINT structure: each
+    head's exponentials over its row's smallest logit, their sum, and the weighted values."""
+    import symengine as se
+
+    def rational(number: Any) -> Any:
+        return se.Rational(int(number.p), int(number.q))
+
+    total = se.Integer(0) if mix.rational is None else rational(mix.rational[i, c])
+    for term in mix.terms:
+        if not term.offset <= c < term.offset + term.matrix.ncols():
+            continue
+        logits = term.weights.logits
+        factor = se.sympify(logits.factor)
+        row = [logits.matrix[i, j] for j in range(logits.matrix.ncols())]
+        low = min(row)
+        exps = [se.exp(factor * rational(r - low)) for r in row]
+        column = c - term.offset
+        top = se.Add(*(e * rational(term.matrix[j, column]) for j, e in enumerate(exps)))
+        total = total + top / se.Add(*exps)
+    return total
+
+
+def _entry_rows(quick: bool) -> Iterator[str]:
+    from mha_symbolic.bench.model_scale import FORWARD_SHAPES, rational_spec
+    from mha_symbolic.exact.evaluate import derive
+
+    try:
+        import symengine  # noqa: F401
+    except ImportError:
+        yield "  one exact entry: SymEngine is not installed (pip install 'mha-symbolic[bench]')"
+        return
+    for shape in FORWARD_SHAPES[1:2] if quick else FORWARD_SHAPES[1:]:
+        structured = derive(rational_spec(*shape)).structured
+        assert structured is not None
+        timings = timed_interleaved(_entry_contenders(structured["output"]), 3 if quick else 7)
+        ours, theirs = timings["entry"].median, timings["symengine"].median
+        yield _row(
+            f"one exact entry {shape} output",
+            _spread(timings["entry"], 1e3, "ms"),
+            f"SymEngine {theirs * 1e3:.1f} ms ({ours / theirs:.2f}x)",
+            "<= 2x SymEngine",
+            ours <= 2 * theirs,
+            _too_wide(timings),
+        )
+
+
+def _entry_contenders(mix: Any) -> dict[str, Callable[[], object]]:
+    """Entry (i, 0) of the output made from the structure, and by SymEngine; each call takes
+    the next row, so no softmax row is made twice."""
+    from mha_symbolic.exact.rows import Softmaxes, entry_maker
+
+    rows = iter(range(10**9))
+
+    def ours() -> object:
+        return entry_maker(mix, Softmaxes())(next(rows) % mix.rows, 0)  # type: ignore[misc]
+
+    return {"entry": ours, "symengine": lambda: symengine_entry(mix, next(rows) % mix.rows, 0)}

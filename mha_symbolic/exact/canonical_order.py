@@ -30,25 +30,33 @@ def _rank(name: str) -> tuple[int, str]:
     return (len(names) + 1, name)
 
 
-# Keys already made, by term; emptied when it grows past a layer's worth of softmax rows.
+# Keys already made, by term (numbers, powers); emptied when it grows past this many.
 _KNOWN: dict[sp.Basic, tuple[Any, ...]] = {}
-_MOST = 200_000
+_MOST = 100_000
+_ATTRIBUTE = "_mha_compare_key"  # a key kept on the term itself (see ``remember``)
 
 
 def compare_key(expr: sp.Basic) -> tuple[Any, ...]:
     """A key that orders SymPy objects as ``Basic.compare`` does."""
+    held = getattr(expr, "__dict__", None)
+    key = held.get(_ATTRIBUTE) if held is not None else None
+    if key is not None:
+        return key  # kept on the term by whoever made it (see ``remember``)
+    if isinstance(expr, (sp.Mul, sp.Add)):
+        return _made(expr)  # quick from its factors' keys; not worth keeping
     key = _KNOWN.get(expr)
     if key is None:
         key = _made(expr)
-        remember(expr, key)
+        if len(_KNOWN) >= _MOST:
+            _KNOWN.clear()
+        _KNOWN[expr] = key
     return key
 
 
 def remember(expr: sp.Basic, key: tuple[Any, ...]) -> None:
-    """Keep ``expr``'s key (made by the caller, who knows its parts' keys already)."""
-    if len(_KNOWN) >= _MOST:
-        _KNOWN.clear()
-    _KNOWN[expr] = key
+    """Keep ``expr``'s key on it (an exponential just made, whose argument's key its maker
+    knows): no hashing, and it goes when the term goes."""
+    expr.__dict__[_ATTRIBUTE] = key
 
 
 def rational_key(number: sp.Rational) -> tuple[Any, ...]:
@@ -79,3 +87,11 @@ def function_key(cls: type, argument_key: tuple[Any, ...]) -> tuple[Any, ...]:
 def product_key(first: tuple[Any, ...], second: tuple[Any, ...]) -> tuple[Any, ...]:
     """The key of a Mul of two factors from theirs."""
     return (_rank("Mul"), 2, (first, second))
+
+
+def in_order(first: sp.Basic, second: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
+    """The two in SymPy's canonical order (their classes decide it, when they differ)."""
+    ranks = _rank(first.__class__.__name__), _rank(second.__class__.__name__)
+    if ranks[0] != ranks[1]:
+        return (first, second) if ranks[0] < ranks[1] else (second, first)
+    return (first, second) if compare_key(first) <= compare_key(second) else (second, first)

@@ -11,7 +11,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.add import _addsort
 
-from mha_symbolic.exact.canonical_order import Unordered, compare_key
+from mha_symbolic.exact.canonical_order import Unordered, compare_key, in_order
 
 
 def tidy(entry: sp.Expr) -> sp.Expr:
@@ -101,9 +101,10 @@ def linear_sum(pairs: Iterable[tuple[sp.Expr, sp.Expr]]) -> Sum:
     return collected_sum([(atom, int(c.p), int(c.q)) for atom, c in pairs])
 
 
-def collected_sum(pairs: Iterable[tuple[sp.Expr, int, int]]) -> Sum:
+def collected_sum(pairs: Iterable[tuple[sp.Expr, int, int]], numbers: bool = False) -> Sum:
     """:func:`linear_sum` of coefficients ``p/q`` given as integers (q > 0, no SymPy number
-    made): over one common denominator, the sums and the content are integer arithmetic."""
+    made): over one common denominator, the sums and the content are integer arithmetic.
+    ``numbers``: the atoms are numbers (exponentials of reals), so they commute."""
     given = [(atom, p, q) for atom, p, q in pairs if p]
     common = lcm(*{q for _, _, q in given})
     collected: dict[sp.Expr, int] = {}
@@ -115,10 +116,11 @@ def collected_sum(pairs: Iterable[tuple[sp.Expr, int, int]]) -> Sum:
     divisor = gcd(*numerators.values())
     content = Fraction(divisor, common)
     terms = [_times(n // divisor, atom) for atom, n in numerators.items()]
-    return Sum(sp.Rational(content.numerator, content.denominator), canonical_add(terms))
+    primitive = canonical_add(terms, True if numbers else None)
+    return Sum(sp.Rational(content.numerator, content.denominator), primitive)
 
 
-def canonical_add(terms: list[sp.Expr]) -> sp.Expr:
+def canonical_add(terms: list[sp.Expr], commutative: bool | None = None) -> sp.Expr:
     """Add(*terms) for canonical terms that are not Adds, at most one a number, no two alike
     (distinct exps or monomials), in SymPy's canonical order.
 
@@ -132,7 +134,7 @@ def canonical_add(terms: list[sp.Expr]) -> sp.Expr:
         rest.sort(key=compare_key)  # the order _addsort gives, at a fraction of its cost
     except Unordered:
         _addsort(rest)
-    return sp.Add._from_args(numbers + rest)
+    return sp.Add._from_args(numbers + rest, commutative)
 
 
 def _times(k: int, atom: sp.Expr) -> sp.Expr:
@@ -140,7 +142,7 @@ def _times(k: int, atom: sp.Expr) -> sp.Expr:
     (which looks for powers of e to combine) dominates the derivation's time otherwise."""
     if k == 1:
         return atom
-    if atom == 1:
+    if atom is sp.S.One:  # (SymPy's 1 is one object; == would sympify)
         return sp.Integer(k)
     return sp.Mul._from_args((sp.Integer(k), atom), True)  # numbers and exps commute
 
@@ -158,8 +160,12 @@ def divide(top: Sum, bottom: Sum, numbers: bool = False) -> sp.Expr:
         return ratio
     if bottom.primitive == 1:
         return ratio * top.primitive
-    plain = numbers and bottom.primitive.is_Add
-    return sp.Mul(ratio, top.primitive, sp.Pow(bottom.primitive, -1, evaluate=not plain))
+    if numbers and bottom.primitive.is_Add and top.primitive.is_Add:
+        # What Mul makes of these (its rules have nothing to combine): the coefficient,
+        # then the two factors in canonical order.
+        factors = in_order(top.primitive, sp.Pow(bottom.primitive, -1, evaluate=False))
+        return sp.Mul._from_args(factors if ratio == 1 else (ratio, *factors), True)
+    return sp.Mul(ratio, top.primitive, sp.Pow(bottom.primitive, -1))
 
 
 @dataclass(frozen=True)

@@ -85,10 +85,10 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
             pairs.extend(
                 (e, *_ratio(term.matrix[j, column]))
                 for j, e in enumerate(softmax.exps[0])
-                if e != 0
+                if e is not sp.S.Zero  # (a blocked key; SymPy's 0 is one object)
             )
         total = sp.Add(
-            *(ops.divide(ops.collected_sum(pairs), z, True) for z, pairs in grouped.items())
+            *(ops.divide(ops.collected_sum(pairs, True), z, True) for z, pairs in grouped.items())
         )
         return total if mix.rational is None else total + _rational(mix.rational[i, c])
 

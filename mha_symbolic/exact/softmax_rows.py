@@ -117,7 +117,8 @@ def softmax_row(logits: st.Logits, i: int) -> ops.Softmax:
     low, high = min(finite), max(finite)
     shift = high if scale.wide(high - low) else low
     exps = tuple(scale.exp(r - shift) if ok else sp.S.Zero for r, ok in zip(row, allowed))
-    return ops.Softmax((exps,), (ops.collected_sum([(e, 1, 1) for e in exps if e != 0]),))
+    total = ops.collected_sum([(e, 1, 1) for e in exps if e is not sp.S.Zero], numbers=True)
+    return ops.Softmax((exps,), (total,))
 
 
 def _general(logits: st.Logits, i: int) -> ops.Softmax:
