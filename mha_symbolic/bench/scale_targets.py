@@ -4,6 +4,8 @@ repeats, BLAS and torch on one thread; a row whose repeats spread too far says s
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -20,15 +22,43 @@ TINY = ((1, 2, 2, 2), (1, 8, 4, 2))  # (B, L, E, h): where a call's own checks s
 
 def _row(what: str, figure: str, baseline: str, target: str, met: bool, note: str = "") -> str:
     verdict = "met" if met else "NOT met"
-    return f"  {what:<40} {figure:>26}  {baseline:<40} {target:<16} {verdict}{note}"
+    return f"  {what:<40} {figure:>26}  {baseline:<46} {target:<16} {verdict}{note}"
 
 
 def bench_targets(quick: bool = False) -> Iterator[str]:
-    yield "targets: each figure beside its target and a baseline timed in the same run"
-    yield f"  {'':<40} {'figure':>26}  {'baseline (same run)':<40} {'target':<16}"
+    yield "targets: each figure beside its target and a baseline timed in the same run;"
+    yield "  wall-clock medians (their range); ratios also in CPU time, which a loaded machine"
+    yield "  disturbs less; a target is judged on CPU time"
+    yield f"  {'':<40} {'figure (wall)':>26}  {'baseline (same run)':<46} {'target':<16}"
     yield from _read_rows(quick)
     yield from _overhead_rows(quick)
     yield from _entry_rows(quick)
+
+
+def timed_both(
+    contenders: dict[str, Callable[[], object]], repeats: int, numbers: dict[str, int] | None = None
+) -> tuple[dict[str, Timing], dict[str, float]]:
+    """Wall-clock timings per call (interleaved, as the rest of the bench) and the median CPU
+    time per call of each contender, measured around the same samples."""
+    cpu: dict[str, list[float]] = {name: [] for name in contenders}
+
+    def sample(name: str, run: Callable[[], object], number: int) -> Callable[[], None]:
+        def timed() -> None:
+            start = time.process_time()
+            for _ in range(number):
+                run()
+            cpu[name].append((time.process_time() - start) / number)
+
+        return timed
+
+    counts = numbers or {}
+    samples = {n: sample(n, run, counts.get(n, 1)) for n, run in contenders.items()}
+    wall = timed_interleaved(samples, repeats)
+    per_call = {
+        n: Timing(*(v / counts.get(n, 1) for v in (t.median, t.low, t.high)))
+        for n, t in wall.items()
+    }
+    return per_call, {n: statistics.median(values) for n, values in cpu.items()}
 
 
 def _torch() -> Any:
@@ -76,14 +106,15 @@ def _read_rows(quick: bool) -> Iterator[str]:
         "loop": lambda: entry_by_entry(from_torch(module, x, floats="binary")),
     }
     with one_thread(torch):
-        timings = timed_interleaved(contenders, 1 if quick else 3)
+        timings, cpu = timed_both(contenders, 1 if quick else 3)
     new, old = timings["from_torch"], timings["loop"]
     yield _row(
         what,
         f"{_spread(new, 1, 's')}",
-        f"fmpq per float loop {old.median:.2f} s ({old.median / new.median:.1f}x)",
+        f"fmpq per float {old.median:.2f} s: {old.median / new.median:.1f}x wall, "
+        f"{cpu['loop'] / cpu['from_torch']:.1f}x CPU; CPU {cpu['from_torch']:.2f} s",
         "< 0.5 s",
-        new.median < 0.5,
+        cpu["from_torch"] < 0.5,
         _too_wide(timings),
     )
 
@@ -136,15 +167,17 @@ def _overhead_rows(quick: bool) -> Iterator[str]:
             contenders = _compiled(*shape, dtype)
             numbers = {name: calls_per_sample(run, 0.02)[0] for name, run in contenders.items()}
             with one_thread():
-                timings = timed_interleaved(contenders, 3 if quick else 9, numbers)
+                timings, cpu = timed_both(contenders, 3 if quick else 9, numbers)
             hand, own, raw = (timings[n].median for n in ("hand", "function", "raw"))
             overhead, before = own - raw, timings["general"].median - raw
+            cpu_overhead = cpu["function"] - cpu["raw"]
             yield _row(
                 f"compiled numpy {shape} {dtype}",
                 f"{overhead * 1e6:.1f} us over raw, {own / hand:.2f}x",
-                f"hand {hand * 1e6:.0f} us; raw {raw / hand:.2f}x; before {before * 1e6:.1f} us",
+                f"hand {hand * 1e6:.0f} us; before {before * 1e6:.1f} us; CPU "
+                f"{cpu_overhead * 1e6:.1f} us, {cpu['function'] / cpu['hand']:.2f}x",
                 "< 5 us, <= 1.2x",
-                overhead < 5e-6 and own / hand <= 1.2,
+                cpu_overhead < 5e-6 and cpu["function"] / cpu["hand"] <= 1.2,
                 _too_wide(timings),
             )
 
@@ -187,14 +220,16 @@ def _entry_rows(quick: bool) -> Iterator[str]:
     for shape in FORWARD_SHAPES[1:2] if quick else FORWARD_SHAPES[1:]:
         structured = derive(rational_spec(*shape)).structured
         assert structured is not None
-        timings = timed_interleaved(_entry_contenders(structured["output"]), 3 if quick else 7)
+        contenders = _entry_contenders(structured["output"])
+        timings, cpu = timed_both(contenders, 3 if quick else 7)
         ours, theirs = timings["entry"].median, timings["symengine"].median
+        ratio = cpu["entry"] / cpu["symengine"]
         yield _row(
             f"one exact entry {shape} output",
             _spread(timings["entry"], 1e3, "ms"),
-            f"SymEngine {theirs * 1e3:.1f} ms ({ours / theirs:.2f}x)",
+            f"SymEngine {theirs * 1e3:.1f} ms: {ours / theirs:.2f}x wall, {ratio:.2f}x CPU",
             "<= 2x SymEngine",
-            ours <= 2 * theirs,
+            ratio <= 2,
             _too_wide(timings),
         )
 

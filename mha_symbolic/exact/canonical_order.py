@@ -42,6 +42,8 @@ def compare_key(expr: sp.Basic) -> tuple[Any, ...]:
     key = held.get(_ATTRIBUTE) if held is not None else None
     if key is not None:
         return key  # kept on the term by whoever made it (see ``remember``)
+    if isinstance(expr, sp.Rational):
+        return rational_key(expr)  # made at once: cheaper than looking it up
     if isinstance(expr, (sp.Mul, sp.Add)):
         return _made(expr)  # quick from its factors' keys; not worth keeping
     key = _KNOWN.get(expr)
