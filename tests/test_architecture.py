@@ -143,12 +143,15 @@ def test_a_derivation_estimated_to_take_minutes_asks_for_large(monkeypatch, caps
     monkeypatch.setattr(bounds, "LARGE_SECONDS", 1e-9)
     d = derive(spec)  # kept in its exact structure: quick at any size
     assert d.enclose("output", 5)[0][0].contains(0.5)
+    assert str(d["output"][0, 0]) == "1/2"  # entries are made one at a time
     try:
-        d["output"]  # its SymPy values are what would take minutes
+        list(d["output"])  # the whole matrix as one SymPy object would take minutes
     except SpecError as error:
         assert str(error) == (
             "example two-tokens: SymPy values of (L, E, h) = (2, 2, 2) would take about "
-            "1 minute; pass large=True to go ahead"
+            "1 minute; pass large=True to go ahead; only the whole matrix as one SymPy "
+            "object takes that long: its entries and rows are made one at a time "
+            "(d['output'][i, j], d['output'][i, :])"
         )
     else:
         raise AssertionError("no refusal")

@@ -49,7 +49,9 @@ def test_asking_whether_a_step_exists_makes_no_value(refused: None) -> None:
     d = derive(_spec())
     assert "output" in d and "nothing" not in d
     with pytest.raises(SpecError, match="pass large=True"):
-        d["output"]
+        _ = d.step("output").value  # the whole matrix as one SymPy object
+    with pytest.raises(SpecError, match="pass large=True"):
+        list(d["output"])  # d[key] reads entries one at a time; all of them is refused
 
 
 def test_an_elided_solution_makes_only_the_entries_it_shows(refused: None) -> None:

@@ -12,7 +12,15 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.bench.timing import WIDE, machine, one_thread, timed_interleaved, too_wide
+from mha_symbolic.bench.baselines import numpy_mha
+from mha_symbolic.bench.timing import (
+    WIDE,
+    calls_per_sample,
+    machine,
+    one_thread,
+    timed_interleaved,
+    too_wide,
+)
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.numeric.function import compile
 from mha_symbolic.spec.attention import AttentionSpec
@@ -49,22 +57,15 @@ def plain_sympy(spec: AttentionSpec) -> sp.Matrix:
     return sp.Matrix.hstack(*heads) * sp.Matrix(spec.effective("w_o"))
 
 
-def _calls_per_sample(run: Callable[[], object], target: float = 0.01) -> tuple[int, float]:
-    """How many calls make a sample of about ``target`` seconds, and one call's time."""
-    run()  # warm-up: caches, thread pools, lazily converted weights
-    start = time.perf_counter()
-    run()
-    once = time.perf_counter() - start
-    return max(1, min(1000, int(target / max(once, 1e-9)))), once
-
-
 def _derived_output(spec: AttentionSpec) -> sp.MatrixBase:
     return derive(spec)["output"]  # made as a SymPy value, as the baseline makes it
 
 
 def _scale(quick: bool = False) -> Iterator[str]:
-    from mha_symbolic.bench import gpt2, model_scale
+    from mha_symbolic.bench import gpt2, model_scale, scale_targets
 
+    yield from scale_targets.bench_targets(quick)
+    yield ""
     yield from model_scale.bench_forward(quick)
     yield ""
     yield from gpt2.bench_layer(quick)
@@ -93,25 +94,6 @@ def bench_derive(quick: bool = False) -> Iterator[str]:
             f"{(length, width, heads)!s:>14}  {timings['derive'].median:9.4f}  "
             f"{timings['plain'].median:11.4f}  {ratio:5.1f}x{too_wide(timings)}"
         )
-
-
-def numpy_mha(x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, heads: int) -> Any:
-    """Multi-head self-attention written directly in NumPy: the baseline of the compile
-    benchmark. Batched heads, stable softmax, PyTorch's (out x in) weights, dtype kept."""
-    import numpy as np
-
-    *batch, length, width = x.shape
-    d = width // heads
-
-    def split(t: Any) -> Any:  # (..., L, E) -> (..., h, L, d)
-        return t.reshape(*batch, length, heads, d).swapaxes(-2, -3)
-
-    q, k, v = (split(x @ w.T) for w in (w_q, w_k, w_v))
-    scores = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(d))  # (..., h, L, L)
-    exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = exps / exps.sum(axis=-1, keepdims=True)
-    merged = (weights @ v).swapaxes(-2, -3).reshape(*batch, length, width)
-    return merged @ w_o.T
 
 
 def torch_sdpa_mha(x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, heads: int) -> Any:
@@ -232,7 +214,7 @@ def _compile_row(
     contenders: dict[str, Callable],
     base_name: str = "hand NumPy",
 ) -> str:
-    calibrated = {name: _calls_per_sample(run) for name, run in contenders.items()}
+    calibrated = {name: calls_per_sample(run) for name, run in contenders.items()}
     slowest = max(once for _, once in calibrated.values())
     repeats = 3 if slowest > 0.1 else 7
     numbers = {name: number for name, (number, _) in calibrated.items()}

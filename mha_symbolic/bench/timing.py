@@ -48,6 +48,15 @@ def timed_interleaved(
     }
 
 
+def calls_per_sample(run: Callable[[], object], target: float = 0.01) -> tuple[int, float]:
+    """How many calls make a sample of about ``target`` seconds, and one call's time."""
+    run()  # warm-up: caches, thread pools, lazily converted weights
+    start = time.perf_counter()
+    run()
+    once = time.perf_counter() - start
+    return max(1, min(1000, int(target / max(once, 1e-9)))), once
+
+
 def median_interleaved(
     contenders: Mapping[str, Callable[[], object]],
     repeats: int,

@@ -11,6 +11,7 @@ from typing import Any
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.exact.rows import LargeValue
 from mha_symbolic.model.program import KINDS, Program, build
 from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.spec.attention import AttentionSpec
@@ -146,7 +147,13 @@ class Derivation(Mapping[str, Matrix]):
             raise KeyError(unknown_key_message(key, list(by_key))) from None
 
     def __getitem__(self, key: str) -> Matrix:
-        return self.step(key).value
+        """Step ``key``'s exact value. A structured derivation too large for SymPy values
+        (see ``refusal``) gives them entry by entry: ``d[key][i, j]``, ``d[key][i, :]``."""
+        step = self.step(key)
+        entries = getattr(step, "_entries", None)
+        if self.refusal is not None and entries is not None:
+            return LargeValue(entries, key, self.refusal)
+        return step.value
 
     def __contains__(self, key: object) -> bool:
         return key in self._by_key  # type: ignore[attr-defined]  # (never makes a value)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
 from math import gcd, lcm
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.add import _addsort
+
+from mha_symbolic.exact.canonical_order import Unordered, compare_key, in_order
 
 
 def tidy(entry: sp.Expr) -> sp.Expr:
@@ -97,21 +98,29 @@ def linear_sum(pairs: Iterable[tuple[sp.Expr, sp.Expr]]) -> Sum:
     pairs = list(pairs)
     if not all(c.is_Rational for _, c in pairs):
         return Sum(sp.Integer(1), sp.Add(*(a * c for a, c in pairs)))
-    collected: dict[sp.Expr, Fraction] = {}
-    for atom, c in pairs:
-        if c:
-            collected[atom] = collected.get(atom, Fraction(0)) + Fraction(int(c.p), int(c.q))
-    coefficients = {a: c for a, c in collected.items() if c}
-    if not coefficients:
+    return collected_sum([(atom, int(c.p), int(c.q)) for atom, c in pairs])
+
+
+def collected_sum(pairs: Iterable[tuple[sp.Expr, int, int]], numbers: bool = False) -> Sum:
+    """:func:`linear_sum` of coefficients ``p/q`` given as integers (q > 0, no SymPy number
+    made): over one common denominator, the sums and the content are integer arithmetic.
+    ``numbers``: the atoms are numbers (exponentials of reals), so they commute."""
+    given = [(atom, p, q) for atom, p, q in pairs if p]
+    common = lcm(*{q for _, _, q in given})
+    collected: dict[sp.Expr, int] = {}
+    for atom, p, q in given:
+        collected[atom] = collected.get(atom, 0) + p * (common // q)
+    numerators = {atom: n for atom, n in collected.items() if n}
+    if not numerators:
         return Sum(sp.Integer(1), sp.Integer(0))
-    numerators = [c.numerator for c in coefficients.values()]
-    denominators = [c.denominator for c in coefficients.values()]
-    content = Fraction(reduce(gcd, numerators), reduce(lcm, denominators))
-    terms = [_times(int(c / content), atom) for atom, c in coefficients.items()]
-    return Sum(sp.Rational(content.numerator, content.denominator), canonical_add(terms))
+    divisor = gcd(*numerators.values())
+    content = Fraction(divisor, common)
+    terms = [_times(n // divisor, atom) for atom, n in numerators.items()]
+    primitive = canonical_add(terms, True if numbers else None)
+    return Sum(sp.Rational(content.numerator, content.denominator), primitive)
 
 
-def canonical_add(terms: list[sp.Expr]) -> sp.Expr:
+def canonical_add(terms: list[sp.Expr], commutative: bool | None = None) -> sp.Expr:
     """Add(*terms) for canonical terms that are not Adds, at most one a number, no two alike
     (distinct exps or monomials), in SymPy's canonical order.
 
@@ -121,8 +130,11 @@ def canonical_add(terms: list[sp.Expr]) -> sp.Expr:
         return terms[0] if terms else sp.Integer(0)
     numbers = [t for t in terms if t.is_Number]
     rest = [t for t in terms if not t.is_Number]
-    _addsort(rest)
-    return sp.Add._from_args(numbers + rest)
+    try:
+        rest.sort(key=compare_key)  # the order _addsort gives, at a fraction of its cost
+    except Unordered:
+        _addsort(rest)
+    return sp.Add._from_args(numbers + rest, commutative)
 
 
 def _times(k: int, atom: sp.Expr) -> sp.Expr:
@@ -130,13 +142,17 @@ def _times(k: int, atom: sp.Expr) -> sp.Expr:
     (which looks for powers of e to combine) dominates the derivation's time otherwise."""
     if k == 1:
         return atom
-    if atom == 1:
+    if atom is sp.S.One:  # (SymPy's 1 is one object; == would sympify)
         return sp.Integer(k)
-    return sp.Mul._from_args((sp.Integer(k), atom))
+    return sp.Mul._from_args((sp.Integer(k), atom), True)  # numbers and exps commute
 
 
-def divide(top: Sum, bottom: Sum) -> sp.Expr:
-    """top / bottom, rational contents cancelled; a plain number when the primitives match."""
+def divide(top: Sum, bottom: Sum, numbers: bool = False) -> sp.Expr:
+    """top / bottom, rational contents cancelled; a plain number when the primitives match.
+
+    ``numbers``: both are sums of real exponentials and rationals, whose reciprocal SymPy
+    leaves as it is: it is written so at once (SymPy's checks of a 64-term sum take longer
+    than the rest of an entry)."""
     if top.primitive == 0:
         return sp.Integer(0)
     ratio = top.content / bottom.content
@@ -144,6 +160,11 @@ def divide(top: Sum, bottom: Sum) -> sp.Expr:
         return ratio
     if bottom.primitive == 1:
         return ratio * top.primitive
+    if numbers and bottom.primitive.is_Add and top.primitive.is_Add:
+        # What Mul makes of these (its rules have nothing to combine): the coefficient,
+        # then the two factors in canonical order.
+        factors = in_order(top.primitive, sp.Pow(bottom.primitive, -1, evaluate=False))
+        return sp.Mul._from_args(factors if ratio == 1 else (ratio, *factors), True)
     return sp.Mul(ratio, top.primitive, sp.Pow(bottom.primitive, -1))
 
 

@@ -17,14 +17,20 @@ import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
+from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact import structured as st
+from mha_symbolic.exact.softmax_rows import softmax_row
 
 EntryMaker = Callable[[int, int], sp.Expr]
 
 
 def _rational(number: flint.fmpq) -> sp.Rational:
     return sp.Rational(int(number.p), int(number.q))
+
+
+def _ratio(number: flint.fmpq) -> tuple[int, int]:
+    return int(number.p), int(number.q)
 
 
 class _Logits:
@@ -52,7 +58,7 @@ class Softmaxes:
     def __call__(self, weights: st.Weights, i: int) -> ops.Softmax:
         key = (id(weights), i)
         if key not in self.made:
-            self.made[key] = ops.row_softmax(_Logits(weights.logits).row(i))
+            self.made[key] = softmax_row(weights.logits, i)
         return self.made[key]
 
 
@@ -69,7 +75,7 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
     it: the heads over one denominator added inside one fraction, the rational part after."""
 
     def entry(i: int, c: int) -> sp.Expr:
-        grouped: dict[ops.Sum, list[tuple[sp.Expr, sp.Expr]]] = {}
+        grouped: dict[ops.Sum, list[tuple[sp.Expr, int, int]]] = {}
         for term in mix.terms:
             if not term.offset <= c < term.offset + term.matrix.ncols():
                 continue
@@ -77,11 +83,13 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
             pairs = grouped.setdefault(softmax.sums[0], [])
             column = c - term.offset
             pairs.extend(
-                (e, _rational(term.matrix[j, column]))
+                (e, *_ratio(term.matrix[j, column]))
                 for j, e in enumerate(softmax.exps[0])
-                if e != 0
+                if e is not sp.S.Zero  # (a blocked key; SymPy's 0 is one object)
             )
-        total = sp.Add(*(ops.divide(ops.linear_sum(pairs), z) for z, pairs in grouped.items()))
+        total = sp.Add(
+            *(ops.divide(ops.collected_sum(pairs, True), z, True) for z, pairs in grouped.items())
+        )
         return total if mix.rational is None else total + _rational(mix.rational[i, c])
 
     return entry
@@ -174,3 +182,64 @@ class Entries:
 
     def matrix(self) -> Matrix:
         return Matrix(self.rows, self.cols, list(self))
+
+
+class LargeValue:
+    """A step's exact value at model scale, read the way a matrix is: ``m[i, j]`` is an exact
+    entry, ``m[i, :]`` (any part) an ImmutableMatrix, each made from the structure when read
+    (with the softmax rows it needs), as ``d.step(key).entries`` makes them.
+
+    Only the whole matrix as one SymPy object (its iteration, ``m[:, :]``, any other matrix
+    method) is refused, with the derivation's refusal: that is what takes minutes.
+    """
+
+    def __init__(self, entries: Entries, key: str, refusal: str) -> None:
+        self._entries, self._key, self._refusal = entries, key, refusal
+        self.rows, self.cols = entries.shape
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    @property
+    def free_symbols(self) -> set[sp.Symbol]:
+        return set()  # made from rational inputs: numbers only
+
+    def refused(self) -> SpecError:
+        """The refusal of the whole matrix, saying what is read at once instead."""
+        at = f"d[{self._key!r}]"
+        return SpecError(
+            f"{self._refusal}; only the whole matrix as one SymPy object takes that long: "
+            f"its entries and rows are made one at a time ({at}[i, j], {at}[i, :])"
+        )
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int):  # a flat index, as a SymPy matrix takes it
+            i, j = divmod(index if index >= 0 else index + self.rows * self.cols, self.cols)
+            return self._entries.entry(i, j)
+        i, j = index
+        rows = range(self.rows)[i] if isinstance(i, slice) else None
+        cols = range(self.cols)[j] if isinstance(j, slice) else None
+        if rows is not None and cols is not None and (len(rows), len(cols)) == self.shape:
+            raise self.refused()
+        return self._entries[i, j]
+
+    def row(self, i: int) -> Matrix:
+        return Matrix([self._entries.row(i)])
+
+    def __iter__(self) -> Iterator[sp.Expr]:
+        raise self.refused()
+
+    def __len__(self) -> int:
+        return self.rows * self.cols
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # Python's protocols (copy, NumPy, display) look, quietly
+            raise AttributeError(name)
+        raise self.refused()  # a SymPy matrix method: it needs every entry
+
+    def __repr__(self) -> str:
+        return (
+            f"<exact {self.rows} x {self.cols} value of step {self._key!r}, made entry by "
+            f"entry: [i, j] an entry, [i, :] a row>"
+        )

@@ -31,12 +31,16 @@ from mha_symbolic.exact.structured_values import Unstructured as Unstructured
 from mha_symbolic.exact.structured_values import Value as Value
 from mha_symbolic.exact.structured_values import Weights as Weights
 from mha_symbolic.model.program import Program
+from mha_symbolic.spec.binary_arrays import flint_of
 
 # ---------------------------------------------------------------------- leaves
 
 
 def rational(matrix: sp.MatrixBase) -> flint.fmpq_mat:
     """A SymPy matrix of rationals as an ``fmpq_mat`` (Unstructured if any entry is not)."""
+    held = flint_of(matrix)
+    if held is not None:
+        return held  # read from a binary float array: never made into SymPy entries
     rep = getattr(matrix, "_rep", None)
     if rep is not None and (rep.domain.is_QQ or rep.domain.is_ZZ):
         dense = rep.convert_to(rep.domain.get_field()).to_dfm_or_ddm()

@@ -11,6 +11,7 @@ import sympy as sp
 
 from mha_symbolic.numeric import backprop, codegen
 from mha_symbolic.numeric.arrays import ARRAYS
+from mha_symbolic.numeric.fast_call import Checked, FastCall
 from mha_symbolic.spec.attention import AttentionSpec
 
 
@@ -118,6 +119,7 @@ class AttentionFunction:
         self.required: tuple[str, ...] = tuple(
             name for name in names if _has_symbols(self._matrices(name))
         )
+        self._fast = FastCall(self)  # the usual call's checks, worked out once
 
     _entry = "attention"  # the generated function
 
@@ -158,12 +160,23 @@ class AttentionFunction:
         mask: Any = None,
         **weights: Any,
     ) -> Any:
-        inputs, additive, args, numbers = self._arguments(query, key, value, mask, weights)
+        checked = self._fast(query, key, value, mask, weights)  # the usual call, at once
+        if checked is None:
+            checked = self._arguments(query, key, value, mask, weights)
+        inputs, additive, args, numbers = checked
         return self._function(*inputs, additive, *args, *numbers)
+
+    def _checked(
+        self, query: Any, key: Any, value: Any, mask: Any, weights: dict[str, Any]
+    ) -> Checked:
+        """The arguments checked: the usual call in microseconds (:mod:`.fast_call`), any
+        other the general way."""
+        fast = self._fast(query, key, value, mask, weights)
+        return fast if fast is not None else self._arguments(query, key, value, mask, weights)
 
     def _arguments(
         self, query: Any, key: Any, value: Any, mask: Any, weights: dict[str, Any]
-    ) -> tuple[tuple[Any, Any, Any], Any, list[Any], list[float]]:
+    ) -> Checked:
         """(query, key, value), the additive mask, the weights and the parameters, checked."""
         arrays = self._arrays
         if query is None:  # an example that starts at Q, K and V (or later): no input
@@ -357,7 +370,7 @@ class GradientFunction(AttentionFunction):
         target: Any = None,
         **weights: Any,
     ) -> dict[str, Any]:
-        inputs, additive, args, numbers = self._arguments(query, key, value, mask, weights)
+        inputs, additive, args, numbers = self._checked(query, key, value, mask, weights)
         targets = self._target(target, inputs)
         loss, *grads = self._function(*inputs, additive, *args, *targets, *numbers)
         out = {"loss": loss}

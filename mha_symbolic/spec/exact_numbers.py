@@ -259,56 +259,27 @@ def _is_array(value: Any) -> bool:
     return hasattr(value, "tolist") and hasattr(value, "shape") and hasattr(value, "dtype")
 
 
-def _binary_array(value: Any, where: str) -> sp.ImmutableMatrix | None:
-    """A 2-d float array read in binary (``floats("binary")``) without a per-entry reader: a
-    model layer's 590,000 weights take about a second instead of a minute."""
+def _binary_array(value: Any, where: str, vector: bool = False) -> sp.ImmutableMatrix | None:
+    """A float array (2-d, or 1-d for a ``vector``) read in binary (``floats("binary")``)
+    without a per-entry reader: one FLINT matrix, its SymPy entries made when read (see
+    :mod:`.binary_arrays`); None for anything else."""
     if not _is_array(value) or _FLOATS.get() != "binary" or value.dtype.kind != "f":
         return None
-    if value.ndim != 2 or 0 in value.shape:
+    if value.ndim != (1 if vector else 2) or 0 in value.shape:
         return None  # the general reader names what is wrong
-    rows, cols = (int(n) for n in value.shape)
-    _check_size(rows, cols, where, True)
+    grid = value.reshape(1, -1) if vector else value
+    rows, cols = (int(n) for n in grid.shape)
+    _check_size(rows, cols, where, not vector)
     import numpy  # the value is a NumPy array already: no import cost here
 
-    finite = numpy.isfinite(value)
+    from mha_symbolic.spec.binary_arrays import BinaryMatrix, fraction_matrix
+
+    finite = numpy.isfinite(grid)
     if not finite.all():
         i, j = (int(n) for n in numpy.argwhere(~finite)[0])
-        entry = float(value[i, j])
-        raise SpecError(f"{where}[{i + 1},{j + 1}]: {entry!r} is not a finite number")
-    flat = value.astype("float64").ravel().tolist()
-    return rational_matrix(rows, cols, [entry.as_integer_ratio() for entry in flat])
-
-
-def rational_matrix(rows: int, cols: int, ratios: list[tuple[int, int]]) -> sp.ImmutableMatrix:
-    """The matrix of the fractions ``(p, q)`` (lowest terms, q > 0), row by row, built in
-    a fraction of the time SymPy's constructor takes (which converts every entry to its
-    domain and back): the entries are made directly and the rational matrix SymPy keeps
-    beside them is given, not recomputed."""
-    entries = [_ratio(p, q) for p, q in ratios]
-    try:
-        from sympy.polys.domains import QQ
-        from sympy.polys.matrices import DomainMatrix
-
-        flat = [QQ(p, q) for p, q in ratios]
-        rep = DomainMatrix.from_list_flat(flat, (rows, cols), QQ)
-        rep = rep.to_sparse()  # the form SymPy's constructor makes (== compares forms too)
-    except (ImportError, AttributeError, NotImplementedError):  # another SymPy: its own path
-        return sp.ImmutableMatrix._new(rows, cols, entries, copy=False)
-    matrix = sp.Basic.__new__(
-        sp.ImmutableMatrix, sp.Integer(rows), sp.Integer(cols), sp.Tuple(*entries, sympify=False)
-    )
-    matrix._rows, matrix._cols, matrix._rep = rows, cols, rep
-    return matrix
-
-
-def _ratio(numerator: int, denominator: int) -> sp.Rational:
-    # as_integer_ratio is in lowest terms with a positive denominator, so SymPy's
-    # normalising constructor (a gcd and a cache per entry) is skipped.
-    if denominator == 1:
-        return sp.Integer(numerator)
-    ratio = sp.Expr.__new__(sp.Rational)
-    ratio.p, ratio.q = numerator, denominator
-    return ratio
+        entry = f"{where}[{j + 1}]" if vector else f"{where}[{i + 1},{j + 1}]"
+        raise SpecError(f"{entry}: {float(grid[i, j])!r} is not a finite number")
+    return BinaryMatrix.of(fraction_matrix(grid))
 
 
 def _is_row(row: Any) -> bool:
@@ -319,6 +290,9 @@ def _is_row(row: Any) -> bool:
 
 def to_vector(value: Any, where: str) -> sp.ImmutableMatrix:
     """A 1 x n row vector (biases) from a flat list, array or a 1-row/1-column matrix."""
+    fast = _binary_array(value, where, vector=True)
+    if fast is not None:
+        return fast
     if hasattr(value, "tolist") and hasattr(value, "shape"):
         value = value.tolist()
     if isinstance(value, sp.MatrixBase):
