@@ -719,13 +719,15 @@ def test_a_matrix_too_wide_for_a_page_is_written_in_groups_of_columns() -> None:
 
     joined = [a + b for a, b in zip(*(cells(part) for _, _, part in groups))]
     assert joined == cells(exact)  # every entry, in its place
-    for fmt in ("md", "tex", "html"):
-        assert "4–6:" in render(d, fmt), fmt  # "columns 4–6:" (in HTML with a no-break space)
+    for fmt in ("md", "tex"):
+        assert r"\text{columns 4–6 of}\ O\text{:}\quad " in render(d, fmt), fmt
+    assert "<mtext>columns&#x000A0;4–6&#x000A0;of</mtext>" in render(d, "html")
     assert wide.column_groups(r"\begin{bmatrix} 1 & 2 \end{bmatrix}") == []  # fits: as it is
 
 
 def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small() -> None:
     d = derive(AttentionSpec.example("rope"))
-    assert r"\text{column 3:}" in d.to_markdown() and "columns 3–3" not in d.to_markdown()
+    markdown = d.to_markdown()
+    assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
     tex = render(d, "tex")
     assert r"\dfrac{\sin{\left(\frac{1}{100} \right)}}{2}" in tex  # sin(1/100)/2: only the /2
