@@ -218,7 +218,12 @@ def test_given_weights_are_listed_per_head_like_seed_001(derivations):
 # ------------------------------------------------------------------ token detail
 def test_token_detail_like_seed_000(two):
     md = two.to_markdown(detail="token")
-    assert "### Token by token, head 1" in md
+    # each query's working in place of the matrix working of the step it works out, once
+    scores, working = md.index("### Attention scores, head 1"), md.index("**Query token 1: “I”**")
+    assert scores < working < md.index(r"S_{1} &= Q_{1} K_{1}^{\top} \\")
+    assert "Token by token" not in md and md.count("&q_{1} \\cdot k_{2}") == 2  # one a head
+    matrices = r"0 & 1 \end{bmatrix} \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}^{\top}"
+    assert matrices not in md and matrices in two.to_markdown()  # Q K^T written in matrices
     assert "**Query token 1: “I”**" in md
     assert r"&q_{1} \cdot k_{2} = \left[1,\; 0\right] \cdot \left[0,\; 1\right] = 0" in md
     assert (
