@@ -218,7 +218,12 @@ def test_given_weights_are_listed_per_head_like_seed_001(derivations):
 # ------------------------------------------------------------------ token detail
 def test_token_detail_like_seed_000(two):
     md = two.to_markdown(detail="token")
-    assert "### Token by token, head 1" in md
+    # each query's working in place of the matrix working of the step it works out, once
+    scores, working = md.index("### Attention scores, head 1"), md.index("**Query token 1: “I”**")
+    assert scores < working < md.index(r"S_{1} &= Q_{1} K_{1}^{\top} \\")
+    assert "Token by token" not in md and md.count("&q_{1} \\cdot k_{2}") == 2  # one a head
+    matrices = r"0 & 1 \end{bmatrix} \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}^{\top}"
+    assert matrices not in md and matrices in two.to_markdown()  # Q K^T written in matrices
     assert "**Query token 1: “I”**" in md
     assert r"&q_{1} \cdot k_{2} = \left[1,\; 0\right] \cdot \left[0,\; 1\right] = 0" in md
     assert (
@@ -719,13 +724,15 @@ def test_a_matrix_too_wide_for_a_page_is_written_in_groups_of_columns() -> None:
 
     joined = [a + b for a, b in zip(*(cells(part) for _, _, part in groups))]
     assert joined == cells(exact)  # every entry, in its place
-    for fmt in ("md", "tex", "html"):
-        assert "4–6:" in render(d, fmt), fmt  # "columns 4–6:" (in HTML with a no-break space)
+    for fmt in ("md", "tex"):
+        assert r"\text{columns 4–6 of}\ O\text{:}\quad " in render(d, fmt), fmt
+    assert "<mtext>columns&#x000A0;4–6&#x000A0;of</mtext>" in render(d, "html")
     assert wide.column_groups(r"\begin{bmatrix} 1 & 2 \end{bmatrix}") == []  # fits: as it is
 
 
 def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small() -> None:
     d = derive(AttentionSpec.example("rope"))
-    assert r"\text{column 3:}" in d.to_markdown() and "columns 3–3" not in d.to_markdown()
+    markdown = d.to_markdown()
+    assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
     tex = render(d, "tex")
     assert r"\dfrac{\sin{\left(\frac{1}{100} \right)}}{2}" in tex  # sin(1/100)/2: only the /2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
@@ -12,7 +12,7 @@ from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import fused_steps, lets, limit, setup, summary
 from mha_symbolic.solution.step_block import shape_text, step_block
-from mha_symbolic.solution.token_detail import token_work
+from mha_symbolic.solution.token_detail import for_step, token_work
 from mha_symbolic.solution.view import (
     Block,
     Figure,
@@ -62,7 +62,7 @@ def _shows_decimals(blocks: list[Block], context: Context) -> bool:
         if isinstance(block, (Figure, TokenWork)) or (isinstance(block, Heatmap) and block.src):
             return True
         if isinstance(block, StepBlock) and (
-            block.approx or block.chosen or any(mark.approx for mark in block.marks)
+            block.approx or block.chosen or block.by_token or any(m.approx for m in block.marks)
         ):
             return True
     decimals = context.settings.decimals
@@ -78,6 +78,12 @@ class _Walk:
     heads: set[int] = field(default_factory=set)  # heads whose heading is written
     backward_heads: set[int] = field(default_factory=set)
     split: bool = False  # the "split into heads" heading is written
+    detail: TokenWork | None = None  # --detail token: the current head's working, by query
+
+    def detailed(self, block: StepBlock) -> StepBlock:
+        """``block`` with each query's working of it in place of its matrix working."""
+        queries = () if self.detail is None else for_step(self.detail, block.key)
+        return replace(block, by_token=queries, substituted=None) if queries else block
 
     def heading(self, section: str, key: str, **numbers: int | None) -> None:
         self.blocks.append(Heading(self.context.words(section, key, **numbers)))
@@ -105,8 +111,10 @@ class _Walk:
         if step.kind == "output":
             self.given(None, "O")
         if context.facts.is_a(step.kind, "scores") and context.options.detail == "token":
-            self.blocks.append(token_work(context, step.head or 1))
-        self.blocks.append(step_block(context, step))
+            self.detail = token_work(context, step.head or 1)
+            if not self.detail.queries:  # (why there is no working, in its place)
+                self.blocks.append(self.detail)
+        self.blocks.append(self.detailed(step_block(context, step)))
         if step.key == "v" and layout == "fused":
             self.blocks += fused_steps(context)
         if context.facts.is_a(step.kind, "weights") and context.images is not None:

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import fields, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +203,10 @@ def environment(
         env.filters.update(text=md_escape, prose=str)
         env.filters["described"] = lambda t: _code_spans(t, md_escape, lambda p: f"`{p}`")
     env.filters["column_groups"] = wide.column_groups
+    # "columns 1–3 of S:", its words as text (LaTeX-safe in .tex), S as maths
+    env.filters["group_label"] = (
+        partial(wide.label, escape=tex_escape) if fmt == "tex" else wide.label
+    )
     return env
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy as sp
 
@@ -82,7 +82,8 @@ def _query(context: Context, work: _Work, i: int) -> QueryWork:
         + context.exact(s[i, j])
         for j in key_rows
     ]
-    parts = [Part(words("tokens", "dot"), tuple(dots)), _scaled_row(context, work, i)]
+    parts = [Part(words("tokens", "dot"), tuple(dots), work.scores.key)]
+    parts.append(_scaled_row(context, work, i))
     parts += [_logit_row(context, step, i) for step in work.logits[1:]]
     logits = work.logits[-1].entries
     softmax = (
@@ -90,12 +91,12 @@ def _query(context: Context, work: _Work, i: int) -> QueryWork:
         + row(a, i)
         + _approx(context, a, i)
     )
-    parts.append(Part(words("tokens", "softmax"), (softmax,)))
+    parts.append(Part(words("tokens", "softmax"), (softmax,), work.weights.key))
     terms = " + ".join(
         f"{_coefficient(context, a[i, j])} {row(v, j)}" for j in key_rows if a[i, j] != 0
     )
     total = rf"z_{{{n}}} = \sum_j a_{{{n}j}}\, v_j = {terms} = {row(z, i)}" + _approx(context, z, i)
-    parts.append(Part(words("tokens", "sum"), (total,)))
+    parts.append(Part(words("tokens", "sum"), (total,), work.output.key))
     title = words("tokens", "query", index=n)
     return QueryWork(n, context.spec.tokens[i], title, tuple(parts))
 
@@ -105,7 +106,7 @@ def _scaled_row(context: Context, work: _Work, i: int) -> Part:
     scaled = work.logits[0]
     scale = context.facts.scale(scaled.head or 1)
     if scale.is_identity:
-        return Part(context.words("tokens", "scaled_none"))
+        return Part(context.words("tokens", "scaled_none"), step=scaled.key)
     row = sp.MatrixSymbol("s", 1, scaled.shape[1])
     factors = [a for a in scaled.formula.args if not getattr(a, "is_Matrix", False)]
     replace = {row: context.row(work.scores.entries, i)}
@@ -114,7 +115,7 @@ def _scaled_row(context: Context, work: _Work, i: int) -> Part:
     line = rf"s'_{{{n}}} = {written} = {context.row(scaled.entries, i)}"
     line += _approx(context, scaled.entries, i)
     key = "scaled" if scale.is_default else "scaled_value"
-    return Part(context.words("tokens", key), (line,))
+    return Part(context.words("tokens", key), (line,), scaled.key)
 
 
 def _logit_row(context: Context, step: Step, i: int) -> Part:
@@ -122,7 +123,7 @@ def _logit_row(context: Context, step: Step, i: int) -> Part:
     its matrix is, in lower case (``\\tilde{S}_{1}`` -> ``\\tilde{s}_{2}`` for query 2)."""
     name = _ROW_LETTER.sub(lambda m: m.group(1).lower(), _HEAD_INDEX.sub("", step.symbol.name))
     line = rf"{name}_{{{i + 1}}} = {context.row(step.entries, i)}"
-    return Part(context.words("tokens", step.key.split(".", 1)[1]), (line,))
+    return Part(context.words("tokens", step.key.split(".", 1)[1]), (line,), step.key)
 
 
 def _approx(context: Context, matrix: sp.MatrixBase, i: int) -> str:
@@ -133,3 +134,9 @@ def _approx(context: Context, matrix: sp.MatrixBase, i: int) -> str:
 def _coefficient(context: Context, value: sp.Expr) -> str:
     text = context.exact(value)
     return rf"\left({text}\right)" if isinstance(value, sp.Add) else text
+
+
+def for_step(work: TokenWork, key: str) -> tuple[QueryWork, ...]:
+    """Each query's stages that work out step ``key`` (none: the step is not detailed)."""
+    queries = [replace(q, parts=tuple(p for p in q.parts if p.step == key)) for q in work.queries]
+    return tuple(q for q in queries if q.parts)

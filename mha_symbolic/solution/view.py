@@ -107,6 +107,7 @@ class Part:
 
     text: str
     lines: tuple[str, ...] = ()
+    step: str = ""  # the key of the step this stage works out (``head1.scores``)
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,8 @@ class StepBlock:
     assumptions: tuple[Assumption, ...] = ()
     analogy: str | None = None  # a picture of the step, in the spirit of seed 004's
     chosen: str | None = None  # LaTeX: the value at the numbers chosen for its symbols
+    # --detail token: each query's working of this step, in place of its matrix working
+    by_token: tuple[QueryWork, ...] = ()
 
     @property
     def lines(self) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ of the whole matrix shrunk past reading."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from mha_symbolic.solution import boxes, plain
 
@@ -40,3 +41,17 @@ def column_groups(tex: str, limit: int = LIMIT) -> list[tuple[int, int, str]]:
         )
         for g in groups
     ]
+
+
+def label(words: str, first: int, last: int, name: str, escape: Callable[[str], str] = str) -> str:
+    r"""A group's label as display maths that reads as words beside the matrix: the locale's
+    ``"columns {first}–{last} of {name}:"`` -> ``\text{columns 1–3 of}\ S\text{:}``, the
+    words as text (``escape``d for LaTeX), the matrix's name as maths."""
+    before, _, after = words.format(first=first, last=last, name="\0").partition("\0")
+    parts = [_text(before.rstrip(), escape), r"\ " if before.endswith(" ") else "", name]
+    parts += [r"\ " if after.startswith(" ") else "", _text(after.lstrip(), escape)]
+    return "".join(parts)
+
+
+def _text(words: str, escape: Callable[[str], str]) -> str:
+    return rf"\text{{{escape(words)}}}" if words else ""

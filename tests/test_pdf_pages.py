@@ -1,0 +1,77 @@
+"""The PDF as a teacher hands it out: steps kept on one page, no last page of a few lines, no
+bare "= columns 1–3:" where maths is expected."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mha_symbolic import AttentionSpec, derive
+from mha_symbolic.solution import wide
+from mha_symbolic.solution.render import pdf_bytes, render, tex_escape
+from mha_symbolic.solution.view import Options
+from mha_symbolic.spec.attention import example_names
+
+NO_PDF_TOOLS = shutil.which("pdflatex") is None or shutil.which("pdftotext") is None
+
+
+def test_a_group_label_is_words_beside_the_matrix_name_as_maths() -> None:
+    assert wide.label("columns {first}–{last} of {name}:", 1, 3, "S'_{2}") == (
+        r"\text{columns 1–3 of}\ S'_{2}\text{:}"
+    )
+    assert wide.label("column {first} of {name}:", 4, 4, "O") == r"\text{column 4 of}\ O\text{:}"
+    assert wide.label("{name}-এর কলাম {first}–{last}:", 1, 2, "C") == r"C\text{-এর কলাম 1–2:}"
+    assert wide.label("{name} 50% #{first}", 1, 1, "C", tex_escape) == r"C\ \text{50\% \#1}"
+
+
+def test_no_format_prints_a_bare_columns_label_after_an_equals_sign() -> None:
+    d = derive(AttentionSpec.example("rope"))
+    for fmt in ("md", "tex", "html"):
+        text = render(d, fmt, Options(), images={}).replace("&#x000A0;", " ")
+        assert not re.search(r"(=|<mo>&#x0003D;</mo>)\s*(\\text\{|<mtext>)columns? \d", text), fmt
+        assert "column 1 of" in text, fmt
+    bengali = render(d, "md", Options(lang="bn"), images={})
+    assert r"S_{2}\text{-এর কলাম 1:}\quad \begin{bmatrix}" in bengali
+
+
+def test_each_step_and_the_summary_are_kept_on_one_page_in_the_tex() -> None:
+    d = derive(AttentionSpec.example("two-tokens"))
+    tex = render(d, "tex", Options(), images={})
+    steps = tex.count(r"\label{")  # each step's heading
+    kept = re.findall(r"\\begin\{keep\}(\[1\])?\n(.*?)\\end\{keep\}", tex, re.DOTALL)
+    assert len(kept) == steps + 1  # every step, and the summary
+    assert all(body.count("Shape: $") == 1 for whole, body in kept if not whole)
+    assert kept[-1][0] == "[1]" and kept[-1][1].startswith(r"\section*{Summary")
+    assert "Every value above is exact" in kept[-1][1]
+    for command in (r"\raggedbottom", r"\widowpenalty=10000", r"\clubpenalty=10000"):
+        assert command in tex
+
+
+def _pages(pdf: bytes, tmp_path: Path) -> list[list[str]]:
+    """Each page's non-empty lines, as pdftotext reads them."""
+    path = tmp_path / "solution.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        [line.strip() for line in page.splitlines() if line.strip()] for page in text.split("\f")
+    ][:-1]
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_no_page_starts_with_a_lone_shape_line_and_the_summary_ends_the_last_page_whole(
+    name: str, tmp_path: Path
+) -> None:
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    pages = _pages(pdf_bytes(derive(AttentionSpec.example(name)), Options()), tmp_path)
+    assert [n for n, lines in enumerate(pages, 1) if lines[0].startswith("Shape:")] == []
+    last = pages[-1]
+    assert any(line.startswith("Summary: the complete pipeline") for line in last), last[:3]
+    assert last[-2].startswith("Every value above is exact")  # (then the page number)
+    assert len(last) >= 10
