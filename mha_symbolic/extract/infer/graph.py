@@ -81,6 +81,7 @@ class Inference:
     heads: dict[int, int] = field(default_factory=dict)  # 1-based, per array of one head
     components: list[list[int]] = field(default_factory=list)  # attention examples only
     head_count: dict[int, int] = field(default_factory=dict)  # component number -> heads
+    printed_later: dict[int, int] = field(default_factory=dict)  # first print -> explained one
 
     def component_of(self, index: int) -> int | None:
         return next((n for n, c in enumerate(self.components) if index in c), None)
@@ -126,9 +127,11 @@ class Inference:
 def infer(search: Search, names: Mapping[int, str]) -> Inference:
     """``names``: the role each array's name suggests (only ever a tie-break)."""
     found = Inference(search)
+    explained = search.explained()
     for index, matches in search.matches.items():
         if names.get(index) in _INPUTS:  # weights printed alike are not one printed twice
             matches = [m for m in matches if m.node.kind != "same"]
+        matches = _reprint_of_explained(matches, explained)
         if not matches:
             continue
         ordered = sorted(matches, key=rank)
@@ -147,6 +150,20 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     _assign_roles(found, names)
     _split(found)
     return found
+
+
+def _reprint_of_explained(matches: list[Match], explained: set[int]) -> list[Match]:
+    """A reprint says what its first print is; when no relation explains that first print
+    (weights renormalised by hand, then the same numbers from a softmax of masked scores),
+    the reprint's own softmax is what the numbers are (a rounded print's: small integers
+    alike are as often a coincidence, [1, 1] the row sums of any softmax)."""
+    own = [m for m in matches if m.node.kind != "same"]
+    if not any(m.node.kind.startswith("softmax") and m.target.decimals for m in own):
+        return matches
+    first = [m.node.operands[0].printed for m in matches if m.node.kind == "same"]
+    if any(p is not None and p.index in explained for p in first):
+        return matches
+    return own
 
 
 def _believed(name: str, node: Node) -> bool:
