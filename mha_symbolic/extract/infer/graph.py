@@ -241,7 +241,7 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
     ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
     for index, match in ordered:
         own = _role_of(match.node, found.named.get(index))
-        if own is not None and (match.target.shape[0] > 1 or own in ("weights", "head.output")):
+        if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names)):
             found.roles[index] = own
             found.strong.add(index)
     for _ in range(4):
@@ -249,7 +249,7 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
         for index, match in ordered:
             if match.target.shape[0] == 1:
                 # A row's relation names the row only when it is a softmax or a weighted sum.
-                if _role_of(match.node) in ("weights", "head.output"):
+                if _row_step(match, _role_of(match.node), names):
                     proposed.setdefault(index, str(_role_of(match.node)))
                 continue
             role = _role_of(match.node, found.named.get(index))
@@ -261,6 +261,21 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
                 _down(match.node, role, proposed, top=True)
         for index, role in proposed.items():
             found.roles.setdefault(index, role)
+
+
+def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
+    """Whether a row's relation names the row: a softmax or a weighted sum; a scaling only
+    of a row its name calls scores, into a row no name calls another step (rows of small
+    numbers are multiples of each other by chance: token rows [1, 0] and [2, 0], weights
+    [0.5, 0.5] and scores [1, 1]; equal numbers are any multiple of equal numbers)."""
+    if role in ("weights", "head.output"):
+        return True
+    operand = match.node.operands[0].printed if match.node.operands else None
+    if operand is None or rel.even(match.node.operands[0]):
+        return False
+    said = names.get(operand.index)
+    own = names.get(match.target.index, "scaled")
+    return role == "scaled" and said in _SCORES and own in ("scaled", "softmax_argument")
 
 
 def _used_as(found: Inference, index: int) -> str | None:
