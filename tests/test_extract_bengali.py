@@ -34,6 +34,7 @@ from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 from tests.test_extract_given import MASKED
 from tests.test_extract_parts import PROJECTED
+from tests.test_infer_causal_pages import CAUSAL
 from tests.test_infer_numbers_first import ROW_SUMS
 from tests.test_infer_search import hostile_notebook
 
@@ -227,6 +228,7 @@ CRAFTED = {
     "batch.md": BATCH,
     "output.md": OUTPUT,
     "two-examples.md": TWO_EXAMPLES,
+    "causal.md": CAUSAL,
     "page.ipynb": json.dumps(NOTEBOOK),
 }
 

@@ -255,17 +255,19 @@ tensor([0.6548, 0.3452, 0.0000])
 def test_a_table_whose_headers_name_steps_is_a_vector_per_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The scores column is given, the weights column is judged (0.10, 0.30, 0.60 is no
-    softmax of 2, 4, 6 at any of these scales: the page's slip)."""
+    """The scores column is given, the column after scaling is the scores / 2 (its numbers
+    say so), the weights column is judged (0.10, 0.30, 0.60 is no softmax of 1, 2, 3: the
+    page's slip)."""
     path = _page(tmp_path, STEP_TABLE)
     one = extract_all(path)[0]
     assert one.draft.get("scores") == [["2.0", "4.0", "6.0"]]
     assert [(c.key, c.value) for c in one.draft.claims] == [
-        ("head1.weights[1]", "[0.10, 0.30, 0.60]")
+        ("head1.scaled[1]", "[1.0, 2.0, 3.0]"),
+        ("head1.weights[1]", "[0.10, 0.30, 0.60]"),
     ]
     assert main(["check", str(path)]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == (
-        f"{path}: 1 claim: 0 hold (0 exact, 0 rounded), 1 wrong"
+        f"{path}: 2 claims: 1 holds (1 exact, 0 rounded), 1 wrong"
     )
 
 

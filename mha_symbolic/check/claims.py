@@ -56,8 +56,15 @@ class Printed:
 
     @property
     def unit(self) -> sp.Rational | None:
-        """The value of one unit in the last printed digit."""
-        return None if self.exponent is None else sp.Rational(10) ** self.exponent
+        """The value of one unit in the last printed digit; for a float64's shortest print
+        (16 or 17 significant digits) the power of ten above 8 ulps: the digits say which
+        float, not the exact value."""
+        unit = None if self.exponent is None else sp.Rational(10) ** self.exponent
+        if unit is None or len(str(abs(self.value / unit).floor())) < 16:
+            return unit
+        while unit < abs(self.value) / 2**50:
+            unit *= 10
+        return unit
 
     @property
     def decimals(self) -> int:

@@ -12,7 +12,8 @@ from decimal import Decimal, InvalidOperation
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
-from mha_symbolic.extract.infer.graph import NO_STEP
+from mha_symbolic.extract.infer.graph import ATTENTION, NO_STEP
+from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
@@ -24,6 +25,7 @@ _CLAIMS = {
     "head.output", "concat", "output",
 }  # fmt: skip
 _INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
+_RESULTS = ATTENTION | {"concat", "output"}  # steps no input is printed alike by chance
 _PROJECTED = {"w_q", "w_k", "w_v", "q", "k", "v"}
 _NAMED = _CLAIMS | _INPUTS
 
@@ -54,6 +56,7 @@ def by_numbers(
     names = {n: role for n, role in names.items() if role in _NAMED}
     inference = inferred(items, names)
     _printed_again(inference)
+    _first_print_of(inference, names)
     _weighted_values(inference)
     _given_scores(inference, names)
     where = where_of(document, items)
@@ -189,6 +192,38 @@ def _printed_again(inference: Inference) -> None:
             inference.heads[index] = inference.heads[source]
         if source in inference.strong:
             inference.strong.add(index)
+
+
+def _first_print_of(inference: Inference, names: dict[int, str]) -> None:
+    """A first print no relation explains whose reprint a relation does (weights
+    renormalised by hand, then the same numbers from a softmax): the same step, in the same
+    example."""
+    arrays = inference.search.arrays
+    for again, first in ((b.index, a.index) for a in arrays for b in arrays if _alike(a, b)):
+        role, match = inference.roles.get(again), inference.chosen.get(again)
+        if first in inference.chosen or role not in _RESULTS or match is None:
+            continue
+        if match.node.kind == "same" or names.get(first, role) != role:
+            continue  # a third print of the same numbers, or an input's name says otherwise
+        component = inference.component_of(again)
+        if component is None or first in inference.roles:
+            continue
+        inference.roles[first] = inference.roles[again]
+        inference.printed_later[first] = again
+        inference.strong.add(first)
+        if again in inference.heads:
+            inference.heads[first] = inference.heads[again]
+        inference.components[component] = sorted([*inference.components[component], first])
+
+
+def _alike(first: Printed, again: Printed) -> bool:
+    return (
+        first.index < again.index
+        and first.decimals > 0  # integers alike are an input's digits as often as a result's
+        and first.shape == again.shape
+        and first.decimals == again.decimals
+        and bool((first.mid == again.mid).all())
+    )
 
 
 def _weighted_values(inference: Inference) -> None:

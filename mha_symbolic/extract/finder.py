@@ -199,7 +199,9 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
             continue
         rows, batch = as_rows(parsed.value, body[index])
         if rows and not parsed.sums:  # a list of sums is the working of the list printed next
-            kind = "list" if body[index] == "[" else "tuple"
+            # "([1, 2, 3])", a call's one list argument, is that list: never a tuple of counts
+            bracketed = body[index] == "[" or body[index + 1 : index + 40].lstrip().startswith("[")
+            kind = "list" if bracketed else "tuple"
             before = body[max(0, index - 40) : index]
             if before.endswith("Size") or (kind == "list" and _SHAPE_BEFORE.search(before)):
                 kind = "shape"  # torch.Size([2, 3]), shape=[2, 2], strides=[2, 1]: no values

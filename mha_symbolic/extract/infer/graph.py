@@ -81,6 +81,7 @@ class Inference:
     heads: dict[int, int] = field(default_factory=dict)  # 1-based, per array of one head
     components: list[list[int]] = field(default_factory=list)  # attention examples only
     head_count: dict[int, int] = field(default_factory=dict)  # component number -> heads
+    printed_later: dict[int, int] = field(default_factory=dict)  # first print -> explained one
 
     def component_of(self, index: int) -> int | None:
         return next((n for n, c in enumerate(self.components) if index in c), None)
@@ -126,9 +127,11 @@ class Inference:
 def infer(search: Search, names: Mapping[int, str]) -> Inference:
     """``names``: the role each array's name suggests (only ever a tie-break)."""
     found = Inference(search)
+    explained = search.explained()
     for index, matches in search.matches.items():
         if names.get(index) in _INPUTS:  # weights printed alike are not one printed twice
             matches = [m for m in matches if m.node.kind != "same"]
+        matches = _reprint_of_explained(matches, explained)
         if not matches:
             continue
         ordered = sorted(matches, key=rank)
@@ -147,6 +150,20 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     _assign_roles(found, names)
     _split(found)
     return found
+
+
+def _reprint_of_explained(matches: list[Match], explained: set[int]) -> list[Match]:
+    """A reprint says what its first print is; when no relation explains that first print
+    (weights renormalised by hand, then the same numbers from a softmax of masked scores),
+    the reprint's own softmax is what the numbers are (a rounded print's: small integers
+    alike are as often a coincidence, [1, 1] the row sums of any softmax)."""
+    own = [m for m in matches if m.node.kind != "same"]
+    if not any(m.node.kind.startswith("softmax") and m.target.decimals for m in own):
+        return matches
+    first = [m.node.operands[0].printed for m in matches if m.node.kind == "same"]
+    if any(p is not None and p.index in explained for p in first):
+        return matches
+    return own
 
 
 def _believed(name: str, node: Node) -> bool:
@@ -224,7 +241,7 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
     ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
     for index, match in ordered:
         own = _role_of(match.node, found.named.get(index))
-        if own is not None and (match.target.shape[0] > 1 or own in ("weights", "head.output")):
+        if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names)):
             found.roles[index] = own
             found.strong.add(index)
     for _ in range(4):
@@ -232,7 +249,7 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
         for index, match in ordered:
             if match.target.shape[0] == 1:
                 # A row's relation names the row only when it is a softmax or a weighted sum.
-                if _role_of(match.node) in ("weights", "head.output"):
+                if _row_step(match, _role_of(match.node), names):
                     proposed.setdefault(index, str(_role_of(match.node)))
                 continue
             role = _role_of(match.node, found.named.get(index))
@@ -244,6 +261,21 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
                 _down(match.node, role, proposed, top=True)
         for index, role in proposed.items():
             found.roles.setdefault(index, role)
+
+
+def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
+    """Whether a row's relation names the row: a softmax or a weighted sum; a scaling only
+    of a row its name calls scores, into a row no name calls another step (rows of small
+    numbers are multiples of each other by chance: token rows [1, 0] and [2, 0], weights
+    [0.5, 0.5] and scores [1, 1]; equal numbers are any multiple of equal numbers)."""
+    if role in ("weights", "head.output"):
+        return True
+    operand = match.node.operands[0].printed if match.node.operands else None
+    if operand is None or rel.even(match.node.operands[0]):
+        return False
+    said = names.get(operand.index)
+    own = names.get(match.target.index, "scaled")
+    return role == "scaled" and said in _SCORES and own in ("scaled", "softmax_argument")
 
 
 def _used_as(found: Inference, index: int) -> str | None:

@@ -27,6 +27,10 @@ def said_lines(
         printed = arrays[index]
         head = _head(printed, names.get(index, ""), where)
         match = inference.chosen.get(index)
+        if index in inference.printed_later:
+            again = arrays[inference.printed_later[index]]
+            out.append(phrase("infer.first", array=head, again=where(again)))
+            continue
         if match is None:
             out.append(phrase("infer.input", array=head))
             continue

@@ -15,6 +15,7 @@ import numpy as np
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Fit, Node
+from mha_symbolic.extract.infer.scalings import scales, usual_scales
 
 MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)
 MAX_EVALUATIONS = 60_000  # relations evaluated per document
@@ -134,24 +135,6 @@ def _rounding(node: Node, target: Printed) -> Fit | None:
     wide = rel.widened(node)
     fitted = rel.fit(wide, target) if wide is not None else None
     return fitted if fitted is not None and not fitted.slips else None
-
-
-def scales(arrays: list[Printed], constants: list[Printed]) -> list[tuple[float, str]]:
-    """1; 1/√d and 1/d for every width the document's arrays have and every width of a head
-    that divides one; and 1/c for every positive constant the document prints (√d_k, τ)."""
-    widths = {n for p in arrays for n in p.shape if 1 < n <= 1024}
-    widths |= {k for n in widths for k in range(2, min(n, 65)) if n % k == 0}
-    out = [(1.0, "")]
-    for d in sorted(widths):
-        out += [(1 / math.sqrt(d), f"√{d}"), (1 / d, f"{d}")]
-    for c in constants:
-        value = float(c.mid[0, 0])
-        if value > 0 and np.isfinite(value) and value != 1:
-            out.append((1 / value, c.item.rows[0][0]))
-    distinct: dict[float, tuple[float, str]] = {}
-    for factor, said in out:
-        distinct.setdefault(round(factor, 12), (factor, said))
-    return list(distinct.values())
 
 
 def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Search:
@@ -334,6 +317,7 @@ def _attention(
     for scores in candidates:
         if not _useful(found, scores):
             continue
+        _usual_scales(found, scores)
         for factor, said in found.scales:
             if not found.spend(4):
                 return weights
@@ -347,6 +331,14 @@ def _attention(
             for variant in [scaled, *_masked(found, scaled)]:
                 weights.extend(_softmaxes(found, variant, keep=keep))
     return weights[:MAX_HIDDEN]
+
+
+def _usual_scales(found: Search, scores: Node) -> None:
+    """Printed scores divided by a usual √d_k or d_k the document's shapes do not give."""
+    for scaled in usual_scales(scores, found.scales):
+        if not found.spend():
+            return
+        found.test(scaled)
 
 
 def _probabilities(node: Node) -> bool:
