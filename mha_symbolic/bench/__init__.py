@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.bench.baselines import numpy_mha
+from mha_symbolic.bench.baselines import fused_spec, numpy_mha
 from mha_symbolic.bench.timing import (
     WIDE,
     calls_per_sample,
@@ -171,13 +171,7 @@ def bench_compile(quick: bool = False) -> Iterator[str]:
     yield f"{'(B, L, E, h)':>18} {'dtype':>8} " + " ".join(f"{n:>17}" for n in names)
     shapes = COMPILE_SHAPES[:2] if quick else COMPILE_SHAPES
     for batch, length, width, heads in shapes:
-        spec = AttentionSpec(
-            x=[[0] * width],
-            heads=heads,
-            layout="fused",
-            convention="xWT",
-            weights={"w_o": np.zeros((width, width), dtype=int)},
-        )
+        spec = fused_spec(width, heads)
         numpy_f = compile(spec)
         torch_f = compile(spec, backend="torch") if torch is not None else None
         rng = np.random.default_rng(0)
@@ -258,13 +252,7 @@ def bench_grad(quick: bool = False) -> Iterator[str]:
     yield f"{'(B, L, E, h)':>18} {'dtype':>8} " + " ".join(f"{n:>17}" for n in names)
     shapes = ((2, 16, 8, 2),) if quick else GRAD_SHAPES
     for batch, length, width, heads in shapes:
-        spec = AttentionSpec(
-            x=[[0] * width],
-            heads=heads,
-            layout="fused",
-            convention="xWT",
-            weights={"w_o": np.zeros((width, width), dtype=int)},
-        )
+        spec = fused_spec(width, heads)
         numpy_g = compile(spec, gradients=True)
         torch_g = compile(spec, backend="torch", gradients=True) if torch is not None else None
         rng = np.random.default_rng(0)

@@ -23,3 +23,19 @@ def numpy_mha(x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any, heads: int) -> Any
     weights = exps / exps.sum(axis=-1, keepdims=True)
     merged = (weights @ v).swapaxes(-2, -3).reshape(*batch, length, width)
     return merged @ w_o.T
+
+
+def fused_spec(width: int, heads: int) -> Any:
+    """The compile benchmarks' spec: PyTorch's fused layout of ``width``, weights given at
+    call time (W_O zero here: only its shape matters)."""
+    import numpy as np
+
+    from mha_symbolic.spec.attention import AttentionSpec
+
+    return AttentionSpec(
+        x=[[0] * width],
+        heads=heads,
+        layout="fused",
+        convention="xWT",
+        weights={"w_o": np.zeros((width, width), dtype=int)},
+    )

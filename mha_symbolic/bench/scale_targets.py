@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from mha_symbolic.bench.baselines import numpy_mha
+from mha_symbolic.bench.baselines import fused_spec, numpy_mha
 from mha_symbolic.bench.model_scale import GPT2
 from mha_symbolic.bench.timing import Timing, calls_per_sample, one_thread, timed_interleaved
 from mha_symbolic.bench.timing import too_wide as _too_wide
@@ -134,13 +134,7 @@ def _compiled(batch: int, length: int, width: int, heads: int, dtype: str) -> di
     (the same arrays, checked once beforehand): the function's own cost is its minus raw."""
     import numpy as np
 
-    spec = AttentionSpec(
-        x=[[0] * width],
-        heads=heads,
-        layout="fused",
-        convention="xWT",
-        weights={"w_o": np.zeros((width, width), dtype=int)},
-    )
+    spec = fused_spec(width, heads)
     f = compile(spec)
     rng = np.random.default_rng(0)
     w = {n: (rng.integers(-4, 5, (width, width)) / 8).astype(dtype) for n in ("w_q", "w_k", "w_v")}
