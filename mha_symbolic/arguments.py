@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import textwrap
 from typing import Any, NoReturn
 
 from mha_symbolic import __version__
@@ -24,21 +25,34 @@ mask (see the README); `-` reads it from standard input."""
 
 EPILOG = """\
 examples:
-  mha-symbolic examples                                  list the built-in examples
-  mha-symbolic derive --example two-tokens               the worked solution as Markdown
-  mha-symbolic derive my-spec.toml -o solution.pdf       as a PDF
-  mha-symbolic check --example one-token                 which printed numbers are wrong
+  mha-symbolic examples                             list the built-in examples
+  mha-symbolic derive --example two-tokens          the worked solution
+  mha-symbolic derive my-spec.toml -o solution.pdf  as a PDF
+  mha-symbolic check --example one-token            the wrong printed numbers
   mha-symbolic exercises --example two-tokens --count 20 -o sheets
   cat my-spec.toml | mha-symbolic derive - --format tex
 
 exit codes: 0 done, 1 `check` found a wrong claim, 2 bad input (one line on stderr)."""
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Prose paragraphs fill the terminal's width; indented lines (examples) stay as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if any(line.startswith(" ") for line in paragraph.splitlines()):
+                paragraphs.append(super()._fill_text(paragraph, width, indent))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width))
+        return "\n\n".join(paragraphs)
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage mistakes are one line on stderr and exit code 2."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
@@ -135,8 +149,10 @@ def _add_shell(commands: Any) -> None:
         commands,
         "completion",
         "print the shell completion script",
-        "Print a completion script for the shell: save it where the shell reads completions.",
-        "bash > ~/.local/share/bash-completion/completions/mha-symbolic",
+        "Print a completion script for the shell. Save it where the shell reads completions:"
+        " for bash ~/.local/share/bash-completion/completions/mha-symbolic, for zsh a folder"
+        " on $fpath such as ~/.zfunc.",
+        "bash > mha-symbolic.bash",
         "zsh > ~/.zfunc/_mha-symbolic",
     )
     shell.add_argument("shell", choices=SHELLS, help="the shell")
@@ -405,7 +421,7 @@ def _add_serve(commands: Any) -> None:
         "examples, the worked solution updated as you type, heatmaps, and a tab that checks "
         "a pasted document. Needs the web extra: pip install 'mha-symbolic[web]'.",
         "--open",
-        "--port 8080 --host 0.0.0.0   (other machines too: said on start)",
+        "--port 8080 --host 0.0.0.0   (open to other machines)",
     )
     serve.add_argument(
         "--port", type=_whole(0, 65535), default=8000, metavar="N", help="port (default 8000)"
@@ -444,7 +460,7 @@ def _add_extract(commands: Any) -> None:
         "`mha-symbolic check DOC` checks a document directly. Exit 2 when nothing checkable "
         "remains (the spec is still written).",
         "tutorial.md -o spec.toml",
-        "notebook.ipynb -o specs/   (a folder: one spec per worked example)",
+        "notebook.ipynb -o specs/   (one spec per worked example)",
     )
     extract.add_argument("document", type=_path, help="a .md, .txt, .tex, .ipynb or .html file")
     extract.add_argument(

@@ -121,6 +121,26 @@ def test_the_manual_page_is_made_from_the_help(capsys):
     assert "derive every step exactly and write the worked solution" in page
 
 
+@pytest.mark.parametrize("command", ("", *COMMANDS))
+def test_every_help_fits_an_80_column_terminal(command, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"] if command else ["--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") > 5
+    assert [line for line in out.splitlines() if len(line) > 80] == []
+
+
+def test_help_prose_fills_the_width_and_examples_keep_their_lines(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "Exact multi-head attention, step by step. mha-symbolic\nderives" in out
+    assert "\n  mha-symbolic derive my-spec.toml -o solution.pdf  as a PDF\n" in out
+
+
 def test_the_check_report_fits_the_terminal_but_its_summary_stays_one_line(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["check", "--example", "split-scaled"]) == 0
