@@ -19,7 +19,7 @@ def test_one_tokens_assumed_outputs_differ_from_what_its_weights_give() -> None:
     )
     assert [c.key for c in report.claims] == ["concat[1]"]  # assumptions are not claims
     assert report.summary() == (
-        "example one-token: 1 claim: 0 hold (0 exact, 0 rounded), 1 as the document assumes"
+        "example one-token: 1 claim: 0 hold (0 exact, 0 rounded), 1 assumed"
     )
     (concat,) = report.claims
     assert (concat.verdict, concat.holds, report.ok) == ("follows", False, True)

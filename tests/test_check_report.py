@@ -23,7 +23,7 @@ def test_readable_report_within_100_columns() -> None:
         "           concatenated entry is 0.6698, the document has 0.60.",
     ]
     assert text.endswith(
-        "example split-scaled: 11 claims: 9 hold (3 exact, 6 rounded), 2 as the document assumes\n"
+        "example split-scaled: 11 claims: 9 hold (3 exact, 6 rounded), 2 assumed\n"
     )
 
 
