@@ -141,3 +141,42 @@ def test_what_the_numbers_say_wins_over_named_weights_and_token_rows(
     assert capsys.readouterr().out.splitlines()[-1] == (
         f"{path}: 5 claims: 5 hold (3 exact, 2 rounded)"
     )
+
+
+ONE_QUERY = """# Attention for one query
+
+Q = [[1, 0], [0, 1], [1, 1]]
+
+K = [[1, 0], [0, 1], [1, 1]]
+
+V = [[1, 2], [3, 4], [5, 6]]
+
+The scores of the second token:
+
+scores_2 = [0, 1, 1]
+"""
+TWO_HEADS = """# Two attention heads
+
+X = [[1, 0], [0, 1], [1, 1]]
+
+The first head's scores: scores_1 = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
+
+One row of the second head's: scores_2 = [0, 1, 1]
+"""
+
+
+def test_a_subscript_on_one_printed_row_is_its_token_not_a_second_head(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, ONE_QUERY)
+    spec = extract_all(path)[0].spec
+    assert (spec.heads, sorted(spec.claims)) == (1, ["head1.scores[2]"])
+    assert main(["check", str(path)]) == 0
+    assert (
+        capsys.readouterr().out.splitlines()[-1] == f"{path}: 1 claim: 1 holds (1 exact, 0 rounded)"
+    )
+
+
+def test_a_subscript_stays_a_head_where_a_whole_matrix_carries_one(tmp_path: Path) -> None:
+    spec = extract_all(_page(tmp_path, TWO_HEADS))[0].spec
+    assert spec.heads == 2

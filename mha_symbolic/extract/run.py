@@ -42,6 +42,7 @@ def drafts(document: Document) -> list[Draft]:
             source=document.name,
         )
     reading = read(document)
+    reading = replace(reading, seen=tuple(_subscript_rows(reading.seen)))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
@@ -117,6 +118,32 @@ def _token_rows(seen: list[Seen]) -> list[Seen]:
         if assemble.plain(s.item.rows) in rows:
             out[index] = replace(s, row=rows.index(assemble.plain(s.item.rows)) + 1)
     return out
+
+
+_SEQUENCE = ("x", "q", "k", "v")
+
+
+def _subscript_rows(seen: Sequence[Seen]) -> list[Seen]:
+    """``scores_2 = [0, 1, 1]`` on a page whose every matrix is one head's: the subscript is
+    the token (row 2), not a second head. Only where no print of several rows carries a head
+    number and a printed sequence (X, Q, K or V) has that many rows."""
+    length = max((len(s.item.rows) for s in seen if s.role in _SEQUENCE), default=0)
+    rows = [s for s in seen if s.head is not None and s.role not in _SEQUENCE and s.row is None]
+    if length < 2 or not rows or any(len(s.item.rows) > 1 and _headed(s) for s in seen):
+        return list(seen)
+    if any(len(s.item.rows) > 1 or (s.head or 0) > length for s in rows):
+        return list(seen)
+    return [
+        replace(s, head=None, row=s.head, names=tuple(f"{n.split(':')[0]}:" for n in s.names))
+        if any(s is r for r in rows)
+        else s
+        for s in seen
+    ]
+
+
+def _headed(seen: Seen) -> bool:
+    """Whether a print carries a head number, as read or in one of its names."""
+    return seen.head is not None or any(name.partition(":")[2] for name in seen.names)
 
 
 def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
