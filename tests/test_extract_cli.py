@@ -84,9 +84,7 @@ def test_check_document_prints_the_mapping_then_the_report(tmp_path: Path, capsy
         "concat (line 172) -> claim concat[1]",
         "head1_output (line 138) -> assumed head1.output[1]",
     ]
-    assert out[-1].endswith(
-        "seed001.md: 1 claim: 0 hold (0 exact, 0 rounded), 1 assumed"
-    )
+    assert out[-1].endswith("seed001.md: 1 claim: 0 hold (0 exact, 0 rounded), 1 assumed")
 
 
 def test_check_document_json(tmp_path: Path, capsys) -> None:
