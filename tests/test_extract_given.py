@@ -180,3 +180,16 @@ def test_a_subscript_on_one_printed_row_is_its_token_not_a_second_head(
 def test_a_subscript_stays_a_head_where_a_whole_matrix_carries_one(tmp_path: Path) -> None:
     spec = extract_all(_page(tmp_path, TWO_HEADS))[0].spec
     assert spec.heads == 2
+
+
+def test_q_and_k_of_different_widths_are_one_line_naming_what_was_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0, 0], [0, 1, 0]]\n\nV = [[1, 2], [3, 4]]\n"
+    path = _page(tmp_path, f"# Attention\n\n{given}\nweights = [[0.5, 0.5], [0.5, 0.5]]\n")
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"mha-symbolic: {path}: the printed matrices do not fit together: k has 3 columns but"
+        " q has 2; scores need equal widths; read: Q (2, 2) (line 3); K (2, 3) (line 5);"
+        " V (2, 2) (line 7)\n"
+    )

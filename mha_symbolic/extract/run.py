@@ -270,10 +270,11 @@ def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> Atte
         printed = "; ".join(
             f"{s.name} {assemble.shape(s.item.rows)} ({s.where})"
             for s in seen
-            if s.role in ("x", "w_q", "w_k", "w_v", "w_o") and s.row is None
+            if s.role in ("x", "q", "k", "v", "w_q", "w_k", "w_v", "w_o") and s.row is None
         )
+        read = f"; read: {printed}" if printed else ""
         raise SpecError(
-            f"the printed matrices do not fit together: {error.detail}; read: {printed}",
+            f"the printed matrices do not fit together: {error.detail}{read}",
             source=draft.document,
         ) from None
 
