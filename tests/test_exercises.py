@@ -418,10 +418,11 @@ def test_blanks_have_room_for_the_exact_answer(raws):
 def test_an_answer_key_writes_a_wide_matrix_in_column_groups_and_fractions_full_size(raws):
     files = ex.make_variant(raws["pytorch-style"], 0, 1, ex.ExerciseOptions(fmt="tex", verify=True))
     answers = files["variant-001/answers.tex"].decode()
-    assert r"O = \text{columns 1–2:}" in answers  # the 4 x 6 output, full size
+    assert r"\text{columns 1–2 of}\ O\text{:}\quad" in answers  # the 4 x 6 output, full size
     assert r"\dfrac{" in answers and r"{\def\arraystretch{2.1}\begin{bmatrix}" in answers
     sheet = files["variant-001/sheet.tex"].decode()  # its blanks in groups too: 3 + 3 columns
-    assert r"O = \text{columns 1–3:}" in sheet and r"\text{columns 4–6:}" in sheet
+    assert r"\text{columns 1–3 of}\ O\text{:}\quad" in sheet
+    assert r"\text{columns 4–6 of}\ O\text{:}\quad" in sheet
     assert r"A_{1} = \begin{bmatrix}" in sheet  # 4 columns fit, a little shrunk: one group
 
 
