@@ -152,6 +152,18 @@ class Facts:
             variant += suffix
         return numbers, variant
 
+    def factored(self, key: str) -> tuple[sp.Expr, sp.Basic] | None:
+        """Step ``key`` as (factor, the earlier step's symbol it multiplies) when its
+        operation writes it so (the scale's ``c S``: ``Operation.factored``); else None."""
+        if key not in self.program:
+            return None
+        node = self.program.node(key)
+        op = operations.BY_KIND.get(node.kind)
+        if op is None or op.factored is None:
+            return None
+        factor, operand = op.factored(self.program, node)
+        return factor, operand
+
 
 def is_a(kind: str | None, role: str) -> bool:
     """A step of ``kind`` is ``role`` to the presentation (``weights``, ``scores``,

@@ -117,11 +117,19 @@ class Operation:
     # What its step is to the presentation (``Facts.is_a``): ``weights`` (rows that add up
     # to 1: a heatmap, limits, the default parameter plot), ``scores`` (queries' dot
     # products with keys: the token-by-token working), ``query_by_key`` (entry i, j is
-    # query i's about key j: a plot labels it by the two tokens).
+    # query i's about key j: a plot labels it by the two tokens), ``projection`` (a stream
+    # made from the inputs by weights: the given weights are written before it),
+    # ``weighted_values`` (a head's output, its weights times its values: what a document
+    # assumes of a head), ``joined_heads`` (the heads side by side: a printed row is checked
+    # head by head), ``final`` (the output, after W_O when the spec has one: W_O is written
+    # before it, and without W_O it passes the joined heads on).
     roles: frozenset[str] = frozenset()
     # What its step's caption adds: (program, node) -> (numbers as exact values, which the
     # solution writes as LaTeX; a suffix of the caption's locale key: ``_none``, ``_fill``).
     caption: Rule | None = None
+    # Its step as (factor, the earlier step's symbol it multiplies), which a worked solution
+    # writes over that step just shown (the scale's ``c S`` for ``c Q K^T``): (program, node).
+    factored: Rule | None = None
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

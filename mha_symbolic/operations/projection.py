@@ -477,6 +477,7 @@ def convention(program: Any) -> str:
 
 OPERATION = Operation(
     kind="project",
+    roles=frozenset({"projection"}),
     streams=streams,
     ring_values=True,
     rewrites={"stream_for": stream_for, "transposed_square_weights": transposed_square_weights},

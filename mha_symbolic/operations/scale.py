@@ -149,11 +149,16 @@ def scale_of(program: Any) -> Callable[..., Scale]:
         key = f"head{head}.scaled"
         if key not in program:
             return Scale(sp.Integer(1), True, False)
-        node = program.node(key)
-        factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
+        factor = _factored(program, program.node(key))[0]
         return Scale(factor, factor == 1, _is_default(program, factor))
 
     return of
+
+
+def _factored(program: Any, node: Any) -> tuple[sp.Expr, sp.Basic]:
+    """(s, S): the factor as the formulas write it and the scores it multiplies."""
+    factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
+    return factor, _scores_of(node)
 
 
 def _is_default(program: Any, factor: sp.Expr) -> bool:
@@ -193,4 +198,5 @@ OPERATION = Operation(
     rewrites={"scaled_by": scaled_by},
     facts={"scale": scale_of},
     caption=_caption,
+    factored=_factored,
 )
