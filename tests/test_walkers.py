@@ -42,16 +42,17 @@ def _names_kind(node: ast.AST) -> bool:
     )
 
 
-def _looks_up(func: ast.AST) -> bool:
-    """``BY_KIND.get``: an operation looked up by its kind."""
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "get"
-        and (
-            getattr(func.value, "attr", "") == "BY_KIND"
-            or getattr(func.value, "id", "") == "BY_KIND"
-        )
-    )
+def _by_kind(node: ast.AST) -> str:
+    """The name of a table keyed by kind (``BY_KIND``, ``operations.BY_KIND``, a walker's own
+    ``by_kind``), or ""."""
+    name = getattr(node, "attr", getattr(node, "id", ""))
+    return name if isinstance(name, str) and "kind" in name.lower() else ""
+
+
+def _looks_up(func: ast.AST) -> str:
+    """The table of ``BY_KIND.get``, ``by_kind.get``: an operation (or a step) looked up by
+    its kind; "" for any other call."""
+    return _by_kind(func.value) if isinstance(func, ast.Attribute) and func.attr == "get" else ""
 
 
 def _kinds_in(node: ast.AST, kinds: set[str]) -> list[str]:
@@ -84,10 +85,12 @@ def operation_references(source: str) -> list[str]:
         elif isinstance(node, ast.Dict):  # a table of its own keyed by kind
             keys = [k for k in node.keys if k is not None]
             found += [f"{line} key {kind!r}" for k in keys for kind in _kinds_in(k, kinds)]
-        elif isinstance(node, ast.Subscript) and getattr(node.value, "attr", "") == "BY_KIND":
-            found += [f"{line} BY_KIND[{kind!r}]" for kind in _kinds_in(node.slice, kinds)]
+        elif isinstance(node, ast.Subscript) and _by_kind(node.value):
+            table = _by_kind(node.value)
+            found += [f"{line} {table}[{kind!r}]" for kind in _kinds_in(node.slice, kinds)]
         elif isinstance(node, ast.Call) and _looks_up(node.func):
-            found += [f"{line} BY_KIND.get({kind!r})" for kind in _kinds_in(node, kinds)]
+            table = _looks_up(node.func)
+            found += [f"{line} {table}.get({kind!r})" for kind in _kinds_in(node, kinds)]
     return sorted(found, key=lambda item: int(item.split()[0]))
 
 
@@ -128,6 +131,8 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
         "v = softmax.RowSoftmax\n"
         "rules = {'scores': scores, 'x': x}\n"
         "ok = node.key == 'output' or role == 'mask' or BY_KIND.get(node.kind)\n"
+        "steps = {s.kind: s for s in steps}\n"
+        "u = by_kind['scores'], steps_by_kind.get('attend'), BY_KIND['softmax']\n"
     )
     assert operation_references(source) == [
         "1 import mha_symbolic.operations.softmax",
@@ -138,6 +143,9 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
         "6 BY_KIND.get('mask')",
         "7 RowSoftmax",
         "8 key 'scores'",
+        "11 by_kind['scores']",
+        "11 steps_by_kind.get('attend')",
+        "11 BY_KIND['softmax']",
     ]
 
 
