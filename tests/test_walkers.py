@@ -101,6 +101,16 @@ def test_the_walkers_name_no_operation() -> None:
     assert {path: refs for path, refs in found.items() if refs} == {}
 
 
+def test_the_spec_reader_reads_each_operation_through_its_module() -> None:
+    """The scale, the mask and the [weights] table are read as their operations' fields, ALiBi
+    and RoPE as their settings: the spec reader imports and names none of them."""
+    source = (PACKAGE / "spec" / "attention.py").read_text(encoding="utf-8")
+    assert operation_references(source) == []
+    assert "mha_symbolic.operations." not in source
+    read = {op.kind: op.read_at for op in operations.OPERATIONS if op.fields is not None}
+    assert read == {"scale": "settings", "mask": "inputs", "project": "weights"}
+
+
 # The presentation (solution/, check/) walks the derivation's steps and asks the model
 # (Facts: its operations' facts, roles, captions and factored forms), even of the steps every
 # attention has (the output, the heads joined, a head's output). A branch on an operation

@@ -28,6 +28,10 @@ STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
 AFTER_HEADS = ("join", "out")
 STREAMS = ("q", "k", "v")  # a head's queries, keys and values
 SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
+# When the spec reader reads an operation's fields (``Operation.fields``): with the spec's
+# settings (heads, layout, convention known); once the inputs are read (their lengths
+# known); the [weights] table, its grouped-query heads spread.
+READ_AT = ("settings", "inputs", "weights")
 
 
 def each(program: Any, kind: str, change: Callable[[Any], Any]) -> Any:
@@ -62,6 +66,11 @@ class Operation:
     # None when the operation is off. Errors are one SpecError line naming the key.
     spec_key: str | None = None
     read: Callable[[Any, Mapping[str, Any]], Any] | None = None
+    # Or the spec's own fields it reads (the scale's ``scale``; the mask's ``mask_kind``,
+    # ``mask``, ``mask_fill``; the projections' ``weights``): (raw spec, the spec's values
+    # read so far) -> those fields, called at ``read_at`` (one of READ_AT).
+    fields: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
+    read_at: str = "settings"
     # Where it goes in a head (one of STAGES) and how: place(builder, head n, setting, parts)
     # -> the parts the head goes on with, by name: q, k, v (their last steps), scores, logits,
     # weights, output. A part a spec gives (its scores, say) is there before the stage. After

@@ -2,14 +2,14 @@
 
 The spec's ``scale`` is ``sqrt_dk`` (s = 1/sqrt(d_k), d_k a leaf of the program), ``none``
 (s = 1) or an exact number, maybe in declared parameters (``1/tau``); it is read here
-(:func:`read_scale`, called by :mod:`mha_symbolic.spec.attention`) into the spec's field.
+(:func:`read_scale`, as the spec reader asks its ``fields``) into the spec's field.
 In code the factor multiplies the cheaper of the product's factors; in the backward forms
 it is a generator of the ring of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,6 +18,7 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.operations.operation import Operation, each
 from mha_symbolic.spec import exact_numbers as exact
+from mha_symbolic.spec import stages
 from mha_symbolic.text import did_you_mean
 
 SCALES = ("sqrt_dk", "none")
@@ -41,6 +42,11 @@ def read_scale(value: Any) -> str | sp.Expr:
     if not number.is_positive:
         raise SpecError(f"scale must be a positive number, got {value!r}")
     return number
+
+
+def _fields(raw: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The spec's ``scale``: by default 1/sqrt(d_k) where there are queries and keys, else 1."""
+    return {"scale": read_scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none"))}
 
 
 def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
@@ -190,7 +196,8 @@ OPERATION = Operation(
     kind="scale",
     roles=frozenset({"query_by_key"}),
     steps=("scaled",),
-    spec_key="scale",  # read by read_scale into the spec's ``scale`` field
+    spec_key="scale",
+    fields=_fields,  # into the spec's ``scale`` field
     stage="scale",
     place=place,
     code=_code,
