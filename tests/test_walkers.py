@@ -175,6 +175,21 @@ def test_every_node_kind_an_operation_owns_is_found_by_its_module() -> None:
     assert len(OPERATION_MODULES) == len(operations.OPERATIONS)
 
 
+def test_every_fact_an_operation_answers_is_typed_for_its_callers() -> None:
+    """``Facts.scale`` and the others are declared with their types (operations.Answers), so
+    mypy checks what the presentation does with them; a rule that names its return type
+    names the same one."""
+    declared = operations.Answers.__annotations__
+    assert sorted(declared) == sorted(operations.FACTS)
+    named = {
+        name: rule.__annotations__["return"]
+        for name, rule in operations.FACTS.items()
+        if "return" in getattr(rule, "__annotations__", {})
+    }
+    assert named == {name: declared[name] for name in named}
+    assert sorted(named) == ["convention", "layout", "mask", "scale"]
+
+
 def test_the_likely_mistakes_are_the_operations_rewrites_found_by_name() -> None:
     from mha_symbolic.model import rewrite
 

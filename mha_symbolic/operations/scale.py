@@ -9,9 +9,9 @@ it is a generator of the ring of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 import sympy as sp
 
@@ -147,7 +147,13 @@ class Scale:
         return not (self.is_identity or self.is_default)
 
 
-def scale_of(program: Any) -> Callable[..., Scale]:
+class ScaleOf(Protocol):
+    """The fact ``scale``: a head's scale (head 1's when none is named)."""
+
+    def __call__(self, head: int = 1) -> Scale: ...
+
+
+def scale_of(program: Any) -> ScaleOf:
     """The fact ``scale(head=1)``: head ``head``'s scale, read off its scaled node (the
     identity when the weights are given: nothing is scaled)."""
 
