@@ -132,3 +132,30 @@ def test_bad_options() -> None:
         "<dict>: unknown dtype 'float23' (did you mean 'float32'?); choose one of exact, "
         "float64, float32"
     )
+
+
+def test_printed_inputs_keep_what_each_leaf_is() -> None:
+    """An input stood in for by its printed intervals is the same leaf otherwise: only its
+    value changes. No leaf the program marks today has decimals (an identity filled in is
+    integers, symbolic weights are symbols), so X is marked here by hand."""
+    from dataclasses import replace
+
+    from mha_symbolic.check.precision import Bounds
+
+    spec = AttentionSpec.from_dict(
+        {
+            "x": [["0.12", "1.5"], ["0.5", "-0.25"]],
+            "heads": 1,
+            "weights": {"w_q": [["0.5", "1"], ["1", "0.5"]], "w_k": [["1", "0"], ["0.5", "1"]]},
+            "inputs": "printed",
+        }
+    )
+    d = derive(spec)
+    leaves = d.program.leaves
+    marked = [replace(leaf, kind="given") if leaf.role == "x" else leaf for leaf in leaves]
+    program = Bounds(d, "printed", "exact")._printed(d.program.replace(leaves=tuple(marked)))
+    fields = [(leaf.symbol, leaf.role, leaf.head, leaf.kind) for leaf in program.leaves]
+    assert fields == [(leaf.symbol, leaf.role, leaf.head, leaf.kind) for leaf in marked]
+    assert ("x", "given") in {(leaf.role, leaf.kind) for leaf in program.leaves}
+    x = next(leaf for leaf in program.leaves if leaf.role == "x")
+    assert [str(v).rstrip("0123456789") for v in x.value] == ["printed_input_"] * 4

@@ -42,16 +42,17 @@ def _names_kind(node: ast.AST) -> bool:
     )
 
 
-def _looks_up(func: ast.AST) -> bool:
-    """``BY_KIND.get``: an operation looked up by its kind."""
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "get"
-        and (
-            getattr(func.value, "attr", "") == "BY_KIND"
-            or getattr(func.value, "id", "") == "BY_KIND"
-        )
-    )
+def _by_kind(node: ast.AST) -> str:
+    """The name of a table keyed by kind (``BY_KIND``, ``operations.BY_KIND``, a walker's own
+    ``by_kind``), or ""."""
+    name = getattr(node, "attr", getattr(node, "id", ""))
+    return name if isinstance(name, str) and "kind" in name.lower() else ""
+
+
+def _looks_up(func: ast.AST) -> str:
+    """The table of ``BY_KIND.get``, ``by_kind.get``: an operation (or a step) looked up by
+    its kind; "" for any other call."""
+    return _by_kind(func.value) if isinstance(func, ast.Attribute) and func.attr == "get" else ""
 
 
 def _kinds_in(node: ast.AST, kinds: set[str]) -> list[str]:
@@ -84,10 +85,12 @@ def operation_references(source: str) -> list[str]:
         elif isinstance(node, ast.Dict):  # a table of its own keyed by kind
             keys = [k for k in node.keys if k is not None]
             found += [f"{line} key {kind!r}" for k in keys for kind in _kinds_in(k, kinds)]
-        elif isinstance(node, ast.Subscript) and getattr(node.value, "attr", "") == "BY_KIND":
-            found += [f"{line} BY_KIND[{kind!r}]" for kind in _kinds_in(node.slice, kinds)]
+        elif isinstance(node, ast.Subscript) and _by_kind(node.value):
+            table = _by_kind(node.value)
+            found += [f"{line} {table}[{kind!r}]" for kind in _kinds_in(node.slice, kinds)]
         elif isinstance(node, ast.Call) and _looks_up(node.func):
-            found += [f"{line} BY_KIND.get({kind!r})" for kind in _kinds_in(node, kinds)]
+            table = _looks_up(node.func)
+            found += [f"{line} {table}.get({kind!r})" for kind in _kinds_in(node, kinds)]
     return sorted(found, key=lambda item: int(item.split()[0]))
 
 
@@ -98,25 +101,22 @@ def test_the_walkers_name_no_operation() -> None:
     assert {path: refs for path, refs in found.items() if refs} == {}
 
 
+def test_the_spec_reader_reads_each_operation_through_its_module() -> None:
+    """The scale, the mask and the [weights] table are read as their operations' fields, ALiBi
+    and RoPE as their settings: the spec reader imports and names none of them."""
+    source = (PACKAGE / "spec" / "attention.py").read_text(encoding="utf-8")
+    assert operation_references(source) == []
+    assert "mha_symbolic.operations." not in source
+    read = {op.kind: op.read_at for op in operations.OPERATIONS if op.fields is not None}
+    assert read == {"scale": "settings", "mask": "inputs", "project": "weights"}
+
+
 # The presentation (solution/, check/) walks the derivation's steps and asks the model
-# (Facts: its operations' facts, roles and captions). What it still names, by file: the steps
-# every attention has (the output, the concat, the attention: which W_O block, which note),
-# the fused projection's heading, and the scale step written with S; and two false alarms, a
-# numbers table with a "scale" entry (notes) and the given stages by name (overview). A new
-# branch on an operation fails here: give the operation a fact, a role or a caption rule.
+# (Facts: its operations' facts, roles, captions and factored forms), even of the steps every
+# attention has (the output, the heads joined, a head's output). A branch on an operation
+# fails here: give the operation a fact, a role or a caption rule.
 PRESENTATION = ("solution", "check")
-PRESENTATION_REMAINS = {
-    "solution/blocks.py": {"kind 'project'": 1, "kind 'output'": 1},
-    "solution/notes.py": {
-        "kind 'output'": 1,
-        "kind 'attend'": 2,
-        "kind 'concat'": 2,
-        "key 'scale'": 1,
-    },
-    "solution/overview.py": {"key 'scores'": 1},
-    "solution/remarks.py": {"kind 'output'": 1},
-    "solution/step_block.py": {"kind 'output'": 4, "kind 'scale'": 2},
-}
+PRESENTATION_REMAINS: dict[str, dict[str, int]] = {}
 
 
 def test_the_presentation_names_no_operation_beyond_the_steps_every_attention_has() -> None:
@@ -141,6 +141,8 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
         "v = softmax.RowSoftmax\n"
         "rules = {'scores': scores, 'x': x}\n"
         "ok = node.key == 'output' or role == 'mask' or BY_KIND.get(node.kind)\n"
+        "steps = {s.kind: s for s in steps}\n"
+        "u = by_kind['scores'], steps_by_kind.get('attend'), BY_KIND['softmax']\n"
     )
     assert operation_references(source) == [
         "1 import mha_symbolic.operations.softmax",
@@ -151,6 +153,9 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
         "6 BY_KIND.get('mask')",
         "7 RowSoftmax",
         "8 key 'scores'",
+        "11 by_kind['scores']",
+        "11 steps_by_kind.get('attend')",
+        "11 BY_KIND['softmax']",
     ]
 
 
@@ -168,6 +173,21 @@ def test_every_node_kind_an_operation_owns_is_found_by_its_module() -> None:
         "output",
     }
     assert len(OPERATION_MODULES) == len(operations.OPERATIONS)
+
+
+def test_every_fact_an_operation_answers_is_typed_for_its_callers() -> None:
+    """``Facts.scale`` and the others are declared with their types (operations.Answers), so
+    mypy checks what the presentation does with them; a rule that names its return type
+    names the same one."""
+    declared = operations.Answers.__annotations__
+    assert sorted(declared) == sorted(operations.FACTS)
+    named = {
+        name: rule.__annotations__["return"]
+        for name, rule in operations.FACTS.items()
+        if "return" in getattr(rule, "__annotations__", {})
+    }
+    assert named == {name: declared[name] for name in named}
+    assert sorted(named) == ["convention", "layout", "mask", "scale"]
 
 
 def test_the_likely_mistakes_are_the_operations_rewrites_found_by_name() -> None:

@@ -13,6 +13,7 @@ means "not refuted by the digits given", and ``wrong`` is a proof.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import flint
@@ -25,7 +26,7 @@ from mha_symbolic.exact import balls
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.language.check_phrases import phrase
-from mha_symbolic.model.program import Leaf, Program, build
+from mha_symbolic.model.program import Program, build
 from mha_symbolic.spec.attention import DTYPES, INPUTS
 
 _UNIT_ROUNDOFF = {"exact": 0.0, "float64": 2.0**-53, "float32": 2.0**-24}
@@ -92,7 +93,7 @@ class Bounds:
                 unit = _array_unit(Matrix(leaf.value))
                 if unit is not None:
                     value = Matrix(leaf.value).applyfunc(lambda v, u=unit: self._entry(v, u))
-                    leaf = Leaf(leaf.symbol, leaf.role, leaf.head, value)
+                    leaf = replace(leaf, value=value)  # its kind (identity, causal) kept
             leaves.append(leaf)
         return program.replace(leaves=tuple(leaves))
 

@@ -6,7 +6,7 @@ output projection, which layout made the heads, where does the example start, ho
 weight given, which loss and which declared parameters. The answers are read off the nodes
 and leaves; a question about one operation (``scale``, ``mask``, ``rope``, ``layout``,
 ``convention``) is answered by that operation (``Operation.facts``), so a new operation adds
-its facts in its own module.
+its facts in its own module (and their types to ``operations.Answers``).
 
 A node's operation may also speak for its caption: its ``Operation.caption`` rule (the scale's
 ``_none`` or given factor, the mask's fill), and an object in a node's ``expr`` (or the node
@@ -18,7 +18,7 @@ caption may name, and one that defines ``caption_variant(self) -> str`` appends 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
@@ -27,19 +27,22 @@ from mha_symbolic import operations
 from mha_symbolic.model.program import SOURCE, Node, Program
 
 
-class Facts:
-    """The answers for one program (see the module's docstring)."""
+class Facts(operations.Answers):
+    """The answers for one program (see the module's docstring); those its operations give
+    are typed by :class:`mha_symbolic.operations.Answers`."""
 
     def __init__(self, program: Program) -> None:
         self.program = program
 
-    def __getattr__(self, name: str) -> Any:
-        """A fact its operation answers (``scale(head)``, ``mask``, ``rope``, ``layout``,
-        ``fused``, ``convention``): see ``Operation.facts``."""
-        answer = operations.FACTS.get(name)
-        if answer is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return answer(self.__dict__["program"])
+    if not TYPE_CHECKING:  # to mypy, the facts are Answers' typed attributes and no others
+
+        def __getattr__(self, name: str) -> Any:
+            """A fact its operation answers (``scale(head)``, ``mask``, ``rope``, ``layout``,
+            ``fused``, ``convention``): see ``Operation.facts``."""
+            answer = operations.FACTS.get(name)
+            if answer is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            return answer(self.__dict__["program"])
 
     def is_a(self, kind: str | None, role: str) -> bool:
         """A step of ``kind`` is ``role`` to the presentation: see :func:`is_a`."""
@@ -151,6 +154,18 @@ class Facts:
             numbers.update(more)
             variant += suffix
         return numbers, variant
+
+    def factored(self, key: str) -> tuple[sp.Expr, sp.Basic] | None:
+        """Step ``key`` as (factor, the earlier step's symbol it multiplies) when its
+        operation writes it so (the scale's ``c S``: ``Operation.factored``); else None."""
+        if key not in self.program:
+            return None
+        node = self.program.node(key)
+        op = operations.BY_KIND.get(node.kind)
+        if op is None or op.factored is None:
+            return None
+        factor, operand = op.factored(self.program, node)
+        return factor, operand
 
 
 def is_a(kind: str | None, role: str) -> bool:

@@ -48,6 +48,7 @@ def _code(lowering: Any, node: Any) -> sp.Basic:
 
 OPERATION = Operation(
     kind="attend",
+    roles=frozenset({"weighted_values"}),
     steps=("output",),
     stage="output",
     place=place,

@@ -32,6 +32,7 @@ def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, An
 
 OPERATION = Operation(
     kind="concat",
+    roles=frozenset({"joined_heads"}),
     stage="join",
     place=place,
     limit=lambda walk, node: walk.evaluated(node),

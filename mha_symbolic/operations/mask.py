@@ -6,7 +6,7 @@ logits plus M, so a blocked weight is exactly 0. With a finite ``mask_fill`` (Py
 ``masked_fill(mask, -1e9)``) the blocked scores are replaced by the fill instead
 (:class:`MaskedFill`), whose reverse-mode rule is the same fill with 0. The spec keys
 ``mask`` (``none``, ``causal`` or a 0/1 matrix, 1 = may attend) and ``mask_fill`` are read
-here (:func:`read_mask`, called by :mod:`mha_symbolic.spec.attention`); it acts last on the
+here (:func:`read_mask`, as the spec reader asks its ``fields``); it acts last on the
 logits, after any other operation there.
 """
 
@@ -227,7 +227,11 @@ OPERATION = Operation(
     roles=frozenset({"query_by_key"}),
     steps=("masked",),
     nodes=(MaskedFill,),
-    spec_key="mask",  # read with mask_fill by read_mask into the spec's ``mask`` field
+    spec_key="mask",
+    # With mask_fill, into the spec's ``mask_kind``, ``mask`` and ``mask_fill`` fields, once
+    # the lengths of the queries and keys are known.
+    fields=lambda raw, values: read_mask(raw, values["query"].rows, values["key"].rows),
+    read_at="inputs",
     stage="logits",
     rank=1,  # after every other operation on the logits: what it blocks stays blocked
     place=place,

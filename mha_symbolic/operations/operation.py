@@ -28,6 +28,10 @@ STAGES = ("streams", "scores", "scale", "logits", "weights", "output")
 AFTER_HEADS = ("join", "out")
 STREAMS = ("q", "k", "v")  # a head's queries, keys and values
 SOURCE = {"q": "query", "k": "key", "v": "value"}  # the input each stream projects
+# When the spec reader reads an operation's fields (``Operation.fields``): with the spec's
+# settings (heads, layout, convention known); once the inputs are read (their lengths
+# known); the [weights] table, its grouped-query heads spread.
+READ_AT = ("settings", "inputs", "weights")
 
 
 def each(program: Any, kind: str, change: Callable[[Any], Any]) -> Any:
@@ -62,6 +66,11 @@ class Operation:
     # None when the operation is off. Errors are one SpecError line naming the key.
     spec_key: str | None = None
     read: Callable[[Any, Mapping[str, Any]], Any] | None = None
+    # Or the spec's own fields it reads (the scale's ``scale``; the mask's ``mask_kind``,
+    # ``mask``, ``mask_fill``; the projections' ``weights``): (raw spec, the spec's values
+    # read so far) -> those fields, called at ``read_at`` (one of READ_AT).
+    fields: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
+    read_at: str = "settings"
     # Where it goes in a head (one of STAGES) and how: place(builder, head n, setting, parts)
     # -> the parts the head goes on with, by name: q, k, v (their last steps), scores, logits,
     # weights, output. A part a spec gives (its scores, say) is there before the stage. After
@@ -117,11 +126,19 @@ class Operation:
     # What its step is to the presentation (``Facts.is_a``): ``weights`` (rows that add up
     # to 1: a heatmap, limits, the default parameter plot), ``scores`` (queries' dot
     # products with keys: the token-by-token working), ``query_by_key`` (entry i, j is
-    # query i's about key j: a plot labels it by the two tokens).
+    # query i's about key j: a plot labels it by the two tokens), ``projection`` (a stream
+    # made from the inputs by weights: the given weights are written before it),
+    # ``weighted_values`` (a head's output, its weights times its values: what a document
+    # assumes of a head), ``joined_heads`` (the heads side by side: a printed row is checked
+    # head by head), ``final`` (the output, after W_O when the spec has one: W_O is written
+    # before it, and without W_O it passes the joined heads on).
     roles: frozenset[str] = frozenset()
     # What its step's caption adds: (program, node) -> (numbers as exact values, which the
     # solution writes as LaTeX; a suffix of the caption's locale key: ``_none``, ``_fill``).
     caption: Rule | None = None
+    # Its step as (factor, the earlier step's symbol it multiplies), which a worked solution
+    # writes over that step just shown (the scale's ``c S`` for ``c Q K^T``): (program, node).
+    factored: Rule | None = None
 
     def setting(self, spec: Any) -> Any:
         """The spec's value for this operation (None: off); an operation without a key is

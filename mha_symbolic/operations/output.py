@@ -72,6 +72,7 @@ def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, An
 
 OPERATION = Operation(
     kind="output",
+    roles=frozenset({"final"}),
     stage="out",
     place=place,
     step=_step,

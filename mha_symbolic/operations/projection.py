@@ -3,12 +3,13 @@ or every head's at once in the fused layout (step ``q``, then each head's column
 ``project``. The weight is W or W^T by the spec's convention, and the builder makes them
 (:mod:`mha_symbolic.model.program`; the output's W_O is the ``output`` operation's).
 
-Their spec key is the [weights] table (:class:`Weights`): projections, output projection and
-biases read against the inputs' shapes, identities filled in for omitted projections,
-symbolic matrices named. Their values are numbers the backward ring is built from; in code a
-projection is one product over the stream's input (:func:`mha_symbolic.model.affine.affine_parts`
-finds its parts). The likely mistakes a reader makes here: a stream projected as another (K in
-place of V), and square weights read the other way round.
+Their spec key is the [weights] table (:class:`Weights`, read as its ``fields``): projections,
+output projection and biases read against the inputs' shapes, identities filled in for
+omitted projections, symbolic matrices named. Their values are numbers the backward ring is
+built from; in code a projection is one product over the stream's input
+(:func:`mha_symbolic.model.affine.affine_parts` finds its parts). The likely mistakes a reader
+makes here: a stream projected as another (K in place of V), and square weights read the
+other way round.
 """
 
 from __future__ import annotations
@@ -475,10 +476,18 @@ def convention(program: Any) -> str:
     return "xW"
 
 
+def _weights(raw: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The projections' fields; none when the example gives each head's Q, K and V."""
+    return {} if values["v"] is not None else Weights(values).normalize(raw["weights"])
+
+
 OPERATION = Operation(
     kind="project",
+    roles=frozenset({"projection"}),
     streams=streams,
     ring_values=True,
+    fields=_weights,
+    read_at="weights",
     rewrites={"stream_for": stream_for, "transposed_square_weights": transposed_square_weights},
     facts={
         "layout": layout,

@@ -2,22 +2,23 @@
 
 The spec's ``scale`` is ``sqrt_dk`` (s = 1/sqrt(d_k), d_k a leaf of the program), ``none``
 (s = 1) or an exact number, maybe in declared parameters (``1/tau``); it is read here
-(:func:`read_scale`, called by :mod:`mha_symbolic.spec.attention`) into the spec's field.
+(:func:`read_scale`, as the spec reader asks its ``fields``) into the spec's field.
 In code the factor multiplies the cheaper of the product's factors; in the backward forms
 it is a generator of the ring of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.operations.operation import Operation, each
 from mha_symbolic.spec import exact_numbers as exact
+from mha_symbolic.spec import stages
 from mha_symbolic.text import did_you_mean
 
 SCALES = ("sqrt_dk", "none")
@@ -41,6 +42,11 @@ def read_scale(value: Any) -> str | sp.Expr:
     if not number.is_positive:
         raise SpecError(f"scale must be a positive number, got {value!r}")
     return number
+
+
+def _fields(raw: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The spec's ``scale``: by default 1/sqrt(d_k) where there are queries and keys, else 1."""
+    return {"scale": read_scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none"))}
 
 
 def _parametric_scale(number: sp.Expr, value: Any) -> sp.Expr:
@@ -141,7 +147,13 @@ class Scale:
         return not (self.is_identity or self.is_default)
 
 
-def scale_of(program: Any) -> Callable[..., Scale]:
+class ScaleOf(Protocol):
+    """The fact ``scale``: a head's scale (head 1's when none is named)."""
+
+    def __call__(self, head: int = 1) -> Scale: ...
+
+
+def scale_of(program: Any) -> ScaleOf:
     """The fact ``scale(head=1)``: head ``head``'s scale, read off its scaled node (the
     identity when the weights are given: nothing is scaled)."""
 
@@ -149,11 +161,16 @@ def scale_of(program: Any) -> Callable[..., Scale]:
         key = f"head{head}.scaled"
         if key not in program:
             return Scale(sp.Integer(1), True, False)
-        node = program.node(key)
-        factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
+        factor = _factored(program, program.node(key))[0]
         return Scale(factor, factor == 1, _is_default(program, factor))
 
     return of
+
+
+def _factored(program: Any, node: Any) -> tuple[sp.Expr, sp.Basic]:
+    """(s, S): the factor as the formulas write it and the scores it multiplies."""
+    factor = sp.Mul(*(a for a in node.expr.args if not getattr(a, "is_Matrix", False)))
+    return factor, _scores_of(node)
 
 
 def _is_default(program: Any, factor: sp.Expr) -> bool:
@@ -185,7 +202,8 @@ OPERATION = Operation(
     kind="scale",
     roles=frozenset({"query_by_key"}),
     steps=("scaled",),
-    spec_key="scale",  # read by read_scale into the spec's ``scale`` field
+    spec_key="scale",
+    fields=_fields,  # into the spec's ``scale`` field
     stage="scale",
     place=place,
     code=_code,
@@ -193,4 +211,5 @@ OPERATION = Operation(
     rewrites={"scaled_by": scaled_by},
     facts={"scale": scale_of},
     caption=_caption,
+    factored=_factored,
 )

@@ -97,7 +97,7 @@ class _Walk:
         """A forward step, after the headings and given weights that open it."""
         context = self.context
         layout = context.facts.layout
-        if step.kind == "project" and step.head is None and step.key == "q":
+        if context.facts.is_a(step.kind, "projection") and step.head is None and step.key == "q":
             self.heading("text", "projection")
             self.given(None, "QKV")
         if _is_split_slice(step) and not self.split:
@@ -108,7 +108,7 @@ class _Walk:
             self.heading("text", "head", head=step.head)
             if layout != "fused":
                 self.given(step.head, "QKV")
-        if step.kind == "output":
+        if context.facts.is_a(step.kind, "final"):
             self.given(None, "O")
         if context.facts.is_a(step.kind, "scores") and context.options.detail == "token":
             self.detail = token_work(context, step.head or 1)

@@ -87,7 +87,7 @@ def _assumption(
     context: Context, step: Step, key: str, text: str, where: tuple[int | None, int | None]
 ) -> Assumption:
     words = context.words
-    if step.kind == "output" and not context.facts.output_projection:
+    if context.facts.is_a(step.kind, "final") and not context.facts.output_projection:
         return _unknown_projection(context, step, key, text)
     value = part(step.entries, *where)
     numbers = printed(text)
@@ -153,7 +153,11 @@ def _what_it_takes(
     context: Context, step: Step, numbers: list[str], where: tuple[int | None, int | None]
 ) -> list[str]:
     """For an assumed head output: the score gaps its weights would need (two keys only)."""
-    if step.kind != "attend" or where != (None, None) or step.head is None:
+    if (
+        not context.facts.is_a(step.kind, "weighted_values")
+        or where != (None, None)
+        or step.head is None
+    ):
         return []
     values = context.d.step(f"head{step.head}.v").entries
     claimed = sp.Matrix(step.entries.rows, step.entries.cols, [sp.Rational(n) for n in numbers])
@@ -186,7 +190,10 @@ def _what_it_takes(
 
 def _one_token(context: Context, step: Step) -> str | None:
     """With one key token its only weight is 1: the head output is its value row."""
-    if step.kind != "attend" or step.head is None or context.facts.shape("key")[0] != 1:
+    facts = context.facts
+    if not facts.is_a(step.kind, "weighted_values") or step.head is None:
+        return None
+    if facts.shape("key")[0] != 1:
         return None
     values = context.d.step(f"head{step.head}.v")
     return context.words(
@@ -203,7 +210,7 @@ def reason(context: Context, step: Step, mark: Mapping[str, Any]) -> str | None:
     one = _one_token(context, step)
     if one is not None:
         return one
-    if step.kind == "concat":
+    if context.facts.is_a(step.kind, "joined_heads"):
         heads = _concat_heads(context, step, mark)
         if heads:
             return _concat_reason(context, heads)
@@ -237,7 +244,7 @@ def _concat_reason(context: Context, heads: list[int]) -> str | None:
 def as_assumed(context: Context, step: Step, mark: Mapping[str, Any], printed: str) -> str | None:
     """A concat row that holds only under the document's assumed head outputs, in one
     sentence with what the given weights produce instead; None for any other mark."""
-    if step.kind != "concat" or str(mark["verdict"]) != "follows":
+    if not context.facts.is_a(step.kind, "joined_heads") or str(mark["verdict"]) != "follows":
         return None
     heads = _concat_heads(context, step, mark)
     if not heads or not _all_assumed(context, heads):
@@ -315,8 +322,9 @@ def _mistake(context: Context, mistake: Any) -> str | None:
     if not isinstance(mistake, Phrase) or not mistake.key.startswith("mistakes."):
         return None
     scale = context.facts.scale()
-    numbers = {
-        "head": mistake.numbers.get("head"),
-        "scale": latex.exact(scale.factor) if scale.given else "",
-    }
-    return context.words.get("diagnoses", mistake.key.removeprefix("mistakes."), **numbers)
+    return context.words.get(
+        "diagnoses",
+        mistake.key.removeprefix("mistakes."),
+        head=mistake.numbers.get("head"),
+        scale=latex.exact(scale.factor) if scale.given else "",
+    )

@@ -11,9 +11,6 @@ from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import FusedStep, Limit, Summary, SummaryRow, TokenRow
 from mha_symbolic.spec import parameters
 
-# The setup's line for an example that starts past the inputs, by its stage.
-_GIVEN = {"qkv": "qkv_given", "scores": "values_given", "weights": "weights_given"}
-
 
 def setup(context: Context) -> tuple[str, ...]:
     """The setup list: lengths, sizes, heads, d_k, scaling, convention, mask, parameters."""
@@ -30,7 +27,8 @@ def setup(context: Context) -> tuple[str, ...]:
         lines.append(w("setup", "model", E=E))
     lines.append(w("setup", "heads", h=len(facts.heads)))
     if not facts.has_inputs:
-        lines.append(w("setup", _GIVEN[facts.given]))
+        # Past the inputs: given Q, K, V; given scores (and values); given weights.
+        lines.append(w("setup", "values_given" if facts.scores_given else f"{facts.given}_given"))
     if facts.given == "qkv":
         lines.append(w("setup", "dk_given", dk=dk))
     elif facts.given == "weights":

@@ -14,7 +14,7 @@ from mha_symbolic.solution.context import Context
 
 def remarks(context: Context, step: Step) -> tuple[str, ...]:
     """The remarks that hold at ``step`` (most steps have none)."""
-    if step.kind != "output" and not context.facts.is_a(step.kind, "weights"):
+    if not any(context.facts.is_a(step.kind, role) for role in ("final", "weights")):
         return ()
     if context.chosen:  # symbols: a remark on one choice of numbers would not hold in general
         found = [_temperature_limits(context, step)]

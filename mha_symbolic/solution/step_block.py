@@ -17,8 +17,9 @@ from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.remarks import remarks
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
-# Steps whose substituted form would only repeat the value (or a slice of an earlier value).
-_NO_SUBSTITUTION = ("input", "slice", "concat")
+# Steps whose substituted form would only repeat the value (or a slice of an earlier value);
+# and the heads joined, whose values were just shown side by side.
+_NO_SUBSTITUTION = ("input", "slice")
 _LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
 _LIST = re.compile(r"\s*\[\s*(\[[^\[\]]*\]\s*,?\s*)+\]\s*|\s*\[[^\[\]]*\]\s*")
 _NUMBER = re.compile(r"[-\u2212]?\d+(\.\d+)?")
@@ -56,7 +57,8 @@ def step_block(context: Context, step: Step) -> StepBlock:
     written = _by_formula(context, step, shown)
     # O = C passed on unchanged, too long to print: C was just written (by its blocks or its
     # general entry), so a grid of O's names and a repeat of its first entry would add nothing.
-    passed_on = shown.named and isinstance(step.formula, sp.MatrixSymbol) and step.kind == "output"
+    final = context.facts.is_a(step.kind, "final")
+    passed_on = shown.named and isinstance(step.formula, sp.MatrixSymbol) and final
     exact: str | None
     said: tuple[str, ...]
     if passed_on:
@@ -88,7 +90,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         analogy=_said(context, "analogies", step, numbers),
         chosen=at_chosen(step, context.chosen, context.settings),
     )
-    if step.kind == "output" and context.output_unknown:
+    if final and context.output_unknown:
         return _unknown_output(block)
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
@@ -133,15 +135,19 @@ _WIDEST_SUBSTITUTION = 120
 
 def substituted(context: Context, step: Step) -> str | None:
     """The formula with every operand replaced by its value, or None when unreadable."""
-    if step.kind in _NO_SUBSTITUTION or step.formula == step.symbol:
+    facts = context.facts
+    if step.kind in _NO_SUBSTITUTION or facts.is_a(step.kind, "joined_heads"):
+        return None
+    if step.formula == step.symbol:
         return None
     if isinstance(step.formula, (sp.MatrixSlice, sp.BlockMatrix, sp.MatrixSymbol)):
         return None  # a gradient cut out, put side by side or passed on: nothing to compute
     if not step.formula.free_symbols:
         return None
-    if step.kind == "output" and not context.facts.output_projection:
+    if facts.is_a(step.kind, "final") and not facts.output_projection:
         return None
-    formula = _scale_of_scores(context, step) if step.kind == "scale" else step.formula
+    factored = _factored(context, step)
+    formula = step.formula if factored is None else factored
     replace = {}
     for symbol in formula.free_symbols:
         text = context.substitutes.get(symbol)
@@ -154,10 +160,13 @@ def substituted(context: Context, step: Step) -> str | None:
     return None if plain.drawn_width(text) > _WIDEST_SUBSTITUTION else text
 
 
-def _scale_of_scores(context: Context, step: Step) -> sp.Basic:
-    """``c Q K^T`` written as ``c S``: the scores were just shown."""
-    scores = context.d.step(step.key.replace(".scaled", ".scores")).symbol
-    factor = sp.Mul(*[a for a in step.formula.args if not getattr(a, "is_Matrix", False)])
+def _factored(context: Context, step: Step) -> sp.Basic | None:
+    """``c Q K^T`` written as ``c S``: the scores were just shown (see ``Facts.factored``);
+    None for a step its operation does not write so."""
+    factored = context.facts.factored(step.key)
+    if factored is None:
+        return None
+    factor, scores = factored
     given = {k: v for k, v in context.d.bindings.items() if not isinstance(v, sp.MatrixBase)}
     worked = factor.xreplace(given)
     if worked.is_Rational:  # 1/sqrt(4) is 1/2: said as the number it is
@@ -247,9 +256,9 @@ def _dot_entry(context: Context, step: Step, name: str) -> str | None:
 
 def _scaled_entry(context: Context, step: Step, name: str) -> str | None:
     """``(S'_1)_{1,1} = (S_1)_{1,1} / \\sqrt{2}``: the score just written, scaled."""
-    if step.kind != "scale":
+    scaled = _factored(context, step)
+    if scaled is None:
         return None
-    scaled = _scale_of_scores(context, step)
     scores = [a for a in scaled.args if isinstance(a, sp.MatrixSymbol)]
     factor = sp.Mul(*[a for a in scaled.args if not getattr(a, "is_Matrix", False)])
     if len(scores) != 1:
@@ -335,7 +344,7 @@ def caption(context: Context, step: Step) -> str:
     numbers = _numbers(context, step)
     if step.kind == "input" and step.head is not None:
         key += "_given"  # the document's Q, K, V, scores or weights, taken as printed
-    if step.kind == "output" and not facts.output_projection:
+    if facts.is_a(step.kind, "final") and not facts.output_projection:
         key = "output_unknown" if context.output_unknown else "output_none"
     if step.kind in ("loss", "grad"):
         key = _grad_caption(context, key)

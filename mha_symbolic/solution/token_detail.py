@@ -24,7 +24,7 @@ def token_work(context: Context, head: int) -> TokenWork:
     # given scores: no query rows to take apart
     if not any(context.facts.is_a(s.kind, "scores") for s in steps):
         return TokenWork(head, title, (), context.words("tokens", "scores_given", head=head))
-    work = _Work.of(steps)
+    work = _Work.of(context, steps)
     if any(_too_long(context, s.entries) for s in work.shown):
         note = context.words("tokens", "too_long", head=head)
         return TokenWork(head, title, (), note)
@@ -53,10 +53,13 @@ class _Work:
     output: Step
 
     @classmethod
-    def of(cls, steps: list[Step]) -> _Work:
+    def of(cls, context: Context, steps: list[Step]) -> _Work:
+        """Found by their operations' roles: the scores, the weights and the head's output."""
         by_symbol = {s.symbol: s for s in steps}
-        by_kind = {s.kind: s for s in steps}
-        scores, weights, output = by_kind["scores"], by_kind["softmax"], by_kind["attend"]
+        scores, weights, output = (
+            next(s for s in steps if context.facts.is_a(s.kind, role))
+            for role in ("scores", "weights", "weighted_values")
+        )
         q, k = scores.formula.args
         logits = tuple(steps[steps.index(scores) + 1 : steps.index(weights)])
         v = by_symbol[output.formula.args[1]]

@@ -13,9 +13,6 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
-from mha_symbolic.operations.mask import read_mask
-from mha_symbolic.operations.projection import Weights
-from mha_symbolic.operations.scale import read_scale
 from mha_symbolic.spec import as_printed, bounds, gqa, input_files, parameters, stages
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_text
@@ -273,13 +270,13 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
         "heads": _heads(raw.get("heads", stages.heads_given(raw))),
         "layout": _choice(raw.get("layout", "per_head"), "layout", LAYOUTS),
         "convention": _choice(raw.get("convention", "xW"), "convention", CONVENTIONS),
-        "scale": read_scale(raw.get("scale", "sqrt_dk" if stages.has_q(raw) else "none")),
-        "claims": _claims(raw.get("claims", {}), "claims"),
-        "assumed": _claims(raw.get("assumed", {}), "assumed"),
-        "inputs": _choice(raw.get("inputs", "exact"), "inputs", INPUTS),
-        "dtype": _choice(raw.get("dtype", "exact"), "dtype", DTYPES),
-        "decimals": _decimals(raw.get("decimals")),
     }
+    _fields(raw, values, "settings")
+    values["claims"] = _claims(raw.get("claims", {}), "claims")
+    values["assumed"] = _claims(raw.get("assumed", {}), "assumed")
+    values["inputs"] = _choice(raw.get("inputs", "exact"), "inputs", INPUTS)
+    values["dtype"] = _choice(raw.get("dtype", "exact"), "dtype", DTYPES)
+    values["decimals"] = _decimals(raw.get("decimals"))
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:
         raise SpecError(f"'{both[0]}' is both in [claims] and [assumed]; keep it in one")
@@ -293,8 +290,8 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     if "query" not in values:
         values.update(_inputs(raw))
     values.update(_labels(raw, values["query"].rows, values["key"].rows, values["self_attention"]))
-    values.update(read_mask(raw, values["query"].rows, values["key"].rows))
-    _weights(raw, values)
+    _fields(raw, values, "inputs")
+    _fields(_weights(raw, values), values, "weights")
     values["loss"] = _loss(raw["loss"], values) if "loss" in raw else None
     if values["stage"] == "scores" and values["v"] is None:
         rows, cols = values["query"].rows, values["key"].rows
@@ -326,12 +323,20 @@ def _decimals(value: Any) -> int | None:
     return places
 
 
-def _weights(raw: Mapping[str, Any], values: dict[str, Any]) -> None:
-    """The [weights] table: projections of x, or only w_o when the example starts past x."""
+def _fields(raw: Mapping[str, Any], values: dict[str, Any], at: str) -> None:
+    """The spec's fields the operations read at ``at`` (see ``Operation.fields``)."""
+    for op in operations.OPERATIONS:
+        if op.fields is not None and op.read_at == at:
+            values.update(op.fields(raw, values))
+
+
+def _weights(raw: Mapping[str, Any], values: dict[str, Any]) -> Mapping[str, Any]:
+    """The [weights] table: only w_o when the example starts past x (read here); else ``raw``
+    with the projections' table, its grouped-query heads spread, for the projections to read."""
     if values["v"] is not None:
         values["kv_heads"] = values["heads"]
         values.update(stages.read_output_weights(raw.get("weights", {}), values))
-        return
+        return raw
     values["kv_heads"] = gqa.kv_heads(raw.get("kv_heads"), values["heads"], values["layout"])
     table = gqa.expand(
         raw.get("weights", {}),
@@ -340,7 +345,7 @@ def _weights(raw: Mapping[str, Any], values: dict[str, Any]) -> None:
         values["layout"],
         values["convention"],
     )
-    values.update(Weights(values).normalize(table))
+    return {**raw, "weights": table}
 
 
 def _output_shape(values: Mapping[str, Any]) -> tuple[int, int]:
