@@ -13,7 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 from mha_symbolic.check import printouts
-from mha_symbolic.check.judge import check
 from mha_symbolic.check.report import Report
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.evaluate import derive
@@ -99,6 +98,8 @@ def check_batch(
     raw: Mapping[str, Any], claims: Mapping[str, Any] | None = None, **options: Any
 ) -> Report:
     """Judge claims about a batched spec: ``b{n}.<step key>`` or a print of the whole batch."""
+    from mha_symbolic.check.judge import check  # not at the top: derive needs only batch_specs
+
     specs = batches(raw)
     per_batch = _routed(dict(raw.get("claims", {}) if claims is None else claims), len(specs))
     verdicts = []
@@ -112,6 +113,8 @@ def check_batch(
 
 def check_specs(specs: list[AttentionSpec], source: str, **options: Any) -> Report:
     """Judge each batch element's own claims (see :func:`batch_specs`), keys as ``b{n}.``."""
+    from mha_symbolic.check.judge import check
+
     verdicts = []
     for n, spec in enumerate(specs, start=1):
         if spec.claims:
