@@ -341,14 +341,15 @@ def _add_bench(commands: Any) -> None:
         "time the derivation and the compiled functions",
         "Time the exact derivation, the compiled functions, the exercise bank and exact "
         "attention at model scale (scale: a GPT-2-small layer enclosed to 50 digits), and the "
-        "page's server time for an edit (page).",
+        "page's server time for an edit (page), and whole commands in a fresh process "
+        "(commands).",
         "--quick",
         "--only compile",
     )
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     bench.add_argument(
         "--only",
-        choices=("derive", "compile", "grad", "exercises", "scale", "page"),
+        choices=("derive", "compile", "grad", "exercises", "scale", "page", "commands"),
         help="run one section (default: all)",
     )
 
