@@ -1,14 +1,14 @@
 """mha_symbolic: exact multi-head attention, derived step by step with SymPy.
 
 The public names are imported when first used (PEP 562), so that `import mha_symbolic` and the
-command's `--version`, `--help` and `examples` start without SymPy, NumPy or Jinja2.
+command's `--version`, `--help` and `examples` start without SymPy, NumPy or Jinja2; so is
+``__version__`` (importlib.metadata costs every command ~30 ms).
 """
 
 from __future__ import annotations
 
 import sys
 import types
-from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -50,6 +50,10 @@ _NAMED_LIKE_MODULES = frozenset({"check", "extract", "verify"})
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value = _version()
+        object.__setattr__(sys.modules[__name__], name, value)
+        return value
     if name not in __all__:
         raise AttributeError(f"module 'mha_symbolic' has no attribute {name!r}")
     from importlib import import_module
@@ -73,7 +77,12 @@ class _Package(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Package  # how a module gets __setattr__
 
-try:  # one source of truth: the installed distribution's version (pyproject.toml)
-    __version__ = _metadata.version("mha-symbolic")
-except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+
+def _version() -> str:
+    """One source of truth: the installed distribution's version (pyproject.toml)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("mha-symbolic")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"

@@ -7,18 +7,18 @@ layers, so that the exact core imports none of them.
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from mha_symbolic.check.judge import Report, check
 from mha_symbolic.exact.derivation import Derivation, Step, register
-from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import derive
-from mha_symbolic.exact.limits import limit
-from mha_symbolic.extract import extract
-from mha_symbolic.numeric.function import AttentionFunction, compile
-from mha_symbolic.numeric.lambdify import lambdify
 from mha_symbolic.spec.attention import AttentionSpec, examples
-from mha_symbolic.verify import Verification, verify
+
+if TYPE_CHECKING:
+    from mha_symbolic.check.judge import Report, check
+    from mha_symbolic.extract import extract
+    from mha_symbolic.numeric.function import AttentionFunction, compile
+    from mha_symbolic.verify import Verification, verify
 
 __all__ = [
     "AttentionFunction",
@@ -34,6 +34,27 @@ __all__ = [
     "extract",
     "verify",
 ]
+
+
+# Imported when first used (PEP 562): a derivation and its solution need none of them, and the
+# extractor alone (NumPy with it) took longer to import than SymPy.
+_LATER = {
+    "AttentionFunction": "mha_symbolic.numeric.function",
+    "Report": "mha_symbolic.check.judge",
+    "Verification": "mha_symbolic.verify",
+    "check": "mha_symbolic.check.judge",
+    "compile": "mha_symbolic.numeric.function",
+    "extract": "mha_symbolic.extract",
+    "verify": "mha_symbolic.verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATER:
+        raise AttributeError(f"module 'mha_symbolic.api' has no attribute {name!r}")
+    value = getattr(import_module(_LATER[name]), name)
+    globals()[name] = value
+    return value
 
 
 def _options(d: Derivation, options: dict[str, Any]) -> Any:
@@ -69,6 +90,24 @@ def _notebook(d: Derivation, kind: str) -> str:
     return notebook.html(d) if kind == "html" else notebook.latex_maths(d)
 
 
-register(lambdify=lambdify, limit=limit, render=_render, write=_write, latex=_latex)
+def _lambdify(d: Derivation, key: str) -> Any:
+    from mha_symbolic.numeric.lambdify import lambdify
+
+    return lambdify(d, key)
+
+
+def _limit(d: Derivation, name: str, point: Any) -> Any:
+    from mha_symbolic.exact.limits import limit
+
+    return limit(d, name, point)
+
+
+def _enclose(d: Derivation, key: str, digits: int) -> Any:
+    from mha_symbolic.exact.enclose import enclose
+
+    return enclose(d, key, digits)
+
+
+register(lambdify=_lambdify, limit=_limit, render=_render, write=_write, latex=_latex)
 register(notebook=_notebook)
-register(enclose=enclose)
+register(enclose=_enclose)

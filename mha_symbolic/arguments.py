@@ -7,7 +7,6 @@ import re
 import textwrap
 from typing import Any, NoReturn
 
-from mha_symbolic import __version__
 from mha_symbolic.language.locales import LANGUAGES
 from mha_symbolic.text import MAX_DECIMALS, one_line
 
@@ -117,9 +116,28 @@ def _add_no_pager(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _installed() -> str:
+    from mha_symbolic import __version__
+
+    return str(__version__)
+
+
+class _Version(argparse.Action):
+    """``--version``, the version looked up only when asked: every other command starts
+    without importlib.metadata."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS) -> None:
+        help = "show program's version number and exit"
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        print(f"mha-symbolic {_installed()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mha-symbolic", description=DESCRIPTION, epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"mha-symbolic {__version__}")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(
         dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
     )
@@ -178,7 +196,7 @@ def manpage(parser: argparse.ArgumentParser) -> str:
 
     page = Manpage(parser)
     page.description = "exact multi-head attention, step by step"  # the NAME line
-    page.source, page.manual = f"mha-symbolic {__version__}", "mha-symbolic manual"
+    page.source, page.manual = f"mha-symbolic {_installed()}", "mha-symbolic manual"
     return str(page)
 
 
@@ -339,14 +357,15 @@ def _add_bench(commands: Any) -> None:
         "time the derivation and the compiled functions",
         "Time the exact derivation, the compiled functions, the exercise bank and exact "
         "attention at model scale (scale: a GPT-2-small layer enclosed to 50 digits), and the "
-        "page's server time for an edit (page).",
+        "page's server time for an edit (page), and whole commands in a fresh process "
+        "(commands).",
         "--quick",
         "--only compile",
     )
     bench.add_argument("--quick", action="store_true", help="small shapes only")
     bench.add_argument(
         "--only",
-        choices=("derive", "compile", "grad", "exercises", "scale", "page"),
+        choices=("derive", "compile", "grad", "exercises", "scale", "page", "commands"),
         help="run one section (default: all)",
     )
 

@@ -41,3 +41,15 @@ def test_the_machine_line_says_cores_and_load() -> None:
     line = machine("at the start")
     assert line.startswith("machine: ") and "cores; load average " in line
     assert line.endswith(" at the start")
+
+
+def test_whole_commands_are_timed_in_turn_with_their_cpu_and_wall() -> None:
+    import sys
+
+    from mha_symbolic.bench.commands import _timed
+
+    commands = {"a": [sys.executable, "-c", "pass"], "b": [sys.executable, "-c", "pass"]}
+    timings = _timed(commands, 2)
+    assert set(timings) == {"a", "b"}
+    for cpu, wall in timings.values():
+        assert 0 <= cpu.low <= cpu.median <= cpu.high and 0 < wall.low <= wall.median <= wall.high

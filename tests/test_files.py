@@ -225,13 +225,13 @@ def test_a_failed_image_removes_the_document_it_created(tmp_path, capsys, monkey
     real = os.replace
 
     def no_images(src, dst):
-        if str(dst).endswith(".png"):
+        if str(dst).endswith(".svg"):
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         real(src, dst)
 
     monkeypatch.setattr(os, "replace", no_images)
     assert main(["derive", "--example", E, "-o", str(tmp_path / "out.md")]) == 2
-    image = tmp_path / "out-head1.png"
+    image = tmp_path / "out-head1.svg"
     assert capsys.readouterr().err == f"mha-symbolic: {image}: cannot write: Input/output error\n"
     assert list(tmp_path.iterdir()) == []
 

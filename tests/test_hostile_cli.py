@@ -65,7 +65,7 @@ CASES = [
     Case(name='o_missing_folder_json', argv=('derive', '--example', 'two-tokens', '-o', '{tmp}/missing/out.json'), message='mha-symbolic: {tmp}/missing/out.json: cannot write: its folder does not exist'),
     Case(name='o_is_folder', argv=('derive', '--example', 'two-tokens', '-o', '{tmp}/adir', '--format', 'md'), message='mha-symbolic: {tmp}/adir: cannot write: it is a folder', files={'adir/': None}),
     Case(name='o_is_folder_suffix', argv=('derive', '--example', 'two-tokens', '-o', '{tmp}/adir.md'), message='mha-symbolic: {tmp}/adir.md: cannot write: it is a folder', files={'adir.md/': None}),
-    Case(name='o_image_is_folder', argv=('derive', '--example', 'two-tokens', '-o', '{tmp}/out.md'), message='mha-symbolic: {tmp}/out-head2.png: cannot write: it is a folder', files={'out-head2.png/': None}),
+    Case(name='o_image_is_folder', argv=('derive', '--example', 'two-tokens', '-o', '{tmp}/out.md'), message='mha-symbolic: {tmp}/out-head2.svg: cannot write: it is a folder', files={'out-head2.svg/': None}),
     Case(name='o_under_a_file', argv=('derive', '--example', 'two-tokens', '-o', '{tmp}/file.txt/out.md'), message='mha-symbolic: {tmp}/file.txt/out.md: cannot write: its folder does not exist', files={'file.txt': 'keep'}),
     Case(name='o_unwritable_proc', argv=('derive', '--example', 'two-tokens', '-o', '/proc/mha-out.json'), message='mha-symbolic: /proc/mha-out.json: cannot write: No such file or directory'),
     Case(name='o_unwritable_sys', argv=('derive', '--example', 'two-tokens', '-o', '/sys/mha-out.json'), message='mha-symbolic: /sys/mha-out.json: cannot write: Permission denied'),

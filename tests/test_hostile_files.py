@@ -215,12 +215,12 @@ def test_a_250_character_name_gets_heatmaps_cut_to_255_bytes(tmp_path):
     stem = "é" * 10 + "a" * 230  # 250 bytes of UTF-8: with .md, a valid name of 253
     result = run(["derive", "--example", E, "-o", f"{stem}.md"], tmp_path)
     assert result["code"] == 0, result["stderr"]
-    cut = "é" * 10 + "a" * 225  # whole characters, 245 bytes: with -head1.png, 255
+    cut = "é" * 10 + "a" * 225  # whole characters, 245 bytes: with -head1.svg, 255
     assert sorted(os.listdir(tmp_path)) == sorted(
-        [f"{stem}.md", f"{cut}-head1.png", f"{cut}-head2.png"]
+        [f"{stem}.md", f"{cut}-head1.svg", f"{cut}-head2.svg"]
     )
     document = (tmp_path / f"{stem}.md").read_text(encoding="utf-8")
-    assert f"]({cut}-head1.png)" in document
+    assert f"]({cut}-head1.svg)" in document
 
 
 def test_a_new_bank_removes_only_what_the_old_one_listed(tmp_path):

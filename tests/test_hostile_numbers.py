@@ -596,7 +596,7 @@ def test_a_huge_score_derives_within_the_bound(runner, tmp_path):
     (tmp_path / "spec.toml").write_text(BIG_ENTRY, encoding="utf-8")
     result = runner(tmp_path, DERIVE)
     assert not result["timed_out"], f"no answer within {TIMEOUT} s"
-    assert (result["code"], result["stderr"]) == (0, "wrote out-head1.png\nwrote out.md\n")
+    assert (result["code"], result["stderr"]) == (0, "wrote out-head1.svg\nwrote out.md\n")
     text = (tmp_path / "out.md").read_text(encoding="utf-8")
     assert r"\begin{bmatrix} 10000000000000 & 0 \\ 0 & 1 \end{bmatrix}" in text
     assert r"e^{50000000000000000000000000 \sqrt{2}}" in text

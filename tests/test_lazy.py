@@ -19,9 +19,9 @@ from mha_symbolic import AttentionSpec, SpecError, check, derive
 from mha_symbolic.cli import main
 from mha_symbolic.exact.rows import Entries
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.heatmap import _ticks
 from mha_symbolic.solution.json_out import chunks, to_json
 from mha_symbolic.solution.render import render, write
+from mha_symbolic.solution.svg_heatmap import ticks
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec import bounds
 from mha_symbolic.text import decimal_text
@@ -179,9 +179,9 @@ def test_check_reads_only_the_entries_its_claims_name(refused: None) -> None:
 
 
 def test_heatmap_ticks_thin_out_for_long_sequences() -> None:
-    assert _ticks(5) == [0, 1, 2, 3, 4]
-    ticks = _ticks(128)
-    assert ticks[0] == 0 and ticks[-1] == 127 and len(ticks) <= 25
+    assert ticks(5) == [0, 1, 2, 3, 4]
+    shown = ticks(128)
+    assert shown[0] == 0 and shown[-1] == 127 and len(shown) <= 25
 
 
 @settings(max_examples=30, deadline=None)

@@ -48,7 +48,7 @@ def test_html_view_is_one_scoped_fragment_with_its_heatmaps() -> None:
     tags.feed(html)
     assert tags.open == []
     assert len(tags.images) == 2
-    assert all(src.startswith("data:image/png;base64,") for src in tags.images)
+    assert all(src.startswith("data:image/svg+xml;base64,") for src in tags.images)
 
 
 def test_latex_view_has_every_step() -> None:
@@ -138,7 +138,7 @@ def test_a_notebook_shows_the_solution_and_the_report(tmp_path: Path) -> None:
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     solution = notebook.cells[0].outputs[0]["data"]
     assert {"text/html", "text/markdown", "text/latex", "text/plain"} <= set(solution)
-    assert "data:image/png;base64," in solution["text/html"]
+    assert "data:image/svg+xml;base64," in solution["text/html"]
     assert solution["text/latex"].count("$$") == 2 * 17
     assert solution["text/plain"].startswith("<Derivation 'Two tokens, two heads'")
     report = notebook.cells[1].outputs[0]["data"]

@@ -272,7 +272,7 @@ def test_cli_limit_and_plot(tmp_path, capsys):
     target = tmp_path / "t.md"
     argv = ["derive", "--example", "temperature", "--limit", "tau=0+", "--plot", "tau=0.01:10"]
     assert main([*argv, "-o", str(target)]) == 0
-    written = [tmp_path / name for name in ("t-tau.png", "t-head1.png", "t.md")]
+    written = [tmp_path / name for name in ("t-tau.png", "t-head1.svg", "t.md")]
     assert capsys.readouterr().err == "".join(f"wrote {path}\n" for path in written)
     assert _png_size(tmp_path / "t-tau.png") == (704, 440)
     md = target.read_text()

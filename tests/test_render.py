@@ -435,18 +435,18 @@ def test_every_example_compiles_with_pdflatex(derivations, name):
     assert pdf_bytes(derivations[name], Options(detail="token")).startswith(b"%PDF")
 
 
-def test_markdown_file_gets_heatmap_pngs_beside_it(two, tmp_path):
+def test_markdown_file_gets_heatmap_svgs_beside_it(two, tmp_path):
     written = two.write(str(tmp_path / "two.md"))
-    assert sorted(p.name for p in written) == ["two-head1.png", "two-head2.png", "two.md"]
-    assert (tmp_path / "two-head1.png").read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in written) == ["two-head1.svg", "two-head2.svg", "two.md"]
+    assert (tmp_path / "two-head1.svg").read_bytes().startswith(b'<svg xmlns="http://www.w3.org')
     md = (tmp_path / "two.md").read_text()
     assert "![Attention weights of head 1: row = query token, column = key token.]" in md
-    assert "(two-head1.png)" in md
+    assert "(two-head1.svg)" in md
 
 
 def test_html_is_self_contained_with_inline_heatmaps(two, derivations):
     html = two.to_html()
-    assert html.count('src="data:image/png;base64,') == 2
+    assert html.count('src="data:image/svg+xml;base64,') == 2
     assert "<math" in html and "http" not in html.replace("http://www.w3.org/", "")
     symbolic = derivations["eight-tokens-split"].to_html()
     assert "No heatmap for head 1: its weights contain symbols." in symbolic

@@ -292,7 +292,8 @@ def bench_exercises(quick: bool = False) -> Iterator[str]:
 
 def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
     """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``, ``scale``,
-    ``page``), or only the one named."""
+    ``page``, ``commands``), or only the one named."""
+    from mha_symbolic.bench.commands import bench_commands
     from mha_symbolic.bench.page import bench_page
 
     sections = {
@@ -302,6 +303,7 @@ def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
         "exercises": bench_exercises,
         "scale": _scale,
         "page": bench_page,
+        "commands": bench_commands,
     }
     yield machine("at the start")
     yield "figures: medians of interleaved repeats (each repeat runs every contender in turn);"

@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mha_symbolic.check import printouts
-from mha_symbolic.check.judge import check
-from mha_symbolic.check.report import Report
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
+
+if TYPE_CHECKING:  # the checker is imported by the functions that check
+    from mha_symbolic.check.report import Report
 
 _INPUTS = ("x", "query", "key", "value")
 _BATCH_KEY = re.compile(r"b(\d+)\.(.+)")
@@ -99,6 +100,9 @@ def check_batch(
     raw: Mapping[str, Any], claims: Mapping[str, Any] | None = None, **options: Any
 ) -> Report:
     """Judge claims about a batched spec: ``b{n}.<step key>`` or a print of the whole batch."""
+    from mha_symbolic.check.judge import check  # not at the top: derive needs only batch_specs
+    from mha_symbolic.check.report import Report
+
     specs = batches(raw)
     per_batch = _routed(dict(raw.get("claims", {}) if claims is None else claims), len(specs))
     verdicts = []
@@ -112,6 +116,9 @@ def check_batch(
 
 def check_specs(specs: list[AttentionSpec], source: str, **options: Any) -> Report:
     """Judge each batch element's own claims (see :func:`batch_specs`), keys as ``b{n}.``."""
+    from mha_symbolic.check.judge import check
+    from mha_symbolic.check.report import Report
+
     verdicts = []
     for n, spec in enumerate(specs, start=1):
         if spec.claims:

@@ -1,4 +1,5 @@
-"""Heatmap PNGs of attention weights (matplotlib, Agg backend; imported only when drawn)."""
+"""Heatmap PNGs of attention weights for LaTeX and the PDF, which cannot include an SVG
+(matplotlib, Agg backend; imported only when drawn)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sympy as sp
 
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.pdf import bengali_fonts
+from mha_symbolic.solution.svg_heatmap import MOST_WRITTEN, short, ticks, tilted
 
 
 def pyplot() -> Any:
@@ -56,18 +58,9 @@ def to_png(figure: Any) -> bytes:
     return buffer.getvalue()
 
 
-def _label(text: str, limit: int = 12) -> str:
-    # matplotlib reads $...$ as maths; a token label is plain text, cut short to fit an axis.
-    text = str(text) if len(str(text)) <= limit else str(text)[: limit - 1] + "…"
-    return text.replace("$", r"\$")
-
-
-def _ticks(n: int, most: int = 24) -> list[int]:
-    """Every token up to ``most``; beyond, evenly spaced ones (the last always)."""
-    if n <= most:
-        return list(range(n))
-    step = -(-n // most)
-    return sorted({*range(0, n, step), n - 1})
+def _label(text: str) -> str:
+    # matplotlib reads $...$ as maths; a token label is plain text.
+    return short(text).replace("$", r"\$")
 
 
 def png(
@@ -107,17 +100,16 @@ def _draw(
     figure, axes = plt.subplots(figsize=(size, size * 0.9), dpi=110)
     try:
         image = axes.imshow(values, cmap="Blues", vmin=0.0, vmax=1.0)
-        xs, ys = _ticks(cols), _ticks(rows)
+        xs, ys = ticks(cols), ticks(rows)
         labels = [_label(keys[j]) for j in xs]
-        # Tilted only when they would collide: one short label tilted reads as a stray mark.
-        tilt = len(xs) > 2 and max(len(k) for k in labels) > 3
+        tilt = tilted(labels)
         axes.set_xticks(xs, labels, rotation=45 if tilt else 0, ha="right" if tilt else "center")
         axes.set_yticks(ys, [_label(queries[i]) for i in ys])
         title, xlabel, ylabel = words
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
         axes.set_title(title)
-        if max(rows, cols) <= 12:
+        if max(rows, cols) <= MOST_WRITTEN:
             for i in range(rows):
                 for j in range(cols):
                     text = str(latex.decimal(weights[i, j], decimals))

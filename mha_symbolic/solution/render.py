@@ -228,9 +228,9 @@ def render(
     if fmt == "json":
         return json_out.to_json(derivation, options)
     if fmt == "html" and images is None:
-        images = {h: _data_uri(png) for h, png in heatmaps(derivation, options).items()}
+        images = {h: _data_uri(svg, "svg+xml") for h, svg in heatmaps(derivation, options).items()}
     if fmt == "html":  # one self-contained file: plots inline as well
-        inline = tuple(replace(p, src=_data_uri(p.png)) for p in options.plots)
+        inline = tuple(replace(p, src=_data_uri(p.png, "png")) for p in options.plots)
         options = replace(options, plots=inline)
     names = variables(build(derivation, options, images), font)
     template = f"derivation.{_TEMPLATE.get(fmt, fmt)}.j2"
@@ -285,10 +285,13 @@ def variables(solution: Solution, font: str | None) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- heatmaps
-def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
-    """PNG heatmaps of each head's weights (heads with symbolic weights, or a single token's
-    one weight, have none)."""
-    from mha_symbolic.solution.heatmap import png
+def heatmaps(derivation: Derivation, options: Options, kind: str = "svg") -> dict[int, bytes]:
+    """Heatmaps of each head's weights, as SVG files or (``kind="png"``, for LaTeX) PNG files
+    drawn by matplotlib; heads with symbolic weights, or a single token's one weight, have none."""
+    if kind == "png":
+        from mha_symbolic.solution.heatmap import png as draw
+    else:
+        from mha_symbolic.solution.svg_heatmap import svg as draw
 
     words = Words(options.lang, options.templates)
     out = {}
@@ -297,7 +300,7 @@ def heatmaps(derivation: Derivation, options: Options) -> dict[int, bytes]:
         drawn = derivation.facts.is_a(step.kind, "weights") and step.shape != (1, 1)
         if drawn and step.head is not None and not step.entries.free_symbols:
             title = words("text", "heatmap_title", head=step.head)
-            out[step.head] = png(
+            out[step.head] = draw(
                 _weights(derivation, step),
                 derivation.spec.tokens,
                 derivation.spec.key_tokens,
@@ -319,8 +322,8 @@ def _weights(derivation: Derivation, step: Step) -> Any:
     return sp.Matrix([[sp.Float(float(b.mid())) for b in row] for row in balls])
 
 
-def _data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+def _data_uri(data: bytes, kind: str) -> str:
+    return f"data:image/{kind};base64," + base64.b64encode(data).decode("ascii")
 
 
 # ---------------------------------------------------------------------- files
@@ -346,8 +349,10 @@ def infer_format(path: str | Path) -> str:
     return SUFFIXES[suffix]
 
 
-def _images(derivation: Derivation, options: Options, stem: str) -> dict[str, bytes]:
-    return {_beside(stem, f"-head{h}.png"): png for h, png in heatmaps(derivation, options).items()}
+def _images(derivation: Derivation, options: Options, stem: str, kind: str) -> dict[str, bytes]:
+    """Each head's heatmap under its file name beside the document (STEM-head1.svg)."""
+    drawn = heatmaps(derivation, options, kind)
+    return {_beside(stem, f"-head{h}.{kind}"): data for h, data in drawn.items()}
 
 
 _NAME_BYTES = 255  # the longest file name most file systems take
@@ -360,7 +365,7 @@ def _beside(stem: str, ending: str) -> str:
 
 
 def _heads(images: dict[str, bytes]) -> dict[int, str]:
-    return {int(name.rsplit("-head", 1)[1][: -len(".png")]): name for name in images}
+    return {int(name.rsplit("-head", 1)[1].split(".")[0]): name for name in images}
 
 
 def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
@@ -376,7 +381,7 @@ def pdf_bytes(derivation: Derivation, options: Options) -> bytes:
             raise SpecError(pdf.FONT_INSTALL)
     else:
         pdf.require(engine)
-    images = _images(derivation, options, "solution")
+    images = _images(derivation, options, "solution", "png")
     figures = {f"solution-plot{i}.png": p.png for i, p in enumerate(options.plots, start=1)}
     named = tuple(replace(p, src=n) for p, n in zip(options.plots, figures))
     options = replace(options, plots=named)
@@ -388,7 +393,7 @@ def write(
     derivation: Derivation, path: str | Path, fmt: str | None = None, options: Options | None = None
 ) -> list[Path]:
     """Write the solution to ``path`` (format from ``fmt`` or the suffix); md and tex get their
-    heatmap PNGs beside them. Returns every file written."""
+    heatmaps beside them (SVG for md, PNG for tex). Returns every file written."""
     check_file_name(path)
     path = Path(path)
     fmt = fmt or infer_format(path)
@@ -400,7 +405,8 @@ def write(
     if fmt == "pdf":
         files[path] = pdf_bytes(derivation, options)
     elif fmt in ("md", "tex") and not is_stream(path):  # images beside /dev/stdout: none
-        images = _images(derivation, options, path.stem)
+        # pdflatex includes PNG, not SVG; Markdown shows SVG, drawn without matplotlib
+        images = _images(derivation, options, path.stem, "png" if fmt == "tex" else "svg")
         font = _bengali_tex_font() if fmt == "tex" and options.lang == "bn" else None
         text = render(derivation, fmt, options, images=_heads(images), font=font)
         files.update({path.with_name(name): data for name, data in images.items()})
