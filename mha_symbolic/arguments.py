@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 import re
-import textwrap
-from typing import Any, NoReturn
+from typing import Any
 
+from mha_symbolic.command_parser import Parser, Version
 from mha_symbolic.language.locales import LANGUAGES
 from mha_symbolic.text import MAX_DECIMALS, one_line
-
-EXIT_BAD_INPUT = 2
-MESSAGE_LIMIT = 400  # characters of an error message: one line on any terminal log
 
 DESCRIPTION = """\
 Exact multi-head attention, step by step. mha-symbolic derives every step of a
@@ -32,31 +29,6 @@ examples:
   cat my-spec.toml | mha-symbolic derive - --format tex
 
 exit codes: 0 done, 1 `check` found a wrong claim, 2 bad input (one line on stderr)."""
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Prose paragraphs fill the terminal's width; indented lines (examples) stay as written."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        paragraphs = []
-        for paragraph in text.split("\n\n"):
-            if any(line.startswith(" ") for line in paragraph.splitlines()):
-                paragraphs.append(super()._fill_text(paragraph, width, indent))
-            else:
-                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width))
-        return "\n\n".join(paragraphs)
-
-
-class _Parser(argparse.ArgumentParser):
-    """Usage mistakes are one line on stderr and exit code 2."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        line = one_line(f"{self.prog}: {message} (see {self.prog} --help)", MESSAGE_LIMIT)
-        self.exit(EXIT_BAD_INPUT, line + "\n")
 
 
 def _add_spec_source(parser: argparse.ArgumentParser) -> None:
@@ -96,12 +68,12 @@ def _path(text: str) -> str:
     return text
 
 
-def _command(commands: Any, name: str, summary: str, about: str, *examples: str) -> _Parser:
+def _command(commands: Any, name: str, summary: str, about: str, *examples: str) -> Parser:
     """A subcommand: ``summary`` in the command list; its own help says what it does
     (``about``), with examples; --quiet, as every command has."""
     lines = [f"  mha-symbolic {name} {e}" for e in examples]
     epilog = "examples:\n" + "\n".join(lines) if lines else None
-    parser: _Parser = commands.add_parser(name, help=summary, description=about, epilog=epilog)
+    parser: Parser = commands.add_parser(name, help=summary, description=about, epilog=epilog)
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no progress or notes on stderr (errors still)"
     )
@@ -116,30 +88,11 @@ def _add_no_pager(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _installed() -> str:
-    from mha_symbolic import __version__
-
-    return str(__version__)
-
-
-class _Version(argparse.Action):
-    """``--version``, the version looked up only when asked: every other command starts
-    without importlib.metadata."""
-
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS) -> None:
-        help = "show program's version number and exit"
-        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
-        print(f"mha-symbolic {_installed()}")
-        parser.exit()
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mha-symbolic", description=DESCRIPTION, epilog=EPILOG)
-    parser.add_argument("--version", action=_Version)
+    parser = Parser(prog="mha-symbolic", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action=Version)
     commands = parser.add_subparsers(
-        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+        dest="command", required=True, parser_class=Parser, metavar="COMMAND"
     )
 
     _command(
@@ -181,23 +134,6 @@ def _add_shell(commands: Any) -> None:
         "Print the manual page, made from this help, as roff for man.",
         "> ~/.local/share/man/man1/mha-symbolic.1",
     )
-
-
-def completion(parser: argparse.ArgumentParser, shell: str) -> str:
-    """The ``shell``'s completion script for ``parser`` (commands, flags, choices, files)."""
-    import shtab
-
-    return str(shtab.complete(parser, shell))
-
-
-def manpage(parser: argparse.ArgumentParser) -> str:
-    """``parser``'s help as a manual page (roff)."""
-    from argparse_manpage.manpage import Manpage
-
-    page = Manpage(parser)
-    page.description = "exact multi-head attention, step by step"  # the NAME line
-    page.source, page.manual = f"mha-symbolic {_installed()}", "mha-symbolic manual"
-    return str(page)
 
 
 def _add_json(derive: argparse.ArgumentParser) -> None:
@@ -366,7 +302,9 @@ def _add_bench(commands: Any) -> None:
     bench.add_argument(
         "--only",
         choices=("derive", "compile", "grad", "exercises", "scale", "page", "commands"),
-        help="run one section (default: all)",
+        metavar="SECTION",
+        help="run one section: derive, compile, grad, exercises, scale, page or commands"
+        " (default: all)",
     )
 
 

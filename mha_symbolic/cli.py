@@ -11,14 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mha_symbolic.arguments import (
-    EXIT_BAD_INPUT,
-    MESSAGE_LIMIT,
-    as_flags,
-    build_parser,
-    completion,
-    manpage,
-)
+from mha_symbolic.arguments import as_flags, build_parser
+from mha_symbolic.command_parser import EXIT_BAD_INPUT, MESSAGE_LIMIT, completion, manpage
 from mha_symbolic.console import manners, show
 from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mha_symbolic.arguments import MESSAGE_LIMIT
+from mha_symbolic.command_parser import MESSAGE_LIMIT
 from mha_symbolic.text import one_line
 
 DEFAULT = "less"

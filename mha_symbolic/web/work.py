@@ -14,7 +14,8 @@ import re
 import shutil
 from typing import Any
 
-from mha_symbolic.arguments import MESSAGE_LIMIT, as_flags
+from mha_symbolic.arguments import as_flags
+from mha_symbolic.command_parser import MESSAGE_LIMIT
 from mha_symbolic.errors import SpecError
 from mha_symbolic.operations.projection import WEIGHT_KEYS
 from mha_symbolic.spec.attention import TOP_KEYS
