@@ -120,6 +120,9 @@ class Operation:
     # (:mod:`mha_symbolic.model.rewrite` lists them): program -> program (``column_softmax``),
     # or a maker of one (``scaled_by(factor)``). The checker re-walks the rewritten program.
     rewrites: Mapping[str, Rule] = field(default_factory=dict)
+    # The first kind of step a rewrite can change, by its name, when it is not this
+    # operation's own (earlier steps keep their values, so the checker skips them there).
+    first_changed: Mapping[str, str] = field(default_factory=dict)
     # What the presentation asks the model of this operation, by name (the scale's ``scale``,
     # the mask's ``mask``, RoPE's ``rope``): program -> the answer; ``Facts.<name>`` asks it.
     facts: Mapping[str, Rule] = field(default_factory=dict)
