@@ -63,16 +63,39 @@ def _kinds_in(node: ast.AST, kinds: set[str]) -> list[str]:
     ]
 
 
+def _kind_names(node: ast.AST, kinds: set[str]) -> list[str]:
+    """The kinds a tuple, list or set of words names (``("scale", "mask", "softmax")``): all
+    its items words, two or more of them operation kinds; [] for anything else, so a row of
+    words that holds one kind among others (a table's ``("output", formula, shape)``) is not
+    an operation list; or a table of rows naming two or more kinds (``((rule, "scale"), ...)``)."""
+    if not isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return []
+    rows = [item for item in node.elts if isinstance(item, ast.Tuple | ast.List)]
+    if len(rows) == len(node.elts) >= 2:  # a table of rows, each paired with a kind
+        named = [kind for row in rows for kind in _kinds_in(row, kinds)]
+        return named if len(named) >= 2 else []
+    if not all(
+        isinstance(item, ast.Constant) and isinstance(item.value, str) for item in node.elts
+    ):
+        return []
+    named = [item.value for item in node.elts if getattr(item, "value", None) in kinds]
+    return named if len(named) >= 2 else []
+
+
 def operation_references(source: str) -> list[str]:
     """``line what`` of each place the source names a specific operation: an import from its
-    module, its node class, its kind compared with a node's kind, looked up by name or keying
-    a table of the walker's own."""
+    module, its node class, its kind compared with a node's kind, looked up by name, keying
+    a table of the walker's own, or listed among other kinds (``kind in inline``, its kinds
+    written elsewhere)."""
     kinds = set(operations.BY_KIND)
     classes = {cls.__name__ for cls in operations.NODES}
     found = []
+    compared: set[int] = set()  # the lists a comparison with a node's kind reports already
     for node in ast.walk(ast.parse(source)):
         line = getattr(node, "lineno", 0)
-        if isinstance(node, ast.ImportFrom) and node.module in OPERATION_MODULES:
+        if _kind_names(node, kinds) and id(node) not in compared:
+            found.append(f"{line} kinds {tuple(_kind_names(node, kinds))!r}")
+        elif isinstance(node, ast.ImportFrom) and node.module in OPERATION_MODULES:
             found.append(f"{line} import {node.module}")
         elif isinstance(node, ast.Name) and node.id in classes:
             found.append(f"{line} {node.id}")
@@ -82,6 +105,7 @@ def operation_references(source: str) -> list[str]:
             _names_kind(part) for part in (node.left, *node.comparators)
         ):
             found += [f"{line} kind {kind!r}" for kind in _kinds_in(node, kinds)]
+            compared.update(id(part) for part in node.comparators)
         elif isinstance(node, ast.Dict):  # a table of its own keyed by kind
             keys = [k for k in node.keys if k is not None]
             found += [f"{line} key {kind!r}" for k in keys for kind in _kinds_in(k, kinds)]
@@ -143,6 +167,13 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
         "ok = node.key == 'output' or role == 'mask' or BY_KIND.get(node.kind)\n"
         "steps = {s.kind: s for s in steps}\n"
         "u = by_kind['scores'], steps_by_kind.get('attend'), BY_KIND['softmax']\n"
+        "inline = ('scale', 'mask', 'softmax')\n"
+        "t = kind in {'project', 'output'}\n"
+        "for k in ['step', 'operation', 'output']: pass\n"
+        "row = ('output', 'O = A V', '(L, E)')\n"
+        "words = ('step', 'operation', 'shapes', 'here')\n"
+        "MISTAKES = ((unscaled, 'scale'), (ignored, 'mask'))\n"
+        "pairs = ((a, 'b'), (c, 'output'))\n"
     )
     assert operation_references(source) == [
         "1 import mha_symbolic.operations.softmax",
@@ -156,6 +187,10 @@ def test_a_reference_to_an_operation_would_be_found() -> None:
         "11 by_kind['scores']",
         "11 steps_by_kind.get('attend')",
         "11 BY_KIND['softmax']",
+        "12 kinds ('scale', 'mask', 'softmax')",
+        "13 kind 'project'",
+        "13 kind 'output'",
+        "17 kinds ('scale', 'mask')",
     ]
 
 

@@ -48,10 +48,10 @@ class Mistakes:
             self._candidates = []
             if self.d.refusal is not None:  # each variant is a whole SymPy re-walk: minutes
                 return self._candidates
-            for rule, first in MISTAKES:
+            for rule, name in MISTAKES:
                 found = rule(self.d)
                 if found is not None:
-                    self._candidates.append((*found, first))
+                    self._candidates.append((*found, rewrite.FIRST_CHANGED[name]))
         return self._candidates
 
     def values(self, label: str, variant: Variant) -> Mapping[str, Matrix]:
@@ -178,14 +178,15 @@ def _mask_ignored(d: Derivation) -> tuple[Phrase, Variant] | None:
 Rule = Callable[[Derivation], tuple[Phrase, Variant] | None]
 
 # Each rule gives (label, lazy values) of one mistake, or None when it does not apply to the
-# spec; beside it, the first kind of step the mistake can change (earlier steps skip it).
+# spec; beside it, the name of the rewrite it makes, whose operation says the first kind of
+# step it can change (``rewrite.FIRST_CHANGED``: earlier steps skip it).
 MISTAKES: tuple[tuple[Rule, str], ...] = (
-    (_unscaled, "scale"),
-    (_scaled_again, "scale"),
-    (_transposed, "project"),
-    (_column_softmax, "softmax"),
-    (_k_for_v, "input"),  # cross-attention: the value input becomes the key input
-    (_q_for_k, "input"),
-    (_no_output_projection, "output"),
-    (_mask_ignored, "mask"),
+    (_unscaled, "scaled_by"),
+    (_scaled_again, "scaled_by"),
+    (_transposed, "transposed_square_weights"),
+    (_column_softmax, "column_softmax"),
+    (_k_for_v, "stream_for"),  # cross-attention: the value input becomes the key input
+    (_q_for_k, "stream_for"),
+    (_no_output_projection, "without_output_projection"),
+    (_mask_ignored, "unmasked"),
 )

@@ -21,6 +21,14 @@ REWRITES: dict[str, Any] = {
     name: rule for op in operations.OPERATIONS for name, rule in op.rewrites.items()
 }
 
+# The first kind of step each rewrite can change (``Operation.first_changed``; by default
+# its operation's own kind): the checker tries a mistake on that step and the later ones.
+FIRST_CHANGED: dict[str, str] = {
+    name: op.first_changed.get(name, op.kind)
+    for op in operations.OPERATIONS
+    for name in op.rewrites
+}
+
 
 def __getattr__(name: str) -> Any:
     """An operation's rewrite by its name (``rewrite.scaled_by``)."""

@@ -224,7 +224,7 @@ def _caption(program: Any, node: Any) -> tuple[dict[str, sp.Expr], str]:
 
 OPERATION = Operation(
     kind="mask",
-    roles=frozenset({"query_by_key"}),
+    roles=frozenset({"query_by_key", "inside_softmax"}),
     steps=("masked",),
     nodes=(MaskedFill,),
     spec_key="mask",

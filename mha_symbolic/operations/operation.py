@@ -120,6 +120,9 @@ class Operation:
     # (:mod:`mha_symbolic.model.rewrite` lists them): program -> program (``column_softmax``),
     # or a maker of one (``scaled_by(factor)``). The checker re-walks the rewritten program.
     rewrites: Mapping[str, Rule] = field(default_factory=dict)
+    # The first kind of step a rewrite can change, by its name, when it is not this
+    # operation's own (earlier steps keep their values, so the checker skips them there).
+    first_changed: Mapping[str, str] = field(default_factory=dict)
     # What the presentation asks the model of this operation, by name (the scale's ``scale``,
     # the mask's ``mask``, RoPE's ``rope``): program -> the answer; ``Facts.<name>`` asks it.
     facts: Mapping[str, Rule] = field(default_factory=dict)
@@ -131,7 +134,9 @@ class Operation:
     # ``weighted_values`` (a head's output, its weights times its values: what a document
     # assumes of a head), ``joined_heads`` (the heads side by side: a printed row is checked
     # head by head), ``final`` (the output, after W_O when the spec has one: W_O is written
-    # before it, and without W_O it passes the joined heads on).
+    # before it, and without W_O it passes the joined heads on), ``inside_softmax`` (the
+    # closed form ``softmax(Q K^T / sqrt(d_k)) V`` writes it out inside the head's formula
+    # rather than by its symbol: the scale, the mask, the softmax; not ALiBi's bias).
     roles: frozenset[str] = frozenset()
     # What its step's caption adds: (program, node) -> (numbers as exact values, which the
     # solution writes as LaTeX; a suffix of the caption's locale key: ``_none``, ``_fill``).

@@ -489,9 +489,7 @@ OPERATION = Operation(
     fields=_weights,
     read_at="weights",
     rewrites={"stream_for": stream_for, "transposed_square_weights": transposed_square_weights},
-    facts={
-        "layout": layout,
-        "fused": lambda program: layout(program) == "fused",
-        "convention": convention,
-    },
+    # K's projection made from the value input (cross-attention): the reader took another input
+    first_changed={"stream_for": "input"},
+    facts={"layout": layout, "fused": lambda p: layout(p) == "fused", "convention": convention},
 )

@@ -200,7 +200,7 @@ def _caption(program: Any, node: Any) -> tuple[dict[str, sp.Expr], str]:
 
 OPERATION = Operation(
     kind="scale",
-    roles=frozenset({"query_by_key"}),
+    roles=frozenset({"query_by_key", "inside_softmax"}),
     steps=("scaled",),
     spec_key="scale",
     fields=_fields,  # into the spec's ``scale`` field

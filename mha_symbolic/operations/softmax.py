@@ -330,7 +330,7 @@ def column_softmax(program: Any) -> Any:
 
 OPERATION = Operation(
     kind="softmax",
-    roles=frozenset({"weights", "query_by_key"}),
+    roles=frozenset({"weights", "query_by_key", "inside_softmax"}),
     steps=("weights",),
     nodes=(RowSoftmax, SoftmaxBackward),
     stage="weights",

@@ -250,12 +250,11 @@ def summary(context: Context) -> Summary:
 def closed_form(context: Context) -> tuple[str, ...]:
     """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula."""
     d = context.d
-    lines = []
-    inline = ("scale", "mask", "softmax")
-    for head in context.facts.heads:
+    facts, lines = context.facts, list[str]()
+    for head in facts.heads:
         text: dict[sp.Basic, str] = {}
         for step in d.steps:
-            if step.head == head and step.kind in inline:
+            if step.head == head and facts.is_a(step.kind, "inside_softmax"):
                 text[step.symbol] = latex.formula(step.formula, text)
         output = d.step(f"head{head}.output")
         lines.append(rf"{output.symbol.name} = {latex.formula(output.formula, text)}")

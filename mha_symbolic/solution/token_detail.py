@@ -86,8 +86,9 @@ def _query(context: Context, work: _Work, i: int) -> QueryWork:
         for j in key_rows
     ]
     parts = [Part(words("tokens", "dot"), tuple(dots), work.scores.key)]
-    parts.append(_scaled_row(context, work, i))
-    parts += [_logit_row(context, step, i) for step in work.logits[1:]]
+    scaled = next(s for s in work.logits if context.facts.factored(s.key) is not None)
+    parts.append(_scaled_row(context, work, scaled, i))
+    parts += [_logit_row(context, step, i) for step in work.logits if step is not scaled]
     logits = work.logits[-1].entries
     softmax = (
         rf"a_{{{n}}} = \operatorname{{softmax}}\left({row(logits, i)}\right) = "
@@ -104,17 +105,18 @@ def _query(context: Context, work: _Work, i: int) -> QueryWork:
     return QueryWork(n, context.spec.tokens[i], title, tuple(parts))
 
 
-def _scaled_row(context: Context, work: _Work, i: int) -> Part:
+def _scaled_row(context: Context, work: _Work, scaled: Step, i: int) -> Part:
+    """Row ``i`` of the scaled scores: the factor its operation writes (``Facts.factored``)
+    times the scores' row."""
     n = i + 1
-    scaled = work.logits[0]
     scale = context.facts.scale(scaled.head or 1)
-    if scale.is_identity:
+    factored = context.facts.factored(scaled.key)
+    if scale.is_identity or factored is None:
         return Part(context.words("tokens", "scaled_none"), step=scaled.key)
     row = sp.MatrixSymbol("s", 1, scaled.shape[1])
-    factors = [a for a in scaled.formula.args if not getattr(a, "is_Matrix", False)]
     replace = {row: context.row(work.scores.entries, i)}
     replace.update({k: latex.exact(v) for k, v in context.d.bindings.items() if k.is_Symbol})
-    written = latex.formula(sp.MatMul(*factors, row, evaluate=False), replace)
+    written = latex.formula(sp.MatMul(factored[0], row, evaluate=False), replace)
     line = rf"s'_{{{n}}} = {written} = {context.row(scaled.entries, i)}"
     line += _approx(context, scaled.entries, i)
     key = "scaled" if scale.is_default else "scaled_value"
