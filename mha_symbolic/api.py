@@ -90,23 +90,18 @@ def _notebook(d: Derivation, kind: str) -> str:
     return notebook.html(d) if kind == "html" else notebook.latex_maths(d)
 
 
-def _lambdify(d: Derivation, key: str) -> Any:
-    from mha_symbolic.numeric.lambdify import lambdify
+def _when_called(module: str, name: str) -> Any:
+    """``module.name``, imported at its first call (NumPy and FLINT's helpers load only then)."""
 
-    return lambdify(d, key)
+    def call(*args: Any) -> Any:
+        return getattr(import_module(module), name)(*args)
 
-
-def _limit(d: Derivation, name: str, point: Any) -> Any:
-    from mha_symbolic.exact.limits import limit
-
-    return limit(d, name, point)
+    return call
 
 
-def _enclose(d: Derivation, key: str, digits: int) -> Any:
-    from mha_symbolic.exact.enclose import enclose
-
-    return enclose(d, key, digits)
-
+_lambdify = _when_called("mha_symbolic.numeric.lambdify", "lambdify")
+_limit = _when_called("mha_symbolic.exact.limits", "limit")
+_enclose = _when_called("mha_symbolic.exact.enclose", "enclose")
 
 register(lambdify=_lambdify, limit=_limit, render=_render, write=_write, latex=_latex)
 register(notebook=_notebook)
