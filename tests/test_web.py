@@ -87,6 +87,15 @@ def test_the_solution_is_the_html_renderers_body(server: str) -> None:
     assert answer["html"] == page.partition("<body>")[2].rpartition("</body>")[0]
 
 
+def test_an_empty_decimals_control_takes_the_specs_own(server: str) -> None:
+    """Without decimals the page prints the spec's ``decimals = 3`` (as ``derive`` does
+    without ``--decimals``); the page's control, when set, says otherwise."""
+    toml = "decimals = 3\n" + example_text("two-tokens")
+    assert _first_row(_solve(server, toml))[0] == ("e/(1 + e)", "0.731")
+    assert _first_row(_solve(server, toml, decimals=1))[0] == ("e/(1 + e)", "0.7")
+    assert _first_row(_solve(server, example_text("two-tokens")))[0][1] == "0.73"
+
+
 WRONG_CLAIM = ('"head1.weights[1]" = "[0.73, 0.27]"', '"head1.weights[1]" = "[0.8, 0.2]"')
 WRONG_MARK = (  # the printed list typeset as maths, as --format html writes it
     "<strong>⚠ The document prints a wrong number here.</strong> It prints <math "

@@ -83,8 +83,8 @@ def _fields(table: dict[str, Any]) -> dict[str, Any]:
             raise BadRequest(400, f"{work.PROGRAM}: {name} must be text")
         if value is not None:
             out[name] = value
-    decimals = table.get("decimals", 2)
-    if isinstance(decimals, bool) or not isinstance(decimals, int):
+    decimals = table.get("decimals")  # absent or null: the spec's own decimals, else 2
+    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, int)):
         raise BadRequest(400, f"{work.PROGRAM}: decimals must be a whole number")
     out["decimals"] = decimals
     marks = table.get("marks", True)

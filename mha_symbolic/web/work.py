@@ -66,18 +66,22 @@ def options(request: dict[str, Any]) -> Any:
     """The solution's options from the page's controls (each checked by Options itself)."""
     from mha_symbolic.solution.view import Options
 
+    decimals = request.get("decimals")  # None: the spec's own (its ``decimals``), else 2
     return Options(
-        decimals=request.get("decimals", 2),
+        decimals=Options.decimals if decimals is None else decimals,
         detail=str(request.get("detail", "matrix")),
         lang=str(request.get("lang", "en")),
     )
 
 
-def derivation(text: str, want: Any, limit: str = "", marks: bool = True) -> tuple[Any, Any]:
+def derivation(
+    text: str, want: Any, limit: str = "", marks: bool = True, own_decimals: bool = False
+) -> tuple[Any, Any]:
     """The spec text derived as ``mha-symbolic derive spec.toml [--limit NAME=POINT]`` does
     it (its bounds and the refusal of a derivation estimated to take minutes), and the
     options with the spec's claims marked in place (``marks``; never in a limit: they are
-    about the values)."""
+    about the values). ``own_decimals``: the page's control is empty, so the spec's
+    ``decimals`` (if it has one) is used, as ``derive`` without ``--decimals`` does."""
     from dataclasses import replace
 
     from mha_symbolic.check.batch import is_batched
@@ -91,6 +95,8 @@ def derivation(text: str, want: Any, limit: str = "", marks: bool = True) -> tup
         raise SpecError("a batch of inputs is derived on the command line, one element at a time")
     spec = AttentionSpec.from_dict(raw, source=SOURCE)
     d = derive(spec)
+    if own_decimals and spec.decimals is not None:
+        want = replace(want, decimals=spec.decimals)
     if limit.strip():
         from mha_symbolic.exact.limits import parse_limit
 
@@ -133,7 +139,8 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
     try:
         want = options(request)
         limit, marks = str(request.get("limit", "")), request.get("marks", True) is not False
-        d, want = derivation(text, want, limit, marks)
+        own = request.get("decimals") is None
+        d, want = derivation(text, want, limit, marks, own)
         page = html(d, want)
         later = not marks and not limit.strip() and bool(d.spec.claims)
         answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.decimals)}
@@ -169,7 +176,8 @@ def download(request: dict[str, Any]) -> dict[str, Any]:
     if fmt not in DOWNLOADS:
         return {"ok": False, "error": f"{PROGRAM}: unknown format {one_line(fmt)!r}"}
     try:
-        d, want = derivation(text, options(request), str(request.get("limit", "")))
+        own = request.get("decimals") is None
+        d, want = derivation(text, options(request), str(request.get("limit", "")), True, own)
         data = pdf_bytes(d, want) if fmt == "pdf" else render(d, fmt, want).encode("utf-8")
     except SpecError as error:
         return located(error, text)

@@ -21,7 +21,8 @@ function settings() {
   return {
     toml: $("spec").value,
     lang: $("lang").value,
-    decimals: Number.parseInt($("decimals").value || "2", 10),
+    // empty: the spec's own decimals (its `decimals = N`), else 2, as `derive` does
+    decimals: $("decimals").value === "" ? null : Number.parseInt($("decimals").value, 10),
     detail: $("detail").value,
     limit: $("limit").value,
   };
