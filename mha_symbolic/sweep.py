@@ -56,8 +56,8 @@ def sweep(
     target, plan = prepare(kernel, configs)
     wide = plan.float64 if float64 is None else float64
     with _client(distributed, scheduler, workers) as client:
+        count = _workers(client, scheduler)
         rows = _gather(distributed, client, (target, wide), plan.configs, progress)
-        count = len(client.scheduler_info()["workers"])
     return SweepResult(rows[0].kernel, rows, count)
 
 
@@ -154,6 +154,17 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
     )
     with cluster, distributed.Client(cluster) as client:
         yield client
+
+
+def _workers(client: Any, scheduler: str | None) -> int:
+    """The cluster's workers as the sweep starts; an existing cluster without any worker
+    would leave the sweep waiting for ever."""
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        where = f"scheduler: the cluster at {scheduler}" if scheduler else "the LocalCluster"
+        raise SpecError(f"{where} has no worker (none came within {CONNECT_SECONDS} s)") from None
+    return len(client.scheduler_info()["workers"])
 
 
 def _gather(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 
 import pytest
 
@@ -81,13 +82,17 @@ def test_two_workers_give_verifys_own_worst_ulps_for_each_configuration(cluster)
     assert result.worst.scale_ulps == max(row.scale_ulps for row in result.rows)
 
 
-def _dies_once(marker: str):  # type: ignore[no-untyped-def]
-    """SDPA, except that the first call on an L 3 input kills its worker process (SIGKILL, no
-    goodbye to the scheduler): the one that creates ``marker`` writes its pid there."""
+def _dies_once(marker: str, ready: str):  # type: ignore[no-untyped-def]
+    """SDPA, except that the first call on an L 3 input waits until ``ready`` exists (the
+    sweep has reported a result) and then kills its worker process (SIGKILL: no goodbye to
+    the scheduler); the call that creates ``marker`` writes its pid there and dies."""
     import torch
 
     def attention(query, key, value):  # type: ignore[no-untyped-def]
-        if query.shape[-2] == 3:
+        if query.shape[-2] == 3 and not os.path.exists(marker):
+            deadline = time.monotonic() + 300  # a safety net, not a measure
+            while not os.path.exists(ready) and time.monotonic() < deadline:
+                time.sleep(0.02)
             try:
                 descriptor = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
             except FileExistsError:
@@ -106,16 +111,21 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_repeats_nothing(cluster, tm
     from mha_symbolic import sweep, verify
 
     before = set(cluster.run(os.getpid).values())
-    marker = str(tmp_path / "killed")
-    plan = grid({"shapes": SHAPES, "seeds": [0, 1, 2]})
-    counted: list[int] = []
-    result = sweep(
-        _dies_once(marker), plan, scheduler=cluster.scheduler.address, progress=counted.append
-    )
+    marker, ready = str(tmp_path / "killed"), tmp_path / "ready"
+    plan = grid({"shapes": SHAPES[::-1], "seeds": [0, 1, 2]})  # L 2 first, then L 3
+    counted: list[tuple[int, bool]] = []  # each report, and whether the worker had died
+
+    def progress(done: int) -> None:
+        counted.append((done, os.path.exists(marker)))
+        ready.touch()
+
+    kernel = _dies_once(marker, str(ready))
+    result = sweep(kernel, plan, scheduler=cluster.scheduler.address, progress=progress)
     with open(marker, encoding="utf-8") as file:
         killed = int(file.read())
     assert killed in before  # one of the two workers really died in the sweep
-    assert counted == [1, 2, 3, 4, 5, 6]
+    assert [done for done, _ in counted] == [1, 2, 3, 4, 5, 6]
+    assert counted[0][1] is False and counted[-1][1] is True  # it died mid-sweep
     assert [row.config for row in result.rows] == list(plan.configs)
     sdpa = torch.nn.functional.scaled_dot_product_attention
     for row in result.rows:
@@ -138,7 +148,9 @@ float64 = false
 """
 
 
-def test_the_command_runs_a_modules_masks_on_an_existing_cluster(cluster, tmp_path, capsys) -> None:
+def test_the_command_runs_a_modules_masks_on_an_existing_cluster(
+    cluster, tmp_path, capsys, monkeypatch
+) -> None:
     torch = _torch()
     from mha_symbolic import verify
 
@@ -168,8 +180,11 @@ def test_the_command_runs_a_modules_masks_on_an_existing_cluster(cluster, tmp_pa
             "scale_ulps": direct.scale_ulps, "max_error": direct.max_error,
             "float64_max_ulps": None, "float64_scale_ulps": None,
         }  # fmt: skip
-    assert main([*args, "-q"]) == 0
-    table = capsys.readouterr().out.splitlines()
+    monkeypatch.setenv("MHA_SYMBOLIC_PROGRESS_EVERY", "0")  # a plain line at every report
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert err == "verify: 1/3\nverify: 2/3\nverify: 3/3\n"
+    table = out.splitlines()
     assert table[0] == (
         "verify sweep of MultiheadAttention: 3 configurations against exact values certified "
         "to 50 digits (2 workers)"
@@ -220,6 +235,26 @@ def test_a_scheduler_that_does_not_answer(tmp_path, capsys, monkeypatch) -> None
     assert main(["verify", "--sweep", path, "--scheduler", "127.0.0.1:8786"]) == 2
     assert capsys.readouterr().err == (
         "mha-symbolic: --scheduler: expected tcp://HOST:PORT, got '127.0.0.1:8786'\n"
+    )
+
+
+def test_a_cluster_without_workers_is_one_line(tmp_path, capsys, monkeypatch) -> None:
+    distributed = pytest.importorskip("distributed", reason="sweeps run on Dask; not installed")
+    _torch()
+    import importlib
+    import logging
+
+    monkeypatch.setattr(importlib.import_module("mha_symbolic.sweep"), "CONNECT_SECONDS", 1)
+    path = _file(tmp_path, 'kernel = "scaled_dot_product_attention"\n'
+                 "shapes = [{ L = 2, E = 2, heads = 1 }]\n")  # fmt: skip
+    with distributed.LocalCluster(
+        n_workers=0, dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL
+    ) as empty:
+        address = empty.scheduler_address
+        assert main(["verify", "--sweep", path, "--scheduler", address]) == 2
+    assert capsys.readouterr().err == (
+        f"mha-symbolic: --scheduler: the cluster at {address} has no worker (none came "
+        "within 1 s)\n"
     )
 
 
