@@ -15,7 +15,7 @@ from importlib import import_module
 from typing import Any
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.sweep_grid import KERNELS, Config, Grid, grid
+from mha_symbolic.sweep_grid import KERNELS, Config, Grid, grid, listed
 from mha_symbolic.sweep_report import SweepResult
 from mha_symbolic.sweep_task import Row, is_module_kernel, run
 
@@ -77,7 +77,7 @@ def prepare(kernel: Any, configs: Grid | Mapping[str, Any] | Iterable[Config]) -
     elif isinstance(configs, Mapping):
         plan = grid(configs)
     else:
-        plan = Grid(None, tuple(configs))
+        plan = listed(configs)
     if not plan.configs:
         raise SpecError("configs: no configuration to run")
     if not is_module_kernel(target):

@@ -66,6 +66,24 @@ def grid(table: Mapping[str, Any], source: str = "configs") -> Grid:
         raise error.located(source) from None
 
 
+def listed(configs: Iterable[Any]) -> Grid:
+    """Configurations given one by one, checked as a file's would be."""
+    found = tuple(configs)
+    for n, config in enumerate(found):
+        where = f"configs[{n}]"
+        if not isinstance(config, Config):
+            raise SpecError(f"{where}: expected a Config, got {config!r}")
+        shape = {"L": config.L, "E": config.E, "heads": config.heads}
+        _shape(shape, where)
+        for field, allowed in (("dtype", DTYPES), ("mask", MASKS)):
+            if getattr(config, field) not in allowed:
+                raise SpecError(f"{where}.{field}: expected one of {', '.join(allowed)}, got "
+                                f"{getattr(config, field)!r}")  # fmt: skip
+        _whole(config.seed, f"{where}.seed", 0, MAX_SEED)
+    _distinct(found, "configs")
+    return Grid(None, found)
+
+
 def _grid(table: Mapping[str, Any]) -> Grid:
     unknown = [str(name) for name in table if name not in FIELDS]
     if unknown:
@@ -75,7 +93,7 @@ def _grid(table: Mapping[str, Any]) -> Grid:
         raise SpecError(f"kernel: expected the name of a kernel ({KERNELS}), got {kernel!r}")
     if "shapes" not in table:
         raise SpecError("shapes: missing; give a list such as [{ L = 4, E = 8, heads = 2 }]")
-    shapes = [_shape(item, n) for n, item in enumerate(_list(table, "shapes"))]
+    shapes = [_shape(item, f"shapes[{n}]") for n, item in enumerate(_list(table, "shapes"))]
     dtypes = _choices(table, "dtypes", DTYPES, "float32")
     masks = _choices(table, "masks", MASKS, "none")
     seeds = [_whole(seed, f"seeds[{n}]", 0, MAX_SEED) for n, seed in enumerate(_seeds(table))]
@@ -115,8 +133,7 @@ def _seeds(table: Mapping[str, Any]) -> list[Any]:
     return _list(table, "seeds") if "seeds" in table else [0]
 
 
-def _shape(item: Any, n: int) -> tuple[int, int, int]:
-    where = f"shapes[{n}]"
+def _shape(item: Any, where: str) -> tuple[int, int, int]:
     if not isinstance(item, Mapping) or sorted(item) != sorted(SHAPE):
         raise SpecError(f"{where}: expected {{ L = ..., E = ..., heads = ... }}, got {item!r}")
     length = _whole(item["L"], f"{where}.L", 1, MAX_SIZE)

@@ -200,3 +200,25 @@ def test_without_torch_a_built_in_kernel_says_what_to_install(tmp_path, capsys, 
         f"mha-symbolic: {path}: kernel: scaled_dot_product_attention needs torch, which is not "
         'installed: pip install "mha-symbolic[torch]"\n'
     )
+
+
+@pytest.mark.parametrize(
+    ("configs", "message"),
+    [
+        ([Config(2, 6, 4)], "configs[0]: E 6 is not a multiple of heads 4"),
+        ([Config(2, 4, 2, dtype="half")],
+         "configs[0].dtype: expected one of float16, bfloat16, float32, float64, got 'half'"),
+        ([Config(2, 4, 2, seed=-3)],
+         "configs[0].seed: expected a whole number from 0 to 9,223,372,036,854,775,807, got -3"),
+        ([Config(2, 4, 2), Config(3, 4, 2), Config(2, 4, 2)], "configs[2]: the same as configs[0]"),
+        ([(2, 4, 2)], "configs[0]: expected a Config, got (2, 4, 2)"),
+        ([], "configs: no configuration to run"),
+    ],
+)  # fmt: skip
+def test_configurations_given_one_by_one_are_checked_as_a_files(configs, message) -> None:
+    pytest.importorskip("distributed", reason="sweep runs on Dask; it is not installed")
+    from mha_symbolic import sweep
+
+    with pytest.raises(SpecError) as raised:
+        sweep(lambda q, k, v: q, configs)
+    assert str(raised.value) == message
