@@ -141,6 +141,8 @@ def _client(distributed: Any, scheduler: str | None, workers: int) -> Iterator[A
         with client:
             yield client
         return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SpecError(f"workers: expected a whole number of processes from 1, got {workers!r}")
     cluster = distributed.LocalCluster(
         n_workers=workers,
         threads_per_worker=1,

@@ -222,3 +222,12 @@ def test_configurations_given_one_by_one_are_checked_as_a_files(configs, message
     with pytest.raises(SpecError) as raised:
         sweep(lambda q, k, v: q, configs)
     assert str(raised.value) == message
+
+
+def test_a_local_cluster_needs_a_worker() -> None:
+    pytest.importorskip("distributed", reason="sweep runs on Dask; it is not installed")
+    from mha_symbolic import sweep
+
+    with pytest.raises(SpecError) as raised:
+        sweep(lambda q, k, v: q, [Config(2, 2, 1)], workers=0)
+    assert str(raised.value) == "workers: expected a whole number of processes from 1, got 0"
