@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         derive,
         examples,
         extract,
+        sweep,
         verify,
     )
     from mha_symbolic.errors import SpecError
@@ -41,12 +42,13 @@ __all__ = [
     "derive",
     "examples",
     "extract",
+    "sweep",
     "verify",
 ]
 
 # Functions of the API named like a sub-package or module of ours (mha_symbolic.check, .extract,
-# .verify): importing that module must not rebind the package's name to it.
-_NAMED_LIKE_MODULES = frozenset({"check", "extract", "verify"})
+# .sweep, .verify): importing that module must not rebind the package's name to it.
+_NAMED_LIKE_MODULES = frozenset({"check", "extract", "sweep", "verify"})
 
 
 def __getattr__(name: str) -> Any:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from mha_symbolic.check.judge import Report, check
     from mha_symbolic.extract import extract
     from mha_symbolic.numeric.function import AttentionFunction, compile
+    from mha_symbolic.sweep import sweep
     from mha_symbolic.verify import Verification, verify
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "derive",
     "examples",
     "extract",
+    "sweep",
     "verify",
 ]
 
@@ -45,6 +47,7 @@ _LATER = {
     "check": "mha_symbolic.check.judge",
     "compile": "mha_symbolic.numeric.function",
     "extract": "mha_symbolic.extract",
+    "sweep": "mha_symbolic.sweep",
     "verify": "mha_symbolic.verify",
 }
 

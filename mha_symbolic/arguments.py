@@ -8,6 +8,7 @@ from typing import Any
 
 from mha_symbolic.command_parser import Parser, Version
 from mha_symbolic.language.locales import LANGUAGES
+from mha_symbolic.sweep_command import SWEEP_FILE, add_arguments
 from mha_symbolic.text import MAX_DECIMALS, one_line
 
 DESCRIPTION = """\
@@ -106,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_exercises(commands)
     _add_bench(commands)
     _add_extract(commands)
+    _add_verify(commands)
     _add_serve(commands)
     _add_shell(commands)
     return parser
@@ -369,6 +371,20 @@ def _add_exercises(commands: Any) -> None:
     )
 
 
+def _add_verify(commands: Any) -> None:
+    verify = _command(
+        commands,
+        "verify",
+        "a kernel's worst ulps over a sweep of configurations, on Dask",
+        "Run verify for every configuration of a sweep file, one Dask task each, and print "
+        "each configuration's worst errors in ulps against exact values certified to 50 "
+        "digits. " + SWEEP_FILE,
+        "--sweep sweep.toml",
+        "--sweep sweep.toml --scheduler tcp://10.0.0.5:8786 --format json",
+    )
+    add_arguments(verify, _whole, _path)
+
+
 def _add_serve(commands: Any) -> None:
     serve = _command(
         commands,
@@ -440,6 +456,7 @@ FLAGS = {
     "max_size": "--max-size",
     "plot": "--plot",
     "plot_keys": "--plot-keys",
+    "scheduler": "--scheduler",
     "templates": "--templates",
     "large=True": "--large",
 }

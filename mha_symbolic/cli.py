@@ -18,6 +18,7 @@ from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.interrupts import Terminated, signals_raise
 from mha_symbolic.output_files import make_folder, not_the_input, write_atomic, write_files
+from mha_symbolic.sweep_command import verify_command
 from mha_symbolic.text import one_line
 from mha_symbolic.web.command import serve
 
@@ -455,6 +456,7 @@ def _run(args: argparse.Namespace) -> int:
         "exercises": lambda: _exercises(args),
         "bench": lambda: _bench(args),
         "extract": lambda: _extract(args),
+        "verify": lambda: verify_command(args),
         "serve": lambda: serve(args),
         "completion": lambda: _print(completion(build_parser(), args.shell)),
         "manpage": lambda: _print(manpage(build_parser())),

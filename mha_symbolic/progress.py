@@ -113,9 +113,10 @@ class CountLine(_Line):
         stream: TextIO | None = None,
         enabled: bool = True,
         interval: float | None = None,
+        unit: str = " variants",
     ):
         super().__init__(stream, enabled, interval)
-        self.label, self.total = label, total
+        self.label, self.total, self.unit = label, total, unit
 
     def __call__(self, done: int) -> None:
         if not self.enabled:
@@ -125,7 +126,7 @@ class CountLine(_Line):
             return
         if self.bar is None:  # drawn as it is made
             self.bar = _bar(
-                self.stream, total=self.total, initial=done, desc=self.label, unit=" variants"
+                self.stream, total=self.total, initial=done, desc=self.label, unit=self.unit
             )
         else:
             self.bar.update(done - self.bar.n)

@@ -110,7 +110,7 @@ CASES = [
     Case(name='claim_without_equals', argv=('check', '--example', 'two-tokens', '--claim', 'head1.weights'), message="mha-symbolic: --claim: write KEY=VALUE, got 'head1.weights'"),
     Case(name='claim_unknown_key', argv=('check', '--example', 'two-tokens', '--claim', 'head9.weights=1'), message="mha-symbolic: claim 'head9.weights': unknown step key 'head9.weights'; did you mean 'head2.weights', 'head1.weights'?"),
     Case(name='no_command', argv=(), message='mha-symbolic: the following arguments are required: COMMAND (see mha-symbolic --help)'),
-    Case(name='unknown_command', argv=('frobnicate',), message="mha-symbolic: argument COMMAND: invalid choice: 'frobnicate' (choose from 'examples', 'derive', 'check', 'exercises', 'bench', 'extract', 'serve', 'completion', 'manpage') (see mha-symbolic --help)"),
+    Case(name='unknown_command', argv=('frobnicate',), message="mha-symbolic: argument COMMAND: invalid choice: 'frobnicate' (choose from 'examples', 'derive', 'check', 'exercises', 'bench', 'extract', 'verify', 'serve', 'completion', 'manpage') (see mha-symbolic --help)"),
     Case(name='no_source', argv=('derive',), message='mha-symbolic: give a spec file or --example NAME (see `mha-symbolic examples`)'),
     Case(name='two_sources', argv=('derive', '{tmp}/s.toml', '--example', 'two-tokens'), message='mha-symbolic: give a spec file or --example NAME, not both'),
     Case(name='spec_missing', argv=('derive', '{tmp}/none.toml'), message='mha-symbolic: {tmp}/none.toml: no such file'),
