@@ -1,0 +1,98 @@
+"""A softmax worked by hand prints its pieces: e^s of each score, their sum, each division;
+a weighted sum worked by hand prints each a_ij v_j. Each is claimed on a step of its own and
+judged there (a slip with the right value); numbers in the same lines that are none of these
+are never claimed. Exact values by hand: e^√2 = 4.11325, e^(√2/2) = 2.02811."""
+
+from __future__ import annotations
+
+from mha_symbolic import check
+from mha_symbolic.extract import extract_all
+
+PAGE = r"""# Attention by hand
+
+$$
+Q = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+K = \begin{bmatrix} 2 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+V = \begin{bmatrix} 1 & 2 \\ 3 & 1 \end{bmatrix}
+$$
+
+$$
+QK^T = \begin{bmatrix} 2 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+\frac{QK^T}{\sqrt{2}} = \begin{bmatrix} 1.414 & 0 \\ 0 & 0.707 \end{bmatrix}
+$$
+
+Each row, by hand:
+
+- Row 1: $[1.414, 0]$: $e^{1.414} \approx 4.113$ and $e^{0} = 1$; sum $4.113 + 1 \approx 5.113$;
+  $\frac{4.113}{5.113} \approx 0.804$ and $\frac{1}{5.113} \approx 0.196$.
+- Row 2: $[0, 0.707]$: $e^{0} = 1$ and $e^{0.707} \approx 2.208$.
+
+Aside: a step of $1.5 + 2.5 = 4.0$, and $e^{3} \approx 20.09$.
+
+$$
+0.804 \times [1,2] + 0.196 \times [3,1] = [0.80,\;1.61] + [0.59,\;0.20] = [1.39,\;1.80].
+$$
+"""
+
+PIECES = {
+    "head1.exp[1,1]": "4.113",
+    "head1.exp[1,2]": "1",
+    "head1.sums[1]": "5.113",
+    "head1.weights[1,1]": "0.804",
+    "head1.weights[1,2]": "0.196",
+    "head1.exp[2,1]": "1",
+    "head1.exp[2,2]": "2.208",
+    "head1.weighted[1,1]": "[0.80, 1.61]",
+    "head1.weighted[1,2]": "[0.59, 0.20]",
+}
+
+
+def test_the_pieces_of_a_softmax_worked_by_hand_are_claimed_where_they_belong() -> None:
+    """e^{1.414} is column 1 of row 1 (the score row printed before it), the sum that of the
+    row's e^s, each division the weight of the column whose e^s it divides; a_ij v_j of
+    query 1 by the output row printed after them."""
+    (one,) = extract_all(PAGE)
+    claims = {key: str(value) for key, value in one.spec.claims.items()}
+    assert {key: claims[key] for key in PIECES if key in claims} == PIECES
+
+
+def test_a_slip_in_an_exponential_is_reported_with_the_right_value() -> None:
+    (one,) = extract_all(PAGE)
+    report = check(one.spec)
+    verdicts = {c.key: c.verdict for c in report.claims}
+    assert {key: verdicts[key] for key in PIECES} == {
+        "head1.exp[1,1]": "rounded",
+        "head1.exp[1,2]": "exact",
+        "head1.sums[1]": "rounded",
+        "head1.weights[1,1]": "rounded",
+        "head1.weights[1,2]": "rounded",
+        "head1.exp[2,1]": "exact",
+        "head1.exp[2,2]": "wrong",
+        "head1.weighted[1,1]": "rounded",
+        "head1.weighted[1,2]": "rounded",
+    }
+    assert "claimed 2.208, exact e^(sqrt(2)/2) = 2.02811: wrong" in report.to_text()
+
+
+def test_sums_and_exponentials_of_no_score_row_are_never_claimed() -> None:
+    """1.5 + 2.5 = 4.0 adds no row's e^s, e^3 exponentiates no printed score, [1.39, 1.80]
+    is the output row, not a term: none of them is claimed as a piece."""
+    (one,) = extract_all(PAGE)
+    pieces = [
+        (key, str(value))
+        for key, value in one.spec.claims.items()
+        if ".exp" in key or ".sums" in key or ".weighted" in key
+    ]
+    assert sorted(pieces) == sorted(
+        (key, value) for key, value in PIECES.items() if "weights[" not in key
+    )
+    assert "20.09" not in str(one.spec.claims) and "4.0" not in str(one.spec.claims)
+
+
+def test_no_score_row_claimed_before_the_exponentials_claims_none() -> None:
+    """Without a printed score row to stand on, e^{1.414} ≈ 4.113 could be any entry's."""
+    page = PAGE.replace(r"- Row 1: $[1.414, 0]$:", "- First:").replace(
+        r"- Row 2: $[0, 0.707]$:", "- Then:"
+    )
+    (one,) = extract_all(page)
+    assert not [key for key in one.spec.claims if ".exp" in key or ".sums" in key]
