@@ -96,3 +96,49 @@ def test_no_score_row_claimed_before_the_exponentials_claims_none() -> None:
     )
     (one,) = extract_all(page)
     assert not [key for key in one.spec.claims if ".exp" in key or ".sums" in key]
+
+
+TERMS = r"""# Weighting the values
+
+$$
+Q = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+K = \begin{bmatrix} 2 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+V = \begin{bmatrix} 1 & 2 \\ 3 & 1 \end{bmatrix}
+$$
+
+$$
+\frac{QK^T}{\sqrt{2}} = \begin{bmatrix} 1.414 & 0 \\ 0 & 0.707 \end{bmatrix}, \quad
+A = \begin{bmatrix} 0.804 & 0.196 \\ 0.330 & 0.670 \end{bmatrix}
+$$
+
+Each weight, rounded, times its value row:
+
+```
+1: 0.8 * [1, 2] = [0.8, 1.6]
+2: 0.2 * [3, 1] = [0.6, 0.2]
+```
+
+A wrong product and a weight of no query:
+
+```
+1: 0.8 * [1, 2] = [0.9, 1.6]
+2: 0.5 * [3, 1] = [1.5, 0.5]
+```
+"""
+
+
+def test_a_weight_times_a_value_row_written_out_is_that_term_of_its_query() -> None:
+    """0.8 × v_1 and 0.2 × v_2: the weights of query 1 (0.804, 0.196) round to them, those
+    of query 2 (0.330, 0.670) do not: a_11 v_1 and a_12 v_2, judged against the exact ones."""
+    (one,) = extract_all(TERMS)
+    terms = {k: str(v) for k, v in one.spec.claims.items() if ".weighted" in k}
+    assert terms == {"head1.weighted[1,1]": "[0.8, 1.6]", "head1.weighted[1,2]": "[0.6, 0.2]"}
+    verdicts = {c.key: c.verdict for c in check(one.spec).claims}
+    assert verdicts == {"head1.weighted[1,1]": "rounded", "head1.weighted[1,2]": "rounded"}
+
+
+def test_a_product_its_factors_do_not_make_or_a_weight_of_no_query_is_never_claimed() -> None:
+    """0.8 × [1, 2] is not [0.9, 1.6]; 0.5 is no query's weight of key 2 (0.196, 0.670)."""
+    (one,) = extract_all(TERMS)
+    assert "[0.9, 1.6]" not in map(str, one.spec.claims.values())
+    assert "[1.5, 0.5]" not in map(str, one.spec.claims.values())

@@ -25,6 +25,9 @@ _DIVISION = re.compile(
     r"|(?<![\d.])(" + _NUMBER + r")\s*/\s*(" + _NUMBER + r"))" + _IS
 )
 _AFTER = re.compile(_NUMBER + r"(?![\d.])")
+_TERM = re.compile(
+    r"(" + _NUMBER + r")\s*(?:\*|×|·|\\times|\\cdot)\s*\[([^\]]*)\]\s*=\s*$"
+)  # "0.5 * [2, 8, 0] = " before the printed product
 _ROW_CLAIM = re.compile(r"head(\d+)\.(scaled|scores)\[(\d+)\]$")
 _SHARE = 0.01  # a hand-worked e^s or sum from scores rounded to 2 digits is within 1 %
 
@@ -51,7 +54,7 @@ def place_partials(
     span = (min(lines), max(lines))
     texts = [document.lines[n].text for n in range(span[0], span[1] + 1)]
     pieces = any(_EXP.search(t) for t in texts)
-    terms = any(s.role == "operand" for s in seen)
+    terms = any(s.role == "operand" or _TERM.search(s.item.statement) for s in seen)
     if not (pieces or terms):
         return
     values = {s.key: s.value for s in derive().steps}
@@ -59,6 +62,7 @@ def place_partials(
         _softmax_pieces(draft, document, seen, values, span)
     if terms:
         _weighted_rows(draft, seen, values)
+        _written_terms(draft, seen, values)
 
 
 def _softmax_pieces(
@@ -221,3 +225,47 @@ def _within(printed: str, exact: float) -> bool:
 
 def _near(printed: float, exact: float) -> bool:
     return abs(printed - exact) <= _SHARE * max(abs(exact), 1e-12)
+
+
+def _written_terms(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.MatrixBase]) -> None:
+    """``0.5 * [2, 8, 0] = [1.0, 4.0, 0.0]``, one line per key: the printed weight times value
+    row j, whatever the weight's digits (a stand-in weight's product is judged against the
+    true a_ij v_j). The query is the one whose weights fit the printed ones of every term of
+    the run of lines; none when several do."""
+    runs: list[list[tuple[Seen, int, str]]] = []
+    for s in seen:
+        found = _TERM.search(s.item.statement)
+        term = _term(s, found, values) if found is not None else None
+        if term is None:
+            continue
+        if runs and runs[-1][-1][0].item.line >= s.item.line - 1:
+            runs[-1].append((s, *term))
+        else:
+            runs.append([(s, *term)])
+    for run in runs:
+        weights = values["head1.weights"]
+        queries = set(range(1, weights.rows + 1))
+        for _, j, factor in run:
+            queries &= {i for i in queries if _within(factor, float(weights[i - 1, j - 1]))}
+        if len(queries) == 1:
+            (i,) = queries
+            for s, j, _ in run:
+                _claim(draft, f"head1.weighted[{i},{j}]", rows_text(s.item.rows), s.where)
+
+
+def _term(
+    s: Seen, found: re.Match[str], values: Mapping[str, sp.MatrixBase]
+) -> tuple[int, str] | None:
+    """(key j, the printed weight) of a row printed as weight times value row j; one head."""
+    v, weights = values.get("head1.v"), values.get("head1.weights")
+    if v is None or weights is None or "head2.weights" in values or len(s.item.rows) != 1:
+        return None
+    factor, printed = found.group(1), re.findall(_NUMBER, found.group(2))
+    result = s.item.rows[0]
+    if len(printed) != v.cols or len(result) != v.cols or v.rows != weights.cols:
+        return None
+    product = [float(factor) * float(e) for e in printed]
+    if not _agrees(result, product):
+        return None
+    rows = [j for j in range(1, v.rows + 1) if _agrees(printed, list(v.row(j - 1)))]
+    return (rows[0], factor) if len(rows) == 1 else None
