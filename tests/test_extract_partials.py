@@ -142,3 +142,43 @@ def test_a_product_its_factors_do_not_make_or_a_weight_of_no_query_is_never_clai
     (one,) = extract_all(TERMS)
     assert "[0.9, 1.6]" not in map(str, one.spec.claims.values())
     assert "[1.5, 0.5]" not in map(str, one.spec.claims.values())
+
+
+AGAIN = r"""# Weights of each token
+
+$$
+X = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix}
+$$
+
+Scores $S = X X^T$:
+
+$$
+S = \begin{bmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 \end{bmatrix}
+$$
+
+Softmax of each row:
+
+$$
+A = \begin{bmatrix} 0.422 & 0.155 & 0.422 \\ 0.155 & 0.422 & 0.422 \\
+0.212 & 0.212 & 0.600 \end{bmatrix}
+$$
+
+The third token attends with $[0.212, 0.212, 0.600]$; another row: $[0.212, 0.212, 0.500]$.
+"""
+
+
+def test_a_row_of_a_claimed_matrix_printed_again_is_that_row_slip_and_all() -> None:
+    """softmax([1, 1, 2]) = [0.21194, 0.21194, 0.57612]: the page's 0.600 is a slip, and the
+    vector printed again without its token is row 3 of A, digit for digit: judged there."""
+    (one,) = extract_all(AGAIN)
+    rows = {k: str(v) for k, v in one.spec.claims.items() if k.startswith("head1.weights[")}
+    assert rows == {"head1.weights[3]": "[0.212, 0.212, 0.600]"}
+    report = check(one.spec)
+    assert {c.key: c.verdict for c in report.claims}["head1.weights[3]"] == "wrong"
+    assert "claimed 0.600, exact e/(2 + e) = 0.57612: wrong" in report.to_text()
+
+
+def test_a_vector_that_is_no_printed_row_is_not_claimed_as_one() -> None:
+    """[0.212, 0.212, 0.500] is neither a row of A nor of the exact weights: left alone."""
+    (one,) = extract_all(AGAIN)
+    assert "[0.212, 0.212, 0.500]" not in map(str, one.spec.claims.values())

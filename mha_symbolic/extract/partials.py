@@ -50,6 +50,7 @@ def place_partials(
     (``derive`` gives the example's derivation, made only when there is something to place)."""
     if not seen:
         return
+    _rows_of_claimed(draft, seen)
     lines = [s.item.line for s in seen]
     span = (min(lines), max(lines))
     texts = [document.lines[n].text for n in range(span[0], span[1] + 1)]
@@ -269,3 +270,26 @@ def _term(
         return None
     rows = [j for j in range(1, v.rows + 1) if _agrees(printed, list(v.row(j - 1)))]
     return (rows[0], factor) if len(rows) == 1 else None
+
+
+_INNER = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _rows_of_claimed(draft: Draft, seen: Sequence[Seen]) -> None:
+    """A vector printed without its token whose numbers are, digit for digit, one row of a
+    matrix the example claims (a token's weights shown again, wrong digits and all): that row
+    of that step, judged there as the matrix is."""
+    placed = {c.where for c in (*draft.claims, *draft.assumed)}
+    matrices = [c for c in draft.claims if "[" not in c.key and str(c.value).startswith("[[")]
+    for s in seen:
+        row = s.item.rows[0] if len(s.item.rows) == 1 else ()
+        if s.row is not None or s.col is not None or (s.where,) in placed or not _decimal(row):
+            continue
+        found = [
+            f"{claim.key}[{n}]"
+            for claim in matrices
+            for n, printed in enumerate(_INNER.findall(str(claim.value)), start=1)
+            if [e.strip() for e in printed.split(",")] == list(row)
+        ]
+        if len(found) == 1:
+            _claim(draft, found[0], rows_text((row,)), s.where)
