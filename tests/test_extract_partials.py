@@ -1,7 +1,8 @@
 """A softmax worked by hand prints its pieces: e^s of each score, their sum, each division;
 a weighted sum worked by hand prints each a_ij v_j. Each is claimed on a step of its own and
 judged there (a slip with the right value); numbers in the same lines that are none of these
-are never claimed. Exact values by hand: e^√2 = 4.11325, e^(√2/2) = 2.02811."""
+are never claimed. Q, K and V projected by hand from a given query, key and value are
+results too. Exact values by hand: e^√2 = 4.11325, e^(√2/2) = 2.02811."""
 
 from __future__ import annotations
 
@@ -182,3 +183,61 @@ def test_a_vector_that_is_no_printed_row_is_not_claimed_as_one() -> None:
     """[0.212, 0.212, 0.500] is neither a row of A nor of the exact weights: left alone."""
     (one,) = extract_all(AGAIN)
     assert "[0.212, 0.212, 0.500]" not in map(str, one.spec.claims.values())
+
+
+PROJECTED = r"""# One attention head, projected by hand
+
+$$
+Q = \begin{bmatrix} 1 & 2 \\ 0 & 1 \end{bmatrix},\quad
+K = \begin{bmatrix} 1 & 0 \\ 1 & 1 \end{bmatrix},\quad
+V = \begin{bmatrix} 2 & 0 \\ 0 & 2 \end{bmatrix}
+$$
+
+$$
+W^Q_1 = \begin{bmatrix} 1 & 0 \\ 1 & 1 \end{bmatrix},\quad
+W^K_1 = \begin{bmatrix} 0 & 1 \\ 1 & 0 \end{bmatrix},\quad
+W^V_1 = \begin{bmatrix} 1 & 1 \\ 0 & 1 \end{bmatrix}
+$$
+
+Projections (then softmax of the scaled scores):
+
+$$
+Q_1 = \begin{bmatrix} 3 & 2 \\ 1 & 1 \end{bmatrix},\;
+K_1 = \begin{bmatrix} 0 & 1 \\ 1 & 1 \end{bmatrix},\;
+V_1 = \begin{bmatrix} 2 & 2 \\ 0 & 3 \end{bmatrix}
+$$
+
+$$
+Q_1 K_1^T = \begin{bmatrix} 2 & 5 \\ 1 & 2 \end{bmatrix},\quad
+\text{head}_1 = \alpha_1 V_1 = \begin{bmatrix} 0.21 & 2.00 \\ 0.66 & 2.00 \end{bmatrix}
+$$
+"""
+
+
+def test_q_k_v_projected_by_hand_from_given_query_key_value_are_claimed() -> None:
+    """Q, K and V printed with the weights that project them are the inputs; the printed
+    Q_1 = Q W^Q_1, K_1 and V_1 are results, claimed and checked (V_1's 3 is 0·1 + 2·1 = 2)."""
+    (one,) = extract_all(PROJECTED)
+    claims = {k: str(v) for k, v in one.spec.claims.items()}
+    assert claims["head1.q"] == "[[3, 2], [1, 1]]"
+    assert claims["head1.v"] == "[[2, 2], [0, 3]]"
+    verdicts = {c.key: c.verdict for c in check(one.spec).claims}
+    assert (verdicts["head1.q"], verdicts["head1.k"], verdicts["head1.v"]) == (
+        "exact",
+        "exact",
+        "wrong",
+    )
+
+
+def test_a_factor_named_in_a_product_is_not_a_second_name_of_its_result() -> None:
+    """head_1 = α_1 V_1 = [...]: V_1 is a factor, so the output's numbers are no claim on V_1,
+    and the given Q, K, V are claimed as nothing."""
+    (one,) = extract_all(PROJECTED)
+    claims = {k: str(v) for k, v in one.spec.claims.items()}
+    assert sorted(claims) == [
+        "head1.k",
+        "head1.output",
+        "head1.q",
+        "head1.scores",
+        "head1.v",
+    ]

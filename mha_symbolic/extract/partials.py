@@ -209,6 +209,15 @@ def _decimal(row: Sequence[str]) -> bool:
     return any("." in e for e in row)
 
 
+def _fraction(row: Sequence[str]) -> bool:
+    """A number that is not whole among them: whole numbers ([0.0, 1.0, 1.0]) repeat by
+    chance as rows of scores or of one-hot inputs and say nothing of which row they are."""
+    try:
+        return any(not float(e.replace("−", "-")).is_integer() for e in row)
+    except ValueError:
+        return False
+
+
 def _agrees(printed: Sequence[str], exact: Sequence[sp.Expr]) -> bool:
     try:
         return all(_within(p, float(e)) for p, e in zip(printed, exact, strict=True))
@@ -283,7 +292,7 @@ def _rows_of_claimed(draft: Draft, seen: Sequence[Seen]) -> None:
     matrices = [c for c in draft.claims if "[" not in c.key and str(c.value).startswith("[[")]
     for s in seen:
         row = s.item.rows[0] if len(s.item.rows) == 1 else ()
-        if s.row is not None or s.col is not None or (s.where,) in placed or not _decimal(row):
+        if s.row is not None or s.col is not None or (s.where,) in placed or not _fraction(row):
             continue
         found = [
             f"{claim.key}[{n}]"
