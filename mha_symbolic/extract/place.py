@@ -66,16 +66,21 @@ def place_claims(
 ) -> None:
     draft.claims, draft.assumed, draft.placing = [], [], []
     given = _given_roles(draft)  # the arrays the example starts from are inputs, not claims
+    inputs = {w for v in draft.values if v.key in ("query", "key", "value") for w in v.where}
     for s in seen:
-        for role, head, name in claim_roles(s):
+        if s.where in inputs:
+            continue  # Q, K, V projected by the weights printed with them: the inputs
+        for n, (role, head, name) in enumerate(claim_roles(s)):
             if role in given and s.col is None:
                 continue
+            if inputs and n and role in ("q", "k", "v"):
+                continue  # "head_1 = α_1 V_1" names a factor of a product, not the numbers
             key = step_key(role, head, heads, shapes, scaled)
             _place(draft, replace(s, name=name), role, head, key, shapes)
 
 
 def _given_roles(draft: Draft) -> tuple[str, ...]:
-    if draft.get("query") is not None or draft.get("q") is not None:
+    if draft.get("q") is not None:
         return ("q", "k", "v")
     if draft.get("attention_weights") is not None:
         return ("weights", "v")

@@ -16,6 +16,7 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.partials import place_partials
 from mha_symbolic.extract.parts import parts
 from mha_symbolic.extract.place import (
     agreeing,
@@ -209,6 +210,7 @@ def build_draft(
     _spec(draft, seen)
     _found_scale(draft, found)
     _choose_scale(draft, seen, _numbers_over_words(facts, found), heads)
+    place_partials(draft, document, seen, lambda: _derived(draft, seen))
     _unfit(draft)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
