@@ -237,6 +237,13 @@ def test_token_detail_like_seed_000(two):
     assert "Token by token" not in two.to_markdown()
 
 
+def test_token_detail_says_once_that_unscaled_scores_are_the_logits(two):
+    md = two.to_markdown(detail="token")
+    scaled = md[md.index("### Scaled scores, head 1") : md.index("### Attention weights, head 1")]
+    assert scaled.count("does not scale the scores") == 1 and "Query token" not in scaled
+    assert scaled.count(r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}") == 1  # S' = S, once
+
+
 def test_token_detail_scales_each_row(derivations):
     md = derivations["split-scaled"].to_markdown(detail="token")
     assert (
