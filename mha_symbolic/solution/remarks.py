@@ -162,8 +162,8 @@ def _transposed_w_o(context: Context, step: Step) -> str | None:
     if not isinstance(mixed, sp.MatrixBase):
         return None
     same = "transposed_w_o_symmetric" if mixed == mixed.T else "transposed_w_o_differs"
-    concat = context.d.step("concat").symbol.name
-    return context.once("remarks", same, {"concat": concat})
+    joined = step.formula.args[0]  # C in C W_O^T, under its document's name if it has one
+    return context.once("remarks", same, {"joined": latex.formula(joined)})
 
 
 def _signed_heads(mixed: sp.MatrixBase, width: int, first: int, names: list[str]) -> str | None:
