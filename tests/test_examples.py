@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import sympy as sp
 
@@ -94,3 +96,12 @@ def test_pytorch_style_uses_transposed_weights_and_fused_heads():
     assert d["head2.q"] == d["q"][:, 3:6]
     assert d["head1.scaled"] == d["head1.scores"] / sp.sqrt(3)
     assert d["output"].shape == (4, 6)
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_an_example_s_words_hold_no_raw_latex_name(name: str) -> None:
+    """A description is prose a student reads in every format: W_O written with an
+    underscore prints as 'W_O' in the PDF, so the words say 'the output projection'."""
+    spec = AttentionSpec.example(name)
+    texts = [spec.description, *(t.get("description", "") for t in spec.translations.values())]
+    assert [t for t in texts if re.search(r"[A-Za-z]_[A-Za-z{]|\^T\b", t)] == []

@@ -28,7 +28,9 @@ def test_curves_get_distinct_styles() -> None:
     assert len({(s["linestyle"], s["marker"]) for s in styles}) == 12
 
 
-def test_a_heatmap_and_its_caption_stay_on_one_page_in_latex() -> None:
+def test_a_heatmap_and_its_caption_float_together_in_latex() -> None:
+    """A float keeps the caption with its figure, and moves to the next page's top when it
+    does not fit, while the text fills this page (an unbreakable box left a third empty)."""
     import re
 
     from mha_symbolic.solution.render import render
@@ -36,7 +38,12 @@ def test_a_heatmap_and_its_caption_stay_on_one_page_in_latex() -> None:
 
     d = derive(AttentionSpec.example("two-tokens"))
     tex = render(d, "tex", Options(), images={1: "h1.png", 2: "h2.png"})
-    body = tex[tex.index("\\begin{document}") :]  # the preamble defines a minipage too
-    groups = re.findall(r"\\begin\{minipage\}.*?\\end\{minipage\}", body, flags=re.DOTALL)
-    assert len(groups) == 2
-    assert all("\\includegraphics" in g and "\\textit{" in g for g in groups)
+    groups = re.findall(r"\\begin\{figure\}.*?\\end\{figure\}", tex, flags=re.DOTALL)
+    assert groups == [
+        "\\begin{figure}[!htbp]\\centering\n"
+        f"\\fitgraphics{{0.5\\linewidth}}{{h{head}.png}}\\par\\smallskip\n"
+        f"\\textit{{Attention weights of head {head}: row = query token, column = key token.}}\n"
+        "\\end{figure}"
+        for head in (1, 2)
+    ]
+    assert "minipage" not in tex

@@ -192,8 +192,8 @@ def test_every_step_states_its_shape(derivations):
 
 def test_closed_form_of_each_head(derivations):
     md = derivations["split-scaled"].to_markdown()
-    assert (
-        r"&\mathrm{head}_{1} = \operatorname{softmax}\left(\frac{Q_{1} K_{1}^{\top}}"
+    assert (  # seed 003's name for the head's output
+        r"&Z_{1} = \operatorname{softmax}\left(\frac{Q_{1} K_{1}^{\top}}"
         r"{\sqrt{d_{k}}}\right) V_{1}"
     ) in md
 
@@ -237,6 +237,13 @@ def test_token_detail_like_seed_000(two):
     assert "Token by token" not in two.to_markdown()
 
 
+def test_token_detail_says_once_that_unscaled_scores_are_the_logits(two):
+    md = two.to_markdown(detail="token")
+    scaled = md[md.index("### Scaled scores, head 1") : md.index("### Attention weights, head 1")]
+    assert scaled.count("does not scale the scores") == 1 and "Query token" not in scaled
+    assert scaled.count(r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}") == 1  # S' = S, once
+
+
 def test_token_detail_scales_each_row(derivations):
     md = derivations["split-scaled"].to_markdown(detail="token")
     assert (
@@ -269,8 +276,10 @@ def _section(md: str, key: str) -> str:
     return md[start:] if end < 0 else md[start:end]
 
 
-def test_long_symbolic_entries_are_written_by_their_general_entry(derivations):
-    md = derivations["eight-tokens-split"].to_markdown()
+def test_long_symbolic_entries_are_written_by_their_general_entry():
+    # the solution's own names (S', A, C), not seed 002's (see test_step_names)
+    spec = AttentionSpec.example("eight-tokens-split").evolve(names={})
+    md = derive(spec).to_markdown()
     weights = _section(md, "head1.weights")
     assert (
         r" &= \left[\, \frac{e^{\left(S'_{1}\right)_{ij}}}"
@@ -735,4 +744,7 @@ def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small
     markdown = d.to_markdown()
     assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
     tex = render(d, "tex")
-    assert r"\dfrac{\sin{\left(\frac{1}{100} \right)}}{2}" in tex  # sin(1/100)/2: only the /2
+    # (sin(1/100) + cos(1/100))/2: the common 1/2 pulled out, only the /2 full size
+    assert (
+        r"\dfrac{\sin{\left(\frac{1}{100} \right)} + \cos{\left(\frac{1}{100} \right)}}{2}"
+    ) in tex

@@ -34,7 +34,7 @@ def test_symbolic_weights_are_worked_with_the_identity_the_setup_says_it_chose()
         assert steps[key].chosen is not None
         assert steps[key].chosen.split(" ", 2)[2] == value, key
     assert steps["head1.weights"].chosen.startswith(
-        r"A_{1} \approx \begin{bmatrix} 0.12 & 0.13 & 0.11 & 0.14"
+        r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.12 & 0.13 & 0.11 & 0.14"
     )
 
 
@@ -101,7 +101,7 @@ def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_
         r"\left(0.2 W_{K1,12} + 0.5 W_{K1,22}\right) \end{aligned}"
     )
     assert steps["head1.scaled"].entry == (
-        r"\left(S'_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}"
+        r"\left(\mathrm{Scores}_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}"
     )
 
 
@@ -265,6 +265,49 @@ def test_pytorch_style_says_what_its_w_o_does_read_from_its_entries() -> None:
     assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
     identity[0][5] = 2
     assert not any("What $W_O$ does" in n for n in _pytorch_output_notes(identity))
+
+
+def test_pytorch_style_says_once_at_the_output_that_w_o_is_stored_transposed() -> None:
+    """Seed 004 writes Merged x Wo^T at its step 6 and Concat(...) . Wo in its summary: the
+    output says which is meant, and whether the two readings differ for this W_O."""
+    start = (
+        r"PyTorch stores $W_O$ as (out $\times$ in), so the output is $C\, W_O^\top$; the "
+        r"paper's $\operatorname{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W_O$ means "
+        r"the (in $\times$ out) matrix, $W_O^\top$ here, so the two notations must not be mixed. "
+    )
+    symmetric = "This $W_O$ is symmetric, so mixing them would not show here: "
+    notes = [n for n in _pytorch_output_notes() if n.startswith("PyTorch stores")]
+    assert notes == [start + symmetric + r"$C\, W_O = C\, W_O^\top$."]
+    eye = [[int(i == j) for j in range(3)] for i in range(3)]
+    zero = [[0] * 3 for _ in range(3)]
+    upper = [a + b for a, b in zip(eye, eye, strict=True)] + [a + b for a, b in zip(zero, eye)]
+    notes = [n for n in _pytorch_output_notes(upper) if n.startswith("PyTorch stores")]
+    assert notes == [start + r"This $W_O$ is not symmetric: $C\, W_O$ would be another output."]
+    split = _steps(AttentionSpec.example("split-scaled"))["output"].notes  # not stored (out x in)
+    assert not any("PyTorch stores" in n for n in split)
+
+
+def test_a_number_whose_terms_share_a_fraction_has_it_pulled_out() -> None:
+    from sympy import Rational, cos, exp, sin, sqrt
+
+    from mha_symbolic.solution import latex
+
+    half = Rational(1, 2)
+    assert latex.exact(-sin(2) * half + cos(2) * half) == (
+        r"\frac{- \sin{\left(2 \right)} + \cos{\left(2 \right)}}{2}"
+    )
+    assert latex.exact(Rational(-3, 4) * sin(1) + Rational(3, 4) * cos(1)) == (
+        r"\frac{3}{4} \left(- \sin{\left(1 \right)} + \cos{\left(1 \right)}\right)"
+    )
+    # in an exponent, on the line
+    assert latex.exact(exp(half - cos(1) * half)) == (
+        r"e^{\left(1 - \cos{\left(1 \right)}\right)/2}"
+    )
+    # terms of different sizes, and whole numbers, as SymPy writes them
+    assert latex.exact(sin(1) / 2 + cos(1) / 3) == (
+        r"\frac{\cos{\left(1 \right)}}{3} + \frac{\sin{\left(1 \right)}}{2}"
+    )
+    assert latex.exact(2 * sqrt(2) + 2 * sqrt(3)) == r"2 \sqrt{2} + 2 \sqrt{3}"
 
 
 def test_the_temperature_introduction_points_to_its_softmax_step_not_to_command_lines() -> None:

@@ -23,7 +23,9 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
+from mha_symbolic.errors import SpecError
 from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.text import did_you_mean
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
 KINDS = (
@@ -162,7 +164,7 @@ class _Builder:
         formula: sp.Basic | None = None,
         stream: str | None = None,
     ) -> sp.MatrixSymbol:
-        symbol = sp.MatrixSymbol(name, *expr.shape)
+        symbol = sp.MatrixSymbol(self.spec.names.get(key, name), *expr.shape)
         shown = expr if formula is None else formula
         self.nodes.append(Node(key, kind, head, symbol, expr, shown, stream))
         return symbol
@@ -268,6 +270,28 @@ def build(spec: AttentionSpec) -> Program:
     streams = builder.streams(builder.inputs())
     outputs = [builder.head(i + 1, parts) for i, parts in enumerate(streams)]
     builder.finish(outputs)
+    _check_names(spec, builder.nodes, builder.leaves)
     loss = spec.loss.kind if spec.loss is not None else "sum"
     nodes, leaves = tuple(builder.nodes), tuple(builder.leaves)
     return Program(spec, leaves, nodes, loss, dict(spec.parameters))
+
+
+def _check_names(spec: AttentionSpec, nodes: list[Node], leaves: list[Leaf]) -> None:
+    """Each key of the spec's [names] is one of its steps, and no two steps or inputs share a
+    name (a formula would not say which is meant)."""
+    keys = [node.key for node in nodes]
+    for key, name in spec.names.items():
+        if key not in keys:
+            close = did_you_mean(key, keys)
+            raise SpecError(
+                f"names.{key}: the attention has no step {key!r}{close}", source=spec.source
+            )
+        if nodes[keys.index(key)].kind == "input":  # its leaf, read by every formula, keeps X
+            raise SpecError(f"names.{key}: a given input keeps its name", source=spec.source)
+        others = [n.key for n in nodes if n.key != key and n.symbol.name == name]
+        others += [leaf.role for leaf in leaves if leaf.symbol.name == name]
+        if others:
+            raise SpecError(
+                f"names.{key} = {name!r} is already the name of {others[0]}; give another",
+                source=spec.source,
+            )

@@ -72,6 +72,20 @@ class Printer(LatexPrinter):
         sign = "- " if coeff < 0 else ""
         return f"{sign}{text} {self.parenthesize(rest, PRECEDENCE['Mul'], strict=True)}"
 
+    def _print_Add(self, expr: Any, order: Any = None) -> str:
+        """``\\frac{\\cos 2 - \\sin 2}{2}``, not ``- \\frac{\\sin 2}{2} + \\frac{\\cos 2}{2}``: a
+        number whose terms all carry the same fraction (RoPE's scaled scores) has it pulled
+        out, as a teacher writes it; anything else as SymPy does."""
+        common = _common_fraction(expr)
+        if common is None:
+            return str(super()._print_Add(expr, order))
+        inner = self._print(sp.Add(*(term / common for term in expr.args)))
+        if self._settings["fold_short_frac"]:  # in an exponent: on the line
+            return rf"\left({inner}\right)/{self._print(1 / common)}"
+        if common.p == 1:
+            return rf"\frac{{{inner}}}{{{common.q}}}"
+        return rf"\frac{{{common.p}}}{{{common.q}}} \left({inner}\right)"  # as SymPy wrote it
+
     def _print_sin(self, expr: Any, exp: Any = None) -> str:
         """``\\sin{\\left(\\frac{1}{100} \\right)}``, as SymPy writes it, with a fraction."""
         self._angles += 1
@@ -133,6 +147,20 @@ class Printer(LatexPrinter):
     def _factor(self, m: Any) -> str:
         text = self._print(m)
         return rf"\left({text}\right)" if isinstance(m, sp.MatAdd) else text
+
+
+def _common_fraction(expr: sp.Add) -> sp.Rational | None:
+    """The fraction every term of a number (no symbols) is a multiple of, when all carry it
+    with the same size (-sin(2)/2 + cos(2)/2: 1/2); None when there is none to pull out."""
+    if expr.free_symbols or len(expr.args) < 2:
+        return None
+    sizes = {abs(term.as_coeff_Mul()[0]) for term in expr.args}
+    if len(sizes) != 1:
+        return None
+    (size,) = sizes
+    if not isinstance(size, sp.Rational) or size.is_Integer:
+        return None
+    return size
 
 
 def divisor(factor: sp.Expr) -> sp.Expr | None:

@@ -131,8 +131,9 @@ def _unknown_projection(context: Context, step: Step, key: str, text: str) -> As
         entry=rf"O_{{ij}} = \sum_{{k=1}}^{{{width}}} C_{{ik}} \, (W_O)_{{kj}}",
         first=rf"O_{{1j}} = {terms}",
     )
-    formula = r"O = \operatorname{Concat}\left(\mathrm{head}_{1}, \dots\right) W_O"
-    return Assumption(key=key, symbol="O", assumed=formula[4:], lines=(line,), defined=True)
+    joined = latex.formula(concat.formula)  # Concat(Z_1, Z_2) under the document's names
+    symbol = step.symbol.name
+    return Assumption(key=key, symbol=symbol, assumed=rf"{joined} W_O", lines=(line,), defined=True)
 
 
 def _factor(context: Context, value: sp.Basic) -> str:

@@ -45,11 +45,16 @@ class _Parser:
         width: int | None = None,
         stacked: bool = False,
         columns: Columns = COLUMNS,
+        named: Columns | None = None,
     ) -> None:
         self.tokens = _TOKEN.findall(tex)
         self.at = 0
         self.width = width  # the columns a matrix may take (None: no limit)
         self.columns = columns  # the label of a group of columns of a too-wide matrix
+        # The label naming the step's matrix, for a matrix alone on a line of its chain (not
+        # an operand: softmax(S') is not A); the next matrix drawn takes ``alone``'s labels.
+        self.named = named
+        self.alone = False
         self.matrices = 0  # matrices read so far
         # Fractions drawn numerator over a bar over denominator (display maths), except in
         # exponents, indices and roots, which stay on their line: e^(√3/3).
@@ -154,7 +159,8 @@ class _Parser:
         end = _environment_end(self.tokens, self.at)
         if end is None:
             return self.environment(self.raw_group())
-        state = (self.width, self.stacked, self.flat > 0, self.columns)
+        self.alone = self.named is not None and _alone(self.tokens, self.at - 1, end)
+        state = (self.width, self.stacked, self.flat > 0, self.columns, self.alone and self.named)
         key = (tuple(self.tokens[self.at : end]), *state)
         if key in _DRAWN:
             box, matrices = _DRAWN[key]
@@ -179,6 +185,8 @@ class _Parser:
         return _delimit(_DELIMITER.get(opening, opening), inner, _DELIMITER.get(closing, closing))
 
     def environment(self, kind: str) -> Box:
+        columns = self.named if self.alone and self.named else self.columns
+        self.alone = False
         rows: list[list[Box]] = [[]]
         counts = [self.matrices]  # matrices read before each row
         while self.peek() is not None:
@@ -198,7 +206,7 @@ class _Parser:
         if kind.endswith("matrix"):
             self.matrices += 1
             kept = [row for row in rows if any(box.width for box in row)]
-            return matrix(kept, self.width, self.columns)
+            return matrix(kept, self.width, columns)
         counts.append(self.matrices)
         kept = [
             row
@@ -208,6 +216,18 @@ class _Parser:
             and not (self.width is not None and after - before > 1 and _wide(row, self.width))
         ]
         return aligned(kept)
+
+
+def _alone(tokens: list[str], begin: int, end: int) -> bool:
+    """Whether the environment from ``tokens[begin]`` (its ``\\begin``) to ``end`` is all of
+    its line of an aligned chain, after nothing but ``=`` or ``\\approx``."""
+    i = begin - 1
+    while i >= 0 and tokens[i] not in ("&", r"\\"):
+        if not (tokens[i].isspace() or tokens[i] in ("=", r"\approx")):
+            return False
+        i -= 1
+    after = next((t for t in tokens[end:] if not t.isspace()), None)
+    return i >= 0 and after in (None, "&", r"\\", r"\end")
 
 
 # Environments drawn: (their tokens, the parser's width, stacked, flat) -> (box, matrices
@@ -389,13 +409,16 @@ def drawn_width(tex: str) -> int:
     return max((len(line) for line in _Parser(tex, stacked=True).sequence().lines), default=0)
 
 
-def display(tex: str, width: int = 100, columns: Columns = COLUMNS) -> str:
+def display(
+    tex: str, width: int = 100, columns: Columns = COLUMNS, named: Columns | None = None
+) -> str:
     """Display maths over as many lines as it needs; past ``width`` columns, matrices are
-    written on one line each row (``[a, b]``) instead of drawn."""
+    written on one line each row (``[a, b]``) instead of drawn, or cut into groups of columns
+    labelled ``columns`` (``named``: for a matrix alone on a line of an aligned chain)."""
     box = _Parser(tex, stacked=True).sequence()
     lines = [line.rstrip() for line in box.lines]
     if max((len(line) for line in lines), default=0) <= width:
         return "\n".join(lines)
-    box = _Parser(tex, width - 12, columns=columns).sequence()  # matrices fit beside "X = "
+    box = _Parser(tex, width - 12, columns=columns, named=named).sequence()  # beside "X = "
     lines = [line.rstrip() for line in box.lines]
     return "\n".join(piece for line in lines for piece in cut(line, width, 8))

@@ -25,6 +25,7 @@ def remarks(context: Context, step: Step) -> tuple[str, ...]:
             _same_rows(context, step),
             _why_exact(context, step),
             _what_w_o_does(context, step),
+            _transposed_w_o(context, step),
         ]
     return tuple(text for text in found if text is not None)
 
@@ -136,7 +137,8 @@ def _what_w_o_does(context: Context, step: Step) -> str | None:
     if mixed.free_symbols or mixed.rows % heads or mixed.cols % (mixed.rows // heads):
         return None
     width = mixed.rows // heads
-    found = [_signed_heads(mixed, width, first) for first in range(0, mixed.cols, width)]
+    names = [context.d.step(f"head{n}.output").symbol.name for n in context.facts.heads]
+    found = [_signed_heads(mixed, width, first, names) for first in range(0, mixed.cols, width)]
     groups = [g for g in found if g is not None]
     if len(groups) != len(found) or not any(g.startswith("-") or "+" in g for g in groups):
         return None
@@ -147,9 +149,27 @@ def _what_w_o_does(context: Context, step: Step) -> str | None:
     return context.once("remarks", "what_w_o_does", {"columns": "; ".join(said)})
 
 
-def _signed_heads(mixed: sp.MatrixBase, width: int, first: int) -> str | None:
-    """``\\mathrm{head}_{1} - \\mathrm{head}_{2}`` when output columns ``first`` .. of a
-    head's width are, column by column, each head's same column times +1 or -1; else None."""
+def _transposed_w_o(context: Context, step: Step) -> str | None:
+    """PyTorch's convention: W_O is stored (out x in), so O = C W_O^T, while the paper's
+    Concat(head_1, ..., head_h) W_O, which tutorials in this convention print too (seed 004
+    writes both), means the (in x out) matrix: said once at the output, with whether the two
+    readings give the same O here (a symmetric W_O) or not."""
+    if step.key != "output" or not context.facts.output_projection:
+        return None
+    if context.facts.convention != "xWT":
+        return None
+    mixed = step.formula.args[-1].xreplace(context.d.bindings).doit()  # W_O^T as C meets it
+    if not isinstance(mixed, sp.MatrixBase):
+        return None
+    same = "transposed_w_o_symmetric" if mixed == mixed.T else "transposed_w_o_differs"
+    joined = step.formula.args[0]  # C in C W_O^T, under its document's name if it has one
+    return context.once("remarks", same, {"joined": latex.formula(joined)})
+
+
+def _signed_heads(mixed: sp.MatrixBase, width: int, first: int, names: list[str]) -> str | None:
+    """``\\mathrm{head}_{1} - \\mathrm{head}_{2}`` (the heads' ``names``) when output columns
+    ``first`` .. of a head's width are, column by column, each head's same column times +1 or
+    -1; else None."""
     signs: list[tuple[int, int]] = []
     for block in range(mixed.rows // width):
         part = mixed[block * width : (block + 1) * width, first : first + width]
@@ -162,7 +182,7 @@ def _signed_heads(mixed: sp.MatrixBase, width: int, first: int) -> str | None:
         return None
     text = ""
     for head, sign in signs:
-        text += ("-" if sign < 0 else ("+" if text else "")) + rf" \mathrm{{head}}_{{{head}}} "
+        text += ("-" if sign < 0 else ("+" if text else "")) + f" {names[head - 1]} "
     return text.strip()
 
 

@@ -284,8 +284,12 @@ def _terms_in_lines(context: Context, entry: sp.Basic, line_width: float) -> lis
     if total is None or _chars(written) <= line_width:
         return [context.exact(entry)]
     lines = _sum_lines(total, line_width)
-    if len(lines) == 1 and factor.atoms(sp.Function):
-        return [context.exact(entry)]  # (1 + e^x) / (1 + e^x + e^y): one fraction, no "(1" alone
+    below = _chars(1 / factor)
+    if factor.atoms(sp.Function) and (
+        len(lines) == 1 or _chars(total) <= below <= 2 * line_width
+    ):  # (1 + e^x) / (1 + e^x + e^y): one fraction, no wider than its denominator (two lines
+        # at most), not "(1" alone on a line
+        return [context.exact(entry)]
     if factor != 1:
         lines[0] = rf"{latex.exact(factor)} \Big( {lines[0]}"
         lines[-1] += r" \Big)"

@@ -41,10 +41,16 @@ def math(tex: str) -> str:
     return plain.inline(str(tex))
 
 
-def display(tex: str, columns: boxes.Columns = boxes.COLUMNS, width: int = WIDTH) -> str:
+def display(
+    tex: str,
+    columns: boxes.Columns = boxes.COLUMNS,
+    width: int = WIDTH,
+    named: boxes.Columns | None = None,
+) -> str:
     """Display maths, indented four spaces, within the page width; ``columns`` labels a group
-    of columns of a matrix too wide for it (the locale's words)."""
-    shown = plain.display(str(tex), width - 4, columns)
+    of columns of a matrix too wide for it (the locale's words), ``named`` one that is a whole
+    line of a chain, naming the step's matrix."""
+    shown = plain.display(str(tex), width - 4, columns, named)
     return "\n".join(("    " + line).rstrip() for line in shown.splitlines())
 
 

@@ -87,7 +87,8 @@ def _query(context: Context, work: _Work, i: int) -> QueryWork:
     ]
     parts = [Part(words("tokens", "dot"), tuple(dots), work.scores.key)]
     scaled = next(s for s in work.logits if context.facts.factored(s.key) is not None)
-    parts.append(_scaled_row(context, work, scaled, i))
+    if not context.facts.scale(scaled.head or 1).is_identity:  # s = 1: the caption says so
+        parts.append(_scaled_row(context, work, scaled, i))
     parts += [_logit_row(context, step, i) for step in work.logits if step is not scaled]
     logits = work.logits[-1].entries
     softmax = (
@@ -111,8 +112,7 @@ def _scaled_row(context: Context, work: _Work, scaled: Step, i: int) -> Part:
     n = i + 1
     scale = context.facts.scale(scaled.head or 1)
     factored = context.facts.factored(scaled.key)
-    if scale.is_identity or factored is None:
-        return Part(context.words("tokens", "scaled_none"), step=scaled.key)
+    assert factored is not None  # the scaled step is found by its factor
     row = sp.MatrixSymbol("s", 1, scaled.shape[1])
     replace = {row: context.row(work.scores.entries, i)}
     replace.update({k: latex.exact(v) for k, v in context.d.bindings.items() if k.is_Symbol})

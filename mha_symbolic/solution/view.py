@@ -184,8 +184,10 @@ class StepBlock:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        """The chain ``symbol = formula = substituted = exact``, without what is missing."""
-        return tuple(t for t in (self.formula, self.substituted, self.exact) if t is not None)
+        """The chain ``symbol = formula = substituted = exact``, without what is missing or
+        what repeats the line before (unscaled scores: S' = Q K^T = S's value, once)."""
+        chain = [t for t in (self.formula, self.substituted, self.exact) if t is not None]
+        return tuple(t for i, t in enumerate(chain) if i == 0 or t != chain[i - 1])
 
 
 @dataclass(frozen=True)

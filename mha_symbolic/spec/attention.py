@@ -17,6 +17,7 @@ from mha_symbolic.spec import as_printed, bounds, gqa, input_files, parameters, 
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_text
 from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
+from mha_symbolic.spec.step_names import read_names
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.text import did_you_mean, one_line
 
@@ -54,6 +55,7 @@ TOP_KEYS = (
     *stages.STAGE_KEYS,
     "mask_fill",
     "decimals",  # how many decimals the worked solution prints (--decimals overrides it)
+    "names",  # [names] "head1.output" = "Z_1": the document's own names for steps
 )
 INPUTS = ("exact", "printed")
 DTYPES = ("exact", "float64", "float32")
@@ -142,6 +144,8 @@ class AttentionSpec:
     # The decimal places its worked solution prints, as the document prints them (seed 003:
     # 0.707); None: the printers' default. Options(decimals=...) and --decimals override it.
     decimals: int | None = None
+    # Steps written under the document's own names (step key -> LaTeX: seed 003's Z_{1}).
+    names: Mapping[str, str] = field(default_factory=dict)
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -277,6 +281,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     values["inputs"] = _choice(raw.get("inputs", "exact"), "inputs", INPUTS)
     values["dtype"] = _choice(raw.get("dtype", "exact"), "dtype", DTYPES)
     values["decimals"] = _decimals(raw.get("decimals"))
+    values["names"] = read_names(raw.get("names", {}))
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:
         raise SpecError(f"'{both[0]}' is both in [claims] and [assumed]; keep it in one")
