@@ -230,3 +230,22 @@ def test_verify_refuses_mismatched_heads_and_rope_for_a_module() -> None:
     module = torch.nn.MultiheadAttention(D, 2, batch_first=True)
     with pytest.raises(ValueError, match="rope and is_causal describe a function kernel"):
         verify(module, torch.randn(1, 4, D), rope=True)
+
+
+def test_bench_llama_quick_row() -> None:
+    from mha_symbolic.bench import llama
+
+    lines = list(llama.bench_llama(quick=True))
+    assert lines[0] == (
+        "LLaMA-style layer: RoPE, 8 query heads sharing 2 key/value heads, causal, no biases, "
+        "E = 256, L = 16; all 4,096 outputs to 50 digits"
+    )
+    labels = [line[:38].strip() for line in lines[1:]]
+    assert labels == [
+        "read the spec (floats in binary)",
+        "derive (exact structure)",
+        "enclose every output, 50 digits",
+        "derive + enclose",
+    ]
+    assert float(lines[3].split("widest radius")[1]) < 1e-50
+    assert "target" not in lines[4]  # the 60 s target is judged at full size only

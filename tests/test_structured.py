@@ -199,10 +199,9 @@ def test_arrays_may_be_model_sized_but_written_matrices_not() -> None:
         "262,144 entries"
     )
     with pytest.raises(SpecError) as error:
-        exact_numbers.to_matrix(np.ones((2100, 2100)), "x")
+        exact_numbers.to_matrix(np.ones((4100, 2)), "x")
     assert str(error.value) == (
-        "x has shape (2100, 2100); an array has at most 4,096 rows and columns and "
-        "4,194,304 entries"
+        "x has shape (4100, 2); an array has at most 4,096 rows and columns and 16,777,216 entries"
     )
 
 
