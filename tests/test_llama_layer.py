@@ -249,3 +249,15 @@ def test_bench_llama_quick_row() -> None:
     ]
     assert float(lines[3].split("widest radius")[1]) < 1e-50
     assert "target" not in lines[4]  # the 60 s target is judged at full size only
+
+
+def test_grouped_weight_arrays_repeat_as_arrays_and_say_a_bad_width() -> None:
+    from mha_symbolic import SpecError
+
+    arrays = _arrays(3)
+    spec = _spec(arrays)
+    rows = [spec.weights["w_k"][0].shape, spec.weights["w_v"][0].shape]
+    assert rows == [(E, E), (E, E)]  # each key/value head's rows once per query head
+    with pytest.raises(SpecError) as error:
+        _spec({**arrays, "w_k": arrays["w_k"][:31]})
+    assert "kv_heads = 2 does not divide the width 31 that w_k projects to" in str(error.value)
