@@ -74,16 +74,19 @@ def _leaf(value: Any) -> Value:
 # ---------------------------------------------------------------------- rational helpers
 
 
-# The entries of the matrices sliced, by id (each kept beside its matrix): every head slices
-# the same Q, K, V and W_O in turn, and listing a model's matrix costs seconds. Emptied when
-# a structure is made.
-_SLICED: dict[int, tuple[flint.fmpq_mat, list[flint.fmpq]]] = {}
+# The entries of the matrices sliced, by id (each kept beside its matrix), while a structure
+# is made: every head slices the same Q, K, V and W_O in turn, and listing a model's matrix
+# costs seconds. None outside :func:`structure` (nothing is kept after it).
+_SLICED: dict[int, tuple[flint.fmpq_mat, list[flint.fmpq]]] | None = None
 
 
 def _entries(matrix: flint.fmpq_mat) -> list[flint.fmpq]:
-    held = _SLICED.get(id(matrix))
+    cache = _SLICED
+    if cache is None:
+        return matrix.entries()
+    held = cache.get(id(matrix))
     if held is None:
-        held = _SLICED[id(matrix)] = (matrix, matrix.entries())
+        held = cache[id(matrix)] = (matrix, matrix.entries())
     return held[1]
 
 
@@ -252,6 +255,8 @@ def structure(
 ) -> dict[str, Value] | None:
     """Every node's structured exact value by step key, or None when the spec has something
     the structure does not hold (then the SymPy evaluator derives it all)."""
+    global _SLICED
+    _SLICED = {}
     try:
         values: dict[sp.Basic, Value] = {leaf.symbol: _leaf(leaf.value) for leaf in program.leaves}
         out: dict[str, Value] = {}
@@ -263,5 +268,5 @@ def structure(
     except Unstructured:
         return None
     finally:
-        _SLICED.clear()
+        _SLICED = None
     return out
