@@ -78,6 +78,8 @@ def verify(
     key_padding_mask: Any = None,
     worst: int = 5,
     float64: bool = True,
+    rope: Any = None,
+    is_causal: bool = False,
 ) -> Verification:
     """Run ``kernel`` in its own dtype and compare every output entry with the exact value.
 
@@ -88,6 +90,13 @@ def verify(
     ``(..., L, d)``; the exact reference is softmax(q k^T / sqrt(d)) v for each leading index).
     Inputs are taken as the floats the kernel receives, exactly. ``float64=True`` also runs the
     kernel in float64 and reports its largest error in float64 ulps.
+
+    A callable kernel may do more than SDPA, and the reference follows it: ``rope`` (``True``
+    or ``{"base": 10000, "pairs": "halves"}``, as a spec's ``rope``) when it turns q and k by
+    rotary position embeddings first, ``is_causal`` when each query sees only keys up to its
+    own position; key and value with fewer heads than the query (``(..., H_kv, L, d)``, H_kv
+    dividing H) are grouped-query attention, query head i reading key/value head
+    ``i // (H // H_kv)`` (as ``enable_gqa`` and ``repeat_interleave`` do).
     """
     import torch
 
@@ -99,19 +108,33 @@ def verify(
     tensors = [_tensor(t, name) for t, name in ((query, "query"), (key, "key"), (value, "value"))]
     masks = {"attn_mask": attn_mask, "key_padding_mask": key_padding_mask}
     module = isinstance(kernel, torch.nn.MultiheadAttention)
-    if not module and any(m is not None for m in masks.values()):
-        raise ValueError("masks go with an nn.MultiheadAttention kernel; pass them to it")
+    _check_options(module, masks, rope, is_causal)
+    group = 1 if module else _group(*(tuple(t.shape) for t in tensors))  # before the kernel runs
     run = _module_run(kernel, masks) if module else _function_run(kernel)
     with torch.no_grad():
         output = run(*tensors)
-    exact = _exact_module(kernel, tensors, masks, shared) if module else _exact_function(tensors)
+    settings = {"rope": rope, "mask": "causal" if is_causal else None}
+    exact = (
+        _exact_module(kernel, tensors, masks, shared)
+        if module
+        else _exact_function(tensors, group, settings)
+    )
+    wide = _float64_errors(kernel, tensors, masks, module, exact) if float64 else None
+    return _verification(_name(kernel), output, exact, wide, worst)
+
+
+def _verification(
+    name: str, output: Any, exact: list[Any], wide: list[Entry] | None, worst: int
+) -> Verification:
+    """The report of a run's ``output`` against ``exact`` (``wide``: the float64 run's)."""
+    import torch
+
     info = torch.finfo(output.dtype)
     found = _errors(output, exact, info)
     ulps = [entry.ulps for entry in found]
     found.sort(key=lambda entry: -entry.ulps)
-    wide = _float64_errors(kernel, tensors, masks, module, exact) if float64 else None
     return Verification(
-        kernel=_name(kernel),
+        kernel=name,
         dtype=str(output.dtype).removeprefix("torch."),
         entries=len(found),
         max_ulps=max(ulps),
@@ -122,6 +145,16 @@ def verify(
         float64_max_ulps=None if wide is None else max(entry.ulps for entry in wide),
         float64_scale_ulps=None if wide is None else _scale_ulps(wide, exact, _finfo64()),
     )
+
+
+def _check_options(module: bool, masks: dict[str, Any], rope: Any, is_causal: bool) -> None:
+    if not module and any(m is not None for m in masks.values()):
+        raise ValueError("masks go with an nn.MultiheadAttention kernel; pass them to it")
+    if module and (rope is not None or is_causal):
+        raise ValueError(
+            "rope and is_causal describe a function kernel; give an nn.MultiheadAttention "
+            "its attn_mask"
+        )
 
 
 def _tensor(value: Any, name: str) -> Any:
@@ -171,28 +204,41 @@ def _exact_module(
     return [ball for row in d.enclose("output", DIGITS) for ball in row]
 
 
-def _exact_function(tensors: list[Any]) -> list[Any]:
-    """softmax(q k^T / sqrt(d)) v exactly, for every leading index of (..., L, d) inputs."""
+def _exact_function(tensors: list[Any], group: int, settings: dict[str, Any]) -> list[Any]:
+    """softmax(q k^T / sqrt(d)) v exactly, for every leading index of (..., L, d) inputs,
+    ``group`` query heads to a key/value head (``settings``: the spec's rope and mask, when
+    the kernel has them)."""
     from mha_symbolic.exact.evaluate import derive
     from mha_symbolic.spec.attention import AttentionSpec
 
-    query, key, value = tensors
-    lead = tuple(query.shape[:-2])
-    if tuple(key.shape[:-2]) != lead or tuple(value.shape[:-2]) != lead:
-        raise ValueError(
-            f"query {tuple(query.shape)}, key {tuple(key.shape)} and value "
-            f"{tuple(value.shape)} must share their leading (batch, head) dimensions"
-        )
+    query = tensors[0]
+    given = {name: setting for name, setting in settings.items() if setting is not None}
     balls: list[Any] = []
-    for index in _indices(lead):
-        q, k, v = (t[index].double().numpy() for t in tensors)
+    for index in _indices(tuple(query.shape[:-2])):
+        shared = (*index[:-1], index[-1] // group) if index else index  # its key/value head
+        q, k, v = (t[at].double().numpy() for t, at in zip(tensors, (index, shared, shared)))
         spec = AttentionSpec(
             query=q, key=k, value=v, heads=1, layout="fused", floats="binary",
-            weights=_identities(q.shape[1], k.shape[1], v.shape[1]),
+            weights=_identities(q.shape[1], k.shape[1], v.shape[1]), **given,
         )  # fmt: skip
         d = derive(spec, large=True)
         balls += [ball for row in d.enclose("output", DIGITS) for ball in row]
     return balls
+
+
+def _group(query: tuple[int, ...], key: tuple[int, ...], value: tuple[int, ...]) -> int:
+    """How many query heads share a key/value head (1 unless key and value have fewer)."""
+    lead = query[:-2]
+    if key[:-2] == lead and value[:-2] == lead:
+        return 1
+    kv = key[-3] if len(key) > 2 else 0
+    if len(lead) and key[:-2] == value[:-2] == (*lead[:-1], kv) and kv and lead[-1] % kv == 0:
+        return lead[-1] // kv
+    raise ValueError(
+        f"query {query}, key {key} and value {value} must share their leading (batch, head) "
+        "dimensions, or key and value have fewer heads, dividing the query's "
+        "(grouped-query attention)"
+    )
 
 
 def _identities(dq: int, dk: int, dv: int) -> dict[str, Any]:

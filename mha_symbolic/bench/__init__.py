@@ -62,13 +62,15 @@ def _derived_output(spec: AttentionSpec) -> sp.MatrixBase:
 
 
 def _scale(quick: bool = False) -> Iterator[str]:
-    from mha_symbolic.bench import gpt2, model_scale, scale_targets
+    from mha_symbolic.bench import gpt2, llama, model_scale, scale_targets
 
     yield from scale_targets.bench_targets(quick)
     yield ""
     yield from model_scale.bench_forward(quick)
     yield ""
     yield from gpt2.bench_layer(quick)
+    yield ""
+    yield from llama.bench_llama(quick)
     yield ""
     yield from gpt2.bench_gradients(quick)
 

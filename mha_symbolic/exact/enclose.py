@@ -10,6 +10,13 @@ import sympy as sp
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.rope_arb import (
+    Rotated,
+    RotatedScores,
+    rotated_balls,
+    scores_balls,
+    softmax_balls,
+)
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
 from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
@@ -49,10 +56,12 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
     """A structured value as an arb matrix at the context's precision."""
     if isinstance(form, flint.fmpq_mat):
         return flint.arb_mat(form)
+    if isinstance(form, (Rotated, RotatedScores)):  # RoPE's, with arb cos/sin of exact angles
+        return rotated_balls(form) if isinstance(form, Rotated) else scores_balls(form)
     if isinstance(form, st.Logits):
         if form.allowed is not None:
             raise ValueError(f"enclose: step {key!r} has blocked (-oo) entries")
-        return flint.arb_mat(form.matrix) * arb_of(form.factor)
+        return _ball_matrix(form.matrix, key) * arb_of(form.factor)
     if isinstance(form, st.Weights):
         return _softmax(form.logits, key)
     if isinstance(form, Gradient):
@@ -72,6 +81,8 @@ def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
     """Each row's weights e^{f (r_ij - r_max)} / sum_k e^{f (r_ik - r_max)}: the exponents are
     exact rationals times f, shifted by the row's largest so that nothing overflows."""
     factor = arb_of(logits.factor)
+    if isinstance(logits.matrix, RotatedScores):
+        return softmax_balls(scores_balls(logits.matrix) * factor, logits.allowed, key)
     rows, cols = logits.matrix.nrows(), logits.matrix.ncols()
     entries = logits.matrix.entries()
     out: list[flint.arb] = []

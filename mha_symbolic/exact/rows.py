@@ -41,7 +41,9 @@ class _Logits:
         logits = self.logits
         if logits.allowed is not None and not logits.allowed[i][j]:
             return -sp.oo
-        entry = _rational(logits.matrix[i, j])
+        matrix = logits.matrix
+        assert isinstance(matrix, flint.fmpq_mat)  # (entry_maker makes none of RoPE's)
+        entry = _rational(matrix[i, j])
         return entry if logits.factor == 1 else logits.factor * entry
 
     def row(self, i: int) -> Matrix:
@@ -98,7 +100,9 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
 def entry_maker(form: Any, softmaxes: Softmaxes) -> EntryMaker | None:
     """Entry (i, j) of the SymPy value of a step held as ``form`` (the softmax rows it needs
     from ``softmaxes``, shared by the steps of one derivation); None for a form (a gradient's
-    formula) whose entries are not made one by one."""
+    formula, RoPE's rotations) whose entries are not made one by one."""
+    if not _rational_logits(form):
+        return None
     if isinstance(form, flint.fmpq_mat):
         return lambda i, j: _rational(form[i, j])
     if isinstance(form, st.Logits):
@@ -108,6 +112,18 @@ def entry_maker(form: Any, softmaxes: Softmaxes) -> EntryMaker | None:
     if isinstance(form, st.Mix):
         return _mix(form, softmaxes)
     return None
+
+
+def _rational_logits(form: Any) -> bool:
+    """False for a form whose softmax reads RoPE's rotated scores (its entries are not the
+    rational logits the rows here are made of; the evaluator makes them)."""
+    if isinstance(form, st.Mix):
+        return all(_rational_logits(term.weights) for term in form.terms)
+    if isinstance(form, st.Weights):
+        form = form.logits
+    if isinstance(form, st.Logits):
+        return isinstance(form.matrix, flint.fmpq_mat)
+    return True
 
 
 def shape_of(form: Any) -> tuple[int, int]:

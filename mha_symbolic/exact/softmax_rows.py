@@ -107,10 +107,11 @@ def _scale(factor: sp.Expr) -> _Scale:
 
 def softmax_row(logits: st.Logits, i: int) -> ops.Softmax:
     """Row ``i`` of ``softmax(logits)`` as ``ops.row_softmax`` makes it, entry for entry."""
-    scale = _scale(logits.factor)
-    cols = logits.matrix.ncols()
+    scale, matrix = _scale(logits.factor), logits.matrix
+    assert isinstance(matrix, flint.fmpq_mat)  # (rows.entry_maker makes none of RoPE's)
+    cols = matrix.ncols()
     allowed: Sequence[bool] = (True,) * cols if logits.allowed is None else logits.allowed[i]
-    row = [logits.matrix[i, j] for j in range(cols)]
+    row = [matrix[i, j] for j in range(cols)]
     finite = [r for r, ok in zip(row, allowed) if ok]
     if not scale.plain or not finite:  # the general way (and its own error for no key)
         return _general(logits, i)
@@ -122,12 +123,14 @@ def softmax_row(logits: st.Logits, i: int) -> ops.Softmax:
 
 
 def _general(logits: st.Logits, i: int) -> ops.Softmax:
-    factor, cols = logits.factor, logits.matrix.ncols()
+    factor, matrix = logits.factor, logits.matrix
+    assert isinstance(matrix, flint.fmpq_mat)
+    cols = matrix.ncols()
     entries: list[Any] = []
     for j in range(cols):
         if logits.allowed is not None and not logits.allowed[i][j]:
             entries.append(-sp.oo)
         else:
-            entry = _rational(logits.matrix[i, j])
+            entry = _rational(matrix[i, j])
             entries.append(entry if factor == 1 else factor * entry)
     return ops.row_softmax(sp.ImmutableMatrix([entries]))

@@ -10,7 +10,7 @@ the ordinary evaluator, see :mod:`mha_symbolic.exact.evaluate`), and :func:`ball
 any step's entries with arb from the structure directly.
 
 :func:`structure` returns None when a spec has something this form does not hold (symbols,
-rotary embeddings, irrational inputs): those specs are derived as SymPy values throughout.
+irrational inputs): those specs are derived as SymPy values throughout.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import flint
 import sympy as sp
 
 from mha_symbolic import operations
+from mha_symbolic.exact.rope_arb import Rotated, RotatedScores, scores_of
 from mha_symbolic.exact.structured_values import Blocked as Blocked
 from mha_symbolic.exact.structured_values import Logits as Logits
 from mha_symbolic.exact.structured_values import Mix as Mix
@@ -73,16 +74,32 @@ def _leaf(value: Any) -> Value:
 # ---------------------------------------------------------------------- rational helpers
 
 
+# The entries of the matrices sliced, by id (each kept beside its matrix), while a structure
+# is made: every head slices the same Q, K, V and W_O in turn, and listing a model's matrix
+# costs seconds. None outside :func:`structure` (nothing is kept after it).
+_SLICED: dict[int, tuple[flint.fmpq_mat, list[flint.fmpq]]] | None = None
+
+
+def _entries(matrix: flint.fmpq_mat) -> list[flint.fmpq]:
+    cache = _SLICED
+    if cache is None:
+        return matrix.entries()
+    held = cache.get(id(matrix))
+    if held is None:
+        held = cache[id(matrix)] = (matrix, matrix.entries())
+    return held[1]
+
+
 def _columns(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
     rows, cols = matrix.nrows(), matrix.ncols()
-    entries = matrix.entries()
+    entries = _entries(matrix)
     picked = [entries[i * cols + j] for i in range(rows) for j in range(start, stop)]
     return flint.fmpq_mat(rows, stop - start, picked)
 
 
 def _rows(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
     cols = matrix.ncols()
-    return flint.fmpq_mat(stop - start, cols, matrix.entries()[start * cols : stop * cols])
+    return flint.fmpq_mat(stop - start, cols, _entries(matrix)[start * cols : stop * cols])
 
 
 def _hstack(blocks: list[flint.fmpq_mat]) -> flint.fmpq_mat:
@@ -109,7 +126,12 @@ def _scalar(expr: sp.Basic, values: Mapping[sp.Basic, Value]) -> sp.Expr:
 
 
 def _times(left: Value, right: Value) -> Value:
+    rotated = scores_of(left, right)  # RoPE's queries times its keys: held as the pair
+    if rotated is not None:
+        return rotated
     if isinstance(left, sp.Expr):
+        if isinstance(right, RotatedScores):
+            return Logits(left, right)
         if not isinstance(right, flint.fmpq_mat):
             raise Unstructured("a factor times a non-rational matrix")
         if left.is_Rational:
@@ -142,7 +164,7 @@ def _plus(left: Value, right: Value) -> Value:
         left, right = right, left
     if isinstance(left, Logits) and isinstance(right, flint.fmpq_mat) and not any(right.entries()):
         return left  # a mask that blocks nothing
-    if isinstance(left, flint.fmpq_mat):
+    if isinstance(left, (flint.fmpq_mat, RotatedScores)):
         left = Logits(sp.Integer(1), left)
     if isinstance(left, Logits) and isinstance(right, Blocked) and left.allowed is None:
         return Logits(left.factor, left.matrix, right.allowed)
@@ -194,6 +216,8 @@ def _matadd(expr: sp.MatAdd, values: Mapping[sp.Basic, Value]) -> Value:
 
 def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.arg, values)
+    if isinstance(inner, Rotated):
+        return inner.transpose()
     if not isinstance(inner, flint.fmpq_mat):
         raise Unstructured("a transpose of a non-rational matrix")
     return inner.transpose()
@@ -231,6 +255,8 @@ def structure(
 ) -> dict[str, Value] | None:
     """Every node's structured exact value by step key, or None when the spec has something
     the structure does not hold (then the SymPy evaluator derives it all)."""
+    global _SLICED
+    _SLICED = {}
     try:
         values: dict[sp.Basic, Value] = {leaf.symbol: _leaf(leaf.value) for leaf in program.leaves}
         out: dict[str, Value] = {}
@@ -241,4 +267,6 @@ def structure(
                 progress(node.key)
     except Unstructured:
         return None
+    finally:
+        _SLICED = None
     return out

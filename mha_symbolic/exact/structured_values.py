@@ -13,6 +13,8 @@ from typing import Union
 import flint
 import sympy as sp
 
+from mha_symbolic.exact.rope_arb import Rotated, RotatedScores
+
 
 class Unstructured(Exception):
     """A node or leaf this structure does not hold (the SymPy path derives it)."""
@@ -23,7 +25,7 @@ class Logits:
     """``factor * matrix``, with the entries where ``allowed`` is False blocked (-oo)."""
 
     factor: sp.Expr  # a positive real number: rational, or e.g. sqrt(2)/4
-    matrix: flint.fmpq_mat
+    matrix: flint.fmpq_mat | RotatedScores  # rational, or RoPE's queries and keys
     allowed: tuple[tuple[bool, ...], ...] | None = None
 
 
@@ -60,4 +62,4 @@ class Blocked:
     allowed: tuple[tuple[bool, ...], ...]
 
 
-Value = Union[flint.fmpq_mat, Logits, Weights, Mix, Blocked, sp.Expr]  # noqa: UP007 (3.10 runtime)
+Value = Union[flint.fmpq_mat, Logits, Weights, Mix, Blocked, sp.Expr, Rotated, RotatedScores]  # noqa: UP007 (3.10 runtime)

@@ -12,11 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.ops import tidy
+from mha_symbolic.exact.rope_arb import Rotated, turn
+from mha_symbolic.exact.structured_values import Unstructured
 from mha_symbolic.operations.operation import Operation, Unary
 from mha_symbolic.operations.projection import query_widths
 from mha_symbolic.spec import bounds
@@ -187,6 +190,26 @@ def _scores(q: Any, k: Any, evaluator: Any) -> Matrix | None:
     return rotated_scores(evaluator.value(q.arg), evaluator.value(k.arg), q.base, q.pairs)
 
 
+def _turn(expr: Rope, width: int) -> tuple[tuple[sp.Expr, ...], tuple[tuple[int, int], ...]]:
+    """Each feature pair's exact angle at position 1 (signed), and the pairs."""
+    steps = tuple(expr.sign * angle(1, j, width, expr.base) for j in range(width // 2))
+    return steps, tuple(pairs_of(width, expr.pairs))
+
+
+def _structured(expr: Rope, values: Any, value_of: Any) -> Rotated:
+    """The rational matrix it turns and the turn (enclosed with arb cos/sin when asked)."""
+    matrix = value_of(expr.arg, values)
+    if not isinstance(matrix, flint.fmpq_mat):
+        raise Unstructured("a rotation of a non-rational matrix")
+    return Rotated(matrix, *_turn(expr, matrix.ncols()))
+
+
+def _balls(balls: Any, expr: Rope) -> flint.arb_mat:
+    """A gradient's rotation (the opposite turn) of an arb matrix."""
+    x = balls.of(expr.arg)
+    return turn(x, *_turn(expr, x.ncols()))
+
+
 def _forms(f: Any, expr: Rope) -> Any:
     """Each feature pair (a, b) of row p turned by its angle t:
     (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
@@ -252,6 +275,8 @@ OPERATION = Operation(
     stage="streams",
     place=place,
     exact={Rope: _exact},
+    structured={Rope: _structured},
+    balls={Rope: _balls},
     vjp={Rope: lambda r, e, g: r.vjp(e.arg, e.inverse(g))},
     forms={Rope: _forms},
     scores=_scores,

@@ -21,6 +21,7 @@ from sympy import ImmutableMatrix as Matrix
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from mha_symbolic.exact import ops
+from mha_symbolic.exact.rope_arb import RotatedScores
 from mha_symbolic.exact.structured_values import Logits, Unstructured, Weights
 from mha_symbolic.operations.operation import Operation, Unary, each
 
@@ -181,7 +182,7 @@ def limit_of(take: Any, logits: Matrix) -> ops.Softmax | None:
 def _structured(expr: RowSoftmax, values: Any, value_of: Any) -> Weights:
     """The weights held as their logits (``factor * matrix``, blocked entries apart)."""
     logits = value_of(expr.arg, values)
-    if isinstance(logits, flint.fmpq_mat):
+    if isinstance(logits, (flint.fmpq_mat, RotatedScores)):
         logits = Logits(sp.Integer(1), logits)
     if not isinstance(logits, Logits):
         raise Unstructured("a softmax of a non-logit value")

@@ -20,8 +20,8 @@ MAX_HEADS = 64  # heads and kv_heads
 MAX_SIDE = 4_096  # rows or columns of one matrix in a spec
 MAX_ENTRIES = 262_144  # entries of one matrix in a spec (512 x 512)
 # ... given as an array (NumPy, torch): no text to read, and model layers are this big
-# (GPT-2 small's W_O is 768 x 768).
-MAX_ARRAY_ENTRIES = 4_194_304  # 2048 x 2048
+# (GPT-2 small's W_O is 768 x 768, a LLaMA-7B layer's W_Q and W_O 4096 x 4096).
+MAX_ARRAY_ENTRIES = 16_777_216  # 4096 x 4096
 MAX_TOML_DEPTH = 16  # nesting of arrays and tables in a spec file
 MAX_FILE_BYTES = 5_000_000  # size of a spec or claims file
 # Writing: the same bounds for the Python API as for the command line's flags.

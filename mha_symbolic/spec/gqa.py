@@ -78,6 +78,8 @@ def _per_head(name: str, value: Any, kv: int, group: int) -> list[Any]:
 def _fused(name: str, value: Any, kv: int, group: int, convention: str) -> Any:
     if name.startswith("b_"):
         return list(_repeat_columns(exact.to_vector(value, name), name, kv, group))
+    if getattr(value, "ndim", None) == 2 and hasattr(value, "reshape"):  # an array
+        return _repeat_array(value, name, kv, group, 0 if convention == "xWT" else 1)
     matrix = exact.to_matrix(value, name)
     if convention == "xWT":  # (out x in): the heads are row blocks
         return _repeat_columns(matrix.T, name, kv, group).T
@@ -93,6 +95,20 @@ def _repeat_columns(
         )
     blocks = _blocks(matrix, kv)
     return sp.ImmutableMatrix(sp.Matrix.hstack(*(b for b in blocks for _ in range(group))))
+
+
+def _repeat_array(value: Any, name: str, kv: int, group: int, axis: int) -> Any:
+    """A weight array (a model's: millions of floats) with each head's block repeated, as an
+    array: read once afterwards, never entry by entry as SymPy numbers."""
+    import numpy as np
+
+    array = np.asarray(value)
+    if array.shape[axis] % kv:
+        raise SpecError(
+            f"kv_heads = {kv} does not divide the width {array.shape[axis]} that {name} projects to"
+        )
+    blocks = np.split(array, kv, axis=axis)
+    return np.concatenate([block for block in blocks for _ in range(group)], axis=axis)
 
 
 def _blocks(matrix: sp.MatrixBase, parts: int) -> list[sp.ImmutableMatrix]:
