@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.draft_toml import to_toml
@@ -29,10 +30,11 @@ class Extraction:
     mapping: tuple[str, ...]
     draft: Draft
     inferred: tuple[str, ...] = ()
+    batch: dict[str, Any] | None = None  # a batched spec table (x of shape (B, L, E))
 
     @property
     def checkable(self) -> bool:
-        return bool(self.spec.claims)
+        return bool(self.spec.claims) or bool(self.batch and self.batch.get("claims"))
 
 
 def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]:
@@ -43,12 +45,24 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
         draft.notes.extend(unread_notes(document))
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
-        spec = AttentionSpec.from_dict(parse_toml(toml, document.name), source=document.name)
+        raw = parse_toml(toml, document.name)
+        batch = raw if _batched(raw) else None
+        spec = AttentionSpec.from_dict(_first_element(raw) if batch else raw, source=document.name)
         mapping = tuple(draft.mapping())
-        out.append(
-            Extraction(spec, toml, tuple(draft.all_notes), mapping, draft, tuple(draft.inferred))
-        )
+        notes, inferred = tuple(draft.all_notes), tuple(draft.inferred)
+        out.append(Extraction(spec, toml, notes, mapping, draft, inferred, batch))
     return out
+
+
+def _batched(raw: dict[str, Any]) -> bool:
+    """Whether the spec's x is a batch, (B, L, E): the checker splits it per element."""
+    x = raw.get("x")
+    return isinstance(x, list) and bool(x) and isinstance(x[0], list) and isinstance(x[0][0], list)
+
+
+def _first_element(raw: dict[str, Any]) -> dict[str, Any]:
+    """The spec of the first batch element, without the claims (they name their element)."""
+    return {**{k: v for k, v in raw.items() if k != "claims"}, "x": raw["x"][0]}
 
 
 def extract(source: str | Path, kind: str | None = None) -> tuple[AttentionSpec, list[str]]:

@@ -12,6 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.extract import assemble
+from mha_symbolic.extract.batch_draft import batched_draft
 from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
@@ -42,6 +43,10 @@ def drafts(document: Document) -> list[Draft]:
             source=document.name,
         )
     reading = read(document)
+    batched = batched_draft(document, reading, _title(document, 1, 1))
+    if batched is not None:  # a batch of sequences its numbers explain: one draft for all
+        _printed_inputs(batched)
+        return [batched]
     reading = replace(reading, seen=tuple(_subscript_rows(reading.seen)))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
