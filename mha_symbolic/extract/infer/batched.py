@@ -17,7 +17,9 @@ import numpy as np
 from mha_symbolic.extract.infer.intervals import Printed, printed_array
 from mha_symbolic.extract.items import Item, Rows
 
-MAX_WEIGHTS = 6  # printed matrices tried as W_Q, W_K, W_V (ordered triples: at most 120)
+MAX_WEIGHTS = 5  # printed matrices tried as W_Q, W_K, W_V, named ones first
+MAX_TRIPLES = 24  # ordered choices of them tried (named ones come first)
+MAX_PRINTS = 120  # prints after X compared with the steps (a page of hundreds: its first ones)
 MOSTLY = 0.75  # a print is a step when this share of its entries holds (the rest: slips)
 _PER_BATCH = ("q", "k", "v", "concat")
 _PER_HEAD = ("scores", "scaled", "weights", "output")
@@ -55,19 +57,13 @@ class Fit:
 def batched_fit(items: Sequence[Item], names: Sequence[str] = ()) -> Fit | None:
     """The best fit of the first (B, L, E) print with B > 1 as X, or None when no fit explains
     a printed attention result. ``names``: the role each item's name says (ties only)."""
-    arrays = {i: printed_array(i, item) for i, item in enumerate(items)}
-    x = next((i for i, it in enumerate(items) if _sequences(it, arrays.get(i))), None)
+    x = next((i for i, it in enumerate(items) if _sequences(it)), None)
     if x is None:
         return None
-    width = items[x].shape[1]
-    matrices = [
-        i
-        for i, it in enumerate(items)
-        if i != x and not it.batch_shape and arrays.get(i) is not None and width in it.shape
-        and min(it.shape) > 1 and bool(np.isfinite(arrays[i].mid).all())  # type: ignore[union-attr]
-    ][:MAX_WEIGHTS]  # fmt: skip
+    arrays = {i: printed_array(i, item) for i, item in enumerate(items[: x + MAX_PRINTS])}
     best: Fit | None = None
-    for triple in itertools.permutations(matrices, 3):
+    triples = itertools.permutations(_weights(items, arrays, x, names), 3)
+    for triple in itertools.islice(triples, MAX_TRIPLES):
         for fit in _fits(items, arrays, x, triple):
             if best is None or _better(fit, best, names):
                 best = fit
@@ -76,15 +72,27 @@ def batched_fit(items: Sequence[Item], names: Sequence[str] = ()) -> Fit | None:
     return best
 
 
-def _sequences(item: Item, array: Printed | None) -> bool:
+def _weights(
+    items: Sequence[Item], arrays: dict[int, Printed | None], x: int, names: Sequence[str]
+) -> list[int]:
+    """Matrices that can project X (one side as wide as E), named weights first."""
+    width = items[x].shape[1]
+    found = [
+        i
+        for i, array in arrays.items()
+        if i != x and array is not None and not items[i].batch_shape
+        and width in array.shape and min(array.shape) > 1 and bool(np.isfinite(array.mid).all())
+    ]  # fmt: skip
+    named = [i for i in found if i < len(names) and names[i] in ("w_q", "w_k", "w_v")]
+    return (named + [i for i in found if i not in named])[:MAX_WEIGHTS]
+
+
+def _sequences(item: Item) -> bool:
     """A print of B > 1 sequences of L > 1 tokens with finite entries."""
-    return (
-        len(item.batch_shape) == 1
-        and item.batch_shape[0] > 1
-        and item.shape[0] > 1
-        and array is not None
-        and bool(np.isfinite(array.mid).all())
-    )
+    if len(item.batch_shape) != 1 or item.batch_shape[0] < 2 or item.shape[0] < 2:
+        return False
+    array = printed_array(0, item)
+    return array is not None and bool(np.isfinite(array.mid).all())
 
 
 def _better(fit: Fit, best: Fit, names: Sequence[str]) -> bool:
@@ -169,7 +177,7 @@ def _explained(
 ) -> tuple[Step, ...]:
     """The prints after X that are steps: whole batches first, then slices and rows."""
     out: list[Step] = []
-    for index in range(x + 1, len(items)):
+    for index in range(x + 1, min(len(items), x + MAX_PRINTS)):
         array = arrays.get(index)
         if array is None or not np.isfinite(array.mid).all() or not array.mid.any():
             continue
