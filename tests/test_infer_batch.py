@@ -4,8 +4,10 @@ whole batch, one element's matrix, one row) judged against that element. Truths 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from mha_symbolic.check.batch import batch_specs, check_specs
+from mha_symbolic.errors import SpecError
 from mha_symbolic.extract import extract_all
 
 X = np.array([[[1, 0], [0, 1], [1, 1]], [[0.5, 0], [0, 2], [1, -1]]])
@@ -98,3 +100,56 @@ def test_a_batch_no_attention_of_the_printed_weights_explains_is_not_claimed() -
     for one in extract_all(text):
         assert one.batch is None
         assert not one.spec.claims
+
+
+# ------------------------------------------------------------ a batch weighed by given weights
+SEQUENCES = np.array(
+    [
+        [[1.9269, 1.4873], [0.9007, -2.1055], [0.6784, -1.2345]],
+        [[1.6423, -0.1596], [-0.4974, 0.4396], [-0.7581, 1.0783]],
+    ]
+)
+AVERAGE = np.tril(np.ones((3, 3))) / np.tril(np.ones((3, 3))).sum(axis=1, keepdims=True)
+
+
+def averaging(result: np.ndarray) -> str:
+    return f"""# Averaging the past
+
+A batch of two sequences:
+```
+{numpy_print(SEQUENCES)}
+```
+The softmax of the masked zeros: each row averages the tokens up to it.
+```
+{numpy_print(AVERAGE)}
+```
+`wei @ x` for every sequence:
+```
+{numpy_print(result)}
+```
+"""
+
+
+def test_a_batch_weighed_by_printed_weights_is_judged_per_element() -> None:
+    """wei @ x[b]: the weights as printed (0.3333 for a third) are given, each sequence is
+    weighed on its own, and the rounding of both is allowed for."""
+    found = extract_all(averaging(AVERAGE @ SEQUENCES))
+    one = found[-1]
+    assert one.batch is not None
+    assert [str(line) for line in one.inferred] == [
+        "line 5 (2x3x2): an input (no relation among the printed numbers gives it)",
+        "line 15 (3x3): an input (no relation among the printed numbers gives it)",
+        "line 21 (2x3x2) = head{i}.output, each batch element on its own: holds to 4 digits",
+    ]
+    report = check_specs(batch_specs(one.batch, "page"), "page")
+    said = {v.claim.key: v.verdict for v in report.claims}
+    assert len(said) == 6
+    assert said["b2.head1.output[2]"] in ("rounded", "within")
+    assert report.ok
+
+
+def test_a_batch_the_printed_weights_do_not_weigh_is_not_claimed() -> None:
+    """The same page with the sums of the values printed in place of their averages: no
+    example at all (the page has no other), so it is refused, nothing claimed."""
+    with pytest.raises(SpecError, match="no input found"):
+        extract_all(averaging(np.tril(np.ones((3, 3))) @ SEQUENCES))

@@ -54,15 +54,22 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
     return out
 
 
+_BATCHED = ("x", "v")  # the inputs a draft gives as a batch (B, L, E)
+
+
 def _batched(raw: dict[str, Any]) -> bool:
-    """Whether the spec's x is a batch, (B, L, E): the checker splits it per element."""
-    x = raw.get("x")
-    return isinstance(x, list) and bool(x) and isinstance(x[0], list) and isinstance(x[0][0], list)
+    """Whether the spec's x (or v) is a batch, (B, L, E): the checker splits it per element."""
+    return any(_depth(raw.get(key)) == 3 for key in _BATCHED)
+
+
+def _depth(value: Any) -> int:
+    return 1 + _depth(value[0]) if isinstance(value, list) and value else 0
 
 
 def _first_element(raw: dict[str, Any]) -> dict[str, Any]:
     """The spec of the first batch element, without the claims (they name their element)."""
-    return {**{k: v for k, v in raw.items() if k != "claims"}, "x": raw["x"][0]}
+    first = {key: raw[key][0] for key in _BATCHED if _depth(raw.get(key)) == 3}
+    return {**{k: v for k, v in raw.items() if k != "claims"}, **first}
 
 
 def extract(source: str | Path, kind: str | None = None) -> tuple[AttentionSpec, list[str]]:

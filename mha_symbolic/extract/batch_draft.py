@@ -5,10 +5,13 @@ that every printed row is judged where it stands."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mha_symbolic.extract.assemble import plain
 from mha_symbolic.extract.draft import Draft, Value, rows_text
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.extract.infer.batched import Fit, Step, batched_fit
+from mha_symbolic.extract.infer.batched import Fit, Step, batched_fit, sequences
+from mha_symbolic.extract.infer.batched_given import weighed_batch
 from mha_symbolic.extract.infer.intervals import printed_array
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.reading import Reading, Seen
@@ -40,8 +43,27 @@ def batched_draft(document: Document, reading: Reading, title: str) -> Draft | N
         draft.set(
             f"weights.{role}", plain(w.item.rows), said, name=w.name or role, where=(w.where,)
         )
-    draft.claims = _claims(fit, seen)
-    draft.inferred = _said(fit, seen)
+    draft.claims = _claims(fit.steps, seen)
+    draft.inferred = _said(fit.steps, seen, (fit.x, *fit.weights))
+    return draft
+
+
+def weighed_draft(document: Document, reading: Reading, title: str) -> Draft | None:
+    """The draft of a batch of values weighed by printed weights (``wei @ x``), else None."""
+    seen = list(reading.seen)
+    x = next((i for i, s in enumerate(seen) if sequences(s.item)), None)
+    found = weighed_batch([s.item for s in seen], x) if x is not None else None
+    if found is None:
+        return None
+    draft = Draft(document.name, title)
+    a, v = seen[found.weights], seen[found.v]
+    said = f"{a.where}: printed weights; the later prints are these weights times each element"
+    draft.set("attention_weights", plain(a.item.rows), said, name=a.name, where=(a.where,))
+    batch = f"{v.where}: a batch of {v.item.full_shape[0]} sequences, the values weighed"
+    values = [plain(matrix) for matrix in v.item.matrices]
+    draft.set("v", values, batch, name=v.name, where=(v.where,))
+    draft.claims = _claims(found.steps, seen)
+    draft.inferred = _said(found.steps, seen, (found.v, found.weights))
     return draft
 
 
@@ -54,10 +76,10 @@ def _layout(draft: Draft, fit: Fit) -> None:
     draft.set("scale", scale, f"the printed results follow scale {scale}")
 
 
-def _claims(fit: Fit, seen: list[Seen]) -> list[Value]:
+def _claims(steps: Sequence[Step], seen: list[Seen]) -> list[Value]:
     """One claim per step key (a row printed twice is claimed where it is printed first)."""
     out: dict[str, Value] = {}
-    for step in fit.steps:
+    for step in steps:
         s = seen[step.item]
         value = rows_text(step.rows)
         source = f"{s.where}: {s.name}"
@@ -65,11 +87,11 @@ def _claims(fit: Fit, seen: list[Seen]) -> list[Value]:
     return list(out.values())
 
 
-def _said(fit: Fit, seen: list[Seen]) -> list[Phrase]:
-    """One line per array: X and the weights as inputs, then each print and its step."""
-    lines = [phrase("infer.input", array=_head(seen[i])) for i in (fit.x, *fit.weights)]
+def _said(steps: Sequence[Step], seen: list[Seen], inputs: Sequence[int]) -> list[Phrase]:
+    """One line per array: the inputs, then each print and its step."""
+    lines = [phrase("infer.input", array=_head(seen[i])) for i in inputs]
     by_item: dict[int, list[Step]] = {}
-    for step in fit.steps:
+    for step in steps:
         by_item.setdefault(step.item, []).append(step)
     for index, steps in by_item.items():
         key = _batch_key(steps[0])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +57,7 @@ class Fit:
 def batched_fit(items: Sequence[Item], names: Sequence[str] = ()) -> Fit | None:
     """The best fit of the first (B, L, E) print with B > 1 as X, or None when no fit explains
     a printed attention result. ``names``: the role each item's name says (ties only)."""
-    x = next((i for i, it in enumerate(items) if _sequences(it)), None)
+    x = next((i for i, it in enumerate(items) if sequences(it)), None)
     if x is None:
         return None
     arrays = {i: printed_array(i, item) for i, item in enumerate(items[: x + MAX_PRINTS])}
@@ -87,7 +87,7 @@ def _weights(
     return (named + [i for i in found if i not in named])[:MAX_WEIGHTS]
 
 
-def _sequences(item: Item) -> bool:
+def sequences(item: Item) -> bool:
     """A print of B > 1 sequences of L > 1 tokens with finite entries."""
     if len(item.batch_shape) != 1 or item.batch_shape[0] < 2 or item.shape[0] < 2:
         return False
@@ -123,7 +123,7 @@ def _fits(
         for heads in _head_counts(ws[0].shape[1], ws[2].shape[1]):
             for scaled in (True, False):
                 values = _forward(xs, ws, heads, scaled)
-                steps = _explained(items, arrays, x, values)
+                steps = explained(items, arrays, x, values)
                 if steps:
                     chosen = (triple[0], triple[1], triple[2])
                     out.append(Fit(x, chosen, convention, heads, scaled, steps))
@@ -169,27 +169,37 @@ def _forward(
     return values
 
 
-def _explained(
+def explained(
     items: Sequence[Item],
-    arrays: dict[int, Printed | None],
+    arrays: Mapping[int, Printed | None],
     x: int,
     values: dict[str, np.ndarray],
+    slacks: Mapping[str, np.ndarray] | None = None,
 ) -> tuple[Step, ...]:
-    """The prints after X that are steps: whole batches first, then slices and rows."""
+    """The prints after X that are steps: whole batches first, then slices and rows.
+    ``slacks``: how far a value may be from the print beyond its digits (the error its
+    rounded printed operands carry), per step; none when the operands are exact."""
     out: list[Step] = []
+    slacks = slacks or {}
     for index in range(x + 1, min(len(items), x + MAX_PRINTS)):
         array = arrays.get(index)
         if array is None or not np.isfinite(array.mid).all() or not array.mid.any():
             continue
         if len(items[index].rows) == 1 and not array.decimals:
             continue  # a row of integers: a shape, an index or an axis order, not a result
-        out += _whole(index, items[index], array, values) or _slice(
-            index, items[index], array, values
+        out += _whole(index, items[index], array, values, slacks) or _slice(
+            index, items[index], array, values, slacks
         )
     return tuple(out)
 
 
-def _whole(index: int, item: Item, array: Printed, values: dict[str, np.ndarray]) -> list[Step]:
+def _whole(
+    index: int,
+    item: Item,
+    array: Printed,
+    values: dict[str, np.ndarray],
+    slacks: Mapping[str, np.ndarray],
+) -> list[Step]:
     """A print of the whole batch: one claim per row, keyed by its batch element (and head)."""
     if not item.batch_shape:
         return []
@@ -198,9 +208,10 @@ def _whole(index: int, item: Item, array: Printed, values: dict[str, np.ndarray]
         if (value[:, 0] if one_head else value).shape != item.full_shape:
             continue
         computed = value.reshape(-1, value.shape[-1])
-        if _held(array, computed) < MOSTLY * array.mid.size:
+        extra = slacks[name].reshape(computed.shape) if name in slacks else 0.0
+        close = _close(array, computed, extra)
+        if close.sum() < MOSTLY * array.mid.size:
             continue
-        close = _close(array, computed)
         return [
             Step(
                 index,
@@ -222,7 +233,13 @@ def _positions(shape: tuple[int, ...]) -> list[tuple[int, int, int]]:
     return [(n, h, r) for n in range(shape[0]) for h in range(shape[1]) for r in range(shape[2])]
 
 
-def _slice(index: int, item: Item, array: Printed, values: dict[str, np.ndarray]) -> list[Step]:
+def _slice(
+    index: int,
+    item: Item,
+    array: Printed,
+    values: dict[str, np.ndarray],
+    slacks: Mapping[str, np.ndarray],
+) -> list[Step]:
     """One batch element's (and head's) matrix, or one row of one: the first step it holds as."""
     rows, cols = array.shape
     heads = next(iter(v.shape[1] for k, v in values.items() if k in _PER_HEAD))
@@ -230,18 +247,23 @@ def _slice(index: int, item: Item, array: Printed, values: dict[str, np.ndarray]
         if value.shape[-1] != cols or (rows > 1 and value.shape[-2] != rows):
             continue
         matrices = value.reshape(-1, *value.shape[-2:])
-        for m, matrix in enumerate(matrices):
+        extras = slacks[name].reshape(matrices.shape) if name in slacks else np.zeros_like(matrices)
+        for m, (matrix, extra) in enumerate(zip(matrices, extras)):
             n, h = divmod(m, heads) if value.ndim == 4 else (m, 0)
             key = f"b{n + 1}.{_key(name, h)}"
             candidates = (
-                [(matrix, key)]
+                [(matrix, extra, key)]
                 if rows > 1
-                else [(matrix[r : r + 1], f"{key}[{r + 1}]") for r in range(matrix.shape[0])]
+                else [
+                    (matrix[r : r + 1], extra[r : r + 1], f"{key}[{r + 1}]")
+                    for r in range(matrix.shape[0])
+                ]
             )
-            for candidate, said in candidates:
-                held = _held(array, candidate)
+            for candidate, slack, said in candidates:
+                close = _close(array, candidate, slack)
+                held = int(close.sum())
                 if held >= MOSTLY * array.mid.size and held > 1:
-                    failed = np.argwhere(~_close(array, candidate)) + 1
+                    failed = np.argwhere(~close) + 1
                     slips = tuple((int(i), int(j)) for i, j in failed)
                     return [Step(index, said, item.rows, held, False, slips)]
     return []
@@ -257,11 +279,10 @@ def _step_of(key: str) -> str:
     return key.split("[")[0].rsplit(".", 1)[-1]
 
 
-def _close(array: Printed, value: np.ndarray) -> np.ndarray:
-    """Which entries of the print are within half a unit of their last digit of the value."""
-    slack = array.rad + 1e-9 * (1 + np.abs(value))
+def _close(array: Printed, value: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
+    """Which entries of the print are within half a unit of their last digit of the value
+    (and ``extra``, the error the value's own rounded operands allow)."""
+    if value.shape != array.mid.shape:
+        return np.zeros(array.mid.shape, dtype=bool)
+    slack = array.rad + extra + 1e-9 * (1 + np.abs(value))
     return np.asarray(np.abs(array.mid - value) <= slack)
-
-
-def _held(array: Printed, value: np.ndarray) -> int:
-    return int(_close(array, value).sum()) if value.shape == array.mid.shape else 0
