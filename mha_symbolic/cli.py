@@ -338,7 +338,6 @@ def _nothing_to_check(document: str, found: list[Any]) -> int:
 
 def _check_document(args: argparse.Namespace) -> int:
     """``check DOC``: the mapping read from the document, then the usual report per example."""
-    from mha_symbolic.check.judge import check
     from mha_symbolic.extract import extract_all
     from mha_symbolic.language.extract_phrases import voice
     from mha_symbolic.solution.terminal import terminal_width, wrap
@@ -363,12 +362,22 @@ def _check_document(args: argparse.Namespace) -> int:
                 _note(line)
         else:
             out += [fill(line) + "\n" for line in said]
-        report = check(one.spec, large=args.large)
+        report = _document_report(one, args.large)
         text = _report_text(report, args.format, args.lang)
         out.append(text if text.endswith("\n") else text + "\n")
         worst = worst if report.ok else EXIT_WRONG_CLAIM
     show("".join(out))
     return worst
+
+
+def _document_report(one: Any, large: bool) -> Any:
+    """The report of one example of a document; a batch's, each element judged on its own."""
+    from mha_symbolic.check.batch import batch_specs, check_specs
+    from mha_symbolic.check.judge import check
+
+    if one.batch is None:
+        return check(one.spec, large=large)
+    return check_specs(batch_specs(one.batch, one.spec.source), one.spec.source, large=large)
 
 
 def _read_text(name: str) -> str:

@@ -34,6 +34,8 @@ from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 from tests.test_extract_given import MASKED
 from tests.test_extract_parts import PROJECTED
+from tests.test_infer_batch import WEIGHTS, numpy_print
+from tests.test_infer_batch import page as batch_page
 from tests.test_infer_causal_pages import CAUSAL
 from tests.test_infer_numbers_first import ROW_SUMS
 from tests.test_infer_search import hostile_notebook
@@ -317,6 +319,11 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     page = read_document(hostile_notebook(260), kind="ipynb")
     assert voice("bn").say(capped(inferred(find_items(page)[1], {}))) == (
         "সম্পর্কের খোঁজ তার সীমায় থেমেছে (200টি অ্যারে, 60000টি সম্পর্ক): পরের অ্যারেগুলোর ব্যাখ্যা নেই"
+    )
+    # A print of a whole batch: the step it is, each batch element on its own.
+    batch = extract_all(batch_page(numpy_print(WEIGHTS)))[0].inferred[-1]
+    assert voice("bn").say(batch) == (
+        "লাইন 38 (2x3x2) = `concat`, ব্যাচের প্রতিটি উপাদান আলাদাভাবে: 4 অঙ্ক পর্যন্ত মেলে"
     )
     where = read_document(TWO_EXAMPLES).lines[10].where
     moved = phrase("placing.restaged", where=where, key=code("scores"), other=code("scaled"))

@@ -20,7 +20,7 @@ from mha_symbolic.spec.attention import AttentionSpec
 if TYPE_CHECKING:  # the checker is imported by the functions that check
     from mha_symbolic.check.report import Report
 
-_INPUTS = ("x", "query", "key", "value")
+_INPUTS = ("x", "query", "key", "value", "v")  # v: the values given with the weights
 _BATCH_KEY = re.compile(r"b(\d+)\.(.+)")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.draft_toml import to_toml
@@ -29,10 +30,11 @@ class Extraction:
     mapping: tuple[str, ...]
     draft: Draft
     inferred: tuple[str, ...] = ()
+    batch: dict[str, Any] | None = None  # a batched spec table (x of shape (B, L, E))
 
     @property
     def checkable(self) -> bool:
-        return bool(self.spec.claims)
+        return bool(self.spec.claims) or bool(self.batch and self.batch.get("claims"))
 
 
 def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]:
@@ -43,12 +45,31 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
         draft.notes.extend(unread_notes(document))
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
-        spec = AttentionSpec.from_dict(parse_toml(toml, document.name), source=document.name)
+        raw = parse_toml(toml, document.name)
+        batch = raw if _batched(raw) else None
+        spec = AttentionSpec.from_dict(_first_element(raw) if batch else raw, source=document.name)
         mapping = tuple(draft.mapping())
-        out.append(
-            Extraction(spec, toml, tuple(draft.all_notes), mapping, draft, tuple(draft.inferred))
-        )
+        notes, inferred = tuple(draft.all_notes), tuple(draft.inferred)
+        out.append(Extraction(spec, toml, notes, mapping, draft, inferred, batch))
     return out
+
+
+_BATCHED = ("x", "v")  # the inputs a draft gives as a batch (B, L, E)
+
+
+def _batched(raw: dict[str, Any]) -> bool:
+    """Whether the spec's x (or v) is a batch, (B, L, E): the checker splits it per element."""
+    return any(_depth(raw.get(key)) == 3 for key in _BATCHED)
+
+
+def _depth(value: Any) -> int:
+    return 1 + _depth(value[0]) if isinstance(value, list) and value else 0
+
+
+def _first_element(raw: dict[str, Any]) -> dict[str, Any]:
+    """The spec of the first batch element, without the claims (they name their element)."""
+    first = {key: raw[key][0] for key in _BATCHED if _depth(raw.get(key)) == 3}
+    return {**{k: v for k, v in raw.items() if k != "claims"}, **first}
 
 
 def extract(source: str | Path, kind: str | None = None) -> tuple[AttentionSpec, list[str]]:

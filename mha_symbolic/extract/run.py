@@ -12,6 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.extract import assemble
+from mha_symbolic.extract.batch_draft import batched_draft, weighed_draft
 from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
@@ -43,6 +44,24 @@ def drafts(document: Document) -> list[Draft]:
             source=document.name,
         )
     reading = read(document)
+    batched = batched_draft(document, reading, _title(document, 1, 1))
+    if batched is not None:  # a batch of sequences its numbers explain: one draft for all
+        _printed_inputs(batched)
+        return [batched]
+    weighed = weighed_draft(document, reading, _title(document, 1, 1))
+    if weighed is not None:  # a batch weighed by printed weights: an example of its own
+        _printed_inputs(weighed)
+    try:
+        out = _page_drafts(document, reading)
+    except SpecError:
+        if weighed is None:
+            raise
+        return [weighed]
+    return [*out, weighed] if weighed is not None else out
+
+
+def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
+    """The drafts of the page's examples that the relation search finds."""
     reading = replace(reading, seen=tuple(_subscript_rows(reading.seen)))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
