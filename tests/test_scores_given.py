@@ -40,6 +40,18 @@ def test_weights_are_the_softmax_of_the_given_scores() -> None:
                 assert abs(value - oracle[i][j]) < mpmath.mpf(10) ** -45
 
 
+def test_a_causal_mask_blocks_symbolic_scores() -> None:
+    """A blocked symbolic score is -oo, not ``s - oo`` (which SymPy leaves open, since s could
+    be infinite): its weight is exactly 0 and the allowed ones share the row."""
+    scores = [[0, "s_{1,2}", "s_{1,3}"], [0, 0, "s_{2,3}"], [0, 0, 0]]
+    spec = {"title": "t", "scores": scores, "mask": "causal", "v": [[1, 2], [3, 4], [5, 6]]}
+    d = derive(AttentionSpec.from_dict(spec))
+    half, third = sp.Rational(1, 2), sp.Rational(1, 3)
+    assert d["head1.masked"] == sp.Matrix([[0, -sp.oo, -sp.oo], [0, 0, -sp.oo], [0, 0, 0]])
+    assert d["head1.weights"] == sp.Matrix([[1, 0, 0], [half, half, 0], [third] * 3])
+    assert d["output"] == sp.Matrix([[1, 2], [2, 3], [3, 4]])
+
+
 def test_two_heads_with_values_and_w_o_match_numpy() -> None:
     s1 = [[1, 2, 0], [0, 1, 0], [1, 1, 1]]
     s2 = [[0, 0, 1], [1, 0, 0], [0, 1, 0]]

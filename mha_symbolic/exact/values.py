@@ -41,8 +41,23 @@ def _product(expr: sp.MatMul, values: Mapping[sp.Basic, Any]) -> Matrix:
 
 
 def _sum(expr: sp.MatAdd, values: Mapping[sp.Basic, Any]) -> Matrix:
+    """The entrywise sum; where a part is -oo (a mask's blocked entry) the entry is -oo.
+
+    Every other value of the model is finite, but SymPy cannot know that a symbolic score
+    is: ``s - oo`` would stay unevaluated and reach the softmax as a logit, not a block."""
     parts = [evaluate(arg, values) for arg in expr.args]
-    return Matrix(sum(parts[1:], parts[0]))
+    total = Matrix(sum(parts[1:], parts[0]))
+    blocked = {(i, j) for part in parts for (i, j), entry in _entries(part) if entry == -sp.oo}
+    if not blocked:
+        return total
+    return Matrix(total.rows, total.cols, lambda i, j: -sp.oo if (i, j) in blocked else total[i, j])
+
+
+def _entries(part: Any) -> Any:
+    """(position, entry) of a matrix; nothing for a scalar part."""
+    if not isinstance(part, sp.MatrixBase):
+        return ()
+    return (((i, j), part[i, j]) for i in range(part.rows) for j in range(part.cols))
 
 
 def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Any]) -> Matrix:
