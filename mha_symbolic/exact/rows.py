@@ -20,7 +20,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact import structured as st
-from mha_symbolic.exact.mix_entries import mix_entry
+from mha_symbolic.exact.mix_entries import mix_entry, weight_entry
 from mha_symbolic.exact.softmax_rows import ExpRow, softmax_row
 
 EntryMaker = Callable[[int, int], sp.Expr]
@@ -65,7 +65,11 @@ class Softmaxes:
 
 def _weights(weights: st.Weights, softmaxes: Softmaxes) -> EntryMaker:
     def entry(i: int, j: int) -> sp.Expr:
-        softmax = softmaxes(weights, i).softmax
+        row = softmaxes(weights, i)
+        made = weight_entry(row, j)
+        if made is not None:
+            return made
+        softmax = row.softmax
         return ops.divide(ops.linear_sum([(softmax.exps[0][j], sp.Integer(1))]), softmax.sums[0])
 
     return entry

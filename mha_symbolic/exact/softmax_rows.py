@@ -16,7 +16,7 @@ compared or looked up in SymPy's caches (which would also keep every entry alive
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import gcd, lcm
@@ -147,7 +147,7 @@ class ExpRow:
     group: tuple[int | None, ...] = ()
     ranks: tuple[tuple[int, str], ...] = ()  # each atom's class's place in the order
     terms: tuple[tuple[int, int], ...] = ()  # the denominator's (integer, atom) terms
-    signature: Hashable = None
+    signature: tuple[Any, ...] = ()
 
 
 def row_sum(
