@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 import sympy as sp
-
 from sympy.core.cache import CACHE
 
 from mha_symbolic import AttentionSpec, derive
