@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, TextIO
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TextIO
 
-from tqdm import tqdm
+if TYPE_CHECKING:  # imported when a bar is drawn: a command without one starts sooner
+    from tqdm import tqdm
 
 INTERVAL = 5.0  # seconds between plain progress lines, unless the environment says otherwise
 EVERY = "MHA_SYMBOLIC_PROGRESS_EVERY"  # seconds between plain lines into a log: 60 for a CI log
@@ -54,13 +56,19 @@ class _NoLock:
         return None
 
 
-class _Bar(tqdm):
-    """tqdm drawing only when told, from the thread that tells it: no monitor thread and no
-    lock (nor tqdm's process semaphore), so drawing never blocks the work and a Ctrl-C raised
-    while drawing reaches the command as usual."""
+@lru_cache(maxsize=1)
+def _bar_class() -> type[tqdm]:
+    from tqdm import tqdm
 
-    monitor_interval = 0
-    _lock = _NoLock()
+    class _Bar(tqdm):
+        """tqdm drawing only when told, from the thread that tells it: no monitor thread
+        and no lock (nor tqdm's process semaphore), so drawing never blocks the work and a
+        Ctrl-C raised while drawing reaches the command as usual."""
+
+        monitor_interval = 0
+        _lock = _NoLock()
+
+    return _Bar
 
 
 def _bar(stream: TextIO, **options: Any) -> tqdm:
@@ -70,7 +78,7 @@ def _bar(stream: TextIO, **options: Any) -> tqdm:
         columns = os.get_terminal_size(stream.fileno()).columns
     except (AttributeError, ValueError, OSError):  # not a file: tests, or a redirected stream
         columns = 80
-    return _Bar(file=stream, leave=False, ncols=max(20, columns - 3), **options)
+    return _bar_class()(file=stream, leave=False, ncols=max(20, columns - 3), **options)
 
 
 class _Line:

@@ -107,3 +107,10 @@ def test_a_matrix_drawn_once_is_drawn_alike_wherever_it_stands_again() -> None:
     assert plain.drawn_width(rf"S = {MATRIX} {MATRIX}^{{\top}}") == 48  # fractions stacked
     exponent = plain.display(rf"e^{{{MATRIX}}} + \frac{{{MATRIX}}}{{2}}", 40).splitlines()
     assert exponent[0] == "e^(⎡ a/(3a + 1) 0.5 ⎤ ⎣ 1 1/(a + 3) ⎦)"  # on one line, as before
+
+
+def test_lowest_terms_of_a_number_is_the_number() -> None:
+    assert [lowest_terms(e, LETTERS) for e in (sp.Integer(0), sp.Rational(-3, 2))] == [
+        0,
+        sp.Rational(-3, 2),
+    ]

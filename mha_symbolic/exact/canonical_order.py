@@ -22,7 +22,7 @@ class Unordered(Exception):
 
 
 @lru_cache(maxsize=512)
-def _rank(name: str) -> tuple[int, str]:
+def rank(name: str) -> tuple[int, str]:
     """A class's place by its name, as ``basic._cmp_name`` compares two classes."""
     names = basic.ordering_of_classes
     if name in names:
@@ -33,15 +33,10 @@ def _rank(name: str) -> tuple[int, str]:
 # Keys already made, by term (numbers, powers); emptied when it grows past this many.
 _KNOWN: dict[sp.Basic, tuple[Any, ...]] = {}
 _MOST = 100_000
-_ATTRIBUTE = "_mha_compare_key"  # a key kept on the term itself (see ``remember``)
 
 
 def compare_key(expr: sp.Basic) -> tuple[Any, ...]:
     """A key that orders SymPy objects as ``Basic.compare`` does."""
-    held = getattr(expr, "__dict__", None)
-    key = held.get(_ATTRIBUTE) if held is not None else None
-    if key is not None:
-        return key  # kept on the term by whoever made it (see ``remember``)
     if isinstance(expr, sp.Rational):
         return rational_key(expr)  # made at once: cheaper than looking it up
     if isinstance(expr, (sp.Mul, sp.Add)):
@@ -55,15 +50,9 @@ def compare_key(expr: sp.Basic) -> tuple[Any, ...]:
     return key
 
 
-def remember(expr: sp.Basic, key: tuple[Any, ...]) -> None:
-    """Keep ``expr``'s key on it (an exponential just made, whose argument's key its maker
-    knows): no hashing, and it goes when the term goes."""
-    expr.__dict__[_ATTRIBUTE] = key
-
-
 def rational_key(number: sp.Rational) -> tuple[Any, ...]:
     """The key of a SymPy Rational or Integer: its class's place, then (p, q)."""
-    return (_rank(number.__class__.__name__), 2, (number.p, number.q))
+    return (rank(number.__class__.__name__), 2, (number.p, number.q))
 
 
 def _made(expr: sp.Basic) -> tuple[Any, ...]:
@@ -78,22 +67,12 @@ def _made(expr: sp.Basic) -> tuple[Any, ...]:
             items.append(item)
         else:
             raise Unordered(type(item).__name__)
-    return (_rank(expr.__class__.__name__), len(content), tuple(items))
-
-
-def function_key(cls: type, argument_key: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The key of ``cls(argument)`` (one argument) from its argument's key."""
-    return (_rank(cls.__name__), 1, (argument_key,))
-
-
-def product_key(first: tuple[Any, ...], second: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The key of a Mul of two factors from theirs."""
-    return (_rank("Mul"), 2, (first, second))
+    return (rank(expr.__class__.__name__), len(content), tuple(items))
 
 
 def in_order(first: sp.Basic, second: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
     """The two in SymPy's canonical order (their classes decide it, when they differ)."""
-    ranks = _rank(first.__class__.__name__), _rank(second.__class__.__name__)
+    ranks = rank(first.__class__.__name__), rank(second.__class__.__name__)
     if ranks[0] != ranks[1]:
         return (first, second) if ranks[0] < ranks[1] else (second, first)
     return (first, second) if compare_key(first) <= compare_key(second) else (second, first)

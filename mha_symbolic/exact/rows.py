@@ -20,7 +20,8 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.exact import structured as st
-from mha_symbolic.exact.softmax_rows import softmax_row
+from mha_symbolic.exact.mix_entries import mix_entry, weight_entry
+from mha_symbolic.exact.softmax_rows import ExpRow, softmax_row
 
 EntryMaker = Callable[[int, int], sp.Expr]
 
@@ -55,9 +56,9 @@ class Softmaxes:
     step that reads it (a head's weights, its output, the concatenation, the projection)."""
 
     def __init__(self) -> None:
-        self.made: dict[tuple[int, int], ops.Softmax] = {}
+        self.made: dict[tuple[int, int], ExpRow] = {}
 
-    def __call__(self, weights: st.Weights, i: int) -> ops.Softmax:
+    def __call__(self, weights: st.Weights, i: int) -> ExpRow:
         key = (id(weights), i)
         if key not in self.made:
             self.made[key] = softmax_row(weights.logits, i)
@@ -66,7 +67,11 @@ class Softmaxes:
 
 def _weights(weights: st.Weights, softmaxes: Softmaxes) -> EntryMaker:
     def entry(i: int, j: int) -> sp.Expr:
-        softmax = softmaxes(weights, i)
+        row = softmaxes(weights, i)
+        made = weight_entry(row, j)
+        if made is not None:
+            return made
+        softmax = row.softmax
         return ops.divide(ops.linear_sum([(softmax.exps[0][j], sp.Integer(1))]), softmax.sums[0])
 
     return entry
@@ -77,11 +82,15 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
     it: the heads over one denominator added inside one fraction, the rational part after."""
 
     def entry(i: int, c: int) -> sp.Expr:
+        made = mix_entry(mix, softmaxes, i, c)
+        return made if made is not None else general(i, c)
+
+    def general(i: int, c: int) -> sp.Expr:
         grouped: dict[ops.Sum, list[tuple[sp.Expr, int, int]]] = {}
         for term in mix.terms:
             if not term.offset <= c < term.offset + term.matrix.ncols():
                 continue
-            softmax = softmaxes(term.weights, i)
+            softmax = softmaxes(term.weights, i).softmax
             pairs = grouped.setdefault(softmax.sums[0], [])
             column = c - term.offset
             pairs.extend(

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import sympy as sp
+from sympy.core.mul import _keep_coeff
 
 _LETTERS = "abcdfgpruvwyz"  # not e (Euler's number), h, i, j, k, l, m, n, o, q, s, t, x
 # A name helps only while the powers stay small (a, a^2, a^3); e^{5 10^25 sqrt 2} as a
@@ -64,8 +65,27 @@ def lowest_terms(entry: sp.Basic, letters: set[sp.Symbol]) -> sp.Basic:
     factors are the same expressions, so a shared one divides out). Other atoms (an
     exponential left unnamed, a square root) are generators whose forms may differ."""
     if _rational_function(entry, letters):
-        return sp.factor(entry)
+        return _factored(entry)
     return sp.factor(sp.cancel(entry))
+
+
+def _factored(entry: sp.Basic) -> sp.Basic:
+    """``sp.factor(entry)`` for a rational function over the rationals, in half its time:
+    the fraction in lowest terms from the polynomial field at once (factor's ``together``
+    walks the expression term by term), numerator and denominator factored as factor does
+    (an integer coefficient apart, primitive factors with a positive leading coefficient),
+    and put together as factor puts them."""
+    if not entry.free_symbols:
+        return sp.factor(entry)  # a number: no field to take it in
+    field, *_ = sp.polys.fields.field(sorted(entry.free_symbols, key=sp.default_sort_key), sp.QQ)
+    value = field.from_expr(entry)
+    if not value:
+        return sp.S.Zero  # (a zero polynomial's factor_list would not end)
+    top, numerator = value.numer.factor_list()
+    bottom, denominator = value.denom.factor_list()
+    factors = [f.as_expr() ** k for f, k in numerator]
+    factors += [f.as_expr() ** -k for f, k in denominator]
+    return _keep_coeff(sp.QQ.to_sympy(top / bottom), sp.Mul(*factors))
 
 
 def _rational_function(entry: sp.Basic, letters: set[sp.Symbol]) -> bool:
