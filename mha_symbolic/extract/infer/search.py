@@ -107,16 +107,20 @@ class Search:
             return []
         out = []
         for target in self.targets(node):
-            if probabilities and (target.mid == np.round(target.mid)).all():
+            one_hot = probabilities and (target.mid == np.round(target.mid)).all()
+            if one_hot and target.decimals < 2:
                 continue  # a softmax is never all 0 and 1 unless masked: an input's digits
+            # A softmax rounded to 0.000 and 1.000 (scores far apart) holds to its digits, or
+            # it is no softmax at all: a slip in an array of only 0s and 1s proves nothing.
             if node.kind not in ("same", "mask") and not target.mid.any():
                 continue  # zeros are any multiple of anything: an index [0, 0], not a result
             if not self.spend():
                 break
-            fitted = rel.fit(node, target, slips)
+            fitted = rel.fit(node, target, slips and not one_hot)
             widened = None
-            if (fitted is not None and fitted.slips) or (
-                fitted is None and rel.mostly(node, target)
+            if not one_hot and (
+                (fitted is not None and fitted.slips)
+                or (fitted is None and rel.mostly(node, target))
             ):
                 widened = _rounding(node, target)
             chosen = widened or fitted
