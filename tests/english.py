@@ -39,6 +39,7 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 _TEX_ARGUMENTS = {
     "chain": {0, 1},
     "fitmath": {0},
+    "chainline": {0},
     "wrongclaim": {2},
     "texttt": {0},
     "label": {0},

@@ -3,6 +3,7 @@ bare "= columns 1–3:" where maths is expected."""
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -43,9 +44,13 @@ def test_each_step_and_the_summary_are_kept_on_one_page_in_the_tex() -> None:
     tex = render(d, "tex", Options(), images={})
     steps = tex.count(r"\label{")  # each step's heading
     kept = re.findall(r"\\begin\{keep\}(\[1\])?\n(.*?)\\end\{keep\}", tex, re.DOTALL)
-    assert len(kept) == steps + 1  # every step, and the summary
-    assert all(body.count("Shape: $") == 1 for whole, body in kept if not whole)
-    assert kept[-1][0] == "[1]" and kept[-1][1].startswith(r"\section*{Summary")
+    # every step, the Input's token list apart from its matrix (a page may end between them),
+    # and the summary
+    assert len(kept) == steps + 2
+    assert [body.count("Shape: $") for whole, body in kept[:3]] == [0, 1, 1]
+    assert kept[0][1].rstrip().endswith(r"\end{itemize}")
+    assert all(body.count("Shape: $") == 1 for whole, body in kept[1:-1])
+    assert kept[-1][0] == "[1]" and kept[-1][1].startswith("\\tightsummary\n\\section*{Summary")
     assert "Every value above is exact" in kept[-1][1]
     for command in (r"\raggedbottom", r"\widowpenalty=10000", r"\clubpenalty=10000"):
         assert command in tex
@@ -63,13 +68,56 @@ def _pages(pdf: bytes, tmp_path: Path) -> list[list[str]]:
     ][:-1]
 
 
+@functools.cache
+def _example_pdf(name: str) -> bytes:
+    return pdf_bytes(derive(AttentionSpec.example(name)), Options())
+
+
+# A4 with 2 cm margins, in PDF points from the top: where the text area begins and ends (the
+# page number sits below it).
+TEXT_TOP, TEXT_BOTTOM = 56.7, 785.2
+
+
+def _extents(pdf: bytes, tmp_path: Path) -> list[tuple[float, float]]:
+    """Each page's text from its first line's top to its last line's foot, page number left out."""
+    path = tmp_path / "solution.pdf"
+    path.write_bytes(pdf)
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    extents = []
+    for page in html.split("<page ")[1:]:
+        words = re.findall(r'yMin="([0-9.]+)" xMax="[0-9.]+" yMax="([0-9.]+)"', page)
+        inside = [(float(top), float(foot)) for top, foot in words if float(foot) < TEXT_BOTTOM + 5]
+        extents.append((min(top for top, _ in inside), max(foot for _, foot in inside)))
+    return extents
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_the_first_page_is_filled_and_the_summary_goes_over_only_when_it_does_not_fit(
+    name: str, tmp_path: Path
+) -> None:
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    pdf = _example_pdf(name)
+    extents = _extents(pdf, tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    # The Input step's token list may end the page: page 1 was left a third empty before.
+    assert (extents[0][1] - TEXT_TOP) / height > 0.75, extents[0]
+    if _pages(pdf, tmp_path)[-1][0].startswith("Summary: the complete pipeline"):
+        summary = extents[-1][1] - extents[-1][0]
+        room = TEXT_BOTTOM - extents[-2][1]
+        # Its heading's space above (dropped atop a page) is about two lines more.
+        assert room < summary + 28, (room, summary)
+
+
 @pytest.mark.parametrize("name", example_names())
 def test_no_page_starts_with_a_lone_shape_line_and_the_summary_ends_the_last_page_whole(
     name: str, tmp_path: Path
 ) -> None:
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
-    pages = _pages(pdf_bytes(derive(AttentionSpec.example(name)), Options()), tmp_path)
+    pages = _pages(_example_pdf(name), tmp_path)
     assert [n for n, lines in enumerate(pages, 1) if lines[0].startswith("Shape:")] == []
     last = pages[-1]
     assert any(line.startswith("Summary: the complete pipeline") for line in last), last[:3]

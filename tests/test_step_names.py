@@ -55,7 +55,7 @@ def test_split_scaled_writes_the_head_outputs_as_seed_003_does(capsys):
     ("fmt", "written"),
     [
         ("md", r"Z_{1} &= A_{1} V_{1} \\"),
-        ("tex", r"\fitmath{Z_{1} = A_{1} V_{1}}"),
+        ("tex", r"\chainline{Z_{1} = A_{1} V_{1}}"),
         ("html", "<mi>Z</mi><mrow><mn>1</mn></mrow></msub><mo>&#x0003D;</mo><msub><mi>A</mi>"),
     ],
 )
