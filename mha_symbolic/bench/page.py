@@ -9,7 +9,11 @@ import time
 from collections.abc import Iterator
 from importlib import resources
 
-EXAMPLES = ("two-tokens", "one-token", "split-scaled", "alibi", "pytorch-style")
+# every built-in example, the smallest first (``--quick`` times it alone)
+EXAMPLES = (
+    "two-tokens", "one-token", "split-scaled", "alibi", "pytorch-style", "rope", "temperature",
+    "eight-tokens-split",
+)  # fmt: skip
 TARGET_MS = 300
 _FIRST_ENTRY = re.compile(r"^(x\s*=\s*\[\s*\[\s*)([^,\]\s]+)", re.MULTILINE)
 
