@@ -87,6 +87,15 @@ def test_the_solution_is_the_html_renderers_body(server: str) -> None:
     assert answer["html"] == page.partition("<body>")[2].rpartition("</body>")[0]
 
 
+def test_weights_with_symbols_get_no_heatmap(server: str) -> None:
+    """As the solution says in words ("its weights contain symbols"), the page draws no
+    heatmap of symbolic weights; numeric weights keep theirs."""
+    answer = _solve(server, example_text("eight-tokens-split"))
+    assert answer["ok"] and answer["heatmaps"] == []
+    assert "contain symbols" in answer["html"]
+    assert len(_solve(server, example_text("two-tokens"))["heatmaps"]) == 2
+
+
 def test_an_empty_decimals_control_takes_the_specs_own(server: str) -> None:
     """Without decimals the page prints the spec's ``decimals = 3`` (as ``derive`` does
     without ``--decimals``); the page's control, when set, says otherwise."""
@@ -196,12 +205,13 @@ def test_an_older_request_answered_after_a_newer_one_is_dropped(server: str) -> 
 
 
 def test_a_running_derivation_is_stopped_by_the_next_edit(server: str) -> None:
-    """eight-tokens-split takes seconds; the same page's next request stops it."""
+    """A symbolic (16, 16, 2) spec takes about 27 s on a quiet 2-core machine; the same
+    page's next request stops it."""
     slow: dict[str, Any] = {}
     user = {"user": "stopper"}
 
     def first() -> None:
-        slow.update(_post(server, "api/solve", {"toml": example_text("eight-tokens-split"),
+        slow.update(_post(server, "api/solve", {"toml": _symbolic(16, 16, 2),
                                                  "seq": 1, **user}).json())  # fmt: skip
 
     thread = threading.Thread(target=first)
@@ -218,8 +228,8 @@ def test_a_derivation_over_the_time_limit_is_stopped() -> None:
     import httpx
 
     with running(time_limit=3, workers=1) as address:
-        # 26 s measured on a loaded machine; a fresh worker then answers a tiny spec at once
-        body = {"toml": _symbolic(8, 8, 2), "user": "t", "seq": 1}
+        # 27 s measured on a quiet machine; a fresh worker then answers a tiny spec at once
+        body = {"toml": _symbolic(16, 16, 2), "user": "t", "seq": 1}
         answer = httpx.post(address + "api/solve", json=body, timeout=120).json()
         assert answer["error"] == (
             "mha-symbolic: spec.toml: stopped after 3 s, the page's time limit for one "

@@ -30,7 +30,9 @@ def _plain(value: sp.Basic) -> str:
 
 
 def heatmaps(d: Any, places: int) -> list[dict[str, Any]]:
-    """One heatmap per head (softmax steps of at most MAX_SIDE tokens a side)."""
+    """One heatmap per head (softmax steps of at most MAX_SIDE tokens a side); none for
+    weights with symbols, whose solution says in words that it draws none (their colours
+    would be blank, and their MathML took seconds for each edit)."""
     out = []
     steps = list(d.steps)
     for index, step in enumerate(steps):
@@ -38,6 +40,7 @@ def heatmaps(d: Any, places: int) -> list[dict[str, Any]]:
             not d.facts.is_a(step.kind, "weights")
             or step.head is None
             or max(step.shape) > MAX_SIDE
+            or step.value.free_symbols
         ):
             continue
         logits = steps[index - 1]  # what the softmax takes: the step before it
