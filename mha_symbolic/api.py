@@ -63,10 +63,10 @@ def __getattr__(name: str) -> Any:
 def _options(d: Derivation, options: dict[str, Any]) -> Any:
     """The keyword arguments as Options; the spec's ``decimals`` unless they give their own."""
     from mha_symbolic.solution.view import Options
+    from mha_symbolic.spec.step_decimals import with_spec_decimals
 
-    if d.spec.decimals is not None:
-        options = {"decimals": d.spec.decimals, **options}
-    return Options(**options)
+    made = Options(**options)
+    return made if "decimals" in options else with_spec_decimals(made, d.spec)
 
 
 def _render(d: Derivation, fmt: str, options: dict[str, Any]) -> str:

@@ -133,14 +133,15 @@ def _derive_one(args: argparse.Namespace, spec: Any, options: Any) -> tuple[Any,
     """One spec derived (with progress), its --plot and --limit, and its claims as marks."""
     from mha_symbolic.exact.evaluate import derive
     from mha_symbolic.progress import StepLine
+    from mha_symbolic.spec.step_decimals import with_spec_decimals
 
     progress = StepLine(enabled=not args.quiet)
     try:
         d = derive(spec, True if args.gradients else None, progress=progress, large=args.large)
     finally:
         progress.close()
-    if args.decimals is None and spec.decimals is not None:  # --decimals says otherwise
-        options = replace(options, decimals=spec.decimals)
+    if args.decimals is None:  # the spec's own decimals, unless --decimals says otherwise
+        options = with_spec_decimals(options, spec)
     if args.plot:
         options = replace(options, plots=(_plot(args, d),))
     if args.limit:  # the claims are about the values, not their limits: no marks

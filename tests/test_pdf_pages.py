@@ -123,3 +123,24 @@ def test_no_page_starts_with_a_lone_shape_line_and_the_summary_ends_the_last_pag
     assert any(line.startswith("Summary: the complete pipeline") for line in last), last[:3]
     assert last[-2].startswith("Every value above is exact")  # (then the page number)
     assert len(last) >= 10
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_the_summary_never_stands_alone_on_the_last_page(name: str, tmp_path: Path) -> None:
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    last = _pages(_example_pdf(name), tmp_path)[-1]
+    assert not last[0].startswith("Summary: the complete pipeline"), last[:3]
+
+
+def test_token_detail_works_each_step_in_place_of_its_matrix_working(tmp_path: Path) -> None:
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    d = derive(AttentionSpec.example("two-tokens"))
+    matrix = _pages(pdf_bytes(d, Options()), tmp_path)
+    token = _pages(pdf_bytes(d, Options(detail="token")), tmp_path)
+    assert (len(matrix), len(token)) == (6, 7)  # was 8: each query's working, then it again
+    assert not token[-1][0].startswith("Summary: the complete pipeline")
+    words = [line for page in token for line in page]
+    assert sum(line.startswith("Each query’s dot products") for line in words) == 2  # a head
+    assert not any(line.startswith("Query token") for line in words)

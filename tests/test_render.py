@@ -219,12 +219,16 @@ def test_given_weights_are_listed_per_head_like_seed_001(derivations):
 def test_token_detail_like_seed_000(two):
     md = two.to_markdown(detail="token")
     # each query's working in place of the matrix working of the step it works out, once
-    scores, working = md.index("### Attention scores, head 1"), md.index("**Query token 1: “I”**")
+    scores = md.index("### Attention scores, head 1")
+    working = md.index("Each query's dot products with every key:")
     assert scores < working < md.index(r"S_{1} &= Q_{1} K_{1}^{\top} \\")
     assert "Token by token" not in md and md.count("&q_{1} \\cdot k_{2}") == 2  # one a head
     matrices = r"0 & 1 \end{bmatrix} \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}^{\top}"
     assert matrices not in md and matrices in two.to_markdown()  # Q K^T written in matrices
-    assert "**Query token 1: “I”**" in md
+    # every query's lines of a stage in one display, the matrix they make once, exactly
+    assert md.count("Each query's dot products with every key:") == 2  # one a head
+    weights = md[md.index("### Attention weights, head 1") : md.index("### Head output, head 1")]
+    assert r"0.73 & 0.27" not in weights and weights.count(r"\approx \left[0.73") == 1
     assert r"&q_{1} \cdot k_{2} = \left[1,\; 0\right] \cdot \left[0,\; 1\right] = 0" in md
     assert (
         r"&a_{1} = \operatorname{softmax}\left(\left[1,\; 0\right]\right) = "
@@ -240,7 +244,7 @@ def test_token_detail_like_seed_000(two):
 def test_token_detail_says_once_that_unscaled_scores_are_the_logits(two):
     md = two.to_markdown(detail="token")
     scaled = md[md.index("### Scaled scores, head 1") : md.index("### Attention weights, head 1")]
-    assert scaled.count("does not scale the scores") == 1 and "Query token" not in scaled
+    assert scaled.count("does not scale the scores") == 1 and "Each query" not in scaled
     assert scaled.count(r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}") == 1  # S' = S, once
 
 
@@ -248,7 +252,7 @@ def test_token_detail_scales_each_row(derivations):
     md = derivations["split-scaled"].to_markdown(detail="token")
     assert (
         r"&s'_{1} = \frac{\left[1,\; 0\right]}{\sqrt{2}} = "
-        r"\left[\frac{\sqrt{2}}{2},\; 0\right] \approx \left[0.71,\; 0\right]"
+        r"\left[\frac{\sqrt{2}}{2},\; 0\right] \approx \left[0.707,\; 0\right]"
     ) in md
 
 
@@ -746,5 +750,5 @@ def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small
     tex = render(d, "tex")
     # (sin(1/100) + cos(1/100))/2: the common 1/2 pulled out, only the /2 full size
     assert (
-        r"\dfrac{\sin{\left(\frac{1}{100} \right)} + \cos{\left(\frac{1}{100} \right)}}{2}"
+        r"\dfrac{\cos{\left(\frac{1}{100} \right)} + \sin{\left(\frac{1}{100} \right)}}{2}"
     ) in tex

@@ -294,10 +294,10 @@ def test_a_number_whose_terms_share_a_fraction_has_it_pulled_out() -> None:
 
     half = Rational(1, 2)
     assert latex.exact(-sin(2) * half + cos(2) * half) == (
-        r"\frac{- \sin{\left(2 \right)} + \cos{\left(2 \right)}}{2}"
+        r"\frac{\cos{\left(2 \right)} - \sin{\left(2 \right)}}{2}"
     )
     assert latex.exact(Rational(-3, 4) * sin(1) + Rational(3, 4) * cos(1)) == (
-        r"\frac{3}{4} \left(- \sin{\left(1 \right)} + \cos{\left(1 \right)}\right)"
+        r"\frac{3}{4} \left(\cos{\left(1 \right)} - \sin{\left(1 \right)}\right)"
     )
     # in an exponent, on the line
     assert latex.exact(exp(half - cos(1) * half)) == (

@@ -96,3 +96,84 @@ def test_a_bad_value_from_python_is_a_spec_error():
         "<arguments>: decimals = -2 is not a number of decimal places: "
         "give a whole number from 0 to 50"
     )
+
+
+BY_STEP = """[decimals]
+default = 2
+scaled = 4
+"head1.weights" = 3"""
+
+
+def test_a_table_gives_a_step_its_own_places():
+    spec = AttentionSpec.from_dict({"x": [[1]], "decimals": {"default": 1, "head1.weights": 3}})
+    assert (spec.decimals, dict(spec.step_decimals)) == (1, {"head1.weights": 3})
+    dotted = AttentionSpec.from_dict({"x": [[1]], "decimals": {"head1": {"weights": 3}}})
+    assert (dotted.decimals, dict(dotted.step_decimals)) == (None, {"head1.weights": 3})
+
+
+def test_each_step_prints_its_own_places_and_the_closing_note_says_so(tmp_path, capsys):
+    path = tmp_path / "spec.toml"
+    path.write_text(SPEC.format(decimals="").replace('scale = "none"', "") + BY_STEP)
+    assert main(["derive", str(path), "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    assert "≈ ⎡ 0.7071       0 ⎤" in out  # scaled: 1/sqrt(2)
+    assert "≈ ⎡ 0.670  0.330 ⎤" in out  # head1.weights
+    assert " ".join(out.split()).endswith(  # wrapped to the terminal's width
+        "Every value above is exact; the decimals are rounded to 2, 3 and 4 places, each step "
+        "to as many as the document prints."
+    )
+
+
+def test_the_command_line_s_decimals_override_the_table(tmp_path, capsys):
+    path = tmp_path / "spec.toml"
+    path.write_text(SPEC.format(decimals="").replace('scale = "none"', "") + BY_STEP)
+    assert main(["derive", str(path), "--format", "text", "--decimals", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "≈ ⎡ 0.7    0 ⎤" in out and "≈ ⎡ 0.7  0.3 ⎤" in out
+    assert " ".join(out.split()).endswith("the decimals are rounded to 1 places.")
+
+
+def test_split_scaled_prints_what_its_document_prints():
+    d = derive(AttentionSpec.example("split-scaled"))
+    latex = d.to_latex()
+    assert r"\approx \begin{bmatrix} 0.707 & 0 \\ 0 & 0.707 \end{bmatrix}" in latex
+    assert r"\approx \begin{bmatrix} 0.67 & 0.33 \\ 0.33 & 0.67 \end{bmatrix}" in latex
+    assert r"0.71 " not in latex
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        (
+            "[decimals]\nscald = 3",
+            "decimals.scald: the attention has no step 'scald' (did you mean 'scaled'?); "
+            "give default, a step (head1.scaled, concat) or a step's name for every head (scaled)",
+        ),
+        (
+            '[decimals]\n"head2.weights" = 3',
+            "decimals.head2.weights: the attention has no step 'head2.weights' (did you mean "
+            "'head1.weights'?); give default, a step (head1.scaled, concat) or a step's name "
+            "for every head (scaled)",
+        ),
+        (
+            '[decimals]\nscaled = "three"',
+            'decimals.scaled = "three" is not a number of decimal places: '
+            "give a whole number from 0 to 50",
+        ),
+        (
+            "[decimals]\ndefault = 51",
+            "decimals.default = 51 is not a number of decimal places: "
+            "give a whole number from 0 to 50",
+        ),
+        (
+            '[decimals]\n"Head 1" = 2',
+            "decimals.'Head 1' is not a step; give default, a step (head1.scaled, concat) or a "
+            "step's name for every head (scaled)",
+        ),
+    ],
+)
+def test_a_bad_table_is_one_line_naming_the_file_and_the_key(tmp_path, capsys, table, message):
+    path = tmp_path / "spec.toml"
+    path.write_text(SPEC.format(decimals="") + table)
+    assert main(["derive", str(path)]) == 2
+    assert capsys.readouterr().err == f"mha-symbolic: {path}: {message}\n"

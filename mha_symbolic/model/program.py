@@ -25,6 +25,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.spec.attention import AttentionSpec
+from mha_symbolic.spec.step_decimals import check_steps
 from mha_symbolic.text import did_you_mean
 
 # Node kinds in pipeline order; renderers and the checker key their behaviour on these.
@@ -271,6 +272,7 @@ def build(spec: AttentionSpec) -> Program:
     outputs = [builder.head(i + 1, parts) for i, parts in enumerate(streams)]
     builder.finish(outputs)
     _check_names(spec, builder.nodes, builder.leaves)
+    check_steps(spec.step_decimals, [node.key for node in builder.nodes], spec.source)
     loss = spec.loss.kind if spec.loss is not None else "sum"
     nodes, leaves = tuple(builder.nodes), tuple(builder.leaves)
     return Program(spec, leaves, nodes, loss, dict(spec.parameters))

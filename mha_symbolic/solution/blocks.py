@@ -49,10 +49,20 @@ def build(
         blocks=tuple(walk.blocks),
         summary=summary(context),
         text=context.words.table["text"],
-        decimals_note=context.words(
-            "text", "exact_equal" if decimals else "exact_only", decimals=context.settings.decimals
-        ),
+        decimals_note=_decimals_note(context, decimals),
     )
+
+
+def _decimals_note(context: Context, decimals: bool) -> str:
+    """The closing note: every value is exact; the decimals' places, each step's when a
+    spec's [decimals] table gives some their own (seed 003: 2 and 3)."""
+    if not decimals:
+        return context.words("text", "exact_only")
+    places = sorted({context.options.places(step.key) for step in context.d.steps})
+    if len(places) == 1:
+        return context.words("text", "exact_equal", decimals=places[0])
+    listed = ", ".join(str(p) for p in places[:-1]) + context.words("text", "and")
+    return context.words("text", "exact_by_step", decimals=listed + str(places[-1]))
 
 
 def _shows_decimals(blocks: list[Block], context: Context) -> bool:
@@ -81,9 +91,12 @@ class _Walk:
     detail: TokenWork | None = None  # --detail token: the current head's working, by query
 
     def detailed(self, block: StepBlock) -> StepBlock:
-        """``block`` with each query's working of it in place of its matrix working."""
-        queries = () if self.detail is None else for_step(self.detail, block.key)
-        return replace(block, by_token=queries, substituted=None) if queries else block
+        """``block`` with each query's working of it in place of its matrix working: the
+        matrix it makes is written once, exactly (each row's decimals are in the working)."""
+        parts = () if self.detail is None else for_step(self.detail, block.key)
+        if not parts:
+            return block
+        return replace(block, by_token=parts, substituted=None, approx=None)
 
     def heading(self, section: str, key: str, **numbers: int | None) -> None:
         self.blocks.append(Heading(self.context.words(section, key, **numbers)))
@@ -112,7 +125,7 @@ class _Walk:
             self.given(None, "O")
         if context.facts.is_a(step.kind, "scores") and context.options.detail == "token":
             self.detail = token_work(context, step.head or 1)
-            if not self.detail.queries:  # (why there is no working, in its place)
+            if not self.detail.parts:  # (why there is no working, in its place)
                 self.blocks.append(self.detail)
         self.blocks.append(self.detailed(step_block(context, step)))
         if step.key == "v" and layout == "fused":

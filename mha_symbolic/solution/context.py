@@ -86,14 +86,19 @@ class Context:
         """LaTeX of an exact value, written with the named exponentials."""
         return latex.exact(self.names(value))
 
-    def show_value(self, value: sp.MatrixBase, name: str) -> latex.Shown:
-        """A matrix shown with the named exponentials; its decimals are of the value itself."""
-        return latex.show(value, name, self.settings, self.names(value))
+    def show_value(self, value: sp.MatrixBase, name: str, key: str = "") -> latex.Shown:
+        """A matrix shown with the named exponentials; its decimals are of the value itself,
+        to the places of step ``key`` (none: the solution's own)."""
+        return latex.show(value, name, self.settings_for(key), self.names(value))
 
     def show(self, step: Step) -> latex.Shown:
         if step.key not in self.shown:
-            self.shown[step.key] = self.show_value(step.entries, step.symbol.name)
+            self.shown[step.key] = self.show_value(step.entries, step.symbol.name, step.key)
         return self.shown[step.key]
+
+    def settings_for(self, key: str) -> latex.Settings:
+        """How step ``key`` is shown: its own decimal places (a spec's [decimals] table)."""
+        return self.options.settings_for(key) if key else self.settings
 
     def once(self, section: str, key: str, numbers: Mapping[str, Any]) -> str | None:
         """An insight is said at its first step only (not again for every head)."""
@@ -108,16 +113,15 @@ class Context:
         cells = [r"\cdots" if j is None else self.exact(matrix[i, j]) for j in cols]
         return r"\left[" + r",\; ".join(cells) + r"\right]"
 
-    def approx_row(self, matrix: sp.MatrixBase, i: int) -> str | None:
-        """Row ``i`` in decimals; None when its entries are literal or have symbols."""
+    def approx_row(self, matrix: sp.MatrixBase, i: int, key: str = "") -> str | None:
+        """Row ``i`` in decimals (step ``key``'s places); None when its entries are literal or
+        have symbols."""
         cols = latex.layout(matrix, self.settings.max_size).cols
         entries = [matrix[i, j] for j in cols if j is not None]
         if all(latex.is_literal(e) for e in entries):
             return None
-        cells = [
-            r"\cdots" if j is None else latex.decimal(matrix[i, j], self.settings.decimals)
-            for j in cols
-        ]
+        places = self.settings_for(key).decimals
+        cells = [r"\cdots" if j is None else latex.decimal(matrix[i, j], places) for j in cols]
         if any(c is None for c in cells):
             return None
         return r"\left[" + r",\; ".join(str(c) for c in cells) + r"\right]"

@@ -86,6 +86,13 @@ class Printer(LatexPrinter):
             return rf"\frac{{{inner}}}{{{common.q}}}"
         return rf"\frac{{{common.p}}}{{{common.q}}} \left({inner}\right)"  # as SymPy wrote it
 
+    def _as_ordered_terms(self, expr: Any, order: Any = None) -> list[Any]:
+        """A sum of sines and cosines in the order RoPE's documents write it: each angle's
+        cosine before its sine, the largest angle (the first feature pair) first, other terms
+        before them (``\\cos 2 - \\sin 2``, not SymPy's ``- \\sin 2 + \\cos 2``)."""
+        terms = list(super()._as_ordered_terms(expr, order=order))
+        return _trig_ordered(terms) if isinstance(expr, sp.Add) else terms
+
     def _print_sin(self, expr: Any, exp: Any = None) -> str:
         """``\\sin{\\left(\\frac{1}{100} \\right)}``, as SymPy writes it, with a fraction."""
         self._angles += 1
@@ -291,6 +298,26 @@ def bmatrix(
                 cells.append(entry(i, j))
         lines.append(" & ".join(cells))
     return r"\begin{bmatrix} " + r" \\ ".join(lines) + r" \end{bmatrix}"
+
+
+def _trig_ordered(terms: list[Any]) -> list[Any]:
+    """``terms`` sorted (stably) by the angle of their sine or cosine, largest first, cosine
+    first; unchanged when none has one."""
+    found = [[f for f in sp.Mul.make_args(t) if isinstance(f, (sp.sin, sp.cos))] for t in terms]
+    if not any(found):
+        return terms
+    angles = list(dict.fromkeys(f[0].args[0] for f in found if f))
+
+    def size(angle: sp.Expr) -> float:
+        return -float(angle) if angle.is_number else float(angles.index(angle))
+
+    def key(index: int) -> tuple[int, float, int]:
+        if not found[index]:
+            return (0, 0.0, 0)
+        function = found[index][0]
+        return (1, size(function.args[0]), 0 if isinstance(function, sp.cos) else 1)
+
+    return [terms[i] for i in sorted(range(len(terms)), key=key)]
 
 
 _PRINTER = Printer()

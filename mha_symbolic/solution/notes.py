@@ -97,7 +97,7 @@ def _assumption(
         if fits and numbers is not None
         else rf"\text{{{text}}}"
     )
-    shown = context.show_value(value, step.symbol.name)
+    shown = context.show_value(value, step.symbol.name, step.key)
     approx = "" if shown.approx is None else rf" \approx {shown.approx}"
     numbers_ = {"symbol": _named(step.symbol.name, where), "exact": shown.exact + approx}
     head = step.head
@@ -253,14 +253,16 @@ def as_assumed(context: Context, step: Step, mark: Mapping[str, Any], printed: s
     row = target(str(mark["key"]))[1] or 0  # a row: _concat_heads found heads in it
     width = step.entries.cols // len(context.facts.heads)
     rows = [step.entries[row : row + 1, (h - 1) * width : h * width] for h in heads]
-    computed = context.words("text", "and").join(_row_and_decimals(context, r) for r in rows)
+    computed = context.words("text", "and").join(
+        _row_and_decimals(context, r, step.key) for r in rows
+    )
     key = "concat_follows_one" if len(heads) == 1 else "concat_follows_many"
     return context.words("notes", key, printed=printed, computed=computed)
 
 
-def _row_and_decimals(context: Context, row: sp.MatrixBase) -> str:
+def _row_and_decimals(context: Context, row: sp.MatrixBase, key: str) -> str:
     """``$[a/(a+1), 1/(a+1)] \\approx [0.67, 0.33]$``: exact, and decimals where it needs them."""
-    approx = context.approx_row(row, 0)
+    approx = context.approx_row(row, 0, key)
     return f"${context.row(row, 0)}" + (rf" \approx {approx}$" if approx else "$")
 
 

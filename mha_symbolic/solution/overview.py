@@ -249,20 +249,48 @@ def summary(context: Context) -> Summary:
 
 def closed_form(context: Context) -> tuple[str, ...]:
     """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula."""
-    d = context.d
-    facts, lines = context.facts, list[str]()
-    for head in facts.heads:
-        text: dict[sp.Basic, str] = {}
-        for step in d.steps:
-            if step.head == head and facts.is_a(step.kind, "inside_softmax"):
-                text[step.symbol] = latex.formula(step.formula, text)
-        output = d.step(f"head{head}.output")
-        lines.append(rf"{output.symbol.name} = {latex.formula(output.formula, text)}")
-    concat = d.step("concat")
-    final = d.step("output")
-    if final.formula != concat.symbol:
-        text = {concat.symbol: latex.formula(concat.formula)}
-        lines.append(rf"{final.symbol.name} = {latex.formula(final.formula, text)}")
-    elif context.output_unknown:
-        lines.append(rf"{final.symbol.name} = {latex.formula(concat.formula)}\, W_O")
+    lines = [head_formula(context, head) for head in context.facts.heads]
+    final, whole = context.d.step("output"), _whole_block(context)
+    if whole is not None:
+        lines.append(rf"{final.symbol.name} = {whole}")
     return tuple(lines)
+
+
+def head_formula(context: Context, head: int) -> str:
+    """``head_1 = softmax(Q_1 K_1^T / sqrt(d_k)) V_1``, in the head's own names and steps."""
+    d, facts = context.d, context.facts
+    text: dict[sp.Basic, str] = {}
+    for step in d.steps:
+        if step.head == head and facts.is_a(step.kind, "inside_softmax"):
+            text[step.symbol] = latex.formula(step.formula, text)
+    output = d.step(f"head{head}.output")
+    return rf"{output.symbol.name} = {latex.formula(output.formula, text)}"
+
+
+def _whole_block(context: Context) -> str | None:
+    """``Concat(head_1, head_2) W_O``: what the output is made of; None when it is the
+    concatenation itself."""
+    concat, final = context.d.step("concat"), context.d.step("output")
+    if final.formula != concat.symbol:
+        return latex.formula(final.formula, {concat.symbol: latex.formula(concat.formula)})
+    if context.output_unknown:
+        return rf"{latex.formula(concat.formula)}\, W_O"
+    return None
+
+
+# The generic insight's head, as the printer writes head 1 (scaled by sqrt(d_k), or not).
+_STANDARD_HEADS = (
+    r"\mathrm{head}_{1} = \operatorname{softmax}\left(\frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}}"
+    r"\right) V_{1}",
+    r"\mathrm{head}_{1} = \operatorname{softmax}\left(Q_{1} K_{1}^{\top}\right) V_{1}",
+)
+
+
+def named_block(context: Context) -> str | None:
+    """The whole block in the solution's own names and steps (seed 003's Z_1, RoPE's rotated
+    queries, ALiBi's bias), when its head is not the generic insight's ``head_i``; else None."""
+    head = head_formula(context, context.facts.heads[0])
+    if head in _STANDARD_HEADS:
+        return None
+    whole = _whole_block(context) or latex.formula(context.d.step("concat").formula)
+    return context.words("insights", "output_named", whole=whole, head=head)

@@ -72,7 +72,7 @@ def _what_if_scaled(context: Context, step: Step) -> str | None:
     scores = context.d.step(key).entries  # made entry by entry: never the whole SymPy value
     exps = [sp.exp(scores[0, j] / sp.sqrt(dk)) for j in range(step.shape[1])]
     scaled = [e / sp.Add(*exps) for e in exps]
-    places = context.settings.decimals
+    places = context.settings_for(step.key).decimals
     numbers = {
         "dk": dk,
         "scaled": _row([latex.decimal(w, places) for w in scaled]),

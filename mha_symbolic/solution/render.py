@@ -307,7 +307,7 @@ def heatmaps(derivation: Derivation, options: Options, kind: str = "svg") -> dic
                 title=title,
                 xlabel=words("text", "heatmap_key"),
                 ylabel=words("text", "heatmap_query"),
-                decimals=options.decimals,
+                decimals=options.places(step.key),
             )
     return out
 

@@ -14,6 +14,7 @@ from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.overview import named_block
 from mha_symbolic.solution.remarks import remarks
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
@@ -88,7 +89,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
-        chosen=at_chosen(step, context.chosen, context.settings),
+        chosen=at_chosen(step, context.chosen, context.settings_for(step.key)),
     )
     if final and context.output_unknown:
         return _unknown_output(block)
@@ -123,6 +124,10 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     if key == "output" and section == "insights":
         if facts.scale().given:
             return None
+        named = named_block(context)  # said once, as every insight
+        if named is not None and (section, key) not in context.said:
+            context.said.add((section, key))
+            return named
         key += "" if facts.output_projection or context.output_unknown else "_none"
         key += "_unscaled" if facts.scale().is_identity else ""
     return context.once(section, key, numbers)
@@ -176,7 +181,7 @@ def _factored(context: Context, step: Step) -> sp.Basic | None:
 
 def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
     """A printed number that does not hold: what was printed, and the exact value."""
-    shown = context.show_value(mark["exact"], step.symbol.name)
+    shown = context.show_value(mark["exact"], step.symbol.name, step.key)
     words = context.words
     verdict = str(mark["verdict"])
     follows = verdict == "follows"  # what the document's own assumed numbers give

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import sympy as sp
 
@@ -11,7 +11,7 @@ from mha_symbolic.exact.derivation import Step
 from mha_symbolic.model.program import HEAD_STEPS
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
-from mha_symbolic.solution.view import Part, QueryWork, TokenWork
+from mha_symbolic.solution.view import Part, TokenWork
 
 _HEAD_INDEX = re.compile(r"_\{\d+\}$")  # S_{1}: the head's number
 _ROW_LETTER = re.compile(r"(?<![\\A-Za-z])([A-Z])(?![A-Za-z])")  # a capital, not in \Sigma
@@ -29,8 +29,8 @@ def token_work(context: Context, head: int) -> TokenWork:
         note = context.words("tokens", "too_long", head=head)
         return TokenWork(head, title, (), note)
     rows = latex.layout(work.q.entries, context.settings.max_size).rows
-    queries = tuple(_query(context, work, i) for i in rows if i is not None)
-    return TokenWork(head, title, queries, None)
+    parts = tuple(part for i in rows if i is not None for part in _query(context, work, i))
+    return TokenWork(head, title, parts, None)
 
 
 def _head_steps(context: Context, head: int) -> list[Step]:
@@ -74,13 +74,14 @@ def _too_long(context: Context, matrix: sp.MatrixBase) -> bool:
     return any(latex.too_long(context.names(e), context.settings.max_width) for e in matrix)
 
 
-def _query(context: Context, work: _Work, i: int) -> QueryWork:
+def _query(context: Context, work: _Work, i: int) -> list[Part]:
+    """Query ``i``'s stages: its dot products, scaled row, softmax row and weighted sum."""
     words, row = context.words, context.row
     q, k, v = work.q.entries, work.k.entries, work.v.entries
     s, a, z = work.scores.entries, work.weights.entries, work.output.entries
     n = i + 1
     key_rows = [j for j in latex.layout(k, context.settings.max_size).rows if j is not None]
-    dots = [rf"q_{{{n}}} = {row(q, i)}"] + [
+    dots = [
         rf"q_{{{n}}} \cdot k_{{{j + 1}}} = {row(q, i)} \cdot {row(k, j)} = "
         + context.exact(s[i, j])
         for j in key_rows
@@ -94,16 +95,17 @@ def _query(context: Context, work: _Work, i: int) -> QueryWork:
     softmax = (
         rf"a_{{{n}}} = \operatorname{{softmax}}\left({row(logits, i)}\right) = "
         + row(a, i)
-        + _approx(context, a, i)
+        + _approx(context, a, i, work.weights.key)
     )
     parts.append(Part(words("tokens", "softmax"), (softmax,), work.weights.key))
     terms = " + ".join(
         f"{_coefficient(context, a[i, j])} {row(v, j)}" for j in key_rows if a[i, j] != 0
     )
-    total = rf"z_{{{n}}} = \sum_j a_{{{n}j}}\, v_j = {terms} = {row(z, i)}" + _approx(context, z, i)
+    total = rf"z_{{{n}}} = \sum_j a_{{{n}j}}\, v_j = {terms} = {row(z, i)}" + _approx(
+        context, z, i, work.output.key
+    )
     parts.append(Part(words("tokens", "sum"), (total,), work.output.key))
-    title = words("tokens", "query", index=n)
-    return QueryWork(n, context.spec.tokens[i], title, tuple(parts))
+    return parts
 
 
 def _scaled_row(context: Context, work: _Work, scaled: Step, i: int) -> Part:
@@ -118,7 +120,7 @@ def _scaled_row(context: Context, work: _Work, scaled: Step, i: int) -> Part:
     replace.update({k: latex.exact(v) for k, v in context.d.bindings.items() if k.is_Symbol})
     written = latex.formula(sp.MatMul(factored[0], row, evaluate=False), replace)
     line = rf"s'_{{{n}}} = {written} = {context.row(scaled.entries, i)}"
-    line += _approx(context, scaled.entries, i)
+    line += _approx(context, scaled.entries, i, scaled.key)
     key = "scaled" if scale.is_default else "scaled_value"
     return Part(context.words("tokens", key), (line,), scaled.key)
 
@@ -131,8 +133,8 @@ def _logit_row(context: Context, step: Step, i: int) -> Part:
     return Part(context.words("tokens", step.key.split(".", 1)[1]), (line,), step.key)
 
 
-def _approx(context: Context, matrix: sp.MatrixBase, i: int) -> str:
-    row = context.approx_row(matrix, i)
+def _approx(context: Context, matrix: sp.MatrixBase, i: int, key: str) -> str:
+    row = context.approx_row(matrix, i, key)
     return "" if row is None else rf" \approx {row}"
 
 
@@ -141,7 +143,11 @@ def _coefficient(context: Context, value: sp.Expr) -> str:
     return rf"\left({text}\right)" if isinstance(value, sp.Add) else text
 
 
-def for_step(work: TokenWork, key: str) -> tuple[QueryWork, ...]:
-    """Each query's stages that work out step ``key`` (none: the step is not detailed)."""
-    queries = [replace(q, parts=tuple(p for p in q.parts if p.step == key)) for q in work.queries]
-    return tuple(q for q in queries if q.parts)
+def for_step(work: TokenWork, key: str) -> tuple[Part, ...]:
+    """The stages that work out step ``key``, every query's lines of a stage in one display
+    (none: the step is not detailed), said in place of the step's matrix working."""
+    lines: dict[str, list[str]] = {}
+    for part in work.parts:
+        if part.step == key:
+            lines.setdefault(part.text, []).extend(part.lines)
+    return tuple(Part(text, tuple(rows), key) for text, rows in lines.items())

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mha_symbolic.errors import SpecError
 from mha_symbolic.solution import latex
 from mha_symbolic.spec.bounds import MAX_DECIMALS, MAX_ENCLOSE_DIGITS, MAX_SHOWN, whole_number
+from mha_symbolic.spec.step_decimals import places
 
 if TYPE_CHECKING:
     from mha_symbolic.solution.plot import Plot
@@ -26,6 +27,9 @@ class Options:
     """How a solution is written: rounding, detail, language, elision and template folder."""
 
     decimals: int = 2
+    # A step's own places (step key or name -> places, see spec/step_decimals.py): a spec's
+    # table, used where --decimals (or decimals=...) says nothing.
+    step_decimals: Mapping[str, int] = field(default_factory=dict)
     detail: str = "matrix"
     lang: str = "en"
     max_size: int = 8
@@ -46,6 +50,8 @@ class Options:
             self, "decimals", whole_number(self.decimals, "decimals", 0, MAX_DECIMALS)
         )
         object.__setattr__(self, "max_size", whole_number(self.max_size, "max_size", 0, MAX_SHOWN))
+        for key, number in self.step_decimals.items():
+            whole_number(number, f"decimals.{key}", 0, MAX_DECIMALS)
         if self.detail not in DETAILS:
             raise SpecError(f"unknown detail {self.detail!r}; choose one of {', '.join(DETAILS)}")
         if self.max_size < 2:
@@ -61,6 +67,13 @@ class Options:
     @property
     def settings(self) -> latex.Settings:
         return latex.Settings(self.decimals, self.max_size, self.max_width)
+
+    def places(self, key: str) -> int:
+        """The decimal places step ``key`` prints."""
+        return places(key, self.decimals, self.step_decimals)
+
+    def settings_for(self, key: str) -> latex.Settings:
+        return latex.Settings(self.places(key), self.max_size, self.max_width)
 
 
 # ---------------------------------------------------------------------- parts of blocks
@@ -108,16 +121,6 @@ class Part:
     text: str
     lines: tuple[str, ...] = ()
     step: str = ""  # the key of the step this stage works out (``head1.scores``)
-
-
-@dataclass(frozen=True)
-class QueryWork:
-    """Seed 000's expansion of one query: dot products, softmax row, weighted sum."""
-
-    index: int  # 1-based
-    label: str
-    title: str  # "Query 1"
-    parts: tuple[Part, ...]
 
 
 @dataclass(frozen=True)
@@ -179,8 +182,9 @@ class StepBlock:
     assumptions: tuple[Assumption, ...] = ()
     analogy: str | None = None  # a picture of the step, in the spirit of seed 004's
     chosen: str | None = None  # LaTeX: the value at the numbers chosen for its symbols
-    # --detail token: each query's working of this step, in place of its matrix working
-    by_token: tuple[QueryWork, ...] = ()
+    # --detail token: every query's working of this step, stage by stage, in place of its
+    # matrix working
+    by_token: tuple[Part, ...] = ()
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -221,7 +225,7 @@ class TokenWork:
     type: ClassVar[str] = "tokens"
     head: int
     title: str
-    queries: tuple[QueryWork, ...]
+    parts: tuple[Part, ...]  # each query's stages, query 1's first
     note: str | None  # said instead of the queries when their entries are too long
 
 

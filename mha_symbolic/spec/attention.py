@@ -17,6 +17,7 @@ from mha_symbolic.spec import as_printed, bounds, gqa, input_files, parameters, 
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_text
 from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
+from mha_symbolic.spec.step_decimals import read_decimals
 from mha_symbolic.spec.step_names import read_names
 from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.text import did_you_mean, one_line
@@ -141,9 +142,11 @@ class AttentionSpec:
     # Shapes the document states for weights whose products use another (seed 002's (4, 2)
     # for the (2, 2) weights of a head's (8, 2) slice); the solution notes it there too.
     printed_shapes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    # The decimal places its worked solution prints, as the document prints them (seed 003:
-    # 0.707); None: the printers' default. Options(decimals=...) and --decimals override it.
+    # The decimal places its worked solution prints, as the document prints them; None: the
+    # printers' default. step_decimals: a step's own (seed 003: 0.707 for the scaled scores,
+    # 0.67 for the rest; see step_decimals.py). Options(decimals=...) and --decimals override.
     decimals: int | None = None
+    step_decimals: Mapping[str, int] = field(default_factory=dict)
     # Steps written under the document's own names (step key -> LaTeX: seed 003's Z_{1}).
     names: Mapping[str, str] = field(default_factory=dict)
     source: str = "<arguments>"
@@ -280,7 +283,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     values["assumed"] = _claims(raw.get("assumed", {}), "assumed")
     values["inputs"] = _choice(raw.get("inputs", "exact"), "inputs", INPUTS)
     values["dtype"] = _choice(raw.get("dtype", "exact"), "dtype", DTYPES)
-    values["decimals"] = _decimals(raw.get("decimals"))
+    values["decimals"], values["step_decimals"] = read_decimals(raw.get("decimals"))
     values["names"] = read_names(raw.get("names", {}))
     both = sorted(set(values["claims"]) & set(values["assumed"]))
     if both:
@@ -311,21 +314,6 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any]:
     )
     values["printed_shapes"] = as_printed.printed_shapes(raw.get("printed_shapes", {}), values)
     return values
-
-
-def _decimals(value: Any) -> int | None:
-    """The spec's ``decimals``: a whole number of places within the printers' bound."""
-    if value is None:
-        return None
-    places = bounds.integer(value)
-    if places is None or not 0 <= places <= bounds.MAX_DECIMALS:
-        written = f'"{value}"' if isinstance(value, str) else str(value)  # as TOML writes it
-        shown = one_line(written.lower() if isinstance(value, bool) else written, 40)
-        raise SpecError(
-            f"decimals = {shown} is not a number of decimal places: "
-            f"give a whole number from 0 to {bounds.MAX_DECIMALS}"
-        )
-    return places
 
 
 def _fields(raw: Mapping[str, Any], values: dict[str, Any], at: str) -> None:

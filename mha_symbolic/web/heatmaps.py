@@ -3,6 +3,7 @@ exact value, its decimals and its softmax row's formula (MathML the browser draw
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
@@ -29,10 +30,10 @@ def _plain(value: sp.Basic) -> str:
     return str(_Plain().doprint(value))
 
 
-def heatmaps(d: Any, places: int) -> list[dict[str, Any]]:
-    """One heatmap per head (softmax steps of at most MAX_SIDE tokens a side); none for
-    weights with symbols, whose solution says in words that it draws none (their colours
-    would be blank, and their MathML took seconds for each edit)."""
+def heatmaps(d: Any, places: Callable[[str], int]) -> list[dict[str, Any]]:
+    """One heatmap per head (softmax steps of at most MAX_SIDE tokens a side), its cells to
+    ``places(step key)`` decimals; none for weights with symbols, whose solution says in words
+    that it draws none (their colours would be blank, and their MathML took seconds an edit)."""
     out = []
     steps = list(d.steps)
     for index, step in enumerate(steps):
@@ -46,7 +47,7 @@ def heatmaps(d: Any, places: int) -> list[dict[str, Any]]:
         logits = steps[index - 1]  # what the softmax takes: the step before it
         if logits.head != step.head or logits.shape != step.shape:
             continue
-        out.append(_heatmap(d, step, logits, places))
+        out.append(_heatmap(d, step, logits, places(step.key)))
     return out
 
 

@@ -89,14 +89,15 @@ def derivation(
     from mha_symbolic.exact.evaluate import derive
     from mha_symbolic.spec.attention import AttentionSpec
     from mha_symbolic.spec.input_files import parse_toml
+    from mha_symbolic.spec.step_decimals import with_spec_decimals
 
     raw = parse_toml(text, SOURCE)
     if is_batched(raw):
         raise SpecError("a batch of inputs is derived on the command line, one element at a time")
     spec = AttentionSpec.from_dict(raw, source=SOURCE)
     d = derive(spec)
-    if own_decimals and spec.decimals is not None:
-        want = replace(want, decimals=spec.decimals)
+    if own_decimals:
+        want = with_spec_decimals(want, spec)
     if limit.strip():
         from mha_symbolic.exact.limits import parse_limit
 
@@ -143,7 +144,7 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
         d, want = derivation(text, want, limit, marks, own)
         page = html(d, want)
         later = not marks and not limit.strip() and bool(d.spec.claims)
-        answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.decimals)}
+        answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.places)}
         answer["marks_later"] = later
     except SpecError as error:
         answer = located(error, text)

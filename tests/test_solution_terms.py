@@ -1,0 +1,53 @@
+"""The solution writes sums as the documents do (RoPE's cos before sin) and its closing
+insight in the solution's own names and steps (Z_1, rotated queries), never a generic head_i
+that is not what this attention computes."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from mha_symbolic import AttentionSpec, derive
+from mha_symbolic.solution import latex
+
+
+def test_each_angle_s_cosine_comes_before_its_sine_the_first_pair_first():
+    assert latex.exact(-sp.sin(2) + sp.cos(2)) == r"\cos{\left(2 \right)} - \sin{\left(2 \right)}"
+    two_pairs = sp.sin(sp.Rational(1, 50)) + sp.cos(2) - sp.sin(2) + sp.cos(sp.Rational(1, 50))
+    assert latex.exact(two_pairs) == (
+        r"\cos{\left(2 \right)} - \sin{\left(2 \right)} + \cos{\left(\frac{1}{50} \right)} "
+        r"+ \sin{\left(\frac{1}{50} \right)}"
+    )
+    assert latex.exact(1 - sp.cos(1)) == r"1 - \cos{\left(1 \right)}"
+    assert latex.exact(sp.Symbol("x") + 1) == "x + 1"  # no angle: as SymPy orders it
+
+
+def test_rope_s_entries_read_cos_then_sin():
+    md = derive(AttentionSpec.example("rope")).to_markdown()
+    assert r"\cos{\left(\frac{1}{100} \right)} - \sin{\left(\frac{1}{100} \right)}" in md
+    assert r"- \sin{\left(\frac{1}{100} \right)} + \cos" not in md
+    assert r"- \sin{\left(2 \right)} + \cos{\left(2 \right)}" not in md
+
+
+def test_the_whole_block_is_said_in_the_solution_s_own_names_and_steps():
+    rope = derive(AttentionSpec.example("rope")).to_markdown()
+    assert (
+        r"**Key insight:** The whole block: $\operatorname{Concat}\left(\mathrm{head}_{1}, "
+        r"\mathrm{head}_{2}\right)$, where $\mathrm{head}_{1} = \operatorname{softmax}\left("
+        r"\frac{\hat{Q}_{1} \hat{K}_{1}^{\top}}{\sqrt{d_{k}}}\right) V_{1}$, and every other "
+        "head alike."
+    ) in rope
+    split = derive(AttentionSpec.example("split-scaled")).to_markdown()
+    assert (
+        r"The whole block: $\operatorname{Concat}\left(Z_{1}, Z_{2}\right)\, W_O$, where "
+        r"$Z_{1} = \operatorname{softmax}"
+    ) in split
+    assert r"\mathrm{head}_i" not in rope + split
+
+
+def test_a_standard_head_keeps_the_textbook_formula():
+    md = derive(AttentionSpec.example("one-token")).to_markdown()
+    assert (
+        r"The whole block: $\operatorname{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, "
+        r"W_O$ with $\mathrm{head}_i = \operatorname{softmax}\left(\frac{Q_i K_i^\top}"
+        r"{\sqrt{d_k}}\right) V_i$."
+    ) in md
