@@ -14,7 +14,7 @@ import sympy as sp
 from mha_symbolic import AttentionSpec, SpecError, derive
 from mha_symbolic.cli import main
 from mha_symbolic.solution.latex import exact
-from mha_symbolic.solution.render import pdf_bytes, render, tex_escape
+from mha_symbolic.solution.render import heatmaps, pdf_bytes, render, tex_escape
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import example_names
 from mha_symbolic.spec.latex_adapter import parse_latex
@@ -461,8 +461,20 @@ def test_html_is_self_contained_with_inline_heatmaps(two, derivations):
     html = two.to_html()
     assert html.count('src="data:image/svg+xml;base64,') == 2
     assert "<math" in html and "http" not in html.replace("http://www.w3.org/", "")
-    symbolic = derivations["eight-tokens-split"].to_html()
-    assert "No heatmap for head 1: its weights contain symbols." in symbolic
+    symbolic = derivations["eight-tokens-split"].to_html()  # at the numbers chosen for it
+    assert symbolic.count('src="data:image/svg+xml;base64,') == 2
+    assert "Attention weights of head 1 at the numbers chosen above: row = query token" in symbolic
+    assert "contain symbols" not in symbolic
+
+
+def test_symbolic_weights_are_drawn_at_the_numbers_the_solution_chose(derivations):
+    d = derivations["eight-tokens-split"]
+    drawn = heatmaps(d, Options())
+    assert set(drawn) == {1, 2}
+    # each symbolic weight matrix the identity: head 1's first row, as its step prints it
+    assert ">0.12<" in drawn[1].decode() and ">0.15<" in drawn[1].decode()
+    tau = derive(AttentionSpec.example("temperature"))
+    assert set(heatmaps(tau, Options())) == {1}  # at the chosen tau = 1
 
 
 # ------------------------------------------------------------------ command line

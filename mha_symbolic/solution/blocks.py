@@ -262,11 +262,17 @@ def _given_line(context: Context, name: str, value: sp.MatrixBase) -> str:
 
 
 def heatmap(context: Context, step: Step) -> Heatmap | None:
-    """The figure of a head's weights; words only when they have symbols."""
+    """The figure of a head's weights (with symbols: at the numbers chosen for them); words
+    only when it has none."""
     head = step.head
     assert head is not None
+    drawn = context.images is not None and head in context.images
     if step.entries.free_symbols:
-        return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
+        if not drawn or context.images is None:
+            return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
+        return Heatmap(
+            head, context.images[head], context.words("text", "heatmap_chosen", head=head)
+        )
     if step.shape == (1, 1):  # one square of colour says nothing the number 1 does not
         return Heatmap(head, None, context.words("text", "heatmap_single", head=head))
     if context.images is not None and head in context.images:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
 from functools import lru_cache, partial
 from pathlib import Path
@@ -22,6 +22,7 @@ from mha_symbolic.language.words import Words
 from mha_symbolic.output_files import Data, check_file_name, is_stream, write_files
 from mha_symbolic.solution import json_out, plain, terminal, wide
 from mha_symbolic.solution.blocks import build
+from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
 from mha_symbolic.solution.view import Options, Solution
 
@@ -294,14 +295,16 @@ def heatmaps(derivation: Derivation, options: Options, kind: str = "svg") -> dic
         from mha_symbolic.solution.svg_heatmap import svg as draw
 
     words = Words(options.lang, options.templates)
+    chosen = chosen_values(derivation)
     out = {}
     for step in derivation.steps:
         # (a single token's one weight is said in words instead)
         drawn = derivation.facts.is_a(step.kind, "weights") and step.shape != (1, 1)
-        if drawn and step.head is not None and not step.entries.free_symbols:
-            title = words("text", "heatmap_title", head=step.head)
+        weights = _weights(derivation, step, chosen) if drawn else None
+        if weights is not None and step.head is not None:
+            title = words("text", "heatmap_title", head=step.head)  # (the caption says more)
             out[step.head] = draw(
-                _weights(derivation, step),
+                weights,
                 derivation.spec.tokens,
                 derivation.spec.key_tokens,
                 title=title,
@@ -312,10 +315,15 @@ def heatmaps(derivation: Derivation, options: Options, kind: str = "svg") -> dic
     return out
 
 
-def _weights(derivation: Derivation, step: Step) -> Any:
-    """What a heatmap reads: the exact weights, or (for a lazy step too large to write out
-    in the cells) their certified 17-digit values, made from the structure."""
+def _weights(derivation: Derivation, step: Step, chosen: Mapping[sp.Symbol, sp.Expr]) -> Any:
+    """What a heatmap reads: the exact weights (with symbols: at the numbers the solution
+    chose for them, as its steps show; None when some were not chosen), or (for a lazy step
+    too large to write out in the cells) their certified 17-digit values."""
     entries = step.entries
+    if entries.free_symbols:
+        if not entries.free_symbols <= chosen.keys():
+            return None
+        return sp.ImmutableMatrix(entries.xreplace(dict(chosen)))
     if isinstance(entries, sp.MatrixBase) or max(step.shape) <= 12:
         return entries
     balls = derivation.enclose(step.key, 17)
