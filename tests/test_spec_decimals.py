@@ -3,6 +3,8 @@ prints 0.707); ``--decimals`` and ``decimals=...`` say otherwise; a bad value is
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mha_symbolic import AttentionSpec, derive
@@ -139,6 +141,9 @@ def test_split_scaled_prints_what_its_document_prints():
     assert r"\approx \begin{bmatrix} 0.707 & 0 \\ 0 & 0.707 \end{bmatrix}" in latex
     assert r"\approx \begin{bmatrix} 0.67 & 0.33 \\ 0.33 & 0.67 \end{bmatrix}" in latex
     assert r"0.71 " not in latex
+    steps = {step["key"]: step for step in json.loads(d.to_json())["steps"]}
+    assert steps["head1.scaled"]["decimals"] == [["0.707", "0"], ["0", "0.707"]]
+    assert steps["head1.weights"]["decimals"] == [["0.67", "0.33"], ["0.33", "0.67"]]
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ class _Step:
                 self.balls = None
 
     def decimals(self, i: int) -> list[str | None]:
-        places = self.options.decimals
+        places = self.options.places(self.step.key)  # a spec's [decimals] table too
         row = [None] * self.step.shape[1] if self.balls is None else self.balls[i]
         out = [None if b is None else decimal_of(b, places) for b in row]
         if None in out:
