@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from mha_symbolic import AttentionSpec, derive
@@ -28,3 +29,19 @@ def test_a_bound_variable_is_not_a_free_symbol_and_each_rule_is_its_own() -> Non
     at_zero = subterms.substituted(integral, {x: sp.Integer(0)})
     assert at_zero == sp.Integral(1, (t, 0, 1)) + 1
     assert subterms.substituted(integral, {x: sp.Integer(2)}) == integral.xreplace({x: 2})
+
+
+def test_answers_stay_right_when_the_remembered_subterms_are_forgotten(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mha_symbolic.solution import subterms as module
+
+    monkeypatch.setattr(module, "LIMIT", 3)
+    x, y = sp.symbols("x y")
+    subterms = Subterms()
+    values = [sp.exp(x) / (1 + sp.exp(x + y)), sp.exp(2 * y) + x, sp.exp(x) * y]
+    for value in values * 2:
+        assert subterms.free_symbols(value) == value.free_symbols
+        assert subterms.exponentials(value) == value.atoms(sp.exp)
+        assert subterms.substituted(value, {x: sp.Integer(0)}) == value.xreplace({x: 0})
+    assert len(subterms._parts) + sum(len(m) for m in subterms._made.values()) < 20

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import gcd, lcm
 
 import sympy as sp
@@ -39,6 +40,7 @@ def split_widths(matrix: Matrix, widths: Sequence[int]) -> list[Matrix]:
     return [Matrix(matrix[:, s : s + w]) for s, w in zip(starts, widths)]
 
 
+@lru_cache(maxsize=16)
 def expanded_product(a: Matrix, b: Matrix) -> Matrix:
     """a b with every entry expanded into a polynomial of its symbols.
 
@@ -216,6 +218,7 @@ def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
     return sp.Integer(0)
 
 
+@lru_cache(maxsize=16)
 def row_softmax(logits: Matrix) -> Softmax:
     exps, sums = [], []
     for i in range(logits.rows):
@@ -227,6 +230,7 @@ def row_softmax(logits: Matrix) -> Softmax:
     return Softmax(tuple(exps), tuple(sums))
 
 
+@lru_cache(maxsize=16)
 def attend(weights: Softmax, v: Matrix) -> Matrix:
     """softmax(...) V, row i as (sum_j e^{a_ij} v_j) / Z_i: one denominator per row."""
     return Matrix(

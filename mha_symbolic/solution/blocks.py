@@ -252,7 +252,7 @@ def heatmap(context: Context, step: Step) -> Heatmap | None:
     """The figure of a head's weights; words only when they have symbols."""
     head = step.head
     assert head is not None
-    if step.entries.free_symbols:
+    if context.subterms.free_symbols(step.entries):
         return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
     if step.shape == (1, 1):  # one square of colour says nothing the number 1 does not
         return Heatmap(head, None, context.words("text", "heatmap_single", head=head))

@@ -14,7 +14,7 @@ from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.shorthand import Names, exponentials
-from mha_symbolic.solution.subterms import Subterms
+from mha_symbolic.solution.subterms import SHARED, Subterms
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -45,7 +45,7 @@ class Context:
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:
         words = Words(options.lang, options.templates)
-        subterms = Subterms()
+        subterms = SHARED
         values = [step.entries for step in d.steps]
         free = set().union(*(subterms.free_symbols(v) for v in values))
         # Named from what is shown: a lazy step's hidden entries are never made.

@@ -17,6 +17,9 @@ import sympy as sp
 
 _BASIC_FREE_SYMBOLS = sp.Basic.free_symbols  # the union of the arguments' (not a bound variable's)
 _NONE: frozenset[sp.Basic] = frozenset()
+# Subterms remembered before all are forgotten: a long-running page keeps its memory bounded
+# (an edit of eight-tokens-split adds about 800).
+LIMIT = 50_000
 
 
 class Subterms:
@@ -27,8 +30,14 @@ class Subterms:
         # rule -> subterm -> the subterm with the rule applied
         self._made: dict[frozenset[Any], dict[sp.Basic, sp.Basic]] = {}
 
+    def _room(self) -> None:
+        if len(self._parts) + sum(len(made) for made in self._made.values()) > LIMIT:
+            self._parts.clear()
+            self._made.clear()
+
     def free_symbols(self, value: Any) -> frozenset[sp.Basic]:
         """``value.free_symbols`` of a matrix, an expression, or a lazy step's entries."""
+        self._room()
         if isinstance(value, sp.MatrixBase):
             return _NONE.union(*(self._of(e)[0] for e in value))
         if isinstance(value, sp.Basic):
@@ -37,6 +46,7 @@ class Subterms:
 
     def exponentials(self, value: Any) -> frozenset[sp.Basic]:
         """``value.atoms(sp.exp)``: every exponential in it, also inside another's exponent."""
+        self._room()
         if isinstance(value, sp.MatrixBase):
             return _NONE.union(*(self._of(e)[1] for e in value))
         if isinstance(value, sp.Basic):
@@ -61,6 +71,7 @@ class Subterms:
     def substituted(self, value: Any, rule: Mapping[sp.Basic, sp.Basic]) -> Any:
         """``value.xreplace(rule)`` of a matrix or an expression, each subterm rebuilt once
         for each ``rule``."""
+        self._room()
         made = self._made.setdefault(frozenset(rule.items()), {})
         if isinstance(value, sp.MatrixBase):
             entries = [_substituted(e, rule, made) for e in value]
@@ -85,3 +96,9 @@ def _substituted(
     result = expr.func(*new) if any(n is not a for n, a in zip(new, args)) else expr
     made[expr] = result
     return result
+
+
+# What the solutions made one after another in a process share (an edit on the page changes
+# one head's steps; the other head's subterms are found here): answers are by subterm, so
+# they hold for any derivation.
+SHARED = Subterms()
