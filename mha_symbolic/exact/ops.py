@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, wraps
 from math import gcd, lcm
+from typing import Any, TypeVar, cast
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
@@ -40,7 +41,29 @@ def split_widths(matrix: Matrix, widths: Sequence[int]) -> list[Matrix]:
     return [Matrix(matrix[:, s : s + w]) for s, w in zip(starts, widths)]
 
 
-@lru_cache(maxsize=16)
+# A few recent results of the heavy operations, by value: the page derives its spec again at
+# each edit, and an edit leaves most heads' inputs as they were.
+_RECENT = 16
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _recent(function: _F) -> _F:
+    """``function`` remembering its last results by its arguments' values (a mutable matrix,
+    which has no value to key by, is computed each time)."""
+    cached = lru_cache(maxsize=_RECENT)(function)
+
+    @wraps(function)
+    def call(*args: Any) -> Any:
+        try:
+            hash(args)
+        except TypeError:
+            return function(*args)
+        return cached(*args)
+
+    return cast(_F, call)
+
+
+@_recent
 def expanded_product(a: Matrix, b: Matrix) -> Matrix:
     """a b with every entry expanded into a polynomial of its symbols.
 
@@ -218,7 +241,7 @@ def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
     return sp.Integer(0)
 
 
-@lru_cache(maxsize=16)
+@_recent
 def row_softmax(logits: Matrix) -> Softmax:
     exps, sums = [], []
     for i in range(logits.rows):
@@ -230,7 +253,7 @@ def row_softmax(logits: Matrix) -> Softmax:
     return Softmax(tuple(exps), tuple(sums))
 
 
-@lru_cache(maxsize=16)
+@_recent
 def attend(weights: Softmax, v: Matrix) -> Matrix:
     """softmax(...) V, row i as (sum_j e^{a_ij} v_j) / Z_i: one denominator per row."""
     return Matrix(
