@@ -11,11 +11,9 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic import operations
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
-from mha_symbolic.exact.backward import LOSS_SYMBOL, backward, plan
 from mha_symbolic.exact.derivation import Derivation, LazyStep, Progress, Step
 from mha_symbolic.exact.rows import Entries, Softmaxes, entry_maker, shape_of
 from mha_symbolic.exact.structured import structure
-from mha_symbolic.exact.structured_grad import structured_gradients
 from mha_symbolic.exact.values import evaluate
 from mha_symbolic.model.program import Node, Program, build
 from mha_symbolic.spec.attention import AttentionSpec, as_spec
@@ -139,6 +137,8 @@ class _OnDemandBackward:
         if not self.made:
             if self.refusal is not None:
                 raise SpecError(self.refusal)
+            from mha_symbolic.exact.backward import backward
+
             d = backward(walk(self.program))
             self.made = {step.key: step.value for step in d.steps}
         return self.made[key]
@@ -149,6 +149,9 @@ def backward_structured(
 ) -> Derivation | None:
     """``d`` (structured) with the loss and its ``grad.*`` steps kept as exact formulas over
     the structure (see :mod:`mha_symbolic.exact.structured_grad`), or None if not held."""
+    from mha_symbolic.exact.backward import LOSS_SYMBOL, plan
+    from mha_symbolic.exact.structured_grad import structured_gradients
+
     planned = plan(program)
     loss = d.spec.loss
     target = loss.target if loss is not None else None
@@ -208,4 +211,8 @@ def derive(
     if refusal is not None:
         raise SpecError(refusal)
     d = walk(program, progress)
-    return backward(d, progress) if backward_too else d
+    if not backward_too:
+        return d
+    from mha_symbolic.exact.backward import backward  # (the gradients: only when asked for)
+
+    return backward(d, progress)

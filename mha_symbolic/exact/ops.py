@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache, wraps
 from math import gcd, lcm
+from typing import Any, TypeVar, cast
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
@@ -39,6 +41,29 @@ def split_widths(matrix: Matrix, widths: Sequence[int]) -> list[Matrix]:
     return [Matrix(matrix[:, s : s + w]) for s, w in zip(starts, widths)]
 
 
+# A few recent results of the heavy operations, by value: the page derives its spec again at
+# each edit, and an edit leaves most heads' inputs as they were.
+_RECENT = 16
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _recent(function: _F) -> _F:
+    """``function`` remembering its last results by its arguments' values (a mutable matrix,
+    which has no value to key by, is computed each time)."""
+    cached = lru_cache(maxsize=_RECENT)(function)
+
+    @wraps(function)
+    def call(*args: Any) -> Any:
+        try:
+            hash(args)
+        except TypeError:
+            return function(*args)
+        return cached(*args)
+
+    return cast(_F, call)
+
+
+@_recent
 def expanded_product(a: Matrix, b: Matrix) -> Matrix:
     """a b with every entry expanded into a polynomial of its symbols.
 
@@ -202,7 +227,9 @@ def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
     finite = [a for a in row if a != -sp.oo]
     if all(a.is_Rational for a in finite):
         return max(finite) if max(finite) - min(finite) > _SPREAD else min(finite)
-    if all(a.is_comparable for a in finite):
+    # is_number first: it reads the tree, where is_comparable of a logit with symbols asks
+    # SymPy's assumptions of every subterm (a fifth of a symbolic example's derivation)
+    if all(a.is_number and a.is_comparable for a in finite):
         ordered = sorted(finite, key=lambda a: (sp.N(a, 30), sp.default_sort_key(a)))
         wide = sp.N(ordered[-1] - ordered[0], 30) > _SPREAD
         return ordered[-1] if wide else ordered[0]
@@ -214,6 +241,7 @@ def _row_shift(row: Sequence[sp.Expr]) -> sp.Expr:
     return sp.Integer(0)
 
 
+@_recent
 def row_softmax(logits: Matrix) -> Softmax:
     exps, sums = [], []
     for i in range(logits.rows):
@@ -225,6 +253,7 @@ def row_softmax(logits: Matrix) -> Softmax:
     return Softmax(tuple(exps), tuple(sums))
 
 
+@_recent
 def attend(weights: Softmax, v: Matrix) -> Matrix:
     """softmax(...) V, row i as (sum_j e^{a_ij} v_j) / Z_i: one denominator per row."""
     return Matrix(

@@ -267,7 +267,7 @@ def heatmap(context: Context, step: Step) -> Heatmap | None:
     head = step.head
     assert head is not None
     drawn = context.images is not None and head in context.images
-    if step.entries.free_symbols:
+    if context.subterms.free_symbols(step.entries):
         if not drawn or context.images is None:
             return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
         return Heatmap(

@@ -16,13 +16,15 @@ import sympy as sp
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.model.program_facts import is_a
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.subterms import Subterms
 
 
-def chosen_values(d: Derivation) -> dict[sp.Symbol, sp.Expr]:
+def chosen_values(d: Derivation, free: set[sp.Basic] | None = None) -> dict[sp.Symbol, sp.Expr]:
     """Symbol -> the value chosen for it: a symbolic matrix's entry (i, j) is 1 on the
     diagonal and 0 elsewhere (the identity), a declared parameter is 1. Empty when the
-    derivation's values have no symbols (nothing to choose)."""
-    free = d.free_symbols
+    derivation's values have no symbols (nothing to choose). ``free``: the values' symbols
+    (``d.free_symbols``), when already known."""
+    free = d.free_symbols if free is None else free
     if not free:
         return {}
     values: dict[sp.Symbol, sp.Expr] = {}
@@ -64,19 +66,24 @@ _TEMPERATURES = (sp.Rational(1, 10), sp.Integer(1), sp.Integer(10))
 
 
 def at_chosen(
-    step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings
+    step: Step,
+    values: Mapping[sp.Symbol, sp.Expr],
+    settings: latex.Settings,
+    subterms: Subterms | None = None,
 ) -> str | None:
     """``Q_{1} = [...]`` or ``A_{1} \\approx [...]``: the step's value at the chosen values;
-    None when it has no symbols, or one that was not chosen, or is undefined there."""
+    None when it has no symbols, or one that was not chosen, or is undefined there.
+    ``subterms``: what the solution's earlier steps found of their shared subterms."""
     if not values:
         return None
+    subterms = Subterms() if subterms is None else subterms
     value = step.entries
-    free = value.free_symbols
+    free = subterms.free_symbols(value)
     if not free or not free <= values.keys():
         return None
     if is_a(step.kind, "weights") and len(free) == 1 and next(iter(free)).is_positive:
         (symbol,) = free  # one positive parameter: its table, not one value of it
-        lines = [_at(step, {symbol: t}, settings) for t in _TEMPERATURES]
+        lines = [_at(step, {symbol: t}, settings, subterms) for t in _TEMPERATURES]
         if None in lines:
             return None
         said = [
@@ -84,11 +91,13 @@ def at_chosen(
             for t, line in zip(_TEMPERATURES, lines, strict=True)
         ]
         return r"\begin{aligned} " + r" \\ ".join(said) + r" \end{aligned}"
-    return _at(step, values, settings)
+    return _at(step, values, settings, subterms)
 
 
-def _at(step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings) -> str | None:
-    numbers = sp.ImmutableMatrix(step.entries.xreplace(dict(values)))
+def _at(
+    step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings, subterms: Subterms
+) -> str | None:
+    numbers = subterms.substituted(step.entries, values)
     if numbers.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     shown = latex.show(numbers, step.symbol.name, settings)

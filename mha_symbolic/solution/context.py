@@ -14,6 +14,7 @@ from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.shorthand import Names, exponentials
+from mha_symbolic.solution.subterms import SHARED, Subterms
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -38,20 +39,24 @@ class Context:
     names: Names = field(default_factory=Names)  # a = e^{sqrt(3)/3}, ... (see shorthand.py)
     # Symbol -> the number chosen for it, so that a symbolic step shows numbers (chosen.py).
     chosen: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    # The values' symbols, exponentials and values at the chosen numbers, by shared subterm.
+    subterms: Subterms = field(default_factory=Subterms)
 
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:
         words = Words(options.lang, options.templates)
+        subterms = SHARED
         values = [step.entries for step in d.steps]
-        taken = {str(s) for v in values for s in v.free_symbols}
+        free = set().union(*(subterms.free_symbols(v) for v in values))
         # Named from what is shown: a lazy step's hidden entries are never made.
         shown: list[Any] = []
         for v in values:
             shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
-        names = exponentials(shown, taken, d.facts.parameters.values())
-        context = cls(
-            d, options, words, options.settings, images, names=names, chosen=chosen_values(d)
-        )
+        taken, parameters = {str(s) for s in free}, d.facts.parameters.values()
+        names = exponentials(shown, taken, parameters, subterms.exponentials)
+        chosen = chosen_values(d, free)
+        context = cls(d, options, words, options.settings, images, names=names, chosen=chosen)
+        context.subterms = subterms
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
             if text is not None:

@@ -389,7 +389,11 @@ def show(
         text = bmatrix(matrix, lambda i, j: entry(form[i, j]), shown)
     approx = None  # also when named: every step a student computes shows its numbers
     if not all(is_literal(matrix[i, j]) for i, j in cells):
-        places = {(i, j): decimal(matrix[i, j], settings.decimals) for i, j in cells}
-        if None not in places.values():
+        places = {}
+        for i, j in cells:  # none at all once one has symbols (the rest are not tried)
+            places[i, j] = decimal(matrix[i, j], settings.decimals)
+            if places[i, j] is None:
+                break
+        else:
             approx = bmatrix(matrix, lambda i, j: str(places[i, j]), shown)
     return Shown(text, approx, shown.elided, named)

@@ -20,10 +20,11 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.language.locales import template_dir
 from mha_symbolic.language.words import Words
 from mha_symbolic.output_files import Data, check_file_name, is_stream, write_files
-from mha_symbolic.solution import json_out, plain, terminal, wide
+from mha_symbolic.solution import plain, terminal, wide
 from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
+from mha_symbolic.solution.template_cache import template_cache
 from mha_symbolic.solution.view import Options, Solution
 
 FORMATS = ("md", "text", "tex", "html", "pdf", "json")
@@ -203,6 +204,8 @@ def environment(
         env = Sandbox(autoescape=False, **common)
         env.filters.update(text=md_escape, prose=str)
         env.filters["described"] = lambda t: _code_spans(t, md_escape, lambda p: f"`{p}`")
+    if templates is None:  # the shipped templates, compiled once (see template_cache.py)
+        env.bytecode_cache = template_cache(env)
     env.filters["column_groups"] = wide.column_groups
     # "columns 1–3 of S:", its words as text (LaTeX-safe in .tex), S as maths
     env.filters["group_label"] = (
@@ -227,6 +230,8 @@ def render(
     if fmt not in TEXT_FORMATS:
         raise SpecError(f"unknown text format {fmt!r}; choose one of {', '.join(TEXT_FORMATS)}")
     if fmt == "json":
+        from mha_symbolic.solution import json_out  # (reads limits and balls: JSON only)
+
         return json_out.to_json(derivation, options)
     if fmt == "html" and images is None:
         images = {h: _data_uri(svg, "svg+xml") for h, svg in heatmaps(derivation, options).items()}
@@ -420,6 +425,8 @@ def write(
         files.update({path.with_name(name): data for name, data in images.items()})
         files[path] = text.encode("utf-8")
     elif fmt == "json":  # streamed: a model-sized step is never one string in memory
+        from mha_symbolic.solution import json_out
+
         files[path] = json_out.chunks(derivation, options)
     else:
         files[path] = render(derivation, fmt, options).encode("utf-8")

@@ -3,8 +3,9 @@ like ``a / (1 + 2a)`` instead of exponentials nested in fractions."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy as sp
 from sympy.core.mul import _keep_coeff
@@ -110,16 +111,23 @@ def _fraction_bars(entry: sp.Basic) -> int:
 
 
 def exponentials(
-    values: Iterable[sp.Basic], taken: Iterable[str] = (), parameters: Iterable[sp.Basic] = ()
+    values: Iterable[sp.Basic],
+    taken: Iterable[str] = (),
+    parameters: Iterable[sp.Basic] = (),
+    found: Callable[[Any], Set[sp.Basic]] | None = None,
 ) -> Names:
     """Name the exponentials of irrational exponents in ``values``: those whose exponents are
     rational multiples of one irrational number share a base, ``e^{k c} = a^k``. An exponent
-    that is a rational function of declared ``parameters`` is named too (``b = e^{1/\\tau}``)."""
+    that is a rational function of declared ``parameters`` is named too (``b = e^{1/\\tau}``).
+    ``found``: a value's exponentials (by default its ``atoms(sp.exp)``)."""
     declared = frozenset(parameters)
     groups: dict[sp.Expr, dict[sp.Basic, sp.Rational]] = {}  # rest -> {e^{k rest}: k}
     seen: set[sp.Basic] = set()
     for value in values:
-        atoms = value.atoms(sp.exp) if hasattr(value, "atoms") else set()
+        if found is not None:
+            atoms = found(value)
+        else:
+            atoms = value.atoms(sp.exp) if hasattr(value, "atoms") else set()
         # In order of first appearance; only the new ones sorted (a model-sized output's
         # entries share the same hundreds of exponentials).
         new = sorted(atoms - seen, key=sp.default_sort_key)

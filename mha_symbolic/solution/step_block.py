@@ -89,7 +89,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
-        chosen=at_chosen(step, context.chosen, context.settings_for(step.key)),
+        chosen=at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms),
     )
     if final and context.output_unknown:
         return _unknown_output(block)

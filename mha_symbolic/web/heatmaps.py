@@ -41,7 +41,7 @@ def heatmaps(d: Any, places: Callable[[str], int]) -> list[dict[str, Any]]:
             not d.facts.is_a(step.kind, "weights")
             or step.head is None
             or max(step.shape) > MAX_SIDE
-            or step.value.free_symbols
+            or any(entry.free_symbols for entry in step.value)  # (from the first with any)
         ):
             continue
         logits = steps[index - 1]  # what the softmax takes: the step before it

@@ -1,0 +1,104 @@
+"""What a solution asks of every step's value (its symbols, its exponentials, its value at
+chosen numbers), each subterm read once for all the steps.
+
+A derivation's values share their subterms: a symbolic softmax's exponentials recur in each
+weight, in the heads' outputs and in every entry of the output projection. SymPy's own
+``free_symbols``, ``atoms`` and ``xreplace`` walk a shared subterm again wherever it occurs;
+eight-tokens-split's solution spent most of its time doing so. The answers here are the same
+as SymPy's, remembered by subterm for one solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import sympy as sp
+
+_BASIC_FREE_SYMBOLS = sp.Basic.free_symbols  # the union of the arguments' (not a bound variable's)
+_NONE: frozenset[sp.Basic] = frozenset()
+# Subterms remembered before all are forgotten: a long-running page keeps its memory bounded
+# (an edit of eight-tokens-split adds about 800).
+LIMIT = 50_000
+
+
+class Subterms:
+    """The symbols and exponentials of values that share subterms (one solution's steps)."""
+
+    def __init__(self) -> None:
+        self._parts: dict[sp.Basic, tuple[frozenset[sp.Basic], frozenset[sp.Basic]]] = {}
+        # rule -> subterm -> the subterm with the rule applied
+        self._made: dict[frozenset[Any], dict[sp.Basic, sp.Basic]] = {}
+
+    def _room(self) -> None:
+        if len(self._parts) + sum(len(made) for made in self._made.values()) > LIMIT:
+            self._parts.clear()
+            self._made.clear()
+
+    def free_symbols(self, value: Any) -> frozenset[sp.Basic]:
+        """``value.free_symbols`` of a matrix, an expression, or a lazy step's entries."""
+        self._room()
+        if isinstance(value, sp.MatrixBase):
+            return _NONE.union(*(self._of(e)[0] for e in value))
+        if isinstance(value, sp.Basic):
+            return self._of(value)[0]
+        return frozenset(value.free_symbols)
+
+    def exponentials(self, value: Any) -> frozenset[sp.Basic]:
+        """``value.atoms(sp.exp)``: every exponential in it, also inside another's exponent."""
+        self._room()
+        if isinstance(value, sp.MatrixBase):
+            return _NONE.union(*(self._of(e)[1] for e in value))
+        if isinstance(value, sp.Basic):
+            return self._of(value)[1]
+        return frozenset(value.atoms(sp.exp)) if hasattr(value, "atoms") else _NONE
+
+    def _of(self, expr: sp.Basic) -> tuple[frozenset[sp.Basic], frozenset[sp.Basic]]:
+        known = self._parts.get(expr)
+        if known is not None:
+            return known
+        args = [self._of(a) for a in expr.args if isinstance(a, sp.Basic)]
+        if type(expr).free_symbols is _BASIC_FREE_SYMBOLS:
+            free = _NONE.union(*(a[0] for a in args))
+        else:  # a symbol, or a subterm binding its own (an integral's variable)
+            free = frozenset(expr.free_symbols)
+        exps = _NONE.union(*(a[1] for a in args))
+        if isinstance(expr, sp.exp):  # (also e**x, as sp.exp's isinstance says)
+            exps = exps | {expr}
+        self._parts[expr] = (free, exps)
+        return free, exps
+
+    def substituted(self, value: Any, rule: Mapping[sp.Basic, sp.Basic]) -> Any:
+        """``value.xreplace(rule)`` of a matrix or an expression, each subterm rebuilt once
+        for each ``rule``."""
+        self._room()
+        made = self._made.setdefault(frozenset(rule.items()), {})
+        if isinstance(value, sp.MatrixBase):
+            entries = [_substituted(e, rule, made) for e in value]
+            return sp.ImmutableMatrix(value.rows, value.cols, entries)
+        if isinstance(value, sp.Basic):
+            return _substituted(value, rule, made)
+        return sp.ImmutableMatrix(value.xreplace(dict(rule)))  # a lazy step's entries
+
+
+def _substituted(
+    expr: sp.Basic, rule: Mapping[sp.Basic, sp.Basic], made: dict[sp.Basic, sp.Basic]
+) -> sp.Basic:
+    """``expr.xreplace(rule)``: the subterms in ``rule`` replaced, every subterm holding one
+    rebuilt (its arguments evaluated again, as xreplace does), ``made`` remembering them."""
+    if expr in rule:
+        return rule[expr]
+    known = made.get(expr)
+    if known is not None:
+        return known
+    args = expr.args
+    new = tuple(_substituted(a, rule, made) if isinstance(a, sp.Basic) else a for a in args)
+    result = expr.func(*new) if any(n is not a for n, a in zip(new, args)) else expr
+    made[expr] = result
+    return result
+
+
+# What the solutions made one after another in a process share (an edit on the page changes
+# one head's steps; the other head's subterms are found here): answers are by subterm, so
+# they hold for any derivation.
+SHARED = Subterms()
