@@ -132,7 +132,7 @@ def test_the_command_line_s_decimals_override_the_table(tmp_path, capsys):
     assert main(["derive", str(path), "--format", "text", "--decimals", "1"]) == 0
     out = capsys.readouterr().out
     assert "≈ ⎡ 0.7    0 ⎤" in out and "≈ ⎡ 0.7  0.3 ⎤" in out
-    assert " ".join(out.split()).endswith("the decimals are rounded to 1 places.")
+    assert " ".join(out.split()).endswith("the decimals are rounded to 1 place.")
 
 
 def test_split_scaled_prints_what_its_document_prints():
@@ -182,3 +182,10 @@ def test_a_bad_table_is_one_line_naming_the_file_and_the_key(tmp_path, capsys, t
     path.write_text(SPEC.format(decimals="") + table)
     assert main(["derive", str(path)]) == 2
     assert capsys.readouterr().err == f"mha-symbolic: {path}: {message}\n"
+
+
+def test_one_decimal_place_is_said_in_the_singular(tmp_path, capsys):
+    assert main(["derive", str(_spec(tmp_path, "decimals = 1")), "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    assert "the decimals are rounded to 1 place." in out
+    assert "1 places" not in out

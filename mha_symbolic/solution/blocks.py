@@ -59,6 +59,8 @@ def _decimals_note(context: Context, decimals: bool) -> str:
     if not decimals:
         return context.words("text", "exact_only")
     places = sorted({context.options.places(step.key) for step in context.d.steps})
+    if places == [1]:  # "1 place", not "1 places"
+        return context.words("text", "exact_one_place")
     if len(places) == 1:
         return context.words("text", "exact_equal", decimals=places[0])
     listed = ", ".join(str(p) for p in places[:-1]) + context.words("text", "and")
