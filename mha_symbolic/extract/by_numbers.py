@@ -91,6 +91,8 @@ def by_numbers(
             given = not examples or n not in inference.chosen  # no relation gives it
             alone = (given and _not_weights(document, out[i])) or _no_weights(out[i])
             out[i] = _decided(out[i], n, inference, examples, alone)
+            if _no_weights(out[i]) and not (n in inference.chosen and _is_softmax(inference, n)):
+                out[i] = replace(out[i], role="unnamed", names=(), printed=())  # [1, 1, 3]
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
     return _unrelated_input(out, groups, inference), tuple(examples), note
@@ -451,8 +453,9 @@ def _half_units(row: list[Decimal]) -> Decimal:
 
 
 def _no_weights(s: Seen) -> bool:
-    """Numbers only a name calls weights that no row of weights can be (entries outside [0, 1],
-    rows not summing to 1 at their printed precision): never claimed as weights."""
+    """Numbers called weights (by a name, or by the print they repeat) that no row of weights
+    can be (entries outside [0, 1], rows not summing to 1 at their printed precision): never
+    claimed as weights unless a softmax relation computes them (a slip to judge)."""
     return s.role == "weights" and cannot_be_weights(s.item.rows)
 
 

@@ -69,7 +69,8 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
-    out = []
+    out: list[Draft] = []
+    failed: list[tuple[SpecError, list[Seen]]] = []
     for number, group in enumerate(groups, start=1):
         title = _title(document, number, len(groups))
         found = _found(examples, group)
@@ -82,11 +83,29 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
                 found,
             )
         except SpecError as error:
-            if stopped is None or error.detail.endswith(str(stopped)):
-                raise
-            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
+            failed.append((error, group))
+            continue
         draft.inferred = [line for example in found for line in example.said]
         out.append(draft)
+    return _with_failed(out, failed, stopped)
+
+
+_RESULTS = ("weights", "head.output", "output", "concat")
+
+
+def _with_failed(
+    out: list[Draft], failed: list[tuple[SpecError, list[Seen]]], stopped: Phrase | None
+) -> list[Draft]:
+    """The drafts built; a part that prints no attention result and fits no reading (a
+    softmax's argument printed again apart from its example) is left out, with a note, when
+    another part builds; any other failure refuses the page."""
+    for error, group in failed:
+        if not out or any(s.role in _RESULTS for s in group):
+            if stopped is None or error.detail.endswith(str(stopped)):
+                raise error
+            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
+        where = group[0].where if group else ""
+        out[0].notes.append(phrase("notes.part_left", where=where, reason=error.detail))
     return out
 
 
