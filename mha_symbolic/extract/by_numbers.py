@@ -17,6 +17,7 @@ from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
+from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.weights_plausible import cannot_be_weights
 from mha_symbolic.language.extract_phrases import Phrase
@@ -59,7 +60,7 @@ def by_numbers(
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
-    _query_of_named_keys(inference, names)
+    query_of_named_keys(inference, names)
     _given_scores(inference, names)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
@@ -244,23 +245,6 @@ def _weighted_values(inference: Inference) -> None:
             inference.roles[values.index] = "v"
             if weights.index in inference.heads:
                 inference.heads[values.index] = inference.heads[weights.index]
-
-
-def _query_of_named_keys(inference: Inference, names: dict[int, str]) -> None:
-    """An unnamed print that the printed scores take times the keys' transpose (``print(q)``
-    of a query sliced from another array) is the query Q, even one row of it."""
-    for match in inference.chosen.values():
-        node = match.node
-        while node.kind in ("scale", "mask") and node.printed is None:
-            node = node.operands[0]
-        if node.kind != "product_t" or len(node.operands) != 2:
-            continue
-        query, keys = (o.printed for o in node.operands)
-        if query is None or keys is None or names.get(keys.index) != "k":
-            continue
-        if query.index not in names and query.index not in inference.roles:
-            inference.roles[query.index] = "q"
-            inference.strong.add(query.index)
 
 
 def _given_scores(inference: Inference, names: dict[int, str]) -> None:

@@ -15,7 +15,7 @@ from mha_symbolic.extract.by_numbers import Example
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts
 from mha_symbolic.extract.reading import Seen
-from mha_symbolic.language.extract_phrases import phrase
+from mha_symbolic.language.extract_phrases import Phrase, phrase
 
 Build = Callable[..., Draft]  # (facts, seen, found=examples) -> the draft
 Fit = Callable[[Draft, list[Seen]], tuple[int, int]]  # (entries that hold, entries claimed)
@@ -132,3 +132,22 @@ def _without_unrelated_input(seen: list[Seen], found: Sequence[Example]) -> list
 
 def _within(s: Seen, found: Sequence[Example]) -> bool:
     return any(e.first <= s.item.line <= e.last for e in found)
+
+
+_RESULTS = ("weights", "head.output", "output", "concat")
+
+
+def with_failed(
+    out: list[Draft], failed: list[tuple[SpecError, list[Seen]]], stopped: Phrase | None
+) -> list[Draft]:
+    """The drafts built; a part that prints no attention result and fits no reading (a
+    softmax's argument printed again apart from its example) is left out, with a note, when
+    another part builds; any other failure refuses the page."""
+    for error, group in failed:
+        if not out or any(s.role in _RESULTS for s in group):
+            if stopped is None or error.detail.endswith(str(stopped)):
+                raise error
+            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
+        where = group[0].where if group else ""
+        out[0].notes.append(phrase("notes.part_left", where=where, reason=error.detail))
+    return out

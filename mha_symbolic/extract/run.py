@@ -19,7 +19,7 @@ from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.indexed_vectors import stacked_vectors
-from mha_symbolic.extract.other_readings import best_draft
+from mha_symbolic.extract.other_readings import best_draft, with_failed
 from mha_symbolic.extract.partials import place_partials
 from mha_symbolic.extract.parts import parts
 from mha_symbolic.extract.place import (
@@ -87,26 +87,7 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
             continue
         draft.inferred = [line for example in found for line in example.said]
         out.append(draft)
-    return _with_failed(out, failed, stopped)
-
-
-_RESULTS = ("weights", "head.output", "output", "concat")
-
-
-def _with_failed(
-    out: list[Draft], failed: list[tuple[SpecError, list[Seen]]], stopped: Phrase | None
-) -> list[Draft]:
-    """The drafts built; a part that prints no attention result and fits no reading (a
-    softmax's argument printed again apart from its example) is left out, with a note, when
-    another part builds; any other failure refuses the page."""
-    for error, group in failed:
-        if not out or any(s.role in _RESULTS for s in group):
-            if stopped is None or error.detail.endswith(str(stopped)):
-                raise error
-            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
-        where = group[0].where if group else ""
-        out[0].notes.append(phrase("notes.part_left", where=where, reason=error.detail))
-    return out
+    return with_failed(out, failed, stopped)
 
 
 def _searched(
