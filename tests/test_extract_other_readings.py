@@ -413,3 +413,33 @@ def _cell(number: int, source: str, kind: str, text: str) -> dict[str, object]:
         "source": source.splitlines(keepends=True),
         "outputs": [output],
     }
+
+
+TOKEN_INPUTS = """# Self-attention for two tokens
+
+The inputs are x1 = [1, 0] and x2 = [1, 1]. No projections: Q = K = V = X, no scaling.
+
+Scores: [[1, 1], [1, 2]]
+
+Weights: [[0.5, 0.5], [0.2689, 0.7311]]
+"""
+
+
+def test_index_named_inputs_are_the_token_rows_of_x(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, TOKEN_INPUTS)
+    assert [[int(e) for e in row] for row in extract_all(path)[0].spec.query.tolist()] == [
+        [1, 0],
+        [1, 1],
+    ]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"
+    )
+
+
+def test_inputs_named_by_head_stay_the_heads_slices(tmp_path: Path) -> None:
+    page = TOKEN_INPUTS.replace("x1 = [1, 0] and x2", "X_head1 = [1, 0] and X_head2")
+    seen = read(read_document(_page(tmp_path, page))).seen
+    assert [(s.role, s.head) for s in stacked_vectors(seen)][:2] == [("head.x", 1), ("head.x", 2)]

@@ -1,16 +1,18 @@
-"""Per-token vectors named with an index ("K1 = [1, 0], K2 = [0, 1]", "k_1", "q₁"): on a page
-whose heads are not numbered that way, the index is the token, and the vectors stacked in index
-order are the matrix (K, V, Q) the example starts at, not one head's one-row key each."""
+"""Per-token vectors named with an index ("K1 = [1, 0], K2 = [0, 1]", "k_1", "q₁", "x1"): on a
+page whose heads are not numbered that way, the index is the token, and the vectors stacked in
+index order are the matrix (K, V, Q, X) the example starts at, not one head's one-row key each
+(nor heads' slices of one token's input)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.reading import Seen
 
-_STACKED = ("q", "k", "v")
+_STACKED = {"q": "q", "k": "k", "v": "v", "head.x": "x"}  # x1, x2 read as heads' slices: X
 _WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
 
 
@@ -21,7 +23,7 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
     if any(_headed(s) and (len(s.item.rows) > 1 or s.role in _WEIGHTS) for s in seen):
         return list(seen)
     out = list(seen)
-    for role in _STACKED:
+    for role, matrix in _STACKED.items():
         vectors = _indexed(seen, role)
         if vectors is None:
             continue
@@ -33,9 +35,10 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
                 rows=tuple(s.item.rows[0] for s in vectors),
                 end=vectors[-1].item.end,
             ),
+            role=matrix,
             head=None,
             name=", ".join(s.name for s in vectors),
-            names=(f"{role}:",),
+            names=(f"{matrix}:",),
             printed=tuple(s.name for s in vectors),
         )
         out = [stack if s is first else s for s in out if s is first or not _among(s, vectors)]
@@ -61,7 +64,8 @@ def _indexed(seen: Sequence[Seen], role: str) -> list[Seen] | None:
 def _named_index(s: Seen) -> bool:
     """Whether the index is the name's own ("K2"), not the head of the section it stands in."""
     found = resolve(s.name) if s.name else None
-    return found is not None and found.head == s.head
+    heads = re.search(r"head", s.name, re.I)  # "X_head1", "q_head2": heads, by their name
+    return found is not None and found.head == s.head and not heads
 
 
 def _headed(s: Seen) -> bool:
