@@ -374,31 +374,6 @@ def test_a_symbol_named_by_its_sentence_is_the_query(
     )
 
 
-def test_a_count_vector_printed_again_as_attn_is_not_claimed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    cells = [
-        ("scores = np.array([[2.0, 0.0, 1.0]])\nattn = softmax(scores)\nprint(attn)", "stream",
-         "[[0.6652 0.0900 0.2447]]\n"),
-        ("counts = np.bincount(tokens)\nprint(softmax.__name__, counts)", "stream",
-         "softmax [1 1 3]\n"),
-        ("attn", "execute_result", "array([1, 1, 3])"),
-    ]  # fmt: skip
-    notebook = {
-        "cells": [_cell(n, source, kind, text) for n, (source, kind, text) in enumerate(cells)],
-        "metadata": {},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path = tmp_path / "page.ipynb"
-    path.write_text(json.dumps(notebook), encoding="utf-8")
-    assert main(["check", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert "[1, 1, 3]" not in out
-    assert "note: cell 2, output line 1: left alone, no reading of it fits (no input found" in out
-    assert out.splitlines()[-1] == f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"
-
-
 def _cell(number: int, source: str, kind: str, text: str) -> dict[str, object]:
     output: dict[str, object] = (
         {"output_type": "stream", "name": "stdout", "text": [text]}
@@ -413,6 +388,33 @@ def _cell(number: int, source: str, kind: str, text: str) -> dict[str, object]:
         "source": source.splitlines(keepends=True),
         "outputs": [output],
     }
+
+
+_COUNT_CELLS = [
+    ("scores = np.array([[2.0, 0.0, 1.0]])\nattn = softmax(scores)\nprint(attn)", "stream",
+     "[[0.6652 0.0900 0.2447]]\n"),
+    ("counts = np.bincount(tokens)\nprint(softmax.__name__, counts)", "stream",
+     "softmax [1 1 3]\n"),
+    ("attn", "execute_result", "array([1, 1, 3])"),
+]  # fmt: skip
+COUNTS_NOTEBOOK = {
+    "cells": [_cell(n, source, kind, text) for n, (source, kind, text) in enumerate(_COUNT_CELLS)],
+    "metadata": {},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def test_a_count_vector_printed_again_as_attn_is_not_claimed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "page.ipynb"
+    path.write_text(json.dumps(COUNTS_NOTEBOOK), encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "[1, 1, 3]" not in out
+    assert "note: cell 2, output line 1: left alone, no reading of it fits\n" in out
+    assert out.splitlines()[-1] == f"{path}: 2 claims: 2 hold (1 exact, 1 rounded)"
 
 
 TOKEN_INPUTS = """# Self-attention for two tokens

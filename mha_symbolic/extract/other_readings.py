@@ -1,9 +1,9 @@
 """Other readings of one example when the first does not fit its printed numbers: one head
 (a head count said elsewhere in the page, for another model), the prints of Q, K and V whose
 shapes fit one another, and Q, K and V (or the scores) as given when the X read is an array
-no relation ties to the example. The reading under which
-the most printed numbers hold is taken; the page is refused only when none builds, with the
-readings tried named in its one line."""
+no relation ties to the example. The reading under which the most printed numbers hold is
+taken; the page is refused only when none builds, with the readings tried named in its one
+line."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from mha_symbolic.extract.by_numbers import Example
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts
 from mha_symbolic.extract.reading import Seen
-from mha_symbolic.language.extract_phrases import Phrase, phrase
+from mha_symbolic.language.extract_phrases import Phrase, joined, phrase
 
 Build = Callable[..., Draft]  # (facts, seen, found=examples) -> the draft
 Fit = Callable[[Draft, list[Seen]], tuple[int, int]]  # (entries that hold, entries claimed)
@@ -26,7 +26,7 @@ _GIVEN = ("q", "k", "scores", "weights")
 class Reading:
     """One way to read the example: what it changes, in words, and the changed inputs."""
 
-    said: str  # "" for the first reading
+    said: Phrase | str  # "" for the first reading
     seen: list[Seen]
     facts: Facts
     found: Sequence[Example]
@@ -66,7 +66,7 @@ def best_draft(
 def _others(seen: list[Seen], facts: Facts, found: Sequence[Example]) -> list[Reading]:
     """The arrays as read, with the prints of Q, K, V that fit one another, and without an
     unrelated X (on the former); each with the facts as read and with one head."""
-    variants: list[tuple[list[str], list[Seen]]] = [([], seen)]
+    variants: list[tuple[list[Phrase], list[Seen]]] = [([], seen)]
     fitting = _fitting_shapes(seen)
     if fitting is not None:
         variants.append(([phrase("notes.reading_shapes")], fitting))
@@ -75,11 +75,15 @@ def _others(seen: list[Seen], facts: Facts, found: Sequence[Example]) -> list[Re
         variants.append(([*variants[-1][0], phrase("notes.reading_given")], bare))
     several = any(h > 1 for h, _ in facts.heads) or any(e.heads > 1 for e in found)
     one = (replace(facts, heads=[]), [replace(e, heads=1) for e in found])
-    out = [Reading(", ".join(said), arrays, facts, found) for said, arrays in variants[1:]]
+    out = [Reading(_listed(said), arrays, facts, found) for said, arrays in variants[1:]]
     if several:
         one_head = phrase("notes.reading_one_head")
-        out += [Reading(", ".join([one_head, *said]), arrays, *one) for said, arrays in variants]
+        out += [Reading(_listed([one_head, *said]), arrays, *one) for said, arrays in variants]
     return out
+
+
+def _listed(said: list[Phrase]) -> Phrase:
+    return said[0] if len(said) == 1 else joined("infer.entries", tuple(said))
 
 
 def _fitting_shapes(seen: list[Seen]) -> list[Seen] | None:
@@ -149,5 +153,5 @@ def with_failed(
                 raise error
             raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
         where = group[0].where if group else ""
-        out[0].notes.append(phrase("notes.part_left", where=where, reason=error.detail))
+        out[0].notes.append(phrase("notes.part_left", where=where))
     return out
