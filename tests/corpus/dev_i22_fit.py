@@ -53,7 +53,7 @@ WEEK5 = Doc(
         Printed(row("0.7313 0.1687"), lambda a: _weights(a) @ a["values"], "Weighted output"),
     ),
     notes=(
-        "Mistake: the printed weights and output are stale: they follow neither the code's "
+        "The mistake: printed weights and output are stale, following neither the code's "
         "keys (the softmax of [1.7, 0.2, 0.8] is [0.6136, 0.1369, 0.2495]) nor each other (the "
         "printed weights times the values give [0.6964, ...]). No scaling."
     ),
