@@ -33,6 +33,7 @@ from tests.pages import QKV_PAGE
 from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
 from tests.test_extract_given import MASKED
+from tests.test_extract_other_readings import COUNTS_NOTEBOOK, ONE_HEAD, SLICED
 from tests.test_extract_parts import PROJECTED
 from tests.test_infer_batch import WEIGHTS, numpy_print
 from tests.test_infer_batch import page as batch_page
@@ -232,6 +233,9 @@ CRAFTED = {
     "two-examples.md": TWO_EXAMPLES,
     "causal.md": CAUSAL,
     "page.ipynb": json.dumps(NOTEBOOK),
+    "one-head.md": ONE_HEAD,  # read another way than the first: said in a note
+    "other-readings.md": SLICED,
+    "left-alone.ipynb": json.dumps(COUNTS_NOTEBOOK),
 }
 
 

@@ -46,9 +46,11 @@ _COMPILED = tuple((role, re.compile(pattern)) for role, pattern in ALIASES)
 _MARKUP = re.compile(
     r"\\(?:text|mathrm|mathbf|mathit|boldsymbol|operatorname|mathsf|mathtt|bm)\b|\\left|\\right"
 )
+_SUBSCRIPT_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 _DROPPED = re.compile(r"[\s{}\\_^*$`\"“”‘’()]|&#?\w+;")
 # A leading word of prose before the name ("Let's make W_Q2", "New Q2", "the input matrix").
 _FILLER = re.compile(r"^(?:let'?s|let’s|make|new|the|so|then|now|and|our|we|have|compute|get)$")
+_ROLE_WORDS = {"q": "quer", "k": "key", "v": "value"}  # the words that name a symbol's role
 _ROW = re.compile(r"(?:token|row|word|position|input|query)[\s_]*(\d+)", re.IGNORECASE)
 
 
@@ -65,6 +67,7 @@ def normalize(name: str) -> str:
     text = _MARKUP.sub("", name)
     text = text.replace("\\top", "t").replace("ᵀ", "t").replace("^T", "t").replace("^t", "t")
     text = text.replace("′", "'").replace("\\prime", "'")
+    text = text.translate(_SUBSCRIPT_DIGITS)  # "q₁" is "q_1"
     return _DROPPED.sub("", text).lower()
 
 
@@ -76,9 +79,18 @@ def resolve(name: str) -> Role | None:
         if found:
             return found
         if not _FILLER.match(words[0].lower()) and len(words) > 3:
-            return None
+            return _said_symbol(words)
         words = words[1:]
     return None
+
+
+def _said_symbol(words: list[str]) -> Role | None:
+    """A symbol that a sentence names as what it is ("take the query vector Q", "given key
+    vectors K1"): the last word, when the words before it say its role."""
+    found = _lookup(words[-1], words[-1])
+    said = _ROLE_WORDS.get(found.role) if found else None
+    before = " ".join(words[:-1]).lower()
+    return found if said and re.search(rf"\b{said}", before) else None
 
 
 def _lookup(text: str, printed: str) -> Role | None:

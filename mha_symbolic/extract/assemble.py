@@ -120,6 +120,9 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
         if role in given and "v" in given and _set_stage(draft, given, (role, "v"), key):
             draft.notes.append(phrase("notes.given", names=code(f"{key}, v")))
             return (len(given[role][min(given[role])].item.rows), 0)
+    argument = _given(seen, ("softmax_argument",)).get("softmax_argument")
+    if "scores" not in given and "weights" in given and argument:  # softmax([1, 2, 3]) = [...]
+        given["scores"] = argument
     if "scores" in given and "v" not in given and _set_stage(draft, given, ("scores",)):
         keys = [len(s.item.rows[0]) for _, s in sorted(given["scores"].items())]
         _symbolic_values(draft, keys)

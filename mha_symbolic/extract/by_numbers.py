@@ -17,7 +17,9 @@ from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.items import Item
+from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.weights_plausible import cannot_be_weights
 from mha_symbolic.language.extract_phrases import Phrase
 
 _CLAIMS = {
@@ -58,6 +60,7 @@ def by_numbers(
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
+    query_of_named_keys(inference, names)
     _given_scores(inference, names)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
@@ -87,8 +90,10 @@ def by_numbers(
     for n, group in enumerate(groups):
         for i in group:
             given = not examples or n not in inference.chosen  # no relation gives it
-            alone = given and _not_weights(document, out[i])
+            alone = (given and _not_weights(document, out[i])) or _no_weights(out[i])
             out[i] = _decided(out[i], n, inference, examples, alone)
+            if _no_weights(out[i]) and not (n in inference.chosen and _is_softmax(inference, n)):
+                out[i] = replace(out[i], role="unnamed", names=(), printed=())  # [1, 1, 3]
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
     return _unrelated_input(out, groups, inference), tuple(examples), note
@@ -245,7 +250,8 @@ def _weighted_values(inference: Inference) -> None:
 def _given_scores(inference: Inference, names: dict[int, str]) -> None:
     """What a softmax takes (through a scale or a mask) when no relation gives it and no
     name makes it an input (X, Q; "weights" is what a softmax call names its argument): the
-    scores, given as printed (a softmax of a printed vector, a page with no Q and K)."""
+    scores, given as printed (a softmax of a printed vector, a page with no Q and K; the ``x``
+    of a softmax function's documented example when nothing is projected)."""
     for match in list(inference.chosen.values()):
         if not match.node.kind.startswith("softmax"):
             continue
@@ -255,11 +261,23 @@ def _given_scores(inference: Inference, names: dict[int, str]) -> None:
         printed = below.printed
         if printed is None or printed.index in inference.chosen:
             continue
-        if names.get(printed.index, "scores") not in ("scores", "softmax_argument", "weights"):
+        named = names.get(printed.index, "scores")
+        if named not in ("scores", "softmax_argument", "weights") and not (
+            named == "x" and _logits(printed, names)
+        ):
             continue
         if inference.roles.get(printed.index, "softmax_argument") == "softmax_argument":
             inference.roles[printed.index] = "scores"
             inference.strong.add(printed.index)
+
+
+def _logits(printed: Printed, names: dict[int, str]) -> bool:
+    """Whether an ``x`` a softmax takes is its logits (a softmax function's documented
+    example): nothing is projected, and X Xᵀ is not X itself (X = I: Q = K = V = X)."""
+    if set(names.values()) & _PROJECTED:
+        return False
+    x = [[float(e) for e in row] for row in printed.mid]
+    return not _as_identity(x, x)
 
 
 def _source(inference: Inference, index: int) -> int | None:
@@ -416,6 +434,13 @@ def _half_units(row: list[Decimal]) -> Decimal:
         exponent = int(entry.as_tuple().exponent)
         total += Decimal(5).scaleb(exponent - 1) if exponent < 0 else Decimal(0)
     return total
+
+
+def _no_weights(s: Seen) -> bool:
+    """Numbers called weights (by a name, or by the print they repeat) that no row of weights
+    can be (entries outside [0, 1], rows not summing to 1 at their printed precision): never
+    claimed as weights unless a softmax relation computes them (a slip to judge)."""
+    return s.role == "weights" and cannot_be_weights(s.item.rows)
 
 
 def _by_heading(document: Document, s: Seen) -> bool:

@@ -3,6 +3,7 @@ by the text or by the printed numbers, its claims placed on the derivation's ste
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -17,6 +18,8 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.indexed_vectors import stacked_vectors
+from mha_symbolic.extract.other_readings import best_draft, with_failed
 from mha_symbolic.extract.partials import place_partials
 from mha_symbolic.extract.parts import parts
 from mha_symbolic.extract.place import (
@@ -62,23 +65,29 @@ def drafts(document: Document) -> list[Draft]:
 
 def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     """The drafts of the page's examples that the relation search finds."""
-    reading = replace(reading, seen=tuple(_subscript_rows(reading.seen)))
+    reading = replace(reading, seen=tuple(_subscript_rows(stacked_vectors(reading.seen))))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
-    out = []
+    out: list[Draft] = []
+    failed: list[tuple[SpecError, list[Seen]]] = []
     for number, group in enumerate(groups, start=1):
         title = _title(document, number, len(groups))
         found = _found(examples, group)
         try:
-            draft = build_draft(document, reading, facts, group, title, found)
+            draft = best_draft(
+                functools.partial(build_draft, document, reading, title=title),
+                _fit,
+                group,
+                facts,
+                found,
+            )
         except SpecError as error:
-            if stopped is None or error.detail.endswith(str(stopped)):
-                raise
-            raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
+            failed.append((error, group))
+            continue
         draft.inferred = [line for example in found for line in example.said]
         out.append(draft)
-    return out
+    return with_failed(out, failed, stopped)
 
 
 def _searched(
@@ -298,6 +307,16 @@ def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> Atte
             f"the printed matrices do not fit together: {error.detail}{read}",
             source=draft.document,
         ) from None
+
+
+def _fit(draft: Draft, seen: list[Seen]) -> tuple[int, int]:
+    """How many claimed entries the draft's derivation gives, and how many are claimed."""
+    if not draft.claims:
+        return 0, 0
+    values = {s.key: s.value for s in _derived(draft, seen).steps}
+    claims = [c for c in draft.claims if c.key.partition("[")[0] in values]  # not exp, sums
+    claimed = sum(len(str(c.value).replace("[", " ").replace("]", " ").split(",")) for c in claims)
+    return agreeing(claims, values), claimed
 
 
 def _concat_width(spec: AttentionSpec) -> int:

@@ -1,0 +1,76 @@
+"""Per-token vectors named with an index ("K1 = [1, 0], K2 = [0, 1]", "k_1", "q₁", "x1"): on a
+page whose heads are not numbered that way, the index is the token, and the vectors stacked in
+index order are the matrix (K, V, Q, X) the example starts at, not one head's one-row key each
+(nor heads' slices of one token's input)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from mha_symbolic.extract.aliases import resolve
+from mha_symbolic.extract.reading import Seen
+
+_STACKED = {"q": "q", "k": "k", "v": "v", "head.x": "x"}  # x1, x2 read as heads' slices: X
+_WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
+
+
+def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
+    """The page's arrays with each role's index-named one-row vectors (indices 1..n, n >= 2,
+    one width) replaced by their stack, where the first of them stood. Left as read when a
+    print of several rows or a weight carries a head number: then the indices are heads."""
+    if any(_headed(s) and (len(s.item.rows) > 1 or s.role in _WEIGHTS) for s in seen):
+        return list(seen)
+    out = list(seen)
+    for role, matrix in _STACKED.items():
+        vectors = _indexed(seen, role)
+        if vectors is None:
+            continue
+        first = vectors[0]
+        stack = replace(
+            first,
+            item=replace(
+                first.item,
+                rows=tuple(s.item.rows[0] for s in vectors),
+                end=vectors[-1].item.end,
+            ),
+            role=matrix,
+            head=None,
+            name=", ".join(s.name for s in vectors),
+            names=(f"{matrix}:",),
+            printed=tuple(s.name for s in vectors),
+        )
+        out = [stack if s is first else s for s in out if s is first or not _among(s, vectors)]
+    return out
+
+
+def _indexed(seen: Sequence[Seen], role: str) -> list[Seen] | None:
+    """The one-row vectors of ``role`` whose own names number them 1..n, in index order; None
+    unless there are two or more, each index once, all of one width."""
+    vectors = [
+        s for s in seen if s.role == role and s.head is not None and s.row is None and s.col is None
+    ]
+    if len(vectors) < 2 or any(len(s.item.rows) != 1 or not _named_index(s) for s in vectors):
+        return None
+    ordered = sorted(vectors, key=lambda s: s.head or 0)
+    if [s.head for s in ordered] != list(range(1, len(ordered) + 1)):
+        return None
+    if len({len(s.item.rows[0]) for s in ordered}) != 1:
+        return None
+    return ordered
+
+
+def _named_index(s: Seen) -> bool:
+    """Whether the index is the name's own ("K2"), not the head of the section it stands in."""
+    found = resolve(s.name) if s.name else None
+    heads = re.search(r"head", s.name, re.I)  # "X_head1", "q_head2": heads, by their name
+    return found is not None and found.head == s.head and not heads
+
+
+def _headed(s: Seen) -> bool:
+    return s.head is not None or any(name.partition(":")[2] for name in s.names)
+
+
+def _among(s: Seen, vectors: Sequence[Seen]) -> bool:
+    return any(s is v for v in vectors)
