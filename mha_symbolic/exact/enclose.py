@@ -67,14 +67,27 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
     if isinstance(form, Gradient):
         return gradient_balls(form, lambda value: _ball_matrix(value, key))
     if isinstance(form, st.Mix):
-        total = flint.arb_mat(form.rows, form.cols)
-        if form.rational is not None:
-            total = flint.arb_mat(form.rational)
-        for term in form.terms:
-            part = _softmax(term.weights.logits, key) * flint.arb_mat(term.matrix)
-            total = _add_at(total, part, term.offset)
-        return total
+        return _mix(form, key)
     raise ValueError(f"enclose: step {key!r} is not a matrix of numbers")
+
+
+def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
+    """``concat_h(A_h V_h) @ after + rational``: each head's weights times its values, then
+    ONE product with the projection (arb's block product: exact integer matrices inside),
+    so no ``V_h W_O^h`` is formed, in exact or in arb."""
+    inner = mix.cols if mix.after is None else mix.after.nrows()
+    parts = [
+        (term.offset, _softmax(term.weights.logits, key) * flint.arb_mat(term.matrix))
+        for term in mix.terms
+    ]
+    total = _side_by_side(mix.rows, inner, parts)
+    if total is None:
+        total = flint.arb_mat(mix.rows, inner)
+        for offset, part in parts:
+            total = _add_at(total, part, offset)
+    if mix.after is not None:
+        total = total * flint.arb_mat(mix.after)
+    return total if mix.rational is None else total + flint.arb_mat(mix.rational)
 
 
 def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
@@ -96,6 +109,24 @@ def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
         total = sum((e for e in exps if e is not None), flint.arb(0))
         out.extend(flint.arb(0) if e is None else e / total for e in exps)
     return flint.arb_mat(rows, cols, out)
+
+
+def _side_by_side(
+    rows: int, cols: int, parts: list[tuple[int, flint.arb_mat]]
+) -> flint.arb_mat | None:
+    """The parts placed side by side when they tile the columns (the heads of a
+    concatenation, in any order), as lists (not entry by entry); None when they do not."""
+    parts = sorted(parts, key=lambda part: part[0])
+    widths = [part.ncols() for _, part in parts]
+    if [offset for offset, _ in parts] != [sum(widths[:n]) for n in range(len(parts))]:
+        return None
+    if sum(widths) != cols:
+        return None
+    flat = [(part.entries(), part.ncols()) for _, part in parts]
+    rows_of = [
+        entry for i in range(rows) for entries, w in flat for entry in entries[i * w : (i + 1) * w]
+    ]
+    return flint.arb_mat(rows, cols, rows_of)
 
 
 def _add_at(total: flint.arb_mat, part: flint.arb_mat, offset: int) -> flint.arb_mat:

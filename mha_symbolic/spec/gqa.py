@@ -107,6 +107,9 @@ def _repeat_array(value: Any, name: str, kv: int, group: int, axis: int) -> Any:
         raise SpecError(
             f"kv_heads = {kv} does not divide the width {array.shape[axis]} that {name} projects to"
         )
+    shared = exact.binary_repeated(array, name, kv, group, axis == 0)
+    if shared is not None:  # each key/value head's weights read once, not once per query head
+        return shared
     blocks = np.split(array, kv, axis=axis)
     return np.concatenate([block for block in blocks for _ in range(group)], axis=axis)
 
