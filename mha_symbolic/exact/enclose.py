@@ -13,7 +13,9 @@ from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.rope_arb import (
     Rotated,
     RotatedScores,
+    exps,
     rotated_balls,
+    scaled_rows,
     scores_balls,
     softmax_balls,
 )
@@ -76,10 +78,7 @@ def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
     ONE product with the projection (arb's block product: exact integer matrices inside),
     so no ``V_h W_O^h`` is formed, in exact or in arb."""
     inner = mix.cols if mix.after is None else mix.after.nrows()
-    parts = [
-        (term.offset, _softmax(term.weights.logits, key) * flint.arb_mat(term.matrix))
-        for term in mix.terms
-    ]
+    parts = [(term.offset, _head(term, key)) for term in mix.terms]
     total = _side_by_side(mix.rows, inner, parts)
     if total is None:
         total = flint.arb_mat(mix.rows, inner)
@@ -91,24 +90,23 @@ def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
 
 
 def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
-    """Each row's weights e^{f (r_ij - r_max)} / sum_k e^{f (r_ik - r_max)}: the exponents are
-    exact rationals times f, shifted by the row's largest so that nothing overflows."""
+    """Each row's weights e^{f r_ij - s_i} / sum_k e^{f r_ik - s_i} (see :func:`exps`)."""
+    return softmax_balls(_logit_balls(logits), logits.allowed, key)
+
+
+def _logit_balls(logits: st.Logits) -> flint.arb_mat:
+    """The logits ``f r`` as balls: rational ``r``, or RoPE's scores, times the factor."""
     factor = arb_of(logits.factor)
     if isinstance(logits.matrix, RotatedScores):
-        return softmax_balls(scores_balls(logits.matrix) * factor, logits.allowed, key)
-    rows, cols = logits.matrix.nrows(), logits.matrix.ncols()
-    entries = logits.matrix.entries()
-    out: list[flint.arb] = []
-    for i in range(rows):
-        row = entries[i * cols : (i + 1) * cols]
-        open_ = [logits.allowed is None or logits.allowed[i][j] for j in range(cols)]
-        if not any(open_):
-            raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
-        top = max(r for r, ok in zip(row, open_) if ok)
-        exps = [(flint.arb(r - top) * factor).exp() if ok else None for r, ok in zip(row, open_)]
-        total = sum((e for e in exps if e is not None), flint.arb(0))
-        out.extend(flint.arb(0) if e is None else e / total for e in exps)
-    return flint.arb_mat(rows, cols, out)
+        return scores_balls(logits.matrix) * factor
+    return flint.arb_mat(logits.matrix) * factor
+
+
+def _head(term: st.Term, key: str) -> flint.arb_mat:
+    """A head's weights times its values, ``diag(1/sums) (E V)``: each exponential once, the
+    division by the row's sum on the (narrower) product, not on every weight."""
+    made, sums = exps(_logit_balls(term.weights.logits), term.weights.logits.allowed, key)
+    return scaled_rows(made * flint.arb_mat(term.matrix), [1 / total for total in sums])
 
 
 def _side_by_side(
