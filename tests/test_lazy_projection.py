@@ -174,3 +174,25 @@ def test_a_repeated_matrix_reads_as_the_repeated_array(by_rows: bool) -> None:
     assert matrix.shape == whole.shape
     assert flint_of(matrix) == fraction_matrix(whole)
     assert matrix == BinaryMatrix.of(fraction_matrix(whole))
+
+
+def test_heads_enclosed_in_worker_processes_are_the_same_balls_widened_at_most_2_ulp() -> None:
+    from functools import partial
+
+    from mha_symbolic.exact.enclose import _head
+    from mha_symbolic.exact.head_pool import map_heads
+
+    mix = derive(_binary_spec(6, 16, 4, 2, mask="causal")).structured["output"]
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        here = map_heads(partial(_head, key="output"), mix.terms, 0, workers=1)
+        pooled = map_heads(partial(_head, key="output"), mix.terms, 0, workers=2)
+        tiny = flint.arb(2) ** -195
+        for a, b in zip(here, pooled, strict=True):
+            assert (a.nrows(), a.ncols()) == (b.nrows(), b.ncols()) == (6, 4)
+            for x, y in zip(a.entries(), b.entries(), strict=True):
+                assert y.contains(x)  # every value x held, y holds
+                assert y.rad() < tiny
+    finally:
+        flint.ctx.prec = old

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import flint
 import sympy as sp
@@ -10,6 +11,7 @@ import sympy as sp
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.head_pool import map_heads
 from mha_symbolic.exact.rope_arb import (
     Rotated,
     RotatedScores,
@@ -78,7 +80,9 @@ def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
     ONE product with the projection (arb's block product: exact integer matrices inside),
     so no ``V_h W_O^h`` is formed, in exact or in arb."""
     inner = mix.cols if mix.after is None else mix.after.nrows()
-    parts = [(term.offset, _head(term, key)) for term in mix.terms]
+    logits = sum(term.weights.logits.matrix.ncols() for term in mix.terms) * mix.rows
+    heads = map_heads(partial(_head, key=key), mix.terms, logits)
+    parts = [(term.offset, part) for term, part in zip(mix.terms, heads)]
     total = _side_by_side(mix.rows, inner, parts)
     if total is None:
         total = flint.arb_mat(mix.rows, inner)
