@@ -196,3 +196,12 @@ def test_heads_enclosed_in_worker_processes_are_the_same_balls_widened_at_most_2
                 assert y.rad() < tiny
     finally:
         flint.ctx.prec = old
+
+
+def test_a_daemon_process_encloses_its_heads_itself() -> None:
+    import multiprocessing
+
+    from mha_symbolic.exact.head_pool import cores
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(cores) == 1  # a pool's worker may not fork workers of its own

@@ -49,8 +49,11 @@ def map_heads(
 
 
 def cores() -> int:
-    """Cores this process may run on (1 where processes cannot be forked)."""
-    if not hasattr(os, "fork"):
+    """Cores this process may run on (1 where processes cannot be forked, or in a daemon
+    process such as a pool's or a cluster's worker, which may not have children)."""
+    import multiprocessing
+
+    if not hasattr(os, "fork") or multiprocessing.current_process().daemon:
         return 1
     try:
         return len(os.sched_getaffinity(0))
