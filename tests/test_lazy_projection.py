@@ -205,3 +205,15 @@ def test_a_daemon_process_encloses_its_heads_itself() -> None:
 
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(cores) == 1  # a pool's worker may not fork workers of its own
+
+
+def test_workers_take_only_idle_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from mha_symbolic.exact import head_pool
+
+    monkeypatch.setattr(head_pool, "cores", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    assert head_pool.idle_cores() == 2  # this process alone: the other core is free
+    monkeypatch.setattr(os, "getloadavg", lambda: (6.0, 6.0, 6.0))
+    assert head_pool.idle_cores() == 1  # a busy machine: workers would only add CPU
