@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
+from mha_symbolic.bench.llama import cpu_seconds
 from mha_symbolic.bench.model_scale import (
     DIGITS,
     GPT2,
@@ -69,8 +70,10 @@ def bench_layer(quick: bool = False) -> Iterator[str]:
     import torch
 
     read, spec = _seconds(lambda: AttentionSpec.from_torch(module, x, floats="binary"))
+    cpu = cpu_seconds()
     made, d = _seconds(lambda: derive(spec))
     enclosed, balls = _seconds(lambda: d.enclose("output", DIGITS))
+    cpu = cpu_seconds() - cpu  # the enclosure's worker processes included
     memory = peak_mb(lambda: derive(spec).enclose("output", DIGITS))
     widest = max(float(ball.rad()) for row in balls for ball in row)
     rate, done = mpmath_row_seconds(x[0].numpy(), module.in_proj_weight[:width].T.detach())
@@ -85,7 +88,8 @@ def bench_layer(quick: bool = False) -> Iterator[str]:
     enclose = label(f"enclose every output, {DIGITS} digits")
     yield f"{enclose}{enclosed:8.2f} s   widest radius {widest:.1e}"
     yield (
-        f"{label('derive + enclose')}{exact:8.2f} s   peak +{_peak(memory)} over the "
+        f"{label('derive + enclose')}{exact:8.2f} s   (CPU {cpu:.2f} s)   "
+        f"peak +{_peak(memory)} over the "
         f"{_process_mb():,.0f} MB the process holds (torch, the module, the exact spec)"
     )
     yield (

@@ -188,16 +188,13 @@ def symengine_entry(mix: Any, i: int, c: int) -> Any:
         return se.Rational(int(number.p), int(number.q))
 
     total = se.Integer(0) if mix.rational is None else rational(mix.rational[i, c])
-    for term in mix.terms:
-        if not term.offset <= c < term.offset + term.matrix.ncols():
-            continue
+    for term, column in mix.parts(c):
         logits = term.weights.logits
         factor = se.sympify(logits.factor)
         row = [logits.matrix[i, j] for j in range(logits.matrix.ncols())]
         low = min(row)
         exps = [se.exp(factor * rational(r - low)) for r in row]
-        column = c - term.offset
-        top = se.Add(*(e * rational(term.matrix[j, column]) for j, e in enumerate(exps)))
+        top = se.Add(*(e * rational(column[j]) for j, e in enumerate(exps)))
         total = total + top / se.Add(*exps)
     return total
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import flint
 import sympy as sp
@@ -10,10 +11,13 @@ import sympy as sp
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.head_pool import map_heads
 from mha_symbolic.exact.rope_arb import (
     Rotated,
     RotatedScores,
+    exps,
     rotated_balls,
+    scaled_rows,
     scores_balls,
     softmax_balls,
 )
@@ -67,35 +71,64 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
     if isinstance(form, Gradient):
         return gradient_balls(form, lambda value: _ball_matrix(value, key))
     if isinstance(form, st.Mix):
-        total = flint.arb_mat(form.rows, form.cols)
-        if form.rational is not None:
-            total = flint.arb_mat(form.rational)
-        for term in form.terms:
-            part = _softmax(term.weights.logits, key) * flint.arb_mat(term.matrix)
-            total = _add_at(total, part, term.offset)
-        return total
+        return _mix(form, key)
     raise ValueError(f"enclose: step {key!r} is not a matrix of numbers")
 
 
+def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
+    """``concat_h(A_h V_h) @ after + rational``: each head's weights times its values, then
+    ONE product with the projection (arb's block product: exact integer matrices inside),
+    so no ``V_h W_O^h`` is formed, in exact or in arb."""
+    inner = mix.cols if mix.after is None else mix.after.nrows()
+    logits = sum(term.weights.logits.matrix.ncols() for term in mix.terms) * mix.rows
+    heads = map_heads(partial(_head, key=key), mix.terms, logits)
+    parts = [(term.offset, part) for term, part in zip(mix.terms, heads)]
+    total = _side_by_side(mix.rows, inner, parts)
+    if total is None:
+        total = flint.arb_mat(mix.rows, inner)
+        for offset, part in parts:
+            total = _add_at(total, part, offset)
+    if mix.after is not None:
+        total = total * flint.arb_mat(mix.after)
+    return total if mix.rational is None else total + flint.arb_mat(mix.rational)
+
+
 def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
-    """Each row's weights e^{f (r_ij - r_max)} / sum_k e^{f (r_ik - r_max)}: the exponents are
-    exact rationals times f, shifted by the row's largest so that nothing overflows."""
+    """Each row's weights e^{f r_ij - s_i} / sum_k e^{f r_ik - s_i} (see :func:`exps`)."""
+    return softmax_balls(_logit_balls(logits), logits.allowed, key)
+
+
+def _logit_balls(logits: st.Logits) -> flint.arb_mat:
+    """The logits ``f r`` as balls: rational ``r``, or RoPE's scores, times the factor."""
     factor = arb_of(logits.factor)
     if isinstance(logits.matrix, RotatedScores):
-        return softmax_balls(scores_balls(logits.matrix) * factor, logits.allowed, key)
-    rows, cols = logits.matrix.nrows(), logits.matrix.ncols()
-    entries = logits.matrix.entries()
-    out: list[flint.arb] = []
-    for i in range(rows):
-        row = entries[i * cols : (i + 1) * cols]
-        open_ = [logits.allowed is None or logits.allowed[i][j] for j in range(cols)]
-        if not any(open_):
-            raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
-        top = max(r for r, ok in zip(row, open_) if ok)
-        exps = [(flint.arb(r - top) * factor).exp() if ok else None for r, ok in zip(row, open_)]
-        total = sum((e for e in exps if e is not None), flint.arb(0))
-        out.extend(flint.arb(0) if e is None else e / total for e in exps)
-    return flint.arb_mat(rows, cols, out)
+        return scores_balls(logits.matrix) * factor
+    return flint.arb_mat(logits.matrix) * factor
+
+
+def _head(term: st.Term, key: str) -> flint.arb_mat:
+    """A head's weights times its values, ``diag(1/sums) (E V)``: each exponential once, the
+    division by the row's sum on the (narrower) product, not on every weight."""
+    made, sums = exps(_logit_balls(term.weights.logits), term.weights.logits.allowed, key)
+    return scaled_rows(made * flint.arb_mat(term.matrix), [1 / total for total in sums])
+
+
+def _side_by_side(
+    rows: int, cols: int, parts: list[tuple[int, flint.arb_mat]]
+) -> flint.arb_mat | None:
+    """The parts placed side by side when they tile the columns (the heads of a
+    concatenation, in any order), as lists (not entry by entry); None when they do not."""
+    parts = sorted(parts, key=lambda part: part[0])
+    widths = [part.ncols() for _, part in parts]
+    if [offset for offset, _ in parts] != [sum(widths[:n]) for n in range(len(parts))]:
+        return None
+    if sum(widths) != cols:
+        return None
+    flat = [(part.entries(), part.ncols()) for _, part in parts]
+    rows_of = [
+        entry for i in range(rows) for entries, w in flat for entry in entries[i * w : (i + 1) * w]
+    ]
+    return flint.arb_mat(rows, cols, rows_of)
 
 
 def _add_at(total: flint.arb_mat, part: flint.arb_mat, offset: int) -> flint.arb_mat:

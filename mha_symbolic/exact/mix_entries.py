@@ -77,19 +77,17 @@ def _numerators(mix: st.Mix, rows: Rows, i: int, c: int) -> dict[Hashable, _Coll
     """Each distinct denominator's row and the coefficients of its atoms in column c: heads
     with equal denominators share one fraction, as ``ops.output_projection`` groups them."""
     collected: dict[Hashable, _Collected] = {}
-    for term in mix.terms:
-        if not term.offset <= c < term.offset + term.matrix.ncols():
-            continue
+    for term, column in mix.parts(c):
         row = rows(term.weights, i)
         if row.atoms is None:
             return None
         held = collected.get(row.signature)
         if held is None:
             held = collected[row.signature] = (row, [None] * len(row.atoms))
-        sums, column, matrix = held[1], c - term.offset, term.matrix
+        sums = held[1]
         for j, g in enumerate(row.group):
             if g is not None:
-                value = matrix[j, column]
+                value = column[j]
                 before = sums[g]
                 sums[g] = value if before is None else before + value
     return collected

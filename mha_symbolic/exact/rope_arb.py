@@ -113,18 +113,39 @@ def scores_balls(scores: RotatedScores) -> flint.arb_mat:
 
 
 def softmax_balls(logits: flint.arb_mat, allowed: Any, key: str) -> flint.arb_mat:
-    """Each row's weights ``e^{l_ij - l_top} / sum_k e^{l_ik - l_top}`` over the keys it may
-    attend (``allowed``: None for all), shifted by the entry of largest midpoint so that
-    nothing overflows; blocked entries are exactly 0."""
+    """Each row's weights ``e^{l_ij - s_i} / sum_k e^{l_ik - s_i}`` over the keys it may
+    attend (``allowed``: None for all); blocked entries are exactly 0 (see :func:`exps`)."""
+    made, sums = exps(logits, allowed, key)
+    return scaled_rows(made, [1 / total for total in sums])
+
+
+def exps(logits: flint.arb_mat, allowed: Any, key: str) -> tuple[flint.arb_mat, list[flint.arb]]:
+    """Each row's ``e^{l_ij - s_i}`` (0 where blocked) and their sum: ``s_i``, the midpoint of
+    the row's largest entry, is an exact number (the shift cancels in the softmax) that keeps
+    every exponential at most about 1. The sums are one arb product with a column of ones."""
     rows, cols = logits.nrows(), logits.ncols()
+    entries = logits.entries()
+    zero = flint.arb(0)
     out: list[flint.arb] = []
     for i in range(rows):
-        row = [logits[i, j] for j in range(cols)]
-        open_ = [True] * cols if allowed is None else list(allowed[i])
+        row = entries[i * cols : (i + 1) * cols]
+        if allowed is None:
+            top = max(r.mid() for r in row)
+            out.extend([(r - top).exp() for r in row])
+            continue
+        open_ = allowed[i]
         if not any(open_):
             raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
-        top = max((r for r, ok in zip(row, open_) if ok), key=lambda r: r.mid())
-        exps = [(r - top).exp() if ok else None for r, ok in zip(row, open_)]
-        total = sum((e for e in exps if e is not None), flint.arb(0))
-        out.extend(flint.arb(0) if e is None else e / total for e in exps)
+        top = max(r.mid() for r, ok in zip(row, open_) if ok)
+        out.extend([(r - top).exp() if ok else zero for r, ok in zip(row, open_)])
+    made = flint.arb_mat(rows, cols, out)
+    sums = made * flint.arb_mat(cols, 1, [1] * cols)
+    return made, sums.entries()
+
+
+def scaled_rows(matrix: flint.arb_mat, factors: list[flint.arb]) -> flint.arb_mat:
+    """Row i of ``matrix`` times ``factors[i]``."""
+    rows, cols = matrix.nrows(), matrix.ncols()
+    entries = matrix.entries()
+    out = [e * factors[i] for i in range(rows) for e in entries[i * cols : (i + 1) * cols]]
     return flint.arb_mat(rows, cols, out)

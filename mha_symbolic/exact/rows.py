@@ -87,14 +87,11 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
 
     def general(i: int, c: int) -> sp.Expr:
         grouped: dict[ops.Sum, list[tuple[sp.Expr, int, int]]] = {}
-        for term in mix.terms:
-            if not term.offset <= c < term.offset + term.matrix.ncols():
-                continue
+        for term, column in mix.parts(c):
             softmax = softmaxes(term.weights, i).softmax
             pairs = grouped.setdefault(softmax.sums[0], [])
-            column = c - term.offset
             pairs.extend(
-                (e, *_ratio(term.matrix[j, column]))
+                (e, *_ratio(column[j]))
                 for j, e in enumerate(softmax.exps[0])
                 if e is not sp.S.Zero  # (a blocked key; SymPy's 0 is one object)
             )

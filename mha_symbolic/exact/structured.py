@@ -1,8 +1,8 @@
 """Attention's exact value in its own structure: rational matrices (FLINT's ``fmpq_mat``) for
 everything linear and, for each head and query row, exponentials over one denominator.
 
-``output = sum_h diag(1/D_h) E_h (V_h W_O^h) + b_O``: the rational parts (projections,
-scores, ``V_h W_O^h``) are exact FLINT matrices, a softmax is its rational logits and their
+``output = concat_h(diag(1/D_h) E_h V_h) W_O + b_O``: the rational parts (projections,
+scores, ``V_h``, ``W_O``) are exact FLINT matrices, a softmax is its rational logits and their
 one scale factor (``1/sqrt(d_k)``: rational, or a rational times a square root), and a mix of
 heads is the list of (softmax, rational matrix) terms. Nothing here is a SymPy expression, so
 a GPT-2-sized layer takes seconds; SymPy values are made only when a step is asked for (by
@@ -27,12 +27,13 @@ from mha_symbolic.exact.rope_arb import Rotated, RotatedScores, scores_of
 from mha_symbolic.exact.structured_values import Blocked as Blocked
 from mha_symbolic.exact.structured_values import Logits as Logits
 from mha_symbolic.exact.structured_values import Mix as Mix
+from mha_symbolic.exact.structured_values import Repeated as Repeated
 from mha_symbolic.exact.structured_values import Term as Term
 from mha_symbolic.exact.structured_values import Unstructured as Unstructured
 from mha_symbolic.exact.structured_values import Value as Value
 from mha_symbolic.exact.structured_values import Weights as Weights
 from mha_symbolic.model.program import Program
-from mha_symbolic.spec.binary_arrays import flint_of
+from mha_symbolic.spec.binary_arrays import expanded, flint_of, repeats_of
 
 # ---------------------------------------------------------------------- leaves
 
@@ -61,6 +62,9 @@ def _leaf(value: Any) -> Value:
         if not number.is_Rational:
             raise Unstructured(f"scalar {number} is not rational")
         return number
+    repeats = repeats_of(value)
+    if repeats is not None:
+        return Repeated(*repeats)
     try:
         return rational(value)
     except Unstructured:
@@ -109,8 +113,20 @@ def _hstack(blocks: list[flint.fmpq_mat]) -> flint.fmpq_mat:
     return flint.fmpq_mat(rows, sum(c for _, c in lists), entries)
 
 
-def _zeros(rows: int, cols: int) -> flint.fmpq_mat:
-    return flint.fmpq_mat(rows, cols)
+def _plain(value: Value) -> Value:
+    """A repeated matrix as the plain one (for a rule with no shortcut for it)."""
+    if isinstance(value, Repeated):
+        return expanded(value.base, value.kv, value.group, value.by_rows)
+    return value
+
+
+def _shared(left: Value, right: Value) -> Repeated | None:
+    """A product that keeps the blocks repeated: projected once per key/value head."""
+    if isinstance(right, Repeated) and not right.by_rows and isinstance(left, flint.fmpq_mat):
+        return Repeated(left * right.base, right.kv, right.group, False)
+    if isinstance(left, Repeated) and left.by_rows and isinstance(right, flint.fmpq_mat):
+        return Repeated(left.base * right, left.kv, left.group, True)
+    return None
 
 
 # ---------------------------------------------------------------------- evaluation
@@ -126,6 +142,10 @@ def _scalar(expr: sp.Basic, values: Mapping[sp.Basic, Value]) -> sp.Expr:
 
 
 def _times(left: Value, right: Value) -> Value:
+    shared = _shared(left, right)
+    if shared is not None:
+        return shared
+    left, right = _plain(left), _plain(right)
     rotated = scores_of(left, right)  # RoPE's queries times its keys: held as the pair
     if rotated is not None:
         return rotated
@@ -143,23 +163,22 @@ def _times(left: Value, right: Value) -> Value:
         # one row per query (the weights' rows), not per key: cross-attention has both
         return Mix(left.logits.matrix.nrows(), right.ncols(), (Term(left, right, 0),))
     if isinstance(left, Mix) and isinstance(right, flint.fmpq_mat):
-        terms = tuple(
-            Term(t.weights, t.matrix * _rows(right, t.offset, t.offset + t.matrix.ncols()), 0)
-            for t in left.terms
-        )
+        # the projection kept apart: the heads' values are not multiplied by it here
+        after = right if left.after is None else left.after * right
         part = None if left.rational is None else left.rational * right
-        return Mix(left.rows, right.ncols(), terms, part)
+        return Mix(left.rows, right.ncols(), left.terms, part, after)
     raise Unstructured(f"a product of {type(left).__name__} and {type(right).__name__}")
 
 
 def _plus(left: Value, right: Value) -> Value:
+    left, right = _plain(left), _plain(right)
     if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
         return left + right
     if isinstance(right, Mix):
         left, right = right, left
     if isinstance(left, Mix) and isinstance(right, flint.fmpq_mat):
         total = right if left.rational is None else left.rational + right
-        return Mix(left.rows, left.cols, left.terms, total)
+        return Mix(left.rows, left.cols, left.terms, total, left.after)
     if isinstance(right, Logits):
         left, right = right, left
     if isinstance(left, Logits) and isinstance(right, flint.fmpq_mat) and not any(right.entries()):
@@ -172,9 +191,10 @@ def _plus(left: Value, right: Value) -> Value:
 
 
 def _hstack_values(parts: list[Value]) -> Value:
+    parts = [_plain(part) for part in parts]
     if all(isinstance(p, flint.fmpq_mat) for p in parts):
         return _hstack(parts)  # type: ignore[arg-type]
-    if not all(isinstance(p, Mix) and p.rational is None for p in parts):
+    if not all(isinstance(p, Mix) and p.rational is None and p.after is None for p in parts):
         raise Unstructured("a concatenation of mixed values")
     terms: list[Term] = []
     offset = 0
@@ -216,7 +236,7 @@ def _matadd(expr: sp.MatAdd, values: Mapping[sp.Basic, Value]) -> Value:
 
 def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.arg, values)
-    if isinstance(inner, Rotated):
+    if isinstance(inner, (Rotated, Repeated)):
         return inner.transpose()
     if not isinstance(inner, flint.fmpq_mat):
         raise Unstructured("a transpose of a non-rational matrix")
@@ -226,12 +246,29 @@ def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
 def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.parent, values)
     rows, cols = expr.rowslice, expr.colslice
+    if isinstance(inner, Repeated):
+        head = _head_of(inner, rows, cols)
+        if head is not None:
+            return head
+        inner = _plain(inner)
     if not isinstance(inner, flint.fmpq_mat) or rows[2] != 1 or cols[2] != 1:
         raise Unstructured("a slice of a non-rational matrix")
     picked = _columns(inner, int(cols[0]), int(cols[1]))
     if (int(rows[0]), int(rows[1])) != (0, inner.nrows()):
         picked = _rows(picked, int(rows[0]), int(rows[1]))
     return picked
+
+
+def _head_of(shared: Repeated, rows: tuple, cols: tuple) -> flint.fmpq_mat | None:
+    """A query head's slice of repeated keys or values: its key/value head's block of the
+    base (the one projection the heads of a group share); None when it is not one block."""
+    start, stop, width = int(cols[0]), int(cols[1]), shared.width()
+    whole = (int(rows[0]), int(rows[1]), rows[2]) == (0, shared.base.nrows(), 1)
+    block = start // width
+    if shared.by_rows or not whole or cols[2] != 1 or stop > (block + 1) * width:
+        return None
+    offset = block // shared.group * width - block * width
+    return _columns(shared.base, start + offset, stop + offset)
 
 
 def _ones(expr: sp.OneMatrix, values: Mapping[sp.Basic, Value]) -> Value:

@@ -7,7 +7,8 @@ They are apart from the walker so that an operation's structured rule (the softm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Union
 
 import flint
@@ -47,12 +48,57 @@ class Term:
 
 @dataclass(frozen=True)
 class Mix:
-    """``sum of terms + rational`` (rational: a full-shape matrix, or None for 0)."""
+    """``(sum of terms) @ after + rational`` (rational: a full-shape matrix, or None for 0).
+
+    ``after`` (None: the identity) is the output projection kept apart from the heads'
+    values: ``V_h W_O^h`` is never formed (a LLaMA layer's would be 4 billion exact
+    multiply-adds and a matrix per head); the enclosure multiplies the heads' concatenated
+    outputs by it once, and an exact entry reads the one column of ``V_h W_O^h`` it needs."""
 
     rows: int
     cols: int
     terms: tuple[Term, ...]
     rational: flint.fmpq_mat | None = None
+    after: flint.fmpq_mat | None = None
+    _columns: dict[tuple[int, int], list[flint.fmpq]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def parts(self, c: int) -> Iterator[tuple[Term, list[flint.fmpq]]]:
+        """Each term that reaches column ``c``, with the column of its matrix (times
+        ``after``) that column c reads: entry j is the coefficient of weight j."""
+        for index, term in enumerate(self.terms):
+            width = term.matrix.ncols()
+            if self.after is None:
+                if term.offset <= c < term.offset + width:
+                    column = c - term.offset
+                    yield term, [term.matrix[j, column] for j in range(term.matrix.nrows())]
+                continue
+            held = self._columns.get((index, c))
+            if held is None:
+                picked = [self.after[term.offset + k, c] for k in range(width)]
+                held = (term.matrix * flint.fmpq_mat(width, 1, picked)).entries()
+                self._columns[(index, c)] = held
+            yield term, held
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """``base`` of ``kv`` blocks of rows (``by_rows``) or columns, each standing ``group``
+    times in a row: grouped-query attention's keys and values, projected once per key/value
+    head and read by each query head of its group."""
+
+    base: flint.fmpq_mat
+    kv: int
+    group: int
+    by_rows: bool
+
+    def transpose(self) -> Repeated:
+        return Repeated(self.base.transpose(), self.kv, self.group, not self.by_rows)
+
+    def width(self) -> int:
+        """Rows (``by_rows``) or columns of one block."""
+        return (self.base.nrows() if self.by_rows else self.base.ncols()) // self.kv
 
 
 @dataclass(frozen=True)
@@ -62,4 +108,6 @@ class Blocked:
     allowed: tuple[tuple[bool, ...], ...]
 
 
-Value = Union[flint.fmpq_mat, Logits, Weights, Mix, Blocked, sp.Expr, Rotated, RotatedScores]  # noqa: UP007 (3.10 runtime)
+Value = Union[  # noqa: UP007 (3.10 runtime)
+    flint.fmpq_mat, Logits, Weights, Mix, Blocked, Repeated, sp.Expr, Rotated, RotatedScores
+]

@@ -95,6 +95,26 @@ class BinaryMatrix(sp.ImmutableDenseMatrix):
         return matrix
 
     @classmethod
+    def repeated(cls, base: Any, kv: int, group: int, by_rows: bool) -> BinaryMatrix:
+        """``base`` (``kv`` blocks of rows, or of columns unless ``by_rows``) with each block
+        standing ``group`` times in a row: grouped-query attention's key/value weights, one
+        block per key/value head, repeated for the query heads that share it. The repeated
+        matrix is made only when read; the exact structure reads :func:`repeats_of`."""
+        matrix = Basic.__new__(cls)
+        _ARGS.__delete__(matrix)
+        rows, cols = base.nrows(), base.ncols()
+        matrix._rows, matrix._cols = (rows * group, cols) if by_rows else (rows, cols * group)
+        matrix.__dict__["_repeats"] = (base, kv, group, by_rows)
+        return matrix
+
+    def held(self) -> Any:
+        """The FLINT ``fmpq_mat`` of the entries (a repeated one made on first reading)."""
+        fractions = self.__dict__.get("_fractions")
+        if fractions is None:
+            fractions = self.__dict__["_fractions"] = expanded(*self.__dict__["_repeats"])
+        return fractions
+
+    @classmethod
     def _fromrep(cls, rep: Any) -> Any:
         """What SymPy makes from this matrix (a transpose, a product) is a plain matrix."""
         return sp.ImmutableDenseMatrix._fromrep(rep)
@@ -103,7 +123,7 @@ class BinaryMatrix(sp.ImmutableDenseMatrix):
     def _rep(self) -> Any:
         made = self.__dict__.get("_made_rep")
         if made is None:
-            made = self.__dict__["_made_rep"] = _sympy_rep(self.__dict__["_fractions"])
+            made = self.__dict__["_made_rep"] = _sympy_rep(self.held())
         return made
 
     @property
@@ -129,7 +149,7 @@ class BinaryMatrix(sp.ImmutableDenseMatrix):
         return set()  # numbers only: no need to make the entries to know it
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        entries = self.__dict__["_fractions"].entries()
+        entries = self.held().entries()
         return (_unpickle, (self.shape, [(int(q.p), int(q.q)) for q in entries]))
 
 
@@ -150,6 +170,24 @@ def _sympy_rep(fractions: Any) -> Any:
     return DomainMatrix.from_list_flat(flat, (rows, cols), QQ).to_sparse()
 
 
+def expanded(base: Any, kv: int, group: int, by_rows: bool) -> Any:
+    """The ``fmpq_mat`` of :meth:`BinaryMatrix.repeated`'s entries."""
+    import flint
+
+    matrix = base if by_rows else base.transpose()
+    rows, cols = matrix.nrows(), matrix.ncols()
+    size = rows // kv * cols  # entries of one block of rows
+    entries = matrix.entries()
+    out = [e for b in range(kv) for _ in range(group) for e in entries[b * size : (b + 1) * size]]
+    made = flint.fmpq_mat(rows * group, cols, out)
+    return made if by_rows else made.transpose()
+
+
 def flint_of(matrix: Any) -> Any:
     """The FLINT ``fmpq_mat`` a :class:`BinaryMatrix` holds, or None for any other matrix."""
-    return matrix.__dict__.get("_fractions") if isinstance(matrix, BinaryMatrix) else None
+    return matrix.held() if isinstance(matrix, BinaryMatrix) else None
+
+
+def repeats_of(matrix: Any) -> tuple[Any, int, int, bool] | None:
+    """(base, kv, group, by_rows) of a :meth:`BinaryMatrix.repeated` matrix, else None."""
+    return matrix.__dict__.get("_repeats") if isinstance(matrix, BinaryMatrix) else None

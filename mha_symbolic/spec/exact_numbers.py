@@ -219,6 +219,10 @@ def latex_rows(text: str, where: str) -> list[list[str]]:
 
 def to_matrix(value: Any, where: str) -> sp.ImmutableMatrix:
     """An exact matrix; entries are named ``where[i,j]`` (1-based) in errors."""
+    from mha_symbolic.spec.binary_arrays import BinaryMatrix
+
+    if isinstance(value, BinaryMatrix):
+        return value  # read already (grouped-query weights, see binary_repeated)
     fast = _binary_array(value, where)
     if fast is not None:
         return fast
@@ -280,6 +284,20 @@ def _binary_array(value: Any, where: str, vector: bool = False) -> sp.ImmutableM
         entry = f"{where}[{j + 1}]" if vector else f"{where}[{i + 1},{j + 1}]"
         raise SpecError(f"{entry}: {float(grid[i, j])!r} is not a finite number")
     return BinaryMatrix.of(fraction_matrix(grid))
+
+
+def binary_repeated(
+    value: Any, where: str, kv: int, group: int, by_rows: bool
+) -> sp.ImmutableMatrix | None:
+    """A float array of ``kv`` blocks (rows, or columns unless ``by_rows``) read in binary,
+    each block standing ``group`` times: the base read once, never the repeated copies
+    (see :meth:`.BinaryMatrix.repeated`); None when floats are not read in binary."""
+    base = _binary_array(value, where)
+    if base is None:
+        return None
+    from mha_symbolic.spec.binary_arrays import BinaryMatrix, flint_of
+
+    return BinaryMatrix.repeated(flint_of(base), kv, group, by_rows)
 
 
 def _is_row(row: Any) -> bool:

@@ -3,7 +3,9 @@
 Query head i uses key/value head ``i // (heads // kv_heads)`` (as ``repeat_interleave`` and
 torch's ``enable_gqa`` do). The spec stores the key/value weights repeated once per query
 head, so every consumer (derivation, rendering, checking, compiling) sees ordinary multi-head
-attention whose heads in a group share K and V exactly.
+attention whose heads in a group share K and V exactly. A float array read in binary is read
+once per key/value head and its repeats made only when read (the exact structure projects
+each key/value head once: see :meth:`.BinaryMatrix.repeated`).
 """
 
 from __future__ import annotations
@@ -107,6 +109,9 @@ def _repeat_array(value: Any, name: str, kv: int, group: int, axis: int) -> Any:
         raise SpecError(
             f"kv_heads = {kv} does not divide the width {array.shape[axis]} that {name} projects to"
         )
+    shared = exact.binary_repeated(array, name, kv, group, axis == 0)
+    if shared is not None:  # each key/value head's weights read once, not once per query head
+        return shared
     blocks = np.split(array, kv, axis=axis)
     return np.concatenate([block for block in blocks for _ in range(group)], axis=axis)
 
