@@ -91,7 +91,7 @@ def _searched(
     examples: list[Example] = []
     groups: list[list[Seen]] = []
     stopped = None
-    for part in parts(reading.seen):
+    for part in parts(reading.seen, [line.text for line in document.lines]):
         decided, found, note = by_numbers(document, [reading.seen[i] for i in part])
         decided = _token_rows(decided)
         seen.extend(decided)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_i22_prints import DEV_I22_PRINTS
 from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
@@ -1471,4 +1472,5 @@ DOCS: list[Doc] = [
     DECODER_LOSS,
     PRAKASH,
     *DEV_MORE,
+    *DEV_I22_PRINTS,
 ]
