@@ -21,6 +21,9 @@ _ARGUMENT = re.compile(
     r"|Tensor|constant|asarray)\(|[\w.]*(?:softmax|print|log|display|dbg)\w*!?\()"
     r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*$"
 )
+_WRAPPER_END = re.compile(
+    r"(?:(?:np|numpy|torch|tf|jnp)\.)?(?:array|tensor|constant|asarray)\(\s*$"
+)
 # Between the name's "=" and the value: another value's end and a cell or list separator
 # ("V = [[1, 2]] | [[0.6, 1.3]]"), or a new line that calls a function of it
 # ("Input:\nattention(np.array([[...]]), ...)"): the name is not this value's.
@@ -36,7 +39,7 @@ def not_its_name(tail: str) -> bool:
 def argument(line: str) -> bool:
     """Whether a value stands among a function's arguments (not np.array's, print's or
     softmax's) on its line."""
-    return bool(_ARGUMENT.search(line))
+    return bool(_ARGUMENT.search(_WRAPPER_END.sub("", line)))
 
 
 def summarised_role(columns_at: tuple[int, ...], role: str) -> bool:

@@ -42,6 +42,7 @@ _DEEP = re.compile(rf"(?:\[\s*(?:(?:array|tensor)\(\s*)?){{{MAX_NESTING + 1},}}"
 # A bracket right after a name, a call or an index subscripts it ("x[0]", "f(x)[1]", "a[0][1]");
 # after a LaTeX sizing command it is a delimiter ("\\left[0.2, 0.8\\right]").
 _SUBSCRIPT = re.compile(r"(?<![\\\w])(?!(?:left|right|[bB]ig{1,2}[lr]?)\Z)\w*[\w)\]]\Z")
+_CALL = re.compile(r"[\w!]\Z")  # a call's "(" right after its name
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
 
@@ -194,6 +195,9 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
             _SUBSCRIPT.search(body, max(0, index - 12), index) or body.endswith("s!", 0, index)
         ):
             position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]", Rust's s![1, ..]
+            continue
+        if body[index] == "(" and _CALL.search(body, max(0, index - 1), index):
+            position = index + 1  # "attention([[1, 0]], [[1, 1]], ...)": each argument its own
             continue
         deep = _DEEP.match(body, index)
         if deep:  # no list opens before the last MAX_NESTING brackets of a longer run

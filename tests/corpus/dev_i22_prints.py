@@ -71,4 +71,5 @@ DEEPML = Doc(
     "example's weights, so only the test case's heading tells them apart.",
 )
 
+
 DEV_I22_PRINTS: list[Doc] = [DEEPML]
