@@ -200,6 +200,17 @@ W_V = [[1, 0], [0, 1]]
 
 weights = [[0.67, 0.33], [0.33, 0.67]]
 """
+# numpy's summarised print of wide rows ("..."): the columns it shows, said as such.
+SUMMARISED = """# Attention weights on summarised values
+
+scores = [[1, 0], [2, 3]]
+
+v = [[1.0, -2.0, ..., 0.5, 3.0], [0.25, 4.0, ..., -1.0, 2.0]]
+
+weights = [[0.7311, 0.2689], [0.2689, 0.7311]]
+
+out = [[0.7983, -0.3864, ..., 0.0966, 2.7311], [0.4517, 2.3864, ..., -0.5966, 2.2689]]
+"""
 NOTEBOOK = {
     "cells": [
         {"cell_type": "markdown", "source": ["# Attention, no scaling\n"]},
@@ -232,6 +243,7 @@ CRAFTED = {
     "output.md": OUTPUT,
     "two-examples.md": TWO_EXAMPLES,
     "causal.md": CAUSAL,
+    "summarised.md": SUMMARISED,
     "page.ipynb": json.dumps(NOTEBOOK),
     "one-head.md": ONE_HEAD,  # read another way than the first: said in a note
     "other-readings.md": SLICED,

@@ -9,6 +9,7 @@ import threading
 from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.boxed import boxed_blocks
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
 from mha_symbolic.extract.layouts import side_by_side
@@ -29,7 +30,7 @@ _END = re.compile(r"\\end\{([pbBvV]?matrix|array|tabular)\}")
 _ENDS_TRIED = 50  # \end{...} of other kinds skipped looking for a \begin's own
 _BOUNDARY = re.compile(r"\n[ \t]*\n|\$\$|\\\[|\\\]|```[^\n]*|\n[ \t]*(?:[*•+-]|\d+[.)])\s|\n#")
 _OPEN_END = re.compile(r"(=|:|→|\\rightarrow|\\to|\\approx|≈|\\\\|,|&|@|\(|\[)\s*$")
-_SHAPE_BEFORE = re.compile(r"(?:\bshape|\bstrides|\bSize)\s*[=:(]?\s*$")
+_SHAPE_BEFORE = re.compile(r"(?:\bshape|\bstrides|\bSize)\s*[=:(]?\s*$|\bTensor\[$")
 _LOCK = threading.Lock()
 _LAST: list[tuple[Document, tuple[Text, list[Item]]]] = []  # the last document read, its items
 # An opener that can start a list of numbers: "(" before a number or a "[" (tensor([[...),
@@ -41,6 +42,7 @@ _DEEP = re.compile(rf"(?:\[\s*(?:(?:array|tensor)\(\s*)?){{{MAX_NESTING + 1},}}"
 # A bracket right after a name, a call or an index subscripts it ("x[0]", "f(x)[1]", "a[0][1]");
 # after a LaTeX sizing command it is a delimiter ("\\left[0.2, 0.8\\right]").
 _SUBSCRIPT = re.compile(r"(?<![\\\w])(?!(?:left|right|[bB]ig{1,2}[lr]?)\Z)\w*[\w)\]]\Z")
+_CALL = re.compile(r"[\w!]\Z")  # a call's "(" right after its name
 _CONTINUES = re.compile(r"\s*(=|≈|\\approx|→|\\rightarrow|\\end\{)")
 
 
@@ -81,7 +83,10 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(found)
     taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
     items.extend(julia_blocks(text, lines))
-    items.extend(frames(text, lines))
+    boxed = boxed_blocks(text, lines, lambda start: statement_before(text.body, start))
+    items.extend(boxed)
+    taken.extend((item.start, item.end) for item in boxed)  # "[ CPUFloatType{2,3} ]": no list
+    items.extend(f for f in frames(text, lines) if not _within(f, boxed))
     items.extend(_bracketed(text, taken, unread))
     if len(items) > MAX_ITEMS:
         raise SpecError(
@@ -92,6 +97,10 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     numbers = scalars(text, lines, taken + [(item.start, item.end) for item in items])
     unread.sort(key=lambda u: u.start)
     return replace(text, unread=tuple(unread), scalars=tuple(numbers)), items
+
+
+def _within(item: Item, others: list[Item]) -> bool:
+    return any(o.start <= item.start < o.end for o in others)
 
 
 def _environments(body: str) -> list[tuple[int, tuple[int, int], int]]:
@@ -182,8 +191,13 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
         if covering >= 0 and spans[covering][0] <= index < spans[covering][1]:
             position = spans[covering][1]
             continue
-        if body[index] == "[" and _SUBSCRIPT.search(body, max(0, index - 12), index):
-            position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]": an index
+        if body[index] == "[" and (
+            _SUBSCRIPT.search(body, max(0, index - 12), index) or body.endswith("s!", 0, index)
+        ):
+            position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]", Rust's s![1, ..]
+            continue
+        if body[index] == "(" and _CALL.search(body, max(0, index - 1), index):
+            position = index + 1  # "attention([[1, 0]], [[1, 1]], ...)": each argument its own
             continue
         deep = _DEEP.match(body, index)
         if deep:  # no list opens before the last MAX_NESTING brackets of a longer run
@@ -205,7 +219,8 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
             before = body[max(0, index - 40) : index]
             if before.endswith("Size") or (kind == "list" and _SHAPE_BEFORE.search(before)):
                 kind = "shape"  # torch.Size([2, 3]), shape=[2, 2], strides=[2, 1]: no values
-            items.append(_item(text, rows, index, parsed.end, kind, batch))
+            item = _item(text, rows, index, parsed.end, kind, batch)
+            items.append(replace(item, columns_at=parsed.columns_at))
             if len(items) > MAX_ITEMS:
                 return items  # refused by the caller, which counts them
         position = parsed.end

@@ -48,6 +48,9 @@ class Item:
     columns: tuple[str, ...] = ()  # a table's header cells over its columns (names, tokens)
     labels: tuple[str, ...] = ()  # a table's first column of row labels (tokens), left out
     transposed: bool = False  # printed as a transpose ("Kᵀ =", "W^T =", "print(K.T)")
+    # A summarised print ("[[0.1, 0.2, ..., 0.8, 0.9]]"): the columns its rows hold, 0-based
+    # from the left and negative from the right; () when every column is printed.
+    columns_at: tuple[int, ...] = ()
 
     @property
     def shape(self) -> tuple[int, int]:

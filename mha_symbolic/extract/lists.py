@@ -11,6 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from mha_symbolic.extract.elided import is_elision, summarised
 from mha_symbolic.extract.items import entry
 
 MAX_SPAN = 200_000  # characters of one bracketed list
@@ -31,6 +32,7 @@ class Parsed:
     value: list
     end: int
     sums: bool
+    columns_at: tuple[int, ...] = ()  # a summarised print's visible columns (elided.py)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class _State:
         self.closers: list[str] = []
         self.token: list[str] = []  # the pieces of the entry being read ("0.1", "+", "0.2")
         self.sums = False
+        self.elided = False  # a "..." of a summarised print stands among the entries
         self.spaced = False  # whitespace since the last piece of the entry
         self.failed = ""  # the entry that could not be read
         self.wrapped: list[bool] = []  # per open list: an array( ... ) inside a list
@@ -71,6 +74,9 @@ class _State:
             return True
         if len(pieces) == 1:
             value = entry(pieces[0])
+            if value is None and is_elision(pieces[0]):
+                self.elided = True
+                value = pieces[0]
             if value is None:
                 self.failed = pieces[0]
                 return False
@@ -97,6 +103,8 @@ def parse(body: str, start: int) -> Parsed | Unreadable | None:
     Unreadable when that piece is an entry meant as a number or stands in a matrix's row."""
     state = _State()
     found = _read(body, start, state)
+    if found is not None and state.elided:
+        return _summarised(found)
     if found is not None or not state.failed or not state.stack:
         return found
     if not _meant_as_numbers(state, body[start]):
@@ -106,6 +114,23 @@ def parse(body: str, start: int) -> Parsed | Unreadable | None:
         return None
     row = len(state.stack[-2]) + 1 if len(state.stack) >= 2 else 0
     return Unreadable(state.failed, row, end)
+
+
+def _summarised(found: Parsed) -> Parsed | Unreadable:
+    """A list with "..." among its entries: its visible columns when it is a summarised
+    print, else left unread at the ellipsis (as any entry meant as a number)."""
+    read = summarised(found.value)
+    if read is None:
+        rows = found.value if any(isinstance(row, list) for row in found.value) else []
+        row = next((i for i, r in enumerate(rows, 1) if _elision_in(r)), 0)
+        return Unreadable("...", row, found.end)
+    return Parsed(read[0], found.end, found.sums, read[1])
+
+
+def _elision_in(value: object) -> bool:
+    if isinstance(value, list):
+        return any(map(_elision_in, value))
+    return isinstance(value, str) and is_elision(value)
 
 
 def _meant_as_numbers(state: _State, opener: str) -> bool:

@@ -2,23 +2,33 @@
 matrix named X whose numbers differ from the X before it), or, on a page that prints no X at
 all, a new Q (lecture notes that set Q, K and V by hand, example after example). The numbers
 of one example are searched for relations among themselves only: a coincidence between two
-examples (one's identity K times another's weights) never ties them into one."""
+examples (one's identity K times another's weights) never ties them into one. An exercise's
+numbered test cases ("Test Case 2", "Example 3") are examples of their own, whatever they
+print (the same numbers again, or arrays passed to a function without names)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from mha_symbolic.extract.reading import Seen
 
 Rows = list[list[str]]
+_CASE = re.compile(r"^\W*(?:test[\s_-]*case|example|exercise|case)\s*#?\s*\d+\b", re.IGNORECASE)
 
 
-def parts(seen: Sequence[Seen]) -> list[list[int]]:
-    """The indices of ``seen`` cut before each array that starts another example."""
+def parts(seen: Sequence[Seen], lines: Sequence[str] = ()) -> list[list[int]]:
+    """The indices of ``seen`` cut before each array that starts another example (``lines``:
+    the document's, where a numbered test case starts one)."""
     starter = "x" if any(_whole(s, "x") for s in seen) else "q"
+    cases = [n for n, line in enumerate(lines) if _CASE.match(line)]
     out: list[list[int]] = [[]]
     current: Rows | None = None
     for index, s in enumerate(seen):
+        before = seen[index - 1].item.line if index else -1
+        if out[-1] and any(before < n <= s.item.line for n in cases):
+            out.append([])
+            current = None
         if _whole(s, starter):
             value = _plain(s)
             if current is not None and value != current and out[-1]:

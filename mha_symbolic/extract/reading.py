@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.aliases import normalize, resolve, row_marker
+from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
+from mha_symbolic.extract.call_names import argument, not_its_name, summarised_role
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
@@ -92,7 +94,10 @@ def read(document: Document) -> Reading:
     seen = []
     for index, item in enumerate(items):
         previous = items[index - 1] if index else None
-        seen.append(_classify(document, item, previous, headings, tokens))
+        s = _classify(document, item, previous, headings, tokens)
+        if not summarised_role(item.columns_at, s.role):  # only ever V or A V, or no name
+            s = Seen(item, "unnamed", None, None, "", s.where)
+        seen.append(s)
     seen = _siblings(document, seen, tokens)
     for name, row, col, item in indexed_entries(text, [line.text for line in document.lines]):
         role = resolve(name)
@@ -248,6 +253,8 @@ def _classify(
         named = named or _heading_name(document, item.line, headings)
         first = named[0] if named else ("", None, "")
         return Seen(item, "shape", first[1], None, first[2], where, names=_tags(named or []))
+    if argument(statement.split("\n")[-1]):  # attention(np.array([[...]]), ...)
+        return Seen(item, "unnamed", None, None, "", where)
     if _SOFTMAX_ARGUMENT.search(statement):
         return _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)
     operand = _OPERATOR_START.match(item.after)
@@ -339,7 +346,7 @@ def _is_shape(item: Item) -> bool:
 def _names(statement: str) -> list[tuple[str, int | None, str]] | None:
     """Roles named by the statement: the chain just before the item, else its first name."""
     segments = _RELATION.split(statement)
-    if len(segments) < 2:
+    if len(segments) < 2 or not_its_name(segments[-1]):
         return None
     chain: list[tuple[str, int | None, str]] = []
     for segment in reversed(segments[:-1]):
@@ -348,8 +355,8 @@ def _names(statement: str) -> list[tuple[str, int | None, str]] | None:
         if role is None:
             break
         chain.insert(0, (role.role, role.head, role.name))
-        if cut != segment:
-            break
+        if cut != segment or "\n" in segment:
+            break  # "Input:\nQ = [...]": a label line, then a statement of its own
     if chain:
         return chain
     for segment in segments[:-1]:
@@ -368,12 +375,12 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
     """A label line just above ("Output:", "Token1 output:") names what follows it."""
     for back in range(item.line - 1, max(-1, item.line - 5), -1):
         line = document.lines[back].text.strip().strip("*$ ")
-        if not line:
+        if not line or line == "Tensor":  # tf.js prints "Tensor" above the array
             continue
-        printed = _PRINT.match(line)
+        printed = _PRINT.match(line) or _LIBRARY_PRINT.match(line)
         if printed:  # a printed output below print("Keys:", keys) or a cell's last name
             role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
-            role = role or resolve(printed.group(2) or printed.group(3) or "")
+            role = role or resolve(next((g for g in printed.groups()[1:] if g), ""))
             return [(role.role, role.head, role.name)] if role else None
         if not line.endswith((":", "→", "=")):
             return None

@@ -69,6 +69,10 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
+    # A test case whose arrays no name places and no relation ties (its expected output
+    # wrong, its inputs passed unnamed) is left alone, not the page refused for it.
+    placed = [g for g in groups if _found(examples, g) or any(s.role != "unnamed" for s in g)]
+    groups = placed or groups
     out: list[Draft] = []
     failed: list[tuple[SpecError, list[Seen]]] = []
     for number, group in enumerate(groups, start=1):
@@ -100,7 +104,7 @@ def _searched(
     examples: list[Example] = []
     groups: list[list[Seen]] = []
     stopped = None
-    for part in parts(reading.seen):
+    for part in parts(reading.seen, [line.text for line in document.lines]):
         decided, found, note = by_numbers(document, [reading.seen[i] for i in part])
         decided = _token_rows(decided)
         seen.extend(decided)

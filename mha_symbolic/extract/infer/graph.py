@@ -354,9 +354,24 @@ def _split(found: Inference) -> None:
     for index in parent:
         groups.setdefault(root(index), []).append(index)
     for members in sorted(groups.values(), key=min):
-        if any(found.roles.get(i) in ATTENTION for i in members):
+        if any(found.roles.get(i) in ATTENTION or _softmax_output(found, i) for i in members):
             found.components.append(sorted(members))
             _number_heads(found, sorted(members), head_root)
+
+
+def _softmax_output(found: Inference, index: int) -> bool:
+    """An array named the output whose relation goes through a softmax (softmax(Q Kᵀ) V
+    with no projection after it): attention, although no step of it is printed."""
+    match = found.chosen.get(index)
+    if found.roles.get(index) != "output" or match is None:
+        return False
+    pending = [match.node]
+    while pending:
+        node = pending.pop()
+        if node.kind.startswith("softmax"):
+            return True
+        pending.extend(node.operands)
+    return False
 
 
 def _shared(found: Inference, index: int) -> bool:

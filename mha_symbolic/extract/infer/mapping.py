@@ -70,7 +70,9 @@ def capped(inference: Inference) -> Phrase | None:
 
 
 def _head(printed: Printed, name: str, where: Where) -> Phrase:
-    rows, cols = printed.shape
+    rows, width = printed.shape
+    at = printed.item.columns_at
+    cols = phrase("infer.columns", cols=width, head=width // 2) if at else width
     if name:
         return phrase("infer.named", where=where(printed), name=code(name), rows=rows, cols=cols)
     return phrase("infer.unnamed", where=where(printed), rows=rows, cols=cols)

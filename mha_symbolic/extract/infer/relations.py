@@ -45,6 +45,18 @@ class Node:
         return tuple(p for o in self.operands for p in o.leaves)
 
     @cached_property
+    def columns_at(self) -> tuple[int, ...]:
+        """The columns of the full array it holds when a leaf is a summarised print (see
+        extract/elided.py); () when every column is there."""
+        if self.printed is not None:
+            return self.printed.item.columns_at
+        if self.kind == "product":
+            return self.operands[1].columns_at
+        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols"):
+            return self.operands[0].columns_at
+        return ()
+
+    @cached_property
     def hidden(self) -> int:
         """How many computed values it passes through that the document does not print."""
         if self.printed is not None:
@@ -61,7 +73,10 @@ def _finite(a: np.ndarray) -> np.ndarray:
 
 
 def product(a: Node, b: Node, transposed: bool = False) -> Node | None:
-    """A B (or A Bᵀ); the error |A| rB + rA |B| + rA rB."""
+    """A B (or A Bᵀ); the error |A| rB + rA |B| + rA rB. None over a summarised print's
+    columns: the sum would leave out its middle columns (only A V of printed A keeps them)."""
+    if a.columns_at or (transposed and b.columns_at):
+        return None
     bm, br = (b.mid.T, b.rad.T) if transposed else (b.mid, b.rad)
     if a.mid.shape[1] != bm.shape[0] or not (np.isfinite(a.mid).all() and np.isfinite(bm).all()):
         return None
@@ -89,7 +104,9 @@ def causal(rows: int, cols: int) -> np.ndarray:
 
 
 def softmax(a: Node, by_rows: bool = True) -> Node:
-    """Softmax with its exact interval bound: each entry at the ends of its operands' intervals."""
+    """Softmax with its exact interval bound: each entry at the ends of its operands' intervals.
+    A summarised print's softmax by rows is never computed (its middle columns are not
+    printed); the caller keeps such arrays out (``partial``)."""
     mid, rad = (a.mid, a.rad) if by_rows else (a.mid.T, a.rad.T)
     top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
@@ -105,6 +122,12 @@ def softmax(a: Node, by_rows: bool = True) -> Node:
     if not by_rows:
         value, bound = value.T, bound.T
     return Node(value, bound, "softmax_rows" if by_rows else "softmax_cols", (a,))
+
+
+def partial(node: Node) -> bool:
+    """Whether a value holds only some columns of a summarised print: no softmax by rows, no
+    row sums, no head slices or concatenation of it."""
+    return bool(node.columns_at)
 
 
 def even(scores: Node, by_rows: bool = True) -> bool:

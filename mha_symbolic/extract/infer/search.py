@@ -75,6 +75,7 @@ class Search:
         found = self.by_shape.get((rows, cols), []) + (
             self.by_shape.get((cols, rows), []) if rows != cols else []
         )
+        found = [p for p in found if p.item.columns_at == node.columns_at]  # never shifted
         return [p for p in found if p.index > node.last and not self._tested(p, node)]
 
     def _tested(self, p: Printed, node: Node) -> bool:
@@ -124,6 +125,8 @@ class Search:
             ):
                 widened = _rounding(node, target)
             chosen = widened or fitted
+            if chosen is not None and chosen.transposed and node.columns_at:
+                chosen = None  # a summarised print's columns are no rows of another print
             if chosen is not None:
                 # One decimal is a hand-typed input's, exact: not a sign of rounded inputs.
                 rounded = widened is not None and all(p.decimals > 1 for p in node.leaves)
@@ -184,11 +187,16 @@ def _pass(
     nodes = _first_prints(found, [found.node(p) for p in found.arrays], names or {})
     _reprints(found, nodes)
     products = _products(found, nodes)
-    hidden = _hidden_scores(found, products) + _printed_scores(found, nodes)
-    weights = _attention(found, nodes, products, hidden)
-    _sums(found, nodes, weights)
+    # A summarised print's visible columns are only ever V (and A V): no scores of them.
+    full, whole = (
+        [n for n in nodes if not rel.partial(n)],
+        [n for n in products if not n.columns_at],
+    )
+    hidden = _hidden_scores(found, whole) + _printed_scores(found, full)
+    weights = _attention(found, full, whole, hidden)
+    _sums(found, full, weights)
     outputs = _weighted_sums(found, weights, nodes, products)
-    _heads(found, nodes, outputs)
+    _heads(found, full, [n for n in outputs if not n.columns_at])
     return found
 
 

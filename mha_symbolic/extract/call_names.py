@@ -1,0 +1,48 @@
+"""Names a value does or does not get from the code around it: a value passed to a function
+(``attention(np.array([[...]]), ...)``) is whichever argument its numbers say; a name whose
+"=" another value follows first (``V = [[1, 2]] | [[0.6, 1.3]]``, a table's next cell) is not
+this value's; a print in Rust, JavaScript or tf.js names what it prints below it; a summarised
+print keeps only the name of V or of an output."""
+
+from __future__ import annotations
+
+import re
+
+# A print in Rust, JavaScript or tf.js: println!("{:.4}", weights); console.log(out);
+# scores.print(); println!("{weights}") (group 1 is a label, the first other group the name).
+LIBRARY_PRINT = re.compile(
+    r"^(?:(?:console\.log|println!|print!|dbg!)\(\s*(?:[\"'](?:([^\"'{}]*?)\s*:?\s*)?"
+    r"(?:\{(\w*)[^}]*\})?[\"']\s*,?\s*)?&?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*)\.print\(\))\s*;?$"
+)
+# A value passed to a function (not a wrapper like np.array, nor print or softmax): which
+# argument it is, its numbers say.
+_ARGUMENT = re.compile(
+    r"(?<![\w.])(?!(?:np|numpy|torch|tf|jnp)\.(?:array|tensor|constant|asarray)\(|(?:array|tensor"
+    r"|Tensor|constant|asarray)\(|[\w.]*(?:softmax|print|log|display|dbg)\w*!?\()"
+    r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*$"
+)
+_WRAPPER_END = re.compile(
+    r"(?:(?:np|numpy|torch|tf|jnp)\.)?(?:array|tensor|constant|asarray)\(\s*$"
+)
+# Between the name's "=" and the value: another value's end and a cell or list separator
+# ("V = [[1, 2]] | [[0.6, 1.3]]"), or a new line that calls a function of it
+# ("Input:\nattention(np.array([[...]]), ...)"): the name is not this value's.
+_OTHER_VALUE = re.compile(r"[\])]\s*[|,]\s*$")
+_CALL_LINE = re.compile(r"\n\s*(?!(?:np\.|torch\.|tf\.)?(?:array|tensor|constant)\(\s*$)\S")
+
+
+def not_its_name(tail: str) -> bool:
+    """Whether the text between a name's relation and the value says the name is another's."""
+    return bool(_OTHER_VALUE.search(tail) or _CALL_LINE.search(tail))
+
+
+def argument(line: str) -> bool:
+    """Whether a value stands among a function's arguments (not np.array's, print's or
+    softmax's) on its line."""
+    return bool(_ARGUMENT.search(_WRAPPER_END.sub("", line)))
+
+
+def summarised_role(columns_at: tuple[int, ...], role: str) -> bool:
+    """Whether a value may keep the role its name gives: a summarised print (its middle
+    columns left out) is only ever V or an output A V, never an input of a product."""
+    return not columns_at or role in ("v", "head.output", "output", "unnamed")
