@@ -3,6 +3,7 @@ numbers find is checked with its own spec, and a step printed again is judged ag
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,29 @@ def test_a_step_printed_again_at_other_digits_is_judged_again(
 def test_a_print_most_of_whose_numbers_differ_is_not_judged_again(tmp_path: Path) -> None:
     text = ROUNDED_AGAIN.replace("[0.67, 0.24, 0.09]", "[0.10, 0.20, 0.70]")
     assert len(extract_all(_page(tmp_path, text))) == 1
+
+
+def test_each_example_has_a_header_line_and_its_number_in_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, TWO_SETTINGS)
+    main(["check", str(path)])
+    headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("==")]
+    assert headers == [
+        "== Scaling the scores (example 1 of 2) ==",
+        "== Scaling the scores (example 2 of 2) ==",
+    ]
+    main(["check", str(path), "--format", "json"])
+    decoder, text, at, reports = json.JSONDecoder(), capsys.readouterr().out, 0, []
+    while text[at:].strip():
+        at += len(text[at:]) - len(text[at:].lstrip())
+        report, at = decoder.raw_decode(text, at)
+        reports.append(report)
+    assert [r["example"] for r in reports] == [
+        {"number": 1, "of": 2, "title": "Scaling the scores (example 1 of 2)"},
+        {"number": 2, "of": 2, "title": "Scaling the scores (example 2 of 2)"},
+    ]
+    assert [[c["key"] for c in r["claims"]] for r in reports] == [
+        ["head1.weights[1]", "head1.scores[1]"],
+        ["head1.weights[1]", "head1.scaled[1]"],
+    ]

@@ -5,6 +5,7 @@ And a step printed again (rounded, as a table) is judged again, in a copy of its
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -111,3 +112,10 @@ def _again(draft: Draft) -> list[Value]:
 
 def _entries(text: str) -> list[str]:
     return [e for e in text.replace("[", " ").replace("]", " ").split(",") if e.strip()]
+
+
+def numbered(report_json: str, number: int, count: int, title: str) -> str:
+    """A report's JSON saying which example of the page its claims belong to."""
+    data = json.loads(report_json)
+    data["example"] = {"number": number, "of": count, "title": title}
+    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -34,9 +34,21 @@ def split_variants(inference: Inference) -> list[int]:
 
 def _variants(inference: Inference, members: list[int]) -> list[list[int]]:
     settings = {i: s for i in members if (s := setting(inference, i)) is not None}
+    taken = {
+        _argument(inference.chosen[i].node)
+        for i in settings
+        if inference.chosen[i].node.kind != "scale"
+    }
+    settings = {  # a scaling counts when it scales the scores a softmax of the page takes
+        i: s
+        for i, s in settings.items()
+        if inference.chosen[i].node.kind != "scale"
+        or _argument(inference.chosen[i].node.operands[0]) in taken - {None}
+        or (inference.chosen[i].node.operands[0].printed is None and _matrix(inference, i))
+    }
     order = list(dict.fromkeys(settings[i] for i in sorted(settings)))
-    if len(order) < 2:
-        return [members]
+    if len(order) != 2:
+        return [members]  # one setting; or three and more, which rows of numbers fit by chance
     out = []
     for chosen in order:
         own = {i for i, s in settings.items() if s == chosen}
@@ -57,9 +69,14 @@ def setting(inference: Inference, index: int) -> Setting | None:
     weights = match.node.kind.startswith("softmax") and role == "weights"
     if not (weights or role in _SCORES or _of_scores(inference, match.node)):
         return None
+    below = match.node
+    while below.kind in ("scale", "mask") or below.kind.startswith("softmax"):
+        below = below.operands[0]
+    if below.printed is None and below.kind == "product":
+        return None  # Q K with the transpose forgotten: a slip of the one example, no setting
     scale = inference.scaling(index)
-    if scale is None:
-        return None
+    if scale is None or (scale[0] != 1.0 and not scale[1]):
+        return None  # a factor no width, constant or usual scale of the page says
     return (round(scale[0], 9), _mask_in(inference, index))
 
 
@@ -82,14 +99,27 @@ def _mask_in(inference: Inference, index: int) -> str:
     return ""
 
 
+def _matrix(inference: Inference, index: int) -> bool:
+    return inference.chosen[index].target.shape[0] > 1
+
+
+def _argument(node: Node) -> int | None:
+    """The printed scores under a softmax, a mask or a scaling (None when computed)."""
+    while node.kind in ("scale", "mask") or node.kind.startswith("softmax"):
+        node = node.operands[0]
+    return node.printed.index if node.printed is not None else None
+
+
 def _of_scores(inference: Inference, node: Node) -> bool:
     """A scaling of scores (printed as scores, or Q Kᵀ): scaled scores, whatever the shape
-    (a row's relation names no step by itself)."""
+    (a row's relation names no step by itself); a row only when given as printed."""
     if node.kind != "scale":
         return False
     below = node.operands[0]
     if below.printed is None:
         return below.kind == "product_t"
+    if below.shape[0] == 1 and below.printed.index in inference.chosen:
+        return False  # a computed row divided by a number: as often a coincidence as a step
     return inference.roles.get(below.printed.index) in ("scores", "softmax_argument")
 
 
