@@ -339,7 +339,7 @@ def _nothing_to_check(document: str, found: list[Any]) -> int:
 def _check_document(args: argparse.Namespace) -> int:
     """``check DOC``: the mapping read from the document, then the usual report per example."""
     from mha_symbolic.extract import extract_all
-    from mha_symbolic.extract.example_groups import numbered
+    from mha_symbolic.extract.example_groups import header, numbered
     from mha_symbolic.language.extract_phrases import voice
     from mha_symbolic.solution.terminal import terminal_width, wrap
 
@@ -358,7 +358,7 @@ def _check_document(args: argparse.Namespace) -> int:
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         said = [words.say(line) for line in (*one.inferred, *one.mapping)]
         if len(found) > 1:  # a page of several examples: a header line each
-            said.insert(0, words("example_header", title=one.spec.title))
+            said.insert(0, words.say(header(number, len(found))))
         said += [words("note", text=words.say(note)) for note in one.notes]
         if args.format == "json":
             for line in said:

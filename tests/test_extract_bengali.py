@@ -232,6 +232,10 @@ CRAFTED = {
     "two-examples.md": TWO_EXAMPLES,
     "causal.md": CAUSAL,
     "page.ipynb": json.dumps(NOTEBOOK),
+    "printed-again.md": (  # the weights printed again, rounded: judged in a copy of the example
+        "# Weights\n\nscores = [2, 1, 0]\n\nweights = softmax(scores) = [0.6652, 0.2447, 0.0900]"
+        "\n\nRounded: [0.67, 0.24, 0.09]\n"
+    ),
 }
 
 

@@ -136,8 +136,8 @@ def test_each_example_has_a_header_line_and_its_number_in_the_json(
     main(["check", str(path)])
     headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("==")]
     assert headers == [
-        "== Scaling the scores (example 1 of 2) ==",
-        "== Scaling the scores (example 2 of 2) ==",
+        "== example 1 of 2 ==",
+        "== example 2 of 2 ==",
     ]
     main(["check", str(path), "--format", "json"])
     decoder, text, at, reports = json.JSONDecoder(), capsys.readouterr().out, 0, []

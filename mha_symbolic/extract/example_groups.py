@@ -13,7 +13,7 @@ from mha_symbolic.extract.by_numbers import Example
 from mha_symbolic.extract.draft import Draft, Value
 from mha_symbolic.extract.place import agreeing
 from mha_symbolic.extract.reading import Seen
-from mha_symbolic.language.extract_phrases import phrase
+from mha_symbolic.language.extract_phrases import Phrase, joined, phrase
 
 
 def by_example(seen: list[Seen], found: Sequence[Example]) -> list[tuple[list[Seen], Example]]:
@@ -79,6 +79,7 @@ def printed_again(draft: Draft, values: Mapping[str, Any]) -> list[Draft]:
     """Copies of an example that claim the steps it prints again with other digits (each
     copy at most one print per step); a print most of whose numbers differ from the
     example's is another computation the numbers did not find, and is left alone."""
+    said = {str(p.numbers["where"]): p.numbers["where"] for p in _placed_again(draft)}
     pending = [v for v in _again(draft) if v.key.partition("[")[0] in values]
     pending = [v for v in pending if 2 * agreeing([v], values) > len(_entries(v.value))]
     out: list[Draft] = []
@@ -90,20 +91,22 @@ def printed_again(draft: Draft, values: Mapping[str, Any]) -> list[Draft]:
         copy = Draft(draft.document, f"{draft.title} (printed again)")
         copy.values = list(draft.values)
         copy.claims = claims
-        wheres = ", ".join(dict.fromkeys(c.where[0] for c in claims))
-        copy.notes = [phrase("notes.printed_again", wheres=wheres)]
+        wheres = tuple(dict.fromkeys(said[c.where[0]] for c in claims))
+        copy.notes = [phrase("notes.printed_again", wheres=joined("infer.entries", wheres))]
         out.append(copy)
         pending = rest
     return out
 
 
+def _placed_again(draft: Draft) -> list[Any]:
+    return [p for p in draft.placing if getattr(p, "key", "") == "placing.again"]
+
+
 def _again(draft: Draft) -> list[Value]:
     """The prints the example's placing left out as a step's second print."""
     out = []
-    for said in draft.placing:
-        numbers = getattr(said, "numbers", {})
-        if getattr(said, "key", "") != "placing.again":
-            continue
+    for said in _placed_again(draft):
+        numbers = said.numbers
         key, where = str(numbers.get("key", "")).strip("`"), str(numbers.get("where", ""))
         value = str(numbers.get("value", ""))
         out.append(Value(key, value, f"{where}: printed again", where=(where,)))
@@ -119,3 +122,9 @@ def numbered(report_json: str, number: int, count: int, title: str) -> str:
     data = json.loads(report_json)
     data["example"] = {"number": number, "of": count, "title": title}
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def header(number: int, count: int) -> Phrase:
+    """The line above an example's mapping and report: its number, in the reader's language
+    (the JSON also gives its title)."""
+    return phrase("example_header", number=number, count=count)
