@@ -340,6 +340,7 @@ def _nothing_to_check(document: str, found: list[Any]) -> int:
 def _check_document(args: argparse.Namespace) -> int:
     """``check DOC``: the mapping read from the document, then the usual report per example."""
     from mha_symbolic.extract import extract_all
+    from mha_symbolic.extract.example_groups import header, numbered
     from mha_symbolic.language.extract_phrases import voice
     from mha_symbolic.solution.terminal import terminal_width, wrap
 
@@ -354,9 +355,11 @@ def _check_document(args: argparse.Namespace) -> int:
     if not any(one.checkable for one in found):
         return EXIT_WRONG_CLAIM if noticed else _nothing_to_check(args.spec, found)
     worst, words, out = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang), []
-    for one in found:
+    for number, one in enumerate(found, start=1):
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
         said = [words.say(line) for line in (*one.inferred, *one.mapping)]
+        if len(found) > 1:  # a page of several examples: a header line each
+            said.insert(0, words.say(header(number, len(found))))
         said += [words("note", text=words.say(note)) for note in one.notes]
         if args.format == "json":
             for line in said:
@@ -365,6 +368,8 @@ def _check_document(args: argparse.Namespace) -> int:
             out += [fill(line) + "\n" for line in said]
         report = _document_report(one, args.large)
         text = _report_text(report, args.format, args.lang)
+        if args.format == "json" and len(found) > 1:
+            text = numbered(text, number, len(found), one.spec.title)
         out.append(text if text.endswith("\n") else text + "\n")
         worst = worst if report.ok else EXIT_WRONG_CLAIM
     show("".join(out))

@@ -248,6 +248,10 @@ CRAFTED = {
     "one-head.md": ONE_HEAD,  # read another way than the first: said in a note
     "other-readings.md": SLICED,
     "left-alone.ipynb": json.dumps(COUNTS_NOTEBOOK),
+    "printed-again.md": (  # the weights printed again, rounded: judged in a copy of the example
+        "# Weights\n\nscores = [2, 1, 0]\n\nweights = softmax(scores) = [0.6652, 0.2447, 0.0900]"
+        "\n\nRounded: [0.67, 0.24, 0.09]\n"
+    ),
 }
 
 

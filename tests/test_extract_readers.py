@@ -63,9 +63,12 @@ def test_a_table_column_of_lists_is_named_by_the_symbol_of_its_header() -> None:
     ]
 
 
-def test_an_unscaled_softmax_printed_first_leaves_the_scaled_one_claimed(tmp_path: Path) -> None:
-    """Random weights never printed: the example starts at the printed scores, X is left
-    alone, and the scale is the one the last softmax follows (1/√2 here)."""
+def test_an_unscaled_softmax_printed_first_and_the_scaled_one_are_two_examples(
+    tmp_path: Path,
+) -> None:
+    """Random weights never printed: each example starts at the printed scores, X is left
+    alone; the softmax as the scores are and the one divided by √2 are two settings, each
+    checked with its own scale."""
     page = tmp_path / "page.ipynb"
     page.write_text(
         _notebook(
@@ -82,7 +85,9 @@ def test_an_unscaled_softmax_printed_first_leaves_the_scaled_one_claimed(tmp_pat
         ),
         encoding="utf-8",
     )
-    (found,) = extract_all(page)
+    unscaled, found = extract_all(page)  # the first softmax is an example of its own
+    assert (unscaled.spec.scale, unscaled.spec.stage) == ("none", "scores")
+    assert dict(unscaled.spec.claims) == {"head1.weights": "[[0.7311, 0.2689], [0.1192, 0.8808]]"}
     assert str(found.spec.scale) == "sqrt(2)/2"
     assert found.spec.stage == "scores"
     assert dict(found.spec.claims) == {"head1.weights": "[[0.6698, 0.3302], [0.1956, 0.8044]]"}

@@ -16,6 +16,7 @@ from mha_symbolic.extract.infer.graph import ATTENTION, NO_STEP
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
@@ -45,6 +46,8 @@ class Example:
     fill: str | None = None  # the printed fill of masked scores when it is not -inf
     scale: str | None = None  # the scale its relations apply, as a spec writes it ("none", "1/2")
     rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
+    seen: tuple[int, ...] = ()  # the positions of its arrays among the arrays searched
+    parent: int = 0  # the component it was cut from: examples of one are settings of one page
 
 
 def by_numbers(
@@ -62,6 +65,7 @@ def by_numbers(
     _weighted_values(inference)
     query_of_named_keys(inference, names)
     _given_scores(inference, names)
+    parents = split_variants(inference)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
     examples = []
@@ -79,6 +83,8 @@ def by_numbers(
                 *_mask(inference, members),
                 _scale(inference, members),
                 inference.rounded_in(members),
+                tuple(i for n in members for i in groups[n]),
+                parents[number],
             )
         )
     note = capped(inference)

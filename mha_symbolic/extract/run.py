@@ -16,6 +16,7 @@ from mha_symbolic.extract import assemble
 from mha_symbolic.extract.batch_draft import batched_draft, weighed_draft
 from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.example_groups import by_example, once, printed_again
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.indexed_vectors import stacked_vectors
@@ -64,20 +65,25 @@ def drafts(document: Document) -> list[Draft]:
 
 
 def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
-    """The drafts of the page's examples that the relation search finds."""
+    """The drafts of the page's examples that the relation search finds; a step an example
+    prints again with other digits, judged again in a copy of that example."""
     reading = replace(reading, seen=tuple(_subscript_rows(stacked_vectors(reading.seen))))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     facts = read_facts(document)
     # A test case whose arrays no name places and no relation ties (its expected output
     # wrong, its inputs passed unnamed) is left alone, not the page refused for it.
-    placed = [g for g in groups if _found(examples, g) or any(s.role != "unnamed" for s in g)]
+    placed = [
+        (g, own)
+        for g, own in groups
+        if own is not None or _found(examples, g) or any(s.role != "unnamed" for s in g)
+    ]
     groups = placed or groups
-    out: list[Draft] = []
+    out: list[tuple[Draft, list[Seen]]] = []
     failed: list[tuple[SpecError, list[Seen]]] = []
-    for number, group in enumerate(groups, start=1):
+    for number, (group, own) in enumerate(groups, start=1):
         title = _title(document, number, len(groups))
-        found = _found(examples, group)
+        found = [own] if own is not None else _found(examples, group)
         try:
             draft = best_draft(
                 functools.partial(build_draft, document, reading, title=title),
@@ -90,29 +96,40 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
             failed.append((error, group))
             continue
         draft.inferred = [line for example in found for line in example.said]
-        out.append(draft)
-    return with_failed(out, failed, stopped)
+        out.append((draft, group))
+    once([draft for draft, _ in out])
+    drafts = [again for draft, group in out for again in (draft, *_again(draft, group))]
+    return with_failed(drafts, failed, stopped)
+
+
+def _again(draft: Draft, seen: Sequence[Seen]) -> list[Draft]:
+    if not any(getattr(p, "key", "") == "placing.again" for p in draft.placing):
+        return []
+    return printed_again(draft, {s.key: s.value for s in _derived(draft, seen).steps})
 
 
 def _searched(
     document: Document, reading: Reading
-) -> tuple[list[Seen], list[Example], list[list[Seen]], Phrase | None]:
+) -> tuple[list[Seen], list[Example], list[tuple[list[Seen], Example | None]], Phrase | None]:
     """Each part of the page (one printed input and what follows it) searched on its own:
     the arrays with the roles their numbers give, the examples found, the groups of arrays
-    one draft each, and the sentence saying the search stopped at its bound."""
+    one draft each (with its example when the numbers found several), and the sentence
+    saying the search stopped at its bound."""
     seen: list[Seen] = []
     examples: list[Example] = []
-    groups: list[list[Seen]] = []
+    groups: list[tuple[list[Seen], Example | None]] = []
     stopped = None
     for part in parts(reading.seen, [line.text for line in document.lines]):
         decided, found, note = by_numbers(document, [reading.seen[i] for i in part])
         decided = _token_rows(decided)
         seen.extend(decided)
         examples.extend(found)
-        for cut in _apart(decided, found):
-            groups.extend(g for g in split_examples(cut) if g)
+        cuts: list[tuple[list[Seen], Example | None]] = [*by_example(decided, found)]
+        for cut, own in cuts or [(c, None) for c in _apart(decided, found)]:
+            split = [g for g in split_examples(cut) if g]
+            groups.extend((g, own if len(split) == 1 else None) for g in split)
         stopped = stopped or note
-    return seen, examples, groups or [[]], stopped
+    return seen, examples, groups or [([], None)], stopped
 
 
 def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
