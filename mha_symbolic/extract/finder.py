@@ -196,8 +196,14 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
         ):
             position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]", Rust's s![1, ..]
             continue
-        if body[index] == "(" and _CALL.search(body, max(0, index - 1), index):
-            position = index + 1  # "attention([[1, 0]], [[1, 1]], ...)": each argument its own
+        if (
+            body[index] == "("
+            and _CALL.search(body, max(0, index - 1), index)
+            and body[index + 1 : index + 40].lstrip().startswith("[")
+        ):
+            # "attention([[1, 0]], [[1, 1]], ...)": each argument its own; "softmax(1, 2)"
+            # stays the vector of its numbers
+            position = index + 1
             continue
         deep = _DEEP.match(body, index)
         if deep:  # no list opens before the last MAX_NESTING brackets of a longer run
