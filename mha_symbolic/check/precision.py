@@ -90,9 +90,15 @@ class Bounds:
         leaves = []
         for leaf in program.leaves:
             if leaf.role in (*_ROLES, *_GIVEN) and isinstance(leaf.value, sp.MatrixBase):
+                # A given stage (scores a program printed, 3.1348e+01 beside 8.7807e-01) is
+                # known to each entry's own last digit, at least its array's finest.
                 unit = _array_unit(Matrix(leaf.value))
                 if unit is not None:
-                    value = Matrix(leaf.value).applyfunc(lambda v, u=unit: self._entry(v, u))
+                    value = Matrix(leaf.value).applyfunc(
+                        lambda v, u=unit, own=leaf.role in _GIVEN: self._entry(
+                            v, max(u, _printed_unit(v) or u) if own else u
+                        )
+                    )
                     leaf = replace(leaf, value=value)  # its kind (identity, causal) kept
             leaves.append(leaf)
         return program.replace(leaves=tuple(leaves))

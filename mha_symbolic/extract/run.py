@@ -309,9 +309,8 @@ def _decimals(value: object) -> int:
     """The most decimals an entry of a (nested) list of printed numbers shows."""
     if isinstance(value, list):
         return max((_decimals(v) for v in value), default=0)
-    if not isinstance(value, str) or not re.fullmatch(r"-?\d*\.\d+", value.strip()):
-        return 0
-    return len(value.strip().split(".")[1])
+    found = isinstance(value, str) and re.fullmatch(r"-?\d*\.(\d+)(?:[eE][+-]?\d+)?", value.strip())
+    return len(found.group(1)) if found else 0  # 3.1348e+01: 4, as a program prints it
 
 
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:
