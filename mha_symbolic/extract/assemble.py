@@ -113,12 +113,12 @@ def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None
 
 
 def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
-    """The softmax weights or the scores printed with V and no input: where the example
-    starts (spec keys attention_weights + v, or scores + v). Not from the scores when both
-    are printed: scores printed rounded (3.1348e+01) cannot judge weights computed from the
-    unrounded ones (a weight of 2.1033e-14 moves in its third digit), a false alarm."""
+    """The scores or the softmax weights printed with V and no input: where the example
+    starts (spec keys scores + v, or attention_weights + v; from the scores when both are
+    printed, so that the weights are checked too: scores a program printed are judged to
+    their printed digits, see run._printed_inputs)."""
     given = _given(seen, ("scores", "weights", "v"))
-    for role, key in (("weights", "attention_weights"), ("scores", "scores")):
+    for role, key in (("scores", "scores"), ("weights", "attention_weights")):
         if role in given and "v" in given and _set_stage(draft, given, (role, "v"), key):
             draft.notes.append(phrase("notes.given", names=code(f"{key}, v")))
             return (len(given[role][min(given[role])].item.rows), 0)

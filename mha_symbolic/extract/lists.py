@@ -61,7 +61,7 @@ class _State:
         self.closers: list[str] = []
         self.token: list[str] = []  # the pieces of the entry being read ("0.1", "+", "0.2")
         self.sums = False
-        self.elided = False  # a "..." of a summarised print stands among the entries
+        self.elided = ""  # the "..." (or "…") of a summarised print among the entries
         self.spaced = False  # whitespace since the last piece of the entry
         self.failed = ""  # the entry that could not be read
         self.wrapped: list[bool] = []  # per open list: an array( ... ) inside a list
@@ -75,7 +75,7 @@ class _State:
         if len(pieces) == 1:
             value = entry(pieces[0])
             if value is None and is_elision(pieces[0]):
-                self.elided = True
+                self.elided = pieces[0]
                 value = pieces[0]
             if value is None:
                 self.failed = pieces[0]
@@ -104,7 +104,7 @@ def parse(body: str, start: int) -> Parsed | Unreadable | None:
     state = _State()
     found = _read(body, start, state)
     if found is not None and state.elided:
-        return _summarised(found)
+        return _summarised(found, state.elided)
     if found is not None or not state.failed or not state.stack:
         return found
     if not _meant_as_numbers(state, body[start]):
@@ -116,14 +116,14 @@ def parse(body: str, start: int) -> Parsed | Unreadable | None:
     return Unreadable(state.failed, row, end)
 
 
-def _summarised(found: Parsed) -> Parsed | Unreadable:
+def _summarised(found: Parsed, elision: str) -> Parsed | Unreadable:
     """A list with "..." among its entries: its visible columns when it is a summarised
     print, else left unread at the ellipsis (as any entry meant as a number)."""
     read = summarised(found.value)
     if read is None:
         rows = found.value if any(isinstance(row, list) for row in found.value) else []
         row = next((i for i, r in enumerate(rows, 1) if _elision_in(r)), 0)
-        return Unreadable("...", row, found.end)
+        return Unreadable(elision, row, found.end)
     return Parsed(read[0], found.end, found.sums, read[1])
 
 
