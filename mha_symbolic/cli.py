@@ -277,6 +277,7 @@ def _extract(args: argparse.Namespace) -> int:
     from mha_symbolic.extract import extract_all
     from mha_symbolic.language.extract_phrases import voice
 
+    args.output = None if args.output == "-" else args.output  # "-o -": stdout, not a file
     not_the_input(args.output, args.document, args.force)
     found = extract_all(args.document)
     say = voice(args.lang)

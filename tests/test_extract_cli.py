@@ -52,6 +52,18 @@ def test_extract_writes_a_spec_that_reads_back(tmp_path: Path, capsys) -> None:
     assert err[len(inferred)].endswith("its transpose 4x2 is used")
 
 
+def test_extract_to_dash_prints_the_spec_and_writes_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document = seed(tmp_path, "000")
+    monkeypatch.chdir(tmp_path)
+    assert main(["extract", str(document), "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Draft spec extracted from ")
+    assert "heads = 2" in out
+    assert not (tmp_path / "-").exists()
+
+
 def test_every_value_line_has_a_comment(tmp_path: Path) -> None:
     (found,) = extract_all(seed(tmp_path, "000"))
     lines = [line for line in found.toml.splitlines() if " = " in line and line[0] != "#"]
