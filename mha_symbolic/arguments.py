@@ -441,7 +441,7 @@ def _add_extract(commands: Any) -> None:
         "--output",
         type=_path,
         metavar="PATH",
-        help="write the spec here (a folder when the page has several examples); default (or -) stdout",
+        help="write the spec here (a folder when the page has several examples); - or none: stdout",
     )
     _add_force(extract)
     _add_lang(extract, "the notes' words (names, spec keys and the spec's TOML stay as they are)")
