@@ -78,6 +78,13 @@ EXPECTED = {
     "heldout/es-notebook-torch-masked-single-query.ipynb": (9, 0, 0),
     "heldout/exercise-html-code-lab-sdpa-expected-output.html": (0, 10, 0),
     "heldout/exercise-md-deep-ml-self-attention.md": (21, 0, 0),
+    # the fresh judging set (tests/corpus/heldout_fresh.py)
+    "heldout/zh-notebook-numpy-cat-query-attention.ipynb": (23, 0, 0),
+    "heldout/ko-course-day43-attention-hand-calculation.md": (30, 3, 0),
+    "heldout/th-course-decoder-causal-and-cross-attention.md": (114, 0, 0),
+    "heldout/th-course-encoder-padding-multihead-wo.md": (133, 0, 0),
+    "heldout/zh-notebook-torch-dessert-sentence-attention.ipynb": (15, 0, 0),
+    "heldout/notebook-numpy-attention-forward-sum-exp.ipynb": (35, 0, 0),
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.heldout_fresh import FRESH_DOCS
 from tests.corpus.heldout_help import (
     a,
     block,
@@ -373,4 +374,4 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW]
+DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW, *FRESH_DOCS]
