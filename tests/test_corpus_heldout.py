@@ -85,6 +85,8 @@ EXPECTED = {
     "heldout/th-course-encoder-padding-multihead-wo.md": (133, 0, 0),
     "heldout/zh-notebook-torch-dessert-sentence-attention.ipynb": (15, 0, 0),
     "heldout/notebook-numpy-attention-forward-sum-exp.ipynb": (35, 0, 0),
+    "heldout/html-sphinx-notebook-self-attention-basics.html": (54, 0, 0),
+    "heldout/notebook-torch-cross-attention-decoder-step.ipynb": (3, 0, 0),
 }
 
 

@@ -619,4 +619,127 @@ NP_FORWARD = Doc(
     ),
 )
 
-FRESH_DOCS: list[Doc] = [ZH_CAT, KO_HAND, TH_DECODER, TH_ENCODER, ZH_DESSERT, NP_FORWARD]
+# --- Sphinx page of a notebook (HTML, MathJax): 'sky is blue', 2-d embeddings, torch prints ----
+
+_SKY_E = [[-1.0720, -0.5001], [-0.0120, -0.4311], [-0.0050, -0.5321]]
+_SKY_W = {
+    "WQ": [[-0.0271, -0.3840], [-0.3940, -0.6610]],
+    "WK": [[-0.4109, 0.5777], [-0.1162, -0.1661]],
+    "WV": [[-0.2045, 0.1210], [-0.1712, -0.4462]],
+}
+
+
+def _sky(x: Arrays, name: str) -> np.ndarray:
+    return x["E"] @ x[name]
+
+
+def _sky_scaled(x: Arrays) -> np.ndarray:
+    return _sky(x, "WQ") @ _sky(x, "WK").T / np.sqrt(2)
+
+
+def _sky_printed() -> tuple[Printed, ...]:
+    four = tuple(tuple(f"{v:.4f}" for v in r) for r in _SKY_E)
+    weights = tuple(
+        given(tuple(tuple(f"{v:.4f}" for v in r) for r in _SKY_W[name]), name) for name in _SKY_W
+    )
+    return (
+        other(one("1", "2", "3"), "sequence (token ids)"),
+        given(four, "embeddings dict (code)"),
+        given(_table("-1.072 -0.5001/-0.012 -0.4311/-0.005 -0.5321"), "embeddings dict (output)"),
+        given(four, "embedded_tokens (code)"),
+        given(four, "embedded_tokens"),
+        *weights,
+        Printed(_table("0.2261 0.7422/0.1702 0.2896/0.2098 0.3536"), lambda x: _sky(x, "WQ"), "Q"),
+        Printed(_table("0.4986 -0.5362/0.0550 0.0647/0.0639 0.0855"), lambda x: _sky(x, "WK"), "K"),
+        Printed(_table("0.3048 0.0934/0.0763 0.1909/0.0921 0.2368"), lambda x: _sky(x, "WV"), "V"),
+        Printed(
+            _table("-0.2853 0.0604 0.0779/-0.0704 0.0281 0.0356/-0.0850 0.0344 0.0436"),
+            lambda x: _sky(x, "WQ") @ _sky(x, "WK").T,
+            "attn_logits",
+        ),
+        Printed(
+            _table("-0.2017 0.0427 0.0551/-0.0498 0.0199 0.0252/-0.0601 0.0243 0.0309"),
+            _sky_scaled,
+            "scaled_attention_logits",
+        ),
+        Printed(
+            _table("0.2801 0.3577 0.3622/0.3175 0.3404 0.3422/0.3141 0.3418 0.3441"),
+            lambda x: softmax(_sky_scaled(x)),
+            "attention_weights",
+        ),
+        Printed(
+            column("1.", "1.", "1.0000"),
+            lambda x: softmax(_sky_scaled(x)).sum(1)[:, None],
+            "row sums",
+        ),
+        Printed(
+            _table("0.1460 0.1802/0.1543 0.1757/0.1535 0.1761"),
+            lambda x: softmax(_sky_scaled(x)) @ _sky(x, "WV"),
+            "O",
+        ),
+    )
+
+
+HTML_SKY = Doc(
+    file="heldout/html-sphinx-notebook-self-attention-basics.html",
+    url=(
+        "https://github.com/gihanpanapitiya/deep_learning/blob/"
+        "94c43328403410d1d76db689ada4f86b5cf84879/docs/tutorials/transformers/attention_1.html"
+    ),
+    kind="html-mathjax",
+    language="en",
+    inputs={"E": a(_SKY_E), **{name: a(w) for name, w in _SKY_W.items()}},
+    printed=_sky_printed(),
+    notes=(
+        "A notebook rendered by Sphinx (MathJax config, \\( \\) inline math, symbolic "
+        "matrices with subscripts like Q_{1,1}): 2-d embeddings and 2x2 weights given, torch "
+        "prints of Q, K, V, the logits, the logits / sqrt(2), the softmax, three row sums "
+        "printed as 1., 1. and 1.0000, and the output. Computed in float32 by the page. "
+        "All right."
+    ),
+)
+
+# --- Notebook (torch): cross-attention of one decoder state over three encoder outputs -------
+
+_CROSS_SCORES = ("0.1654", "0.1047", "0.0918")
+_CROSS_WEIGHTS = one("0.3484", "0.3279", "0.3237")
+
+CROSS_STEP = Doc(
+    file="heldout/notebook-torch-cross-attention-decoder-step.ipynb",
+    url=(
+        "https://github.com/Rekha215/Attention_Basics/blob/"
+        "b9e635ea5690de091fe05b720b3630df76ff695f/cross_attention_example.ipynb"
+    ),
+    kind="notebook-torch",
+    language="en",
+    inputs={"s": a([[float(v) for v in _CROSS_SCORES]])},
+    printed=(
+        given(_table("1.0 0.0 0.5 0.5/0.5 1.0 0.0 0.5/0.0 0.5 1.0 0.5"), "encoder_outputs"),
+        given(one("0.5", "0.5", "0.0", "1.0"), "decoder_hidden"),
+        given(one(*_CROSS_SCORES), "Attention Scores (Q K^T, unscaled)"),
+        Printed(
+            _CROSS_WEIGHTS,
+            settled(lambda x: softmax(x["s"]), {"s": _HALF_4}, _CROSS_WEIGHTS),
+            "Attention Weights",
+        ),
+        given(one("0.7012", "-0.0544", "0.0585", "0.2132"), "Context Vector (V never printed)"),
+        other(one("-0.0396", "-0.3584", "-1.1777", "1.5756"), "LayerNorm(output_proj + residual)"),
+    ),
+    notes=(
+        "Cross-attention, one decoder query over three encoder outputs (N, 1, L printed as "
+        "[[...]]), projections random and never printed, scores not scaled by sqrt(4). Only "
+        "the softmax can be checked; the context needs V; the last line is a LayerNorm output "
+        "(not attention). All right."
+    ),
+)
+
+FRESH_DOCS: list[Doc] = [
+    ZH_CAT,
+    KO_HAND,
+    TH_DECODER,
+    TH_ENCODER,
+    ZH_DESSERT,
+    NP_FORWARD,
+    HTML_SKY,
+    CROSS_STEP,
+]
