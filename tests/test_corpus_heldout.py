@@ -87,6 +87,8 @@ EXPECTED = {
     "heldout/notebook-numpy-attention-forward-sum-exp.ipynb": (35, 0, 0),
     "heldout/html-sphinx-notebook-self-attention-basics.html": (54, 0, 0),
     "heldout/notebook-torch-cross-attention-decoder-step.ipynb": (3, 0, 0),
+    "heldout/vi-notes-attention-dot-product.md": (3, 0, 0),
+    "heldout/th-course-multihead-two-heads-latex.md": (182, 0, 0),
 }
 
 

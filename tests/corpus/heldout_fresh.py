@@ -733,6 +733,192 @@ CROSS_STEP = Doc(
     ),
 )
 
+# --- Vietnamese notes: one dot product by hand and a torch print in a code comment ---------
+
+VI_DOT = Doc(
+    file="heldout/vi-notes-attention-dot-product.md",
+    url=(
+        "https://github.com/tranbahau-ai/llm-from-scratch/blob/"
+        "294a671223c4e705c48f71ea4ed48ccf1b32b765/docs/attention-merchanism.md"
+    ),
+    kind="course-notes",
+    language="vi",
+    inputs={"q": a([[1, 2, 3]]), "K": a([[2, 1, 0], [1, 2, 3]])},
+    printed=(
+        given(one("1", "2", "3"), "Q"),
+        given(one("2", "1", "0"), "K"),
+        Printed(one("4"), lambda x: x["q"] @ x["K"][:1].T, "Q . K = 1x2 + 2x1 + 3x0"),
+        given(one("1.0", "2.0", "3.0"), "Q (torch)"),
+        given(_table("2.0 1.0 0.0/1.0 2.0 3.0"), "K (torch)"),
+        Printed(one("4.", "14."), lambda x: x["q"] @ x["K"].T, "print(score)"),
+    ),
+    notes=(
+        "Conceptual notes in Vietnamese with one worked dot product (LaTeX) and a torch "
+        "matmul whose result is printed in a code comment; scaling, softmax and the causal "
+        "mask only as formulas. All right."
+    ),
+)
+
+# --- Thai course notes: two heads from one combined W, LaTeX bmatrix, concat and W_O ---------
+
+_MH_X = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
+_MH_W = {
+    "WQ": [[1, 1, -1, 1], [-1, 0, 0.5, -0.5], [1, 0, 0, 0.5], [0, -1, 1, 0]],
+    "WK": [[-0.5, -0.5, -1, 0.5], [1, 1, -0.5, -1], [-1, 0.5, 0, 1], [0, 1, 0.5, 0]],
+    "WV": [[-1, -1, -1, 0.5], [-0.5, 0.5, -0.5, -0.5], [1, -1, -1, 0.5], [-0.5, -0.5, -0.5, 0]],
+    "WO": [[1, 0, 0.5, -0.5], [0, 1, -0.5, 0.5], [0.5, -0.5, 1, 0], [-0.5, 0.5, 0, 1]],
+}
+
+
+def _mh_proj(x: Arrays, name: str, h: int | None = None) -> np.ndarray:
+    full = x["X"] @ x[name]
+    return full if h is None else full[:, 2 * h : 2 * h + 2]
+
+
+def _mh_raw(x: Arrays, h: int) -> np.ndarray:
+    return _mh_proj(x, "WQ", h) @ _mh_proj(x, "WK", h).T
+
+
+def _mh_a(x: Arrays, h: int) -> np.ndarray:
+    return softmax(_mh_raw(x, h) / np.sqrt(2))
+
+
+def _mh_concat(x: Arrays) -> np.ndarray:
+    return np.hstack([_mh_a(x, h) @ _mh_proj(x, "WV", h) for h in (0, 1)])
+
+
+def _mh_diag(x: Arrays, h: int) -> np.ndarray:
+    return np.array([np.trace(_mh_a(x, h)) / 3])
+
+
+def _latex(rows: list[list[float]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(f"{v:g}" for v in r) for r in rows)
+
+
+def _mh_head(h: int, qk: str, scaled: str, weights: str, out: str) -> tuple[Printed, ...]:
+    return (
+        Printed(_table(qk), lambda x: _mh_raw(x, h), f"Q{h + 1} K{h + 1}^T"),
+        Printed(_table(scaled), lambda x: _mh_raw(x, h) / np.sqrt(2), "divided by sqrt(2)"),
+        Printed(_table(weights), lambda x: _mh_a(x, h), f"A_{h + 1}"),
+        Printed(_table(out), lambda x: _mh_a(x, h) @ _mh_proj(x, "WV", h), f"head_{h + 1}"),
+    )
+
+
+def _mh_slices(h: int, q: str, k: str, v: str) -> tuple[Printed, ...]:
+    return (
+        Printed(_table(q), lambda x: _mh_proj(x, "WQ", h), f"Q_{h + 1}"),
+        Printed(_table(k), lambda x: _mh_proj(x, "WK", h), f"K_{h + 1}"),
+        Printed(_table(v), lambda x: _mh_proj(x, "WV", h), f"V_{h + 1}"),
+    )
+
+
+def _mh_code_given() -> tuple[Printed, ...]:
+    return (
+        given(_table("1. 0. 1. 0./0. 1. 0. 1./1. 1. 0. 0."), "X = np.array"),
+        given(_table("1. 1. -1. 1./-1. 0. 0.5 -0.5/1. 0. 0. 0.5/0. -1. 1. 0."), "WQ = np.array"),
+        given(_table("-0.5 -0.5 -1. 0.5/1. 1. -0.5 -1./-1. 0.5 0. 1./0. 1. 0.5 0."), "WK"),
+        given(_table("-1. -1. -1. 0.5/-0.5 0.5 -0.5 -0.5/1. -1. -1. 0.5/-0.5 -0.5 -0.5 0."), "WV"),
+        given(_table("1. 0. 0.5 -0.5/0. 1. -0.5 0.5/0.5 -0.5 1. 0./-0.5 0.5 0. 1."), "WO"),
+    )
+
+
+def _mh_printed() -> tuple[Printed, ...]:
+    mh = _table(
+        "-2.4242 1.2732 -2.3913 1.3061/-0.6966 -1.2692 -0.4365 -1.0091/"
+        "-2.0280 0.6572 -1.9595 0.7257"
+    )
+    return (
+        given(_latex(_MH_X), "X"),
+        *(given(_latex(_MH_W[name]), name) for name in _MH_W),
+        Printed(_table("2 1 -1 1.5/-1 -1 1.5 -0.5/0 1 -0.5 0.5"), lambda x: _mh_proj(x, "WQ"), "Q"),
+        Printed(
+            _table("-1.5 0 -1 1.5/1 2 0 -1/0.5 0.5 -1.5 -0.5"), lambda x: _mh_proj(x, "WK"), "K"
+        ),
+        Printed(
+            _table("0 -2 -2 1/-1 0 -1 -0.5/-1.5 -0.5 -1.5 0"), lambda x: _mh_proj(x, "WV"), "V"
+        ),
+        *_mh_slices(0, "2 1/-1 -1/0 1", "-1.5 0/1 2/0.5 0.5", "0 -2/-1 0/-1.5 -0.5"),
+        *_mh_head(
+            0,
+            "-3 4 1.5/1.5 -3 -1/0 2 0.5",
+            "-2.1213 2.8284 1.0607/1.0607 -2.1213 -0.7071/0 1.4142 0.3536",
+            "0.0060 0.8490 0.1449/0.8249 0.0342 0.1408/0.1530 0.6292 0.2178",
+            "-1.0665 -0.0845/-0.2455 -1.7203/-0.9560 -0.4149",
+        ),
+        *_mh_slices(1, "-1 1.5/1.5 -0.5/-0.5 0.5", "-1 1.5/0 -1/-1.5 -0.5", "-2 1/-1 -0.5/-1.5 0"),
+        *_mh_head(
+            1,
+            "3.25 -1.5 0.75/-2.25 0.5 -2/1.25 -0.5 0.5",
+            "2.2981 -1.0607 0.5303/-1.5910 0.3536 -1.4142/0.8839 -0.3536 0.3536",
+            "0.8295 0.0289 0.1416/0.1089 0.7612 0.1299/0.5323 0.1544 0.3132",
+            "-1.9003 0.8151/-1.1739 -0.2717/-1.6889 0.4551",
+        ),
+        Printed(
+            _table("0.8490 0.8295/0.8249 0.7612/0.6292 0.5323"),
+            lambda x: np.array(
+                [
+                    [_mh_a(x, 0)[i, j], _mh_a(x, 1)[i, k]]
+                    for i, j, k in ((0, 1, 0), (1, 0, 1), (2, 1, 0))
+                ]
+            ),
+            "focus of each head (table)",
+        ),
+        Printed(
+            one("0.0860", "0.6346"),
+            lambda x: np.hstack([_mh_diag(x, 0), _mh_diag(x, 1)]),
+            "diag means",
+        ),
+        Printed(one("0.0860"), lambda x: _mh_diag(x, 0), "diag mean, head 1 (prose)"),
+        Printed(one("0.6346"), lambda x: _mh_diag(x, 1), "diag mean, head 2 (prose)"),
+        Printed(
+            _table(
+                "-1.0665 -0.0845 -1.9003 0.8151/-0.2455 -1.7203 -1.1739 -0.2717/"
+                "-0.9560 -0.4149 -1.6889 0.4551"
+            ),
+            _mh_concat,
+            "[head_1; head_2]",
+        ),
+        Printed(mh, lambda x: _mh_concat(x) @ x["WO"], "MultiHead(X)"),
+        given(one("1", "0", "0.5", "-0.5"), "first column of W^O"),
+        Printed(
+            one("-1.0665", "0.9502", "0.4076"),
+            lambda x: np.array(
+                [_mh_concat(x)[0, 0], -0.5 * _mh_concat(x)[0, 2], 0.5 * _mh_concat(x)[0, 3]]
+            ),
+            "-1.0665 - 0.9502 - 0.4076 (terms of the check)",
+        ),
+        Printed(one("-2.4242"), lambda x: (_mh_concat(x) @ x["WO"])[0, :1], "= -2.4242"),
+        *_mh_code_given(),
+        Printed(
+            one("0.086", "0.6346"), lambda x: np.hstack([_mh_diag(x, 0), _mh_diag(x, 1)]), "# diag"
+        ),
+        Printed(
+            one("-2.4242", "1.2732", "-2.3913", "1.3061"),
+            lambda x: (_mh_concat(x) @ x["WO"])[0],
+            "print(o) (first row, in a comment)",
+        ),
+    )
+
+
+TH_TWO_HEADS = Doc(
+    file="heldout/th-course-multihead-two-heads-latex.md",
+    url=(
+        "https://github.com/LLM-CE-KMITL/transformer-101/blob/"
+        "710a70804e2af9c9a1c71ba02bd07058131c1254/06-multi-head-attention.md"
+    ),
+    kind="latex-in-markdown",
+    language="th",
+    inputs={"X": a(_MH_X), **{name: a(w) for name, w in _MH_W.items()}},
+    printed=_mh_printed(),
+    notes=(
+        "Two heads sliced from one combined 4x4 W^Q, W^K, W^V (columns 1-2 and 3-4), all in "
+        "LaTeX bmatrix: Q K V, each head's raw scores, scores / sqrt(2), softmax with some "
+        "entries in \\mathbf, head outputs, a table of the largest weights, diagonal means, "
+        "concat and W^O, then a hand check of one entry as a chain of signed terms and the "
+        "numpy/torch results in code comments (0.086 without its trailing zero). All right."
+    ),
+)
+
 FRESH_DOCS: list[Doc] = [
     ZH_CAT,
     KO_HAND,
@@ -742,4 +928,6 @@ FRESH_DOCS: list[Doc] = [
     NP_FORWARD,
     HTML_SKY,
     CROSS_STEP,
+    VI_DOT,
+    TH_TWO_HEADS,
 ]
