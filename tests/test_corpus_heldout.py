@@ -89,6 +89,7 @@ EXPECTED = {
     "heldout/notebook-torch-cross-attention-decoder-step.ipynb": (3, 0, 0),
     "heldout/vi-notes-attention-dot-product.md": (3, 0, 0),
     "heldout/th-course-multihead-two-heads-latex.md": (182, 0, 0),
+    "heldout/notebook-torch-scaled-vs-unscaled-softmax.ipynb": (42, 0, 0),
 }
 
 

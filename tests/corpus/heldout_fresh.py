@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, column, given, one, other, settled
+from tests.corpus.heldout_help import Truth, a, block, column, given, one, other, settled
 from tests.corpus.helpers import grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -919,6 +919,85 @@ TH_TWO_HEADS = Doc(
     ),
 )
 
+# --- Notebook (torch): batch 0 of random scores, scaled by sqrt(8), and the unscaled softmax --
+
+_RAW = (
+    "-1.2955 1.0110 -1.1253 -4.9447/1.8294 0.7432 -0.5131 -5.1092/"
+    "-3.2314 1.6361 -0.0782 -2.5119/0.3663 -1.4356 0.8898 -4.7521"
+)
+_SCALED8 = (
+    "-0.4580 0.3574 -0.3979 -1.7482/0.6468 0.2628 -0.1814 -1.8064/"
+    "-1.1425 0.5785 -0.0276 -0.8881/0.1295 -0.5076 0.3146 -1.6801"
+)
+_WEIGHTS8 = (
+    "0.2175 0.4916 0.2310 0.0599/0.4537 0.3090 0.1982 0.0390/"
+    "0.0915 0.5115 0.2790 0.1180/0.3453 0.1826 0.4155 0.0565"
+)
+_OUT8 = (
+    "-0.2786 -0.0528 -0.5245 -0.2117 0.1071 -0.2984 0.2336 -0.1146/"
+    "-0.4687 -0.1608 -0.5746 0.1081 0.2751 -0.0187 0.7547 -0.4147/"
+    "-0.1701 -0.0369 -0.5337 -0.2441 0.0010 -0.3409 -0.0189 0.0410/"
+    "-0.4162 -0.1179 -0.3925 0.4595 0.2722 0.1509 0.5419 -0.3494"
+)
+
+
+def _r8(x: Arrays) -> np.ndarray:
+    return x["S"] / np.sqrt(8)
+
+
+def _rak_printed() -> tuple[Printed, ...]:
+    halves = {"S": _HALF_4}
+
+    def near(compute: Truth, text: str) -> Truth:
+        return settled(compute, halves, _table(text))
+
+    unscaled = "0.0816 0.8195 0.0968 0.0021"
+    return (
+        given(_table(_RAW), "Raw scores (before scaling) for batch 0"),
+        Printed(_table(_SCALED8), near(_r8, _SCALED8), "Scaled scores for batch 0"),
+        Printed(_table(_WEIGHTS8), near(lambda x: softmax(_r8(x)), _WEIGHTS8), "Attention weights"),
+        given(_table(_OUT8), "Output vectors (V never printed)"),
+        Printed(
+            _table(unscaled),
+            near(lambda x: softmax(x["S"])[:1], unscaled),
+            "Unscaled softmax row 0",
+        ),
+        Printed(
+            _table("0.2175 0.4916 0.2310 0.0599"),
+            near(lambda x: softmax(_r8(x))[:1], "0.2175 0.4916 0.2310 0.0599"),
+            "Scaled softmax row 0",
+        ),
+        Printed(
+            one("1.8294003009796143"),
+            near(lambda x: np.array([x["S"].max()]), "1.8294003009796143"),
+            "Unscaled max score",
+        ),
+        Printed(
+            one("0.6467906832695007"),
+            near(lambda x: np.array([_r8(x).max()]), "0.6467906832695007"),
+            "Scaled max score",
+        ),
+    )
+
+
+TORCH_SCALED = Doc(
+    file="heldout/notebook-torch-scaled-vs-unscaled-softmax.ipynb",
+    url=(
+        "https://github.com/Rakshithbodakuntla/scaled_dot_product_attention/blob/"
+        "a93f50267d1bb4c2e65c81c0b48d66edf0c7fd4e/scaled_dot_product_attention.ipynb"
+    ),
+    kind="notebook-torch",
+    language="en",
+    inputs={"S": a([[float(v) for v in r] for r in _table(_RAW)])},
+    printed=_rak_printed(),
+    notes=(
+        "Random Q, K, V never printed; batch 0 of a (2, 4, 4) score tensor printed to four "
+        "decimals, then scaled by sqrt(d_k = 8), soft-maxed, an output that needs V, the "
+        "softmax of row 0 without and with the scaling, and two maxima printed with float32's "
+        "full repr (16 decimals), which the four-decimal scores can only bound. All right."
+    ),
+)
+
 FRESH_DOCS: list[Doc] = [
     ZH_CAT,
     KO_HAND,
@@ -930,4 +1009,5 @@ FRESH_DOCS: list[Doc] = [
     CROSS_STEP,
     VI_DOT,
     TH_TWO_HEADS,
+    TORCH_SCALED,
 ]
