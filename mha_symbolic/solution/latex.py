@@ -101,6 +101,9 @@ class Printer(LatexPrinter):
         finally:
             self._angles -= 1
         power = "" if exp is None else f"^{{{exp}}}"
+        angle = expr.args[0]
+        if angle.free_symbols and (angle.is_Symbol or angle.as_coeff_Mul()[1].is_Symbol):
+            return rf"\{type(expr).__name__}{power} {arg}"  # a named angle: \cos 2\varphi
         return rf"\{type(expr).__name__}{power}{{\left({arg} \right)}}"
 
     _print_cos = _print_sin
