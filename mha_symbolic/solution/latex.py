@@ -335,6 +335,11 @@ def exact(expr: sp.Basic) -> str:
     return _scalar(expr)
 
 
+def fractions(matrix: sp.MatrixBase) -> str:
+    """A matrix with every entry a fraction (1/2, not 0.5)."""
+    return bmatrix(matrix, lambda i, j: _fraction(matrix[i, j]))
+
+
 def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
     """How each entry of one matrix is written: all as fractions when one of them has no short
     decimal (so a matrix keeps one notation), else as the numbers a user writes (0.5)."""

@@ -15,7 +15,7 @@ from mha_symbolic.solution import entries, latex, notes, plain
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import named_block
-from mha_symbolic.solution.remarks import remarks
+from mha_symbolic.solution.remarks import remarks, temperature
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value);
@@ -146,6 +146,9 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         and not facts.scale(step.head or 1).is_default
     ):
         return None
+    tau = temperature(context) if key == "head.scaled" and section == "insights" else None
+    if tau is not None:  # not a d_k saying: what dividing by tau does, its limits at softmax
+        key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
     if key == "output" and section != "insights" and not facts.output_projection:
