@@ -11,7 +11,7 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
-from mha_symbolic.solution import entries, latex, notes, plain
+from mha_symbolic.solution import entries, latex, notes, plain, textbook
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import named_block
@@ -55,7 +55,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
-    book = entries.textbook(step, entries.letters(context.d.steps)) if shown.named else None
+    book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else None
     exact, said, passed_on = _value_lines(context, step, shown, book)
     worked = None if step.kind == "input" or book else substituted(context, step)
     pulled = _pulled_out(context, step, shown)
@@ -93,7 +93,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
 
 
 def _value_lines(
-    context: Context, step: Step, shown: latex.Shown, book: entries.Textbook | None
+    context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
     passes its input on (O = C too long to print: C was just written, by its blocks or its
@@ -102,7 +102,7 @@ def _value_lines(
     if shown.named and isinstance(step.formula, sp.MatrixSymbol) and final:
         return None, (), True
     if book is not None:
-        return None, (_book_note(context, step, book),), False
+        return None, (textbook.note(context, step, book),), False
     written = _by_formula(context, step, shown)
     if written is None:
         return shown.exact, _notes(context, step, shown), False
@@ -162,7 +162,13 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
             return named
         key += "" if facts.output_projection or context.output_unknown else "_none"
         key += "_unscaled" if facts.scale().is_identity else ""
+        key += "_T" if _transposed(step) else ""  # PyTorch's C W_O^T, said as computed
     return context.once(section, key, numbers)
+
+
+def _transposed(step: Step) -> bool:
+    """The output projection multiplies by W_O transposed (weights stored out x in)."""
+    return isinstance(step.formula, sp.MatMul) and isinstance(step.formula.args[-1], sp.Transpose)
 
 
 # In characters of the text format's two-dimensional layout; a PDF page holds about 90 at
@@ -253,7 +259,7 @@ def _printed_numbers(text: str) -> str | None:
 
 
 def _first_entry(
-    context: Context, step: Step, shown: latex.Shown, book: entries.Textbook | None
+    context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
 ) -> str | None:
     """When entries are written by name, the general entry as a textbook writes it (and the
     first dot product worked), else the first entry in full if it is not too long."""
@@ -436,51 +442,18 @@ def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, 
     rows, cols = step.shape
     rhs = entries.general(step)
     if rhs is not None:
-        ranges = {"i_range": _span(1, rows), "j_range": _span(1, cols)}
+        ranges = {"i_range": entries.span(1, rows), "j_range": entries.span(1, cols)}
         note = context.words("names", "general", rows=rows, cols=cols, **ranges)
         return entries.matrix(rhs), note
     parts = entries.blocks(step)
     if parts is None:
         return None
     said = ", ".join(
-        context.words("names", "block", columns=_span(first, last), name=name)
+        context.words("names", "block", columns=entries.span(first, last), name=name)
         for name, first, last in parts
     )
     note = context.words("names", "blocks", rows=rows, cols=cols, blocks=said)
     return entries.side_by_side(parts), note
-
-
-def _book_note(context: Context, step: Step, book: entries.Textbook) -> str:
-    """Why the matrix is written by its general entry (or row), and what its letters are."""
-    rows, cols = step.shape
-    ranges = {"i_range": _span(1, rows), "j_range": _span(1, cols)}
-    note = context.words(
-        "names", "general_row" if book.rows else "general", rows=rows, cols=cols, **ranges
-    )
-    said = []
-    for letter, index, name in book.letters:
-        if index is None:
-            said.append(
-                context.words("names", "entry_is", letter=f"${letter}_{{ij}}$", name=f"${name}$")
-            )
-        else:
-            said.append(
-                context.words(
-                    "names",
-                    "row_is",
-                    letter=f"${letter}_{{{index}}}$",
-                    index=index,
-                    name=f"${name}$",
-                )
-            )
-    return f"{note} {context.words('names', 'letters', said=', '.join(said))}"
-
-
-def _span(first: int, last: int) -> str:
-    """``1, 2`` or ``1, \\dots, 8``: the values an index takes."""
-    if last - first < 3:
-        return ", ".join(str(n) for n in range(first, last + 1))
-    return rf"{first}, \dots, {last}"
 
 
 def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:
