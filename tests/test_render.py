@@ -302,7 +302,7 @@ def test_long_symbolic_entries_are_written_by_their_general_entry():
     ) in scores  # the first entry as the dot product it is, over lines
     assert "Here $q_{i}$ is row $i$ of $Q_{1}$, $k_{j}$ is row $j$ of $K_{1}$." in scores
     scaled = _section(md, "head1.scaled")
-    assert r"s_{ij} = \frac{q_{i} \cdot k_{j}}{\sqrt{d_{k}}}" in scaled
+    assert r"s_{ij} &= \frac{q_{i} \cdot k_{j}}{\sqrt{d_{k}}}" in scaled
     head = _section(md, "head1.output")
     assert r"o_{i} = \sum_{k=1}^{8} a_{ik} \, v_{k}" in head
     assert "written by its general row, for $i = 1, \\dots, 8$;" in head

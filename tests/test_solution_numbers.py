@@ -109,7 +109,10 @@ def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_
         r" \\ &\quad + \left(0.2 W_{Q1,12} + 0.5 W_{Q1,22}\right) "
         r"\left(0.2 W_{K1,12} + 0.5 W_{K1,22}\right) \end{aligned}"
     )
-    assert steps["head1.scaled"].entry == r"s_{ij} = \frac{q_{i} \cdot k_{j}}{\sqrt{d_{k}}}"
+    assert steps["head1.scaled"].entry == (  # its first entry worked at the chosen numbers
+        r"\begin{aligned} s_{ij} &= \frac{q_{i} \cdot k_{j}}{\sqrt{d_{k}}} \\ s_{11} &= "
+        r"\frac{q_{1} \cdot k_{1}}{\sqrt{2}} = \frac{2.61}{\sqrt{2}} \approx 1.85 \end{aligned}"
+    )
 
 
 def test_decimal_coefficients_are_only_for_short_decimals_times_symbols():

@@ -267,7 +267,7 @@ def _first_entry(
     if not shown.named:
         return None
     if book is not None:
-        return _dot_entry(context, step, book.entry) or book.entry
+        return _dot_entry(context, step, book.entry) or textbook.worked(context, step, book)
     name = entries.entry_name(step.symbol, "1", "1")  # C_{11}, as a textbook writes it
     short = _scaled_entry(context, step, name)
     if short is not None or latex.too_long(entry, 4 * context.settings.max_width):

@@ -125,3 +125,30 @@ def note(context: Context, step: Step, book: Textbook) -> str:
                 )
             )
     return f"{note} {context.words('names', 'letters', said=', '.join(said))}"
+
+
+def worked(context: Context, step: Step, book: Textbook) -> str:
+    """The general entry and, for a scaled score of symbols, its first entry at the chosen
+    numbers: ``s_{11} = q_1 \\cdot k_1 / \\sqrt{2} = 2.61 / \\sqrt{2} \\approx 1.85``."""
+    formula, chosen = step.formula, context.chosen
+    if not chosen or not isinstance(formula, sp.MatMul) or not book.entry.startswith("s_{ij}"):
+        return book.entry
+    factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]
+    scalar = sp.Mul(*[a for a in formula.args if not getattr(a, "is_Matrix", False)])
+    by_symbol = {s.symbol: s for s in context.d.steps}
+    q, k = by_symbol.get(factors[0]), by_symbol.get(getattr(factors[-1], "arg", None))
+    given = {n: v for n, v in context.d.bindings.items() if not isinstance(v, sp.MatrixBase)}
+    divisor = latex.divisor(scalar)  # sqrt(d_k), then sqrt(2): d_k as given
+    if q is None or k is None or divisor is None:
+        return book.entry
+    divisor = divisor.xreplace(given)
+    at = context.subterms.substituted
+    dot = sum(at(q.entries[0, c], chosen) * at(k.entries[0, c], chosen) for c in range(q.shape[1]))
+    value = latex.decimal(at(step.entries[0, 0], chosen), context.settings_for(step.key).decimals)
+    if not isinstance(dot, sp.Rational) or value is None:
+        return book.entry
+    first = book.entry.split(" = ", 1)[1].replace("_{i}", "_{1}").replace("_{j}", "_{1}")
+    first = first.replace(r"\sqrt{d_{k}}", latex.exact(divisor))
+    numbers = rf"\frac{{{latex.exact(dot)}}}{{{latex.exact(divisor)}}} \approx {value}"
+    general = book.entry.replace(" = ", " &= ", 1)
+    return rf"\begin{{aligned}} {general} \\ s_{{11}} &= {first} = {numbers} \end{{aligned}}"
