@@ -40,11 +40,6 @@ def side_by_side(parts: list[tuple[str, int, int]]) -> str:
     return rf"\begin{{bmatrix}} {' & '.join(name for name, _, _ in parts)} \end{{bmatrix}}"
 
 
-def matrix(rhs: str) -> str:
-    """The whole matrix by its entries: ``[ ... ]_{i,j}``."""
-    return rf"\left[\, {rhs} \,\right]_{{i,j}}"
-
-
 def _product(formula: sp.MatMul) -> str | None:
     """``c A B`` (``B`` maybe transposed), entry by entry: ``c \\sum_k A_{ik} B_{kj}``."""
     factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]

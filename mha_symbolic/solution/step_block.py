@@ -435,16 +435,11 @@ def _notes(context: Context, step: Step, shown: latex.Shown) -> tuple[str, ...]:
 
 
 def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, str] | None:
-    """A matrix too long to print entry by entry, written as a teacher writes it: by its
-    general entry or, for matrices put side by side, by its blocks; and the note saying so."""
+    """A matrix too long to print entry by entry, put side by side, written as a teacher
+    writes it: by its blocks; and the note saying so (a general entry: see textbook.py)."""
     if not shown.named:
         return None
     rows, cols = step.shape
-    rhs = entries.general(step)
-    if rhs is not None:
-        ranges = {"i_range": entries.span(1, rows), "j_range": entries.span(1, cols)}
-        note = context.words("names", "general", rows=rows, cols=cols, **ranges)
-        return entries.matrix(rhs), note
     parts = entries.blocks(step)
     if parts is None:
         return None

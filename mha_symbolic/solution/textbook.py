@@ -14,7 +14,7 @@ import sympy as sp
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
-from mha_symbolic.solution.entries import entry_name, leaf, span
+from mha_symbolic.solution.entries import entry_name, general, leaf, span
 
 # A matrix's name whose rows a textbook writes in lower case: Q_1 -> q, \hat{Q}_{1} -> \hat{q}.
 _ROWS = re.compile(r"(?P<pre>\\hat\{)?(?P<letter>[A-Z])(?(pre)\})(?:_\{\d+\})?")
@@ -66,11 +66,15 @@ def textbook(step: Step, named: Mapping[sp.Basic, str]) -> Textbook | None:
     if len(factors) != 2 or not all(leaf(f) for f in factors):
         return None
     left, right = factors
+    found = None
     if isinstance(right, sp.Transpose):
-        return _dot(step, left, right.arg, scalars, named)
-    if left in named and not isinstance(left, sp.Transpose) and scalars == 1:
-        return _weighted(step, named[left], right)
-    return None
+        found = _dot(step, left, right.arg, scalars, named)
+    elif left in named and not isinstance(left, sp.Transpose) and scalars == 1:
+        found = _weighted(step, named[left], right)
+    rhs = general(step)  # any other product: O_{ij} = sum_k C_{ik} (W_O)_{kj}
+    if found is None and rhs is not None:
+        return Textbook(f"{entry_name(step.symbol, 'i', 'j')} = {rhs}", False, ())
+    return found
 
 
 def _dot(
@@ -124,7 +128,7 @@ def note(context: Context, step: Step, book: Textbook) -> str:
                     name=f"${name}$",
                 )
             )
-    return f"{note} {context.words('names', 'letters', said=', '.join(said))}"
+    return f"{note} {context.words('names', 'letters', said=', '.join(said))}" if said else note
 
 
 def worked(context: Context, step: Step, book: Textbook) -> str:
