@@ -281,33 +281,31 @@ def _section(md: str, key: str) -> str:
 
 
 def test_long_symbolic_entries_are_written_by_their_general_entry():
-    # the solution's own names (S', A, C), not seed 002's (see test_step_names)
+    # the solution's own names (S', A, C), not seed 002's (see test_step_names); each step's
+    # general entry as a textbook writes it, in the letters of the rows and entries it reads
     spec = AttentionSpec.example("eight-tokens-split").evolve(names={})
     md = derive(spec).to_markdown()
     weights = _section(md, "head1.weights")
-    assert (
-        r" &= \left[\, \frac{e^{\left(S'_{1}\right)_{ij}}}"
-        r"{\sum_{k=1}^{8} e^{\left(S'_{1}\right)_{ik}}} \,\right]_{i,j}"
-    ) in weights
+    assert "A_{1} &= \\operatorname{softmax}\\left(S'_{1}\\right)\n\\end{aligned}" in weights
+    assert r"a_{ij} = \frac{e^{s_{ij}}}{\sum_{k=1}^{8} e^{s_{ik}}}" in weights
     assert r"\left(A_{1}\right)_{1,2}" not in weights  # no grid of names
     assert (
         "too long to print, so the matrix is written by its general entry, for "
-        "$i = 1, \\dots, 8$ and $j = 1, \\dots, 8$"
+        "$i = 1, \\dots, 8$ and $j = 1, \\dots, 8$; the JSON output holds every value exactly. "
+        "Here $s_{ij}$ is entry $(i, j)$ of $S'_{1}$."
     ) in weights
     scores = _section(md, "head1.scores")
+    assert r"\sum_{k=1}" not in scores  # neither a sum of entries nor the symbolic product
     assert (
-        r" &= \left[\, \sum_{k=1}^{2} \left(Q_{1}\right)_{ik} "
-        r"\left(K_{1}\right)_{jk} \,\right]_{i,j}"
-    ) in scores
-    assert (
-        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= q_{1} \cdot k_{1} \\ "
+        r"\begin{aligned} \left(S_{1}\right)_{ij} &= q_{i} \cdot k_{j} \\ q_{1} \cdot k_{1} "
         r"&= \left(0.2 W_{Q1,11} + 0.5 W_{Q1,21}\right) \left(0.2 W_{K1,11} + 0.5 W_{K1,21}\right)"
     ) in scores  # the first entry as the dot product it is, over lines
+    assert "Here $q_{i}$ is row $i$ of $Q_{1}$, $k_{j}$ is row $j$ of $K_{1}$." in scores
     scaled = _section(md, "head1.scaled")
-    assert r"\left[\, \frac{1}{\sqrt{d_{k}}} \sum_{k=1}^{2}" in scaled
-    assert r"\left(S'_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}" in scaled
+    assert r"s_{ij} &= \frac{q_{i} \cdot k_{j}}{\sqrt{d_{k}}}" in scaled
     head = _section(md, "head1.output")
-    assert "for $i = 1, \\dots, 8$ and $j = 1, 2$;" in head
+    assert r"o_{i} = \sum_{k=1}^{8} a_{ik} \, v_{k}" in head
+    assert "written by its general row, for $i = 1, \\dots, 8$;" in head
     output = _section(md, "output")
     assert r"\sum_{k=1}^{4} C_{ik} \left(W_{O}\right)_{kj}" in output  # a lone letter: no brackets
     concat = _section(md, "concat")  # put side by side: written by its blocks
@@ -544,7 +542,7 @@ def test_html_aligns_a_first_entry_split_over_lines_without_stray_ampersands() -
     assert "<mi>&</mi>" not in html and "<mi>&amp;</mi>" not in html
     table = html[html.index('<mtable displaystyle="true"') :]
     row = table[: table.index("</mtr>")]
-    assert '<mtd columnalign="right"><msub><mrow><mo stretchy="true"' in row  # (head_1)_{1,1}
+    assert '<mtd columnalign="right"><msub><mi>C</mi><mrow><mn>11</mn></mrow></msub></mtd>' in row
     assert '<mtd columnalign="left"><mi /><mo>&#x0003D;</mo>' in row  # = ...
 
 
@@ -760,7 +758,6 @@ def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small
     markdown = d.to_markdown()
     assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
     tex = render(d, "tex")
-    # (sin(1/100) + cos(1/100))/2: the common 1/2 pulled out, only the /2 full size
-    assert (
-        r"\dfrac{\cos{\left(\frac{1}{100} \right)} + \sin{\left(\frac{1}{100} \right)}}{2}"
-    ) in tex
+    # 1/sqrt(4) is 1/2, pulled out of the scores just shown, not written under every entry
+    assert r"= \frac{S_{2}}{2}" in tex
+    assert r"\dfrac{\cos" not in tex

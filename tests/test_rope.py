@@ -296,7 +296,7 @@ def test_rendered_in_every_format(lang: str) -> None:
     d = derive(AttentionSpec.example("rope"))
     md = d.to_markdown(lang=lang)
     assert ("Rotated queries, head 1" if lang == "en" else "ঘোরানো কোয়েরি, হেড 1") in md
-    assert r"\sin{\left(\frac{1}{100} \right)}" in md
+    assert r"\cos \varphi - \sin \varphi" in md  # varphi = 1/100, named in the setup
     assert r"\operatorname{RoPE}\left(Q_{1}\right)" in d.to_latex(lang=lang)
     assert "RoPE" in d.to_html(lang=lang)
 

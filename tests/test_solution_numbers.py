@@ -12,19 +12,23 @@ def _steps(spec: AttentionSpec) -> dict:
     return build(derive(spec), Options()).steps()
 
 
-def test_symbolic_weights_are_worked_with_the_identity_the_setup_says_it_chose() -> None:
+def test_symbolic_weights_are_worked_with_the_numbers_the_setup_says_it_chose_and_why() -> None:
     spec = AttentionSpec.example("eight-tokens-split")
     solution = build(derive(spec), Options())
-    said = [line for line in solution.setup if "chooses each to be the identity" in line]
+    said = [line for line in solution.setup if "chooses them" in line]
     assert said == [
         "The document gives no numbers for $W_{Q}^{1}$, $W_{K}^{1}$, $W_{V}^{1}$, $W_{Q}^{2}$, "
         "$W_{K}^{2}$, $W_{V}^{2}$, $W_{O}$, so to work every step with numbers this solution "
-        "chooses each to be the identity (1 on the diagonal, 0 elsewhere); the general "
-        "symbolic form stays beside the numbers."
+        "chooses them: $W_{Q}^{1}$, $W_{K}^{1}$, $W_{Q}^{2}$, $W_{K}^{2}$ 3 times the identity "
+        "(3 on the diagonal, 0 elsewhere), the others the identity (1 on the diagonal). Why 3: "
+        "with the identity everywhere each score would be a small dot product of two input "
+        "rows, and every attention weight would be close to uniform, a heatmap with nothing to "
+        "see; 3 times the identity makes every score 9 times larger, so each token's weights "
+        "show which tokens it matches. The general symbolic form stays beside the numbers."
     ]
-    # The same example with the identities written in: its exact steps are the chosen lines.
-    identity = [[1, 0], [0, 1]]
-    weights = {"w_q": [identity] * 2, "w_k": [identity] * 2, "w_v": [identity] * 2}
+    # The same example with those numbers written in: its exact steps are the chosen lines.
+    identity, three = [[1, 0], [0, 1]], [[3, 0], [0, 3]]
+    weights = {"w_q": [three] * 2, "w_k": [three] * 2, "w_v": [identity] * 2}
     weights["w_o"] = [[int(i == j) for j in range(4)] for i in range(4)]
     x = derive(spec)["x"].tolist()
     concrete = _steps(AttentionSpec(x=x, heads=2, layout="split", weights=weights))
@@ -33,8 +37,9 @@ def test_symbolic_weights_are_worked_with_the_identity_the_setup_says_it_chose()
         value = concrete[key].approx or concrete[key].exact
         assert steps[key].chosen is not None
         assert steps[key].chosen.split(" ", 2)[2] == value, key
+    # the weights now differ (0.01 to 0.56), where the identity gave 0.10 to 0.15 everywhere
     assert steps["head1.weights"].chosen.startswith(
-        r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.12 & 0.13 & 0.11 & 0.14"
+        r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.07 & 0.15 & 0.03 & 0.24"
     )
 
 
@@ -59,19 +64,23 @@ def test_a_parameter_is_worked_at_one_and_a_numeric_example_has_no_chosen_line()
         r"\end{bmatrix} \end{aligned}"
     )
     assert solution.steps()["head1.weights"].notes[-1] == (
-        r"As $\tau \to 0^+$ the weights tend to $\begin{bmatrix} 0.5 & 0 & 0.5 \\ 0 & 0.5 & 0.5 "
-        r"\\ 0 & 0 & 1 \end{bmatrix}$: each row puts all its weight on its largest score, and a "
-        r"tie shares it equally. As $\tau \to \infty$ they tend to $\begin{bmatrix} \frac{1}{3} "
-        r"& \frac{1}{3} & \frac{1}{3} \\ \frac{1}{3} & \frac{1}{3} & \frac{1}{3} \\ "
-        r"\frac{1}{3} & \frac{1}{3} & \frac{1}{3} \end{bmatrix}$: every key weighs the same."
+        r"A row's weights are $e^{s_j/\tau} / \sum_k e^{s_k/\tau}$. As $\tau \to 0^+$ a smaller "
+        r"score's exponential falls behind the largest one's by the factor "
+        r"$e^{(s_j - s_{max})/\tau} \to 0$, so the weights tend to $\begin{bmatrix} \frac{1}{2} "
+        r"& 0 & \frac{1}{2} \\ 0 & \frac{1}{2} & \frac{1}{2} \\ 0 & 0 & 1 \end{bmatrix}$: each "
+        r"row puts all its weight on its largest score, and a tie shares it equally. As $\tau "
+        r"\to \infty$ every $s_j/\tau \to 0$ and every exponential tends to $e^0 = 1$, so they "
+        r"tend to $\begin{bmatrix} \frac{1}{3} & \frac{1}{3} & \frac{1}{3} \\ \frac{1}{3} & "
+        r"\frac{1}{3} & \frac{1}{3} \\ \frac{1}{3} & \frac{1}{3} & \frac{1}{3} \end{bmatrix}$: "
+        "every key weighs the same."
     )
     # Other inputs, other limits: "sat" alone is largest in every row once it is (2, 2).
     hotter = AttentionSpec(
         x=[[1, 0], [0, 1], [2, 2]], heads=1, scale="1/tau", parameters={"tau": "positive"}
     )
     cold = build(derive(hotter), Options()).steps()["head1.weights"].notes[-1]
-    assert cold.startswith(
-        r"As $\tau \to 0^+$ the weights tend to $\begin{bmatrix} 0 & 0 & 1 \\ 0 & 0 & 1 \\ "
+    assert cold.split("so the weights ")[1].startswith(
+        r"tend to $\begin{bmatrix} 0 & 0 & 1 \\ 0 & 0 & 1 \\ "
     )
     at_one = AttentionSpec(x=[[1, 0], [0, 1], [1, 1]], heads=1, scale="none")
     assert _steps(at_one)["head1.weights"].approx == (
@@ -95,13 +104,14 @@ def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_
         r"\begin{bmatrix} 0.2 W_{Q1,11} + 0.5 W_{Q1,21} & 0.2 W_{Q1,12} + 0.5 W_{Q1,22} \\"
     )
     assert steps["head1.scores"].entry == (
-        r"\begin{aligned} \left(S_{1}\right)_{1,1} &= q_{1} \cdot k_{1} \\ "
+        r"\begin{aligned} \left(S_{1}\right)_{ij} &= q_{i} \cdot k_{j} \\ q_{1} \cdot k_{1} "
         r"&= \left(0.2 W_{Q1,11} + 0.5 W_{Q1,21}\right) \left(0.2 W_{K1,11} + 0.5 W_{K1,21}\right)"
         r" \\ &\quad + \left(0.2 W_{Q1,12} + 0.5 W_{Q1,22}\right) "
         r"\left(0.2 W_{K1,12} + 0.5 W_{K1,22}\right) \end{aligned}"
     )
-    assert steps["head1.scaled"].entry == (
-        r"\left(\mathrm{Scores}_{1}\right)_{1,1} = \frac{\left(S_{1}\right)_{1,1}}{\sqrt{d_{k}}}"
+    assert steps["head1.scaled"].entry == (  # its first entry worked at the chosen numbers
+        r"\begin{aligned} s_{ij} &= \frac{q_{i} \cdot k_{j}}{\sqrt{d_{k}}} \\ s_{11} &= "
+        r"\frac{q_{1} \cdot k_{1}}{\sqrt{2}} = \frac{2.61}{\sqrt{2}} \approx 1.85 \end{aligned}"
     )
 
 

@@ -23,8 +23,12 @@ def test_each_angle_s_cosine_comes_before_its_sine_the_first_pair_first():
 
 def test_rope_s_entries_read_cos_then_sin():
     md = derive(AttentionSpec.example("rope")).to_markdown()
-    assert r"\cos{\left(\frac{1}{100} \right)} - \sin{\left(\frac{1}{100} \right)}" in md
-    assert r"- \sin{\left(\frac{1}{100} \right)} + \cos" not in md
+    # the recurring angle 1/100 is named, as a teacher names it: cos(1/50) is cos 2 varphi
+    assert r"- Let $\varphi = \frac{1}{100}$: the angle that recurs below" in md
+    assert r"\cos \varphi - \sin \varphi" in md
+    assert r"\cos 2 \varphi + \sin 2 \varphi" in md
+    assert r"\frac{1}{100} \right)}" not in md.split("## Input")[1]
+    assert r"- \sin \varphi + \cos" not in md
     assert r"- \sin{\left(2 \right)} + \cos{\left(2 \right)}" not in md
 
 

@@ -87,13 +87,32 @@ def test_the_solution_is_the_html_renderers_body(server: str) -> None:
     assert answer["html"] == page.partition("<body>")[2].rpartition("</body>")[0]
 
 
-def test_weights_with_symbols_get_no_heatmap(server: str) -> None:
-    """As the solution says in words ("its weights contain symbols"), the page draws no
-    heatmap of symbolic weights; numeric weights keep theirs."""
+def test_weights_with_symbols_get_a_heatmap_at_the_chosen_numbers(server: str) -> None:
+    """As the PDF and the HTML draw them: symbolic weights at the numbers the solution chose
+    (W_Q = W_K = 3I), captioned so, each cell the decimals of the solution's own line there;
+    numeric weights keep their exact heatmaps."""
     answer = _solve(server, example_text("eight-tokens-split"))
-    assert answer["ok"] and answer["heatmaps"] == []
-    assert "contain symbols" in answer["html"]
-    assert len(_solve(server, example_text("two-tokens"))["heatmaps"]) == 2
+    assert answer["ok"] and [m["head"] for m in answer["heatmaps"]] == [1, 2]
+    first = answer["heatmaps"][0]
+    assert first["chosen"] is True
+    assert [c["decimal"] for c in first["rows"][0]] == [
+        "0.07",
+        "0.15",
+        "0.03",
+        "0.24",
+        "0.05",
+        "0.14",
+        "0.08",
+        "0.22",
+    ]
+    assert first["rows"][0][3]["shade"] == 0.24 and first["rows"][0][3]["mathml"] is None
+    assert (
+        "<figcaption>Attention weights of head 1 at the numbers chosen above: row = query "
+        "token, column = key token.</figcaption>"
+    ) in answer["html"]
+    assert "contain symbols" not in answer["html"]
+    numeric = _solve(server, example_text("two-tokens"))["heatmaps"]
+    assert len(numeric) == 2 and not any(m.get("chosen") for m in numeric)
 
 
 def test_an_empty_decimals_control_takes_the_specs_own(server: str) -> None:

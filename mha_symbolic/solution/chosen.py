@@ -4,7 +4,10 @@ every step beside the general (symbolic) working, so that no step is left withou
 A document that gives no weights (seed 002) or a parameter (a temperature tau) leaves every
 later step symbolic; a student still computes each one with numbers. The solution picks the
 simplest values that keep every step meaningful (each symbolic weight matrix the identity, a
-parameter 1), says so in the setup, and evaluates each step's exact value at them.
+parameter 1), says so in the setup, and evaluates each step's exact value at them. Query and
+key weights are 3 times the identity: with the identity the scores are the inputs' own dot
+products, small for embeddings between 0 and 1 (seed 002's lie between 0.1 and 1.1), and every
+attention weight comes out close to uniform, a heatmap with nothing to see.
 """
 
 from __future__ import annotations
@@ -18,28 +21,38 @@ from mha_symbolic.model.program_facts import is_a
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.subterms import Subterms
 
+# Query and key weights chosen as this times the identity: each score is SHARPER**2 times the
+# inputs' dot product, enough for the weights of seed 002's eight tokens to range from 0.01 to
+# 0.56 instead of 0.10 to 0.15.
+SHARPER = 3
+
 
 def chosen_values(d: Derivation, free: set[sp.Basic] | None = None) -> dict[sp.Symbol, sp.Expr]:
-    """Symbol -> the value chosen for it: a symbolic matrix's entry (i, j) is 1 on the
-    diagonal and 0 elsewhere (the identity), a declared parameter is 1. Empty when the
-    derivation's values have no symbols (nothing to choose). ``free``: the values' symbols
-    (``d.free_symbols``), when already known."""
+    """Symbol -> the value chosen for it: a symbolic matrix's entry (i, j) is 0 off the
+    diagonal, and on it 3 for query and key weights (:func:`sharpened`), 1 for the others (the
+    identity); a declared parameter is 1. Empty when the derivation's values have no symbols
+    (nothing to choose). ``free``: the values' symbols (``d.free_symbols``), when known."""
     free = d.free_symbols if free is None else free
     if not free:
         return {}
     values: dict[sp.Symbol, sp.Expr] = {}
-    for value in d.bindings.values():
+    for name, value in d.bindings.items():
         if not isinstance(value, sp.MatrixBase):
             continue
+        diagonal = sp.Integer(SHARPER if _query_or_key(name) else 1)
         for i in range(value.rows):
             for j in range(value.cols):
                 entry = value[i, j]
                 if isinstance(entry, sp.Symbol) and entry in free:
-                    values[entry] = sp.Integer(int(i == j))
+                    values[entry] = diagonal if i == j else sp.Integer(0)
     for symbol in d.facts.parameters.values():
         if symbol in free:
             values[symbol] = sp.Integer(1)
     return values
+
+
+def _query_or_key(name: sp.Basic) -> bool:
+    return str(name).startswith(("W_{Q}", "W_{K}"))
 
 
 def chosen_matrices(d: Derivation, values: Mapping[sp.Symbol, sp.Expr]) -> list[str]:
@@ -49,6 +62,14 @@ def chosen_matrices(d: Derivation, values: Mapping[sp.Symbol, sp.Expr]) -> list[
         for symbol, value in d.bindings.items()
         if isinstance(value, sp.MatrixBase) and any(e in values for e in value)
     ]
+
+
+def sharpened(names: list[str]) -> tuple[list[str], int]:
+    """Of the chosen matrices, the query and key weights (chosen 3 times the identity), and how
+    many times larger that makes a score (9 when a head's W_Q and W_K both are)."""
+    sharp = [name for name in names if _query_or_key(name)]
+    both = any(n.startswith("W_{Q}") for n in sharp) and any(n.startswith("W_{K}") for n in sharp)
+    return sharp, SHARPER ** (2 if both else 1)
 
 
 def chosen_parameters(d: Derivation, values: Mapping[sp.Symbol, sp.Expr]) -> str | None:

@@ -13,7 +13,7 @@ from mha_symbolic.language.words import Words
 from mha_symbolic.model.program_facts import Facts
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.chosen import chosen_values
-from mha_symbolic.solution.shorthand import Names, exponentials
+from mha_symbolic.solution.shorthand import Names, angles, exponentials
 from mha_symbolic.solution.subterms import SHARED, Subterms
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import AttentionSpec
@@ -54,6 +54,8 @@ class Context:
             shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
         taken, parameters = {str(s) for s in free}, d.facts.parameters.values()
         names = exponentials(shown, taken, parameters, subterms.exponentials)
+        if any(step.kind == "rope" for step in d.steps):  # sines and cosines: RoPE's only
+            names = angles(names, shown, taken)
         chosen = chosen_values(d, free)
         context = cls(d, options, words, options.settings, images, names=names, chosen=chosen)
         context.subterms = subterms

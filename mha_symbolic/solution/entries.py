@@ -40,16 +40,11 @@ def side_by_side(parts: list[tuple[str, int, int]]) -> str:
     return rf"\begin{{bmatrix}} {' & '.join(name for name, _, _ in parts)} \end{{bmatrix}}"
 
 
-def matrix(rhs: str) -> str:
-    """The whole matrix by its entries: ``[ ... ]_{i,j}``."""
-    return rf"\left[\, {rhs} \,\right]_{{i,j}}"
-
-
 def _product(formula: sp.MatMul) -> str | None:
     """``c A B`` (``B`` maybe transposed), entry by entry: ``c \\sum_k A_{ik} B_{kj}``."""
     factors = [a for a in formula.args if getattr(a, "is_Matrix", False)]
     scalars = [a for a in formula.args if not getattr(a, "is_Matrix", False)]
-    if len(factors) != 2 or not all(_leaf(f) for f in factors):
+    if len(factors) != 2 or not all(leaf(f) for f in factors):
         return None
     left, right = factors
     inner = left.shape[1]
@@ -59,10 +54,15 @@ def _product(formula: sp.MatMul) -> str | None:
     return rf"{latex.formula(sp.Mul(*scalars))} {body}"
 
 
-def _leaf(factor: sp.Basic) -> bool:
+def leaf(factor: sp.Basic) -> bool:
     """A named matrix or its transpose: something whose entries can be written ``(M)_{ij}``."""
     inner = factor.arg if isinstance(factor, sp.Transpose) else factor
     return isinstance(inner, sp.MatrixSymbol)
+
+
+def entry_name(factor: sp.Basic, row: str, col: str) -> str:
+    """``C_{11}``, ``(\\mathrm{MultiHead})_{11}``, ``(Q_1)_{11}``: one entry of a named matrix."""
+    return _entry(factor, row, col)
 
 
 def _entry(factor: sp.Basic, row: str, col: str) -> str:
@@ -72,3 +72,10 @@ def _entry(factor: sp.Basic, row: str, col: str) -> str:
     if len(name) == 1 and name.isalpha():  # C_{ik}; (Q_1)_{ik} keeps its brackets
         return rf"{name}_{{{row}{col}}}"
     return rf"\left({name}\right)_{{{row}{col}}}"
+
+
+def span(first: int, last: int) -> str:
+    """``1, 2`` or ``1, \\dots, 8``: the values an index takes."""
+    if last - first < 3:
+        return ", ".join(str(n) for n in range(first, last + 1))
+    return rf"{first}, \dots, {last}"

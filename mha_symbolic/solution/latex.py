@@ -101,6 +101,9 @@ class Printer(LatexPrinter):
         finally:
             self._angles -= 1
         power = "" if exp is None else f"^{{{exp}}}"
+        angle = expr.args[0]
+        if angle.free_symbols and (angle.is_Symbol or angle.as_coeff_Mul()[1].is_Symbol):
+            return rf"\{type(expr).__name__}{power} {arg}"  # a named angle: \cos 2\varphi
         return rf"\{type(expr).__name__}{power}{{\left({arg} \right)}}"
 
     _print_cos = _print_sin
@@ -330,6 +333,11 @@ def exact(expr: sp.Basic) -> str:
         entry = notation(expr)
         return bmatrix(expr, lambda i, j: entry(expr[i, j]))
     return _scalar(expr)
+
+
+def fractions(matrix: sp.MatrixBase) -> str:
+    """A matrix with every entry a fraction (1/2, not 0.5)."""
+    return bmatrix(matrix, lambda i, j: _fraction(matrix[i, j]))
 
 
 def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:

@@ -6,7 +6,7 @@ import sympy as sp
 
 from mha_symbolic.exact.limits import LimitDerivation
 from mha_symbolic.solution import latex
-from mha_symbolic.solution.chosen import chosen_matrices, chosen_parameters
+from mha_symbolic.solution.chosen import chosen_matrices, chosen_parameters, sharpened
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.view import FusedStep, Limit, Summary, SummaryRow, TokenRow
 from mha_symbolic.spec import parameters
@@ -79,9 +79,14 @@ def _chosen(context: Context) -> tuple[str, ...]:
     d, w = context.d, context.words
     lines = []
     matrices = chosen_matrices(d, context.chosen)
+    sharp, factor = sharpened(matrices)
     if matrices:
         names = ", ".join(f"${name}$" for name in matrices)
-        lines.append(w("setup", "chosen_weights", names=names))
+        if sharp:
+            said = ", ".join(f"${name}$" for name in sharp)
+            lines.append(w("setup", "chosen_sharp", names=names, sharp=said, factor=factor))
+        else:
+            lines.append(w("setup", "chosen_weights", names=names))
     parameters = chosen_parameters(d, context.chosen)
     if parameters is not None:
         lines.append(w("setup", "chosen_parameters", values=parameters))
@@ -101,6 +106,9 @@ def lets(context: Context) -> tuple[str, ...]:
             out.append(context.words(table, f"{key}_exact", **numbers))
         else:
             out.append(context.words(table, key, approx=approx, **numbers))
+    for letter, unit in context.names.angles:
+        name, value, twice = sp.latex(letter), sp.latex(unit), sp.latex(2 * unit)
+        out.append(context.words("setup", "let_angle", name=name, value=value, twice=twice))
     return tuple(out)
 
 

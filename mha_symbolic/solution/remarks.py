@@ -30,25 +30,30 @@ def remarks(context: Context, step: Step) -> tuple[str, ...]:
     return tuple(text for text in found if text is not None)
 
 
-def _temperature_limits(context: Context, step: Step) -> str | None:
-    """Scores divided by a positive parameter: the weights' exact limits, cold and hot."""
+def temperature(context: Context) -> tuple[str, sp.Symbol] | None:
+    """The positive parameter the scores are divided by (a temperature tau), by name."""
     parameters = [
         (name, symbol)
         for name, symbol in context.facts.parameters.items()
         if context.facts.scale().factor == 1 / symbol
     ]
-    if (
-        not context.facts.is_a(step.kind, "weights")
-        or len(parameters) != 1
-        or not parameters[0][1].is_positive
-    ):
+    if len(parameters) != 1 or not parameters[0][1].is_positive:
         return None
-    name, symbol = parameters[0]
+    return parameters[0]
+
+
+def _temperature_limits(context: Context, step: Step) -> str | None:
+    """Scores divided by a positive parameter: the weights' exact limits, cold and hot."""
+    found = temperature(context)
+    if not context.facts.is_a(step.kind, "weights") or found is None:
+        return None
+    name, symbol = found
     # The limits themselves, not d.limit(): that loads the whole public API (the extractor
     # too) to find them, a third of a second before the first number.
     cold = limit(context.d, name, "0+")[step.key]
     hot = limit(context.d, name, "oo")[step.key]
-    numbers = {"name": sp.latex(symbol), "cold": latex.exact(cold), "hot": latex.exact(hot)}
+    # as fractions both (1/2 and 1/3, not 0.5 beside 1/3): the limits are exact shares
+    numbers = {"name": sp.latex(symbol), "cold": latex.fractions(cold), "hot": latex.fractions(hot)}
     return context.once("remarks", "temperature_limits", numbers)
 
 

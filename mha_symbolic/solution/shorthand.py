@@ -25,6 +25,8 @@ class Names:
 
     bases: tuple[tuple[sp.Symbol, sp.Expr], ...] = ()
     replace: Mapping[sp.Basic, sp.Expr] = field(default_factory=dict)
+    # The angle that recurs in sines and cosines (RoPE's 1/100, with 1/50 = 2 varphi), named.
+    angles: tuple[tuple[sp.Symbol, sp.Expr], ...] = ()
     # Each entry is tidied once: a solution shows the same value in several places (the step,
     # the next step's substitution, a note, the token-by-token working).
     _tidied: dict[sp.Basic, sp.Basic] = field(default_factory=dict, compare=False, repr=False)
@@ -176,3 +178,28 @@ def _gcd(numbers: list[sp.Rational]) -> sp.Rational:
     numerator = sp.igcd(*[int(n.p) for n in numbers]) if len(numbers) > 1 else int(numbers[0].p)
     denominator = sp.ilcm(*[int(n.q) for n in numbers]) if len(numbers) > 1 else int(numbers[0].q)
     return sp.Rational(numerator, denominator)
+
+
+ANGLE = sp.Symbol("varphi")
+
+
+def angles(names: Names, shown: Iterable[Any], taken: Set[str]) -> Names:
+    """``names`` with the fractional angle its sines and cosines share named (``cos(1/50)``
+    is ``cos 2\\varphi`` for ``\\varphi = 1/100``), as a teacher names RoPE's small angle
+    instead of stacking ``1/100`` in every entry; ``names`` itself when there is none, or when
+    the fractions are no multiples of one angle."""
+    atoms: set[sp.Basic] = set()
+    for value in shown:
+        if isinstance(value, sp.Basic):
+            atoms |= value.atoms(sp.sin, sp.cos)
+    fractions = {a.args[0] for a in atoms if a.args[0].is_Rational and not a.args[0].is_Integer}
+    if not fractions or str(ANGLE) in taken:
+        return names
+    unit = min(fractions)
+    if unit <= 0 or any(not (f / unit).is_Integer for f in fractions):
+        return names
+    replace = dict(names.replace)
+    for atom in atoms:
+        if atom.args[0] in fractions:
+            replace[atom] = type(atom)(atom.args[0] / unit * ANGLE)
+    return Names(names.bases, replace, ((ANGLE, unit),))

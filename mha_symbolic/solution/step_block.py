@@ -11,11 +11,11 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
-from mha_symbolic.solution import entries, latex, notes, plain
+from mha_symbolic.solution import entries, latex, notes, plain, textbook
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import named_block
-from mha_symbolic.solution.remarks import remarks
+from mha_symbolic.solution.remarks import remarks, temperature
 from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value);
@@ -55,19 +55,13 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
-    written = _by_formula(context, step, shown)
-    # O = C passed on unchanged, too long to print: C was just written (by its blocks or its
-    # general entry), so a grid of O's names and a repeat of its first entry would add nothing.
-    final = context.facts.is_a(step.kind, "final")
-    passed_on = shown.named and isinstance(step.formula, sp.MatrixSymbol) and final
-    exact: str | None
-    said: tuple[str, ...]
-    if passed_on:
-        exact, said = None, ()
-    elif written is None:
-        exact, said = shown.exact, _notes(context, step, shown)
-    else:
-        exact, said = written[0], (written[1],)
+    book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else None
+    exact, said, passed_on = _value_lines(context, step, shown, book)
+    worked = None if step.kind == "input" or book else substituted(context, step)
+    pulled = _pulled_out(context, step, shown)
+    if pulled is not None:  # (1/2) S: its entries are not written again, each over 2
+        worked, exact = worked or pulled, None
+    entry = None if passed_on else _first_entry(context, step, shown, book)
     numbers = _numbers(context, step)
     block = StepBlock(
         key=step.key,
@@ -80,22 +74,57 @@ def step_block(context: Context, step: Step) -> StepBlock:
         tokens=token_rows(context, step) if step.kind == "input" else (),
         symbol=step.symbol.name,
         formula=None if step.kind == "input" else latex.formula(step.formula),
-        substituted=None if step.kind == "input" else substituted(context, step),
+        substituted=worked,
         exact=exact,
         approx=shown.approx,
         shape=shape_text(step),
-        entry=None if passed_on else _first_entry(context, step, shown),
+        entry=entry,
         notes=(*said, *remarks(context, step)),
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
         chosen=at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms),
     )
-    if final and context.output_unknown:
+    if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
     return block
+
+
+def _value_lines(
+    context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
+) -> tuple[str | None, tuple[str, ...], bool]:
+    """The exact value's line, the notes on how it is written, and whether the step only
+    passes its input on (O = C too long to print: C was just written, by its blocks or its
+    general entry, so a grid of O's names and a repeat of its first entry would add nothing)."""
+    final = context.facts.is_a(step.kind, "final")
+    if shown.named and isinstance(step.formula, sp.MatrixSymbol) and final:
+        return None, (), True
+    if book is not None:
+        return None, (textbook.note(context, step, book),), False
+    written = _by_formula(context, step, shown)
+    if written is None:
+        return shown.exact, _notes(context, step, shown), False
+    return written[0], (written[1],), False
+
+
+def _pulled_out(context: Context, step: Step, shown: latex.Shown) -> str | None:
+    """``\\frac{1}{2} S_{1}``: scores scaled by a fraction (RoPE's 1/sqrt(4)), the fraction
+    pulled out of the scores just shown, not written into every entry again; None for any
+    other step."""
+    scaled = _factored(context, step)
+    if scaled is None or shown.named or _numbers_only(context, step):
+        return None  # plain numbers (ALiBi's 0.5, 1, 2) are worked out, not left as (1/2) S
+    factor = sp.Mul(*[a for a in scaled.args if not getattr(a, "is_Matrix", False)])
+    if not factor.is_Rational or factor == 1:
+        return None
+    return latex.formula(scaled)
+
+
+def _numbers_only(context: Context, step: Step) -> bool:
+    """Every shown entry a plain number (a lazy step's hidden entries are never made)."""
+    return all(e.is_Rational for e in latex.cells(step.entries, context.settings.max_size))
 
 
 def _unknown_output(block: StepBlock) -> StepBlock:
@@ -117,6 +146,9 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         and not facts.scale(step.head or 1).is_default
     ):
         return None
+    tau = temperature(context) if key == "head.scaled" and section == "insights" else None
+    if tau is not None:  # not a d_k saying: what dividing by tau does, its limits at softmax
+        key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
     if key == "output" and section != "insights" and not facts.output_projection:
@@ -130,7 +162,13 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
             return named
         key += "" if facts.output_projection or context.output_unknown else "_none"
         key += "_unscaled" if facts.scale().is_identity else ""
+        key += "_T" if _transposed(step) else ""  # PyTorch's C W_O^T, said as computed
     return context.once(section, key, numbers)
+
+
+def _transposed(step: Step) -> bool:
+    """The output projection multiplies by W_O transposed (weights stored out x in)."""
+    return isinstance(step.formula, sp.MatMul) and isinstance(step.formula.args[-1], sp.Transpose)
 
 
 # In characters of the text format's two-dimensional layout; a PDF page holds about 90 at
@@ -220,13 +258,18 @@ def _printed_numbers(text: str) -> str | None:
     return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(r) for r in rows) + r" \end{bmatrix}"
 
 
-def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None:
-    """When entries are written by name, the first one in full if it is not too long."""
+def _first_entry(
+    context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
+) -> str | None:
+    """When entries are written by name, the general entry as a textbook writes it (and the
+    first dot product worked), else the first entry in full if it is not too long."""
     entry = step.entries[0, 0]
     if not shown.named:
         return None
-    name = rf"\left({step.symbol.name}\right)_{{1,1}}"
-    short = _dot_entry(context, step, name) or _scaled_entry(context, step, name)
+    if book is not None:
+        return _dot_entry(context, step, book.entry) or textbook.worked(context, step, book)
+    name = entries.entry_name(step.symbol, "1", "1")  # C_{11}, as a textbook writes it
+    short = _scaled_entry(context, step, name)
     if short is not None or latex.too_long(entry, 4 * context.settings.max_width):
         return short
     lines = _terms_in_lines(context, entry, _LINE)
@@ -236,9 +279,9 @@ def _first_entry(context: Context, step: Step, shown: latex.Shown) -> str | None
     return rf"\begin{{aligned}} {name} &= {body} \end{{aligned}}"
 
 
-def _dot_entry(context: Context, step: Step, name: str) -> str | None:
-    """Seed 002's score of symbols as what it is, a dot product of two rows:
-    ``(S_1)_{1,1} = q_1 \\cdot k_1 = (0.2 W_{Q1,11} + ...)(...) + ...``, not its expansion."""
+def _dot_entry(context: Context, step: Step, general: str) -> str | None:
+    """Seed 002's score of symbols as what it is, a dot product of two rows, after its general
+    entry: ``q_1 \\cdot k_1 = (0.2 W_{Q1,11} + ...)(...) + ...``, not its expansion."""
     factors = [a for a in step.formula.args if getattr(a, "is_Matrix", False)]
     if (
         not context.facts.is_a(step.kind, "scores")
@@ -256,7 +299,9 @@ def _dot_entry(context: Context, step: Step, name: str) -> str | None:
         for c in range(q_step.shape[1])
     ]
     body = r" \\ &\quad + ".join(terms)
-    return rf"\begin{{aligned}} {name} &= q_{{1}} \cdot k_{{1}} \\ &= {body} \end{{aligned}}"
+    lhs, _, rhs = general.partition(" = ")
+    first = rhs.replace("_{i}", "_{1}").replace("_{j}", "_{1}")
+    return rf"\begin{{aligned}} {lhs} &= {rhs} \\ {first} &= {body} \end{{aligned}}"
 
 
 def _scaled_entry(context: Context, step: Step, name: str) -> str | None:
@@ -390,32 +435,20 @@ def _notes(context: Context, step: Step, shown: latex.Shown) -> tuple[str, ...]:
 
 
 def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, str] | None:
-    """A matrix too long to print entry by entry, written as a teacher writes it: by its
-    general entry or, for matrices put side by side, by its blocks; and the note saying so."""
+    """A matrix too long to print entry by entry, put side by side, written as a teacher
+    writes it: by its blocks; and the note saying so (a general entry: see textbook.py)."""
     if not shown.named:
         return None
     rows, cols = step.shape
-    rhs = entries.general(step)
-    if rhs is not None:
-        ranges = {"i_range": _span(1, rows), "j_range": _span(1, cols)}
-        note = context.words("names", "general", rows=rows, cols=cols, **ranges)
-        return entries.matrix(rhs), note
     parts = entries.blocks(step)
     if parts is None:
         return None
     said = ", ".join(
-        context.words("names", "block", columns=_span(first, last), name=name)
+        context.words("names", "block", columns=entries.span(first, last), name=name)
         for name, first, last in parts
     )
     note = context.words("names", "blocks", rows=rows, cols=cols, blocks=said)
     return entries.side_by_side(parts), note
-
-
-def _span(first: int, last: int) -> str:
-    """``1, 2`` or ``1, \\dots, 8``: the values an index takes."""
-    if last - first < 3:
-        return ", ".join(str(n) for n in range(first, last + 1))
-    return rf"{first}, \dots, {last}"
 
 
 def token_rows(context: Context, step: Step) -> tuple[TokenRow, ...]:

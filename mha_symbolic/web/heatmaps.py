@@ -3,6 +3,7 @@ exact value, its decimals and its softmax row's formula (MathML the browser draw
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -32,23 +33,69 @@ def _plain(value: sp.Basic) -> str:
 
 def heatmaps(d: Any, places: Callable[[str], int]) -> list[dict[str, Any]]:
     """One heatmap per head (softmax steps of at most MAX_SIDE tokens a side), its cells to
-    ``places(step key)`` decimals; none for weights with symbols, whose solution says in words
-    that it draws none (their colours would be blank, and their MathML took seconds an edit)."""
+    ``places(step key)`` decimals. Weights with symbols are drawn at the numbers the solution
+    chose for them (``"chosen": True``), as its PDF and HTML draw them: each cell's decimals,
+    which the solution's own line at those numbers already worked out, and no exact MathML
+    (that took seconds an edit)."""
     out = []
     steps = list(d.steps)
+    chosen = None
     for index, step in enumerate(steps):
-        if (
-            not d.facts.is_a(step.kind, "weights")
-            or step.head is None
-            or max(step.shape) > MAX_SIDE
-            or any(entry.free_symbols for entry in step.value)  # (from the first with any)
-        ):
+        if not d.facts.is_a(step.kind, "weights") or step.head is None:
+            continue
+        if max(step.shape) > MAX_SIDE:
+            continue
+        if any(entry.free_symbols for entry in step.value):  # (from the first with any)
+            chosen = _chosen(d) if chosen is None else chosen
+            drawn = _at_chosen(d, step, chosen, places(step.key)) if chosen else None
+            out.extend([drawn] if drawn else [])
             continue
         logits = steps[index - 1]  # what the softmax takes: the step before it
         if logits.head != step.head or logits.shape != step.shape:
             continue
         out.append(_heatmap(d, step, logits, places(step.key)))
     return out
+
+
+def _chosen(d: Any) -> dict[sp.Symbol, sp.Expr]:
+    """The numbers the solution chose for the symbols (see solution/chosen.py)."""
+    from mha_symbolic.solution.chosen import chosen_values
+    from mha_symbolic.solution.subterms import SHARED
+
+    free = set().union(*(SHARED.free_symbols(s.entries) for s in d.steps))
+    return chosen_values(d, free)
+
+
+def _at_chosen(
+    d: Any, step: Any, chosen: dict[sp.Symbol, sp.Expr], places: int
+) -> dict[str, Any] | None:
+    """The heatmap of symbolic weights at the chosen numbers; None where one is undefined."""
+    from mha_symbolic.solution import latex
+    from mha_symbolic.solution.subterms import SHARED
+
+    numbers = SHARED.substituted(step.entries, chosen)  # as the solution's own line has it
+    rows = []
+    for i in range(numbers.rows):
+        cells = [latex.decimal(numbers[i, j], places) for j in range(numbers.cols)]
+        row = [{"text": c, "mathml": None, "decimal": c, "shade": float(c)} for c in cells if c]
+        if len(row) != numbers.cols:
+            return None
+        rows.append(row)
+    return {
+        "key": step.key,
+        "head": step.head,
+        "chosen": True,
+        "queries": list(d.spec.tokens),
+        "keys": list(d.spec.key_tokens),
+        "rows": rows,
+        "formulas": [_general()] * numbers.rows,
+    }
+
+
+@functools.cache
+def _general() -> str:
+    """The softmax's general entry as MathML: the chosen numbers' rows are not written out."""
+    return str(convert(r"\alpha_{ij} = \frac{e^{s_{ij}}}{\sum_{k} e^{s_{ik}}}"))
 
 
 def _heatmap(d: Any, step: Any, logits: Any, places: int) -> dict[str, Any]:

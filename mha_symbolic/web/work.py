@@ -119,13 +119,14 @@ def _html_environment() -> Any:
     return environment("html")
 
 
-def html(d: Any, want: Any) -> str:
+def html(d: Any, want: Any, chosen: frozenset[int] = frozenset()) -> str:
     """``render(d, "html", want, images={})`` (the page draws its own heatmaps, and sets
-    neither plots nor a templates folder) with the templates compiled once."""
+    neither plots nor a templates folder) with the templates compiled once. ``chosen``: the
+    heads whose symbolic weights the page draws at the chosen numbers, captioned as such."""
     from mha_symbolic.solution.blocks import build
     from mha_symbolic.solution.render import variables
 
-    names = variables(build(d, want, {}), None)
+    names = variables(build(d, want, dict.fromkeys(chosen, "")), None)
     return str(_html_environment().get_template("derivation.html.j2").render(names))
 
 
@@ -142,9 +143,10 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
         limit, marks = str(request.get("limit", "")), request.get("marks", True) is not False
         own = request.get("decimals") is None
         d, want = derivation(text, want, limit, marks, own)
-        page = html(d, want)
+        maps = heatmaps(d, want.places)
+        page = html(d, want, frozenset(m["head"] for m in maps if m.get("chosen")))
         later = not marks and not limit.strip() and bool(d.spec.claims)
-        answer = {"ok": True, "html": body(page), "heatmaps": heatmaps(d, want.places)}
+        answer = {"ok": True, "html": body(page), "heatmaps": maps}
         answer["marks_later"] = later
     except SpecError as error:
         answer = located(error, text)

@@ -159,7 +159,9 @@ function heatmap(map) {
   figure.className = "heatmap-grid";
   figure.dataset.key = map.key;
   const caption = document.createElement("figcaption");
-  caption.textContent = `Attention weights, head ${map.head}: hover or focus an entry (arrow keys move)`;
+  // Symbolic weights: drawn at the numbers the solution chose (its caption below says so).
+  const at = map.chosen ? " at the chosen numbers" : "";
+  caption.textContent = `Attention weights, head ${map.head}${at}: hover or focus an entry (arrow keys move)`;
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   head.append(document.createElement("th"));
@@ -184,7 +186,8 @@ function heatmap(map) {
       td.style.background = shade(cell.shade);
       if (cell.shade !== null && cell.shade > 0.6) td.style.color = "#fff";
       const where = `α[${i + 1},${j + 1}], ${map.queries[i]} → ${map.keys[j]}`;
-      td.setAttribute("aria-label", `${where} = ${cell.text}${cell.decimal ? " ≈ " + cell.decimal : ""}`);
+      const value = map.chosen ? ` ≈ ${cell.decimal}${at}` : ` = ${cell.text}${cell.decimal ? " ≈ " + cell.decimal : ""}`;
+      td.setAttribute("aria-label", `${where}${value}`);
       const show = () => showEntry(detail, map, i, j, where);
       td.addEventListener("mouseenter", show);
       td.addEventListener("focus", show);
@@ -200,12 +203,16 @@ function showEntry(detail, map, i, j, where) {
   detail.textContent = "";
   const line = document.createElement("p");
   line.className = "entry-value";
-  line.append(`${where}: exact `);
-  const exact = document.createElement("span");
-  exact.className = "exact";
-  exact.innerHTML = cell.mathml; // MathML converted on the server from the exact value
-  line.append(exact);
-  if (cell.decimal) line.append(` ≈ ${cell.decimal}`);
+  if (map.chosen) {
+    line.append(`${where}: ≈ ${cell.decimal} at the chosen numbers (the exact value is in the solution)`);
+  } else {
+    line.append(`${where}: exact `);
+    const exact = document.createElement("span");
+    exact.className = "exact";
+    exact.innerHTML = cell.mathml; // MathML converted on the server from the exact value
+    line.append(exact);
+    if (cell.decimal) line.append(` ≈ ${cell.decimal}`);
+  }
   const formula = document.createElement("p");
   formula.className = "entry-formula";
   formula.append(`softmax of row ${i + 1}: `);
