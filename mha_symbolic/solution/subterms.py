@@ -10,7 +10,7 @@ as SymPy's, remembered by subterm for one solution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
@@ -37,21 +37,25 @@ class Subterms:
 
     def free_symbols(self, value: Any) -> frozenset[sp.Basic]:
         """``value.free_symbols`` of a matrix, an expression, or a lazy step's entries."""
-        self._room()
-        if isinstance(value, sp.MatrixBase):
-            return _NONE.union(*(self._of(e)[0] for e in value))
-        if isinstance(value, sp.Basic):
-            return self._of(value)[0]
-        return frozenset(value.free_symbols)
+        return self._part(value, 0, lambda v: frozenset(v.free_symbols))
 
     def exponentials(self, value: Any) -> frozenset[sp.Basic]:
         """``value.atoms(sp.exp)``: every exponential in it, also inside another's exponent."""
+        return self._part(
+            value, 1, lambda v: frozenset(v.atoms(sp.exp)) if hasattr(v, "atoms") else _NONE
+        )
+
+    def _part(
+        self, value: Any, index: int, other: Callable[[Any], frozenset[sp.Basic]]
+    ) -> frozenset[sp.Basic]:
+        """Part ``index`` of :meth:`_of` (0: symbols, 1: exponentials) of a matrix's entries
+        or an expression; ``other(value)`` of anything else (a lazy step's entries)."""
         self._room()
         if isinstance(value, sp.MatrixBase):
-            return _NONE.union(*(self._of(e)[1] for e in value))
+            return _NONE.union(*(self._of(e)[index] for e in value))
         if isinstance(value, sp.Basic):
-            return self._of(value)[1]
-        return frozenset(value.atoms(sp.exp)) if hasattr(value, "atoms") else _NONE
+            return self._of(value)[index]
+        return other(value)
 
     def _of(self, expr: sp.Basic) -> tuple[frozenset[sp.Basic], frozenset[sp.Basic]]:
         known = self._parts.get(expr)
