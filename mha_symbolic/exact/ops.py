@@ -47,18 +47,24 @@ _RECENT = 16
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _recent(function: _F) -> _F:
-    """``function`` remembering its last results by its arguments' values and the kinds of
-    number in them (a mutable matrix, which has no value to key by, is computed each time)."""
+# SymPy before 1.13 has Float(1.0) == 1, with equal hashes: there a key by value alone would
+# give an exact spec a float spec's results, so the key carries the kinds of number in the
+# arguments as well (later, == tells them apart by itself, and the walk is not needed).
+KINDS_IN_KEY = bool(sp.Integer(1) == sp.Float(1.0))
 
-    @lru_cache(maxsize=_RECENT)
-    def by_value(kinds: frozenset[type], *args: Any) -> Any:
+
+def _recent(function: _F) -> _F:
+    """``function`` remembering its last results by its arguments' values (and types; see
+    ``KINDS_IN_KEY``); a mutable matrix, which has no value to key by, is computed each time."""
+
+    @lru_cache(maxsize=_RECENT, typed=True)
+    def by_value(kinds: frozenset[type] | None, *args: Any) -> Any:
         return function(*args)
 
     @wraps(function)
     def call(*args: Any) -> Any:
         try:
-            return by_value(number_kinds(args), *args)
+            return by_value(number_kinds(args) if KINDS_IN_KEY else None, *args)
         except TypeError:  # unhashable (a TypeError of ``function`` itself is raised again)
             return function(*args)
 
@@ -67,8 +73,7 @@ def _recent(function: _F) -> _F:
 
 def number_kinds(value: Any) -> frozenset[type]:
     """The classes of the numbers anywhere in ``value`` (SymPy expressions and matrices, in
-    tuples, lists and dataclasses): a key by value alone may take 1.0 for 1 (SymPy before
-    1.13 has Float(1.0) == 1), which would give an exact spec a float spec's results."""
+    tuples, lists and dataclasses)."""
     kinds: set[type] = set()
     seen: dict[int, Any] = {}  # (holding each item, so that no id is reused meanwhile)
     pending = [value]

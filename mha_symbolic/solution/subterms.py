@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import flint
 import sympy as sp
+
+from mha_symbolic.exact.balls import precision
 
 _BASIC_FREE_SYMBOLS = sp.Basic.free_symbols  # the union of the arguments' (not a bound variable's)
 _NONE: frozenset[sp.Basic] = frozenset()
@@ -29,11 +32,15 @@ class Subterms:
         self._parts: dict[sp.Basic, tuple[frozenset[sp.Basic], frozenset[sp.Basic]]] = {}
         # rule -> subterm -> the subterm with the rule applied
         self._made: dict[frozenset[Any], dict[sp.Basic, sp.Basic]] = {}
+        # (rule, bits) -> subterm -> its arb ball with the rule's symbols at their values
+        self._balls: dict[tuple[frozenset[Any], int], dict[sp.Basic, Any]] = {}
 
     def _room(self) -> None:
-        if len(self._parts) + sum(len(made) for made in self._made.values()) > LIMIT:
+        made = sum(len(m) for m in (*self._made.values(), *self._balls.values()))
+        if len(self._parts) + made > LIMIT:
             self._parts.clear()
             self._made.clear()
+            self._balls.clear()
 
     def free_symbols(self, value: Any) -> frozenset[sp.Basic]:
         """``value.free_symbols`` of a matrix, an expression, or a lazy step's entries."""
@@ -83,6 +90,17 @@ class Subterms:
         if isinstance(value, sp.Basic):
             return _substituted(value, rule, made)
         return sp.ImmutableMatrix(value.xreplace(dict(rule)))  # a lazy step's entries
+
+    def balls(self, rule: Mapping[sp.Symbol, sp.Rational], bits: int) -> dict[sp.Basic, Any]:
+        """The balls of subterms met so far with ``rule``'s symbols at its (rational) values,
+        at ``bits`` of precision: the memo :func:`~mha_symbolic.exact.balls.to_arb` reads and
+        fills, kept (as the rebuilt subterms are) for the steps and edits that share them."""
+        self._room()
+        key = (frozenset(rule.items()), bits)
+        if key not in self._balls:
+            with precision(bits):
+                self._balls[key] = {s: flint.arb(v.p) / v.q for s, v in rule.items()}
+        return self._balls[key]
 
 
 def _substituted(
