@@ -11,6 +11,7 @@ document's earlier numbers. Then the diagnosis says so, in words.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import takewhile
 from typing import Any
 
 import sympy as sp
@@ -66,6 +67,12 @@ def recomputed(d: Derivation, printed: dict[str, Matrix]) -> dict[str, Matrix]:
     return out
 
 
+def _forward_keys(d: Derivation) -> set[str]:
+    """The keys :func:`recomputed` gives a value: the steps before the loss."""
+    nodes = _program(d).nodes
+    return {n.key for n in takewhile(lambda n: n.kind not in ("loss", "grad"), nodes)}
+
+
 def ancestors(d: Derivation) -> dict[str, set[str]]:
     """Step key -> the keys of every step it is computed from."""
     program = _program(d)
@@ -88,18 +95,21 @@ def follow(
     claims = [*assumed, *(v.claim for v in verdicts)]
     printed = printed_values(claims, d)
     taken = {claim.step for claim in assumed}
-    again = recomputed(d, printed)
+    again: dict[str, Matrix] | None = None  # recomputed only when a wrong claim has sources
+    forward = _forward_keys(d)
     before = ancestors(d)
     follows: dict[str, list[str]] = {}
     wrong = {v.step for v in verdicts if v.verdict == "wrong"}
     notes: list[Phrase | None] = [None] * len(verdicts)
     for index, verdict in enumerate(verdicts):
-        if verdict.holds or verdict.step not in again or verdict.verdict == "shape":
+        if verdict.holds or verdict.step not in forward or verdict.verdict == "shape":
             continue
         # The earlier steps the document printed otherwise than exactly (slips, roundings).
         upstream = before.get(verdict.step, set())
         sources = [key for key in printed if key in upstream and printed[key] != d[key]]
-        if sources and holds_for(verdict.claim, again[verdict.step]):
+        if sources and again is None:
+            again = recomputed(d, printed)
+        if sources and again is not None and holds_for(verdict.claim, again[verdict.step]):
             slips = [key for key in sources if key in wrong]
             supposed = [key for key in sources if key in taken]
             if slips:
