@@ -73,6 +73,23 @@ def _forward_keys(d: Derivation) -> set[str]:
     return {n.key for n in takewhile(lambda n: n.kind not in ("loss", "grad"), nodes)}
 
 
+class _Again:
+    """:func:`recomputed`, made when a step's value is first asked for (most wrong claims
+    have no printed step before them); an input is its given value there, so none is made
+    for it."""
+
+    def __init__(self, d: Derivation, printed: dict[str, Matrix]) -> None:
+        self.d, self.printed = d, printed
+        self.made: dict[str, Matrix] | None = None
+
+    def __getitem__(self, key: str) -> Matrix:
+        if self.d.step(key).kind == "input":
+            return self.d[key]
+        if self.made is None:
+            self.made = recomputed(self.d, self.printed)
+        return self.made[key]
+
+
 def ancestors(d: Derivation) -> dict[str, set[str]]:
     """Step key -> the keys of every step it is computed from."""
     program = _program(d)
@@ -95,7 +112,7 @@ def follow(
     claims = [*assumed, *(v.claim for v in verdicts)]
     printed = printed_values(claims, d)
     taken = {claim.step for claim in assumed}
-    again: dict[str, Matrix] | None = None  # recomputed only when a wrong claim has sources
+    again = _Again(d, printed)
     forward = _forward_keys(d)
     before = ancestors(d)
     follows: dict[str, list[str]] = {}
@@ -107,9 +124,7 @@ def follow(
         # The earlier steps the document printed otherwise than exactly (slips, roundings).
         upstream = before.get(verdict.step, set())
         sources = [key for key in printed if key in upstream and printed[key] != d[key]]
-        if sources and again is None:
-            again = recomputed(d, printed)
-        if sources and again is not None and holds_for(verdict.claim, again[verdict.step]):
+        if sources and holds_for(verdict.claim, again[verdict.step]):
             slips = [key for key in sources if key in wrong]
             supposed = [key for key in sources if key in taken]
             if slips:
