@@ -3,8 +3,10 @@ equal input gets the same result, a changed one its own, a mutable matrix is sti
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
+from mha_symbolic import AttentionSpec, derive
 from mha_symbolic.exact import ops
 
 
@@ -22,3 +24,40 @@ def test_a_mutable_matrix_is_computed_without_the_memory() -> None:
     logits = sp.Matrix([[0, 1]])
     softmax = ops.row_softmax(logits)
     assert softmax.weights == sp.ImmutableMatrix([[1 / (1 + sp.E), sp.E / (1 + sp.E)]])
+
+
+def _derived(first: sp.Expr) -> dict[str, sp.Matrix]:
+    identity = [[1, 0], [0, 1]]
+    weights = {"w_q": identity, "w_k": identity, "w_v": identity}
+    d = derive(AttentionSpec(x=[[first, 0], [0, 1]], heads=1, weights=weights))
+    return {key: d[key] for key in d}
+
+
+def _floats(values: dict[str, sp.Matrix]) -> set[str]:
+    return {key for key, value in values.items() if value.has(sp.Float)}
+
+
+@pytest.mark.parametrize("kinds_in_key", [True, False])
+@pytest.mark.parametrize("float_first", [True, False])
+def test_a_float_spec_and_an_exact_spec_of_equal_values_keep_their_own_kind(
+    float_first: bool, kinds_in_key: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SymPy before 1.13 has Float(1.0) == 1: there the key carries the kinds of number too
+    monkeypatch.setattr(ops, "KINDS_IN_KEY", kinds_in_key)
+    runs = [sp.Float(1.0), sp.Integer(1)]
+    if not float_first:
+        runs.reverse()
+    results = {type(one): _derived(one) for one in runs}
+    exact, floats = results[sp.core.numbers.One], results[sp.Float]
+    assert _floats(exact) == set()
+    assert _floats(floats) == set(floats)  # every step, from x on
+    assert len(floats) == 10
+    assert exact["head1.weights"][0, 0] == sp.exp(sp.sqrt(2) / 2) / (1 + sp.exp(sp.sqrt(2) / 2))
+
+
+def test_the_kinds_of_number_are_found_in_matrices_tuples_and_dataclasses() -> None:
+    x = sp.Symbol("x")
+    softmax = ops.row_softmax(sp.ImmutableMatrix([[x, sp.Float(0.5)]]))
+    assert ops.number_kinds((softmax,)) >= {sp.Float}
+    exact = ops.number_kinds((sp.ImmutableMatrix([[x + 1, sp.Rational(1, 2)]]), [2]))
+    assert exact == {sp.core.numbers.One, sp.core.numbers.Half}

@@ -11,6 +11,7 @@ document's earlier numbers. Then the diagnosis says so, in words.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import takewhile
 from typing import Any
 
 import sympy as sp
@@ -66,6 +67,29 @@ def recomputed(d: Derivation, printed: dict[str, Matrix]) -> dict[str, Matrix]:
     return out
 
 
+def _forward_keys(d: Derivation) -> set[str]:
+    """The keys :func:`recomputed` gives a value: the steps before the loss."""
+    nodes = _program(d).nodes
+    return {n.key for n in takewhile(lambda n: n.kind not in ("loss", "grad"), nodes)}
+
+
+class _Again:
+    """:func:`recomputed`, made when a step's value is first asked for (most wrong claims
+    have no printed step before them); an input is its given value there, so none is made
+    for it."""
+
+    def __init__(self, d: Derivation, printed: dict[str, Matrix]) -> None:
+        self.d, self.printed = d, printed
+        self.made: dict[str, Matrix] | None = None
+
+    def __getitem__(self, key: str) -> Matrix:
+        if self.d.step(key).kind == "input":
+            return self.d[key]
+        if self.made is None:
+            self.made = recomputed(self.d, self.printed)
+        return self.made[key]
+
+
 def ancestors(d: Derivation) -> dict[str, set[str]]:
     """Step key -> the keys of every step it is computed from."""
     program = _program(d)
@@ -88,13 +112,14 @@ def follow(
     claims = [*assumed, *(v.claim for v in verdicts)]
     printed = printed_values(claims, d)
     taken = {claim.step for claim in assumed}
-    again = recomputed(d, printed)
+    again = _Again(d, printed)
+    forward = _forward_keys(d)
     before = ancestors(d)
     follows: dict[str, list[str]] = {}
     wrong = {v.step for v in verdicts if v.verdict == "wrong"}
     notes: list[Phrase | None] = [None] * len(verdicts)
     for index, verdict in enumerate(verdicts):
-        if verdict.holds or verdict.step not in again or verdict.verdict == "shape":
+        if verdict.holds or verdict.step not in forward or verdict.verdict == "shape":
             continue
         # The earlier steps the document printed otherwise than exactly (slips, roundings).
         upstream = before.get(verdict.step, set())

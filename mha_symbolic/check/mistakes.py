@@ -8,7 +8,7 @@ rewritten program exactly, once, and only when a wrong claim asks.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
@@ -16,7 +16,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.check.claims import Claim
 from mha_symbolic.check.verdicts import holds_for
 from mha_symbolic.exact.derivation import KINDS, Derivation
-from mha_symbolic.exact.evaluate import walk
+from mha_symbolic.exact.evaluate import Evaluator
 from mha_symbolic.language.check_phrases import Phrase, code, phrase
 from mha_symbolic.model import rewrite
 from mha_symbolic.model.program import Program, build
@@ -32,6 +32,37 @@ def _program(d: Derivation) -> Program:
 def _variant(d: Derivation, change: rewrite.Rewrite) -> Variant:
     """The values of ``d``'s program under ``change``, evaluated when asked."""
     return lambda: walk(change(_program(d)))
+
+
+def walk(program: Program) -> Mapping[str, Matrix]:
+    """The program's exact values, each step made when first asked for (see _Walked)."""
+    return _Walked(program)
+
+
+class _Walked(Mapping[str, Matrix]):
+    """A program's exact values (as :func:`~mha_symbolic.exact.evaluate.walk` makes them),
+    each step made in program order when first asked for: a claim on an early step (the
+    input) does not walk the whole rewritten program."""
+
+    def __init__(self, program: Program) -> None:
+        self._evaluator = Evaluator(program)
+        self._pending = iter(program.nodes)
+        self._keys = [node.key for node in program.nodes]
+        self._made: dict[str, Matrix] = {}
+
+    def __getitem__(self, key: str) -> Matrix:
+        if key not in self._keys:
+            raise KeyError(key)
+        while key not in self._made:
+            node = next(self._pending)
+            self._made[node.key] = self._evaluator.compute(node)
+        return self._made[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 class Mistakes:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
-from functools import lru_cache, wraps
+from functools import cached_property, lru_cache, wraps
 from math import gcd, lcm
 from typing import Any, TypeVar, cast
 
@@ -47,20 +47,52 @@ _RECENT = 16
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+# SymPy before 1.13 has Float(1.0) == 1, with equal hashes: there a key by value alone would
+# give an exact spec a float spec's results, so the key carries the kinds of number in the
+# arguments as well (later, == tells them apart by itself, and the walk is not needed).
+KINDS_IN_KEY = bool(sp.Integer(1) == sp.Float(1.0))
+
+
 def _recent(function: _F) -> _F:
-    """``function`` remembering its last results by its arguments' values (a mutable matrix,
-    which has no value to key by, is computed each time)."""
-    cached = lru_cache(maxsize=_RECENT)(function)
+    """``function`` remembering its last results by its arguments' values (and types; see
+    ``KINDS_IN_KEY``); a mutable matrix, which has no value to key by, is computed each time."""
+
+    @lru_cache(maxsize=_RECENT, typed=True)
+    def by_value(kinds: frozenset[type] | None, *args: Any) -> Any:
+        return function(*args)
 
     @wraps(function)
     def call(*args: Any) -> Any:
         try:
-            hash(args)
-        except TypeError:
+            return by_value(number_kinds(args) if KINDS_IN_KEY else None, *args)
+        except TypeError:  # unhashable (a TypeError of ``function`` itself is raised again)
             return function(*args)
-        return cached(*args)
 
     return cast(_F, call)
+
+
+def number_kinds(value: Any) -> frozenset[type]:
+    """The classes of the numbers anywhere in ``value`` (SymPy expressions and matrices, in
+    tuples, lists and dataclasses)."""
+    kinds: set[type] = set()
+    seen: dict[int, Any] = {}  # (holding each item, so that no id is reused meanwhile)
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen[id(item)] = item
+        if isinstance(item, sp.MatrixBase):
+            pending.extend(item)
+        elif isinstance(item, sp.Basic):
+            if item.is_Number:
+                kinds.add(type(item))
+            pending.extend(item.args)
+        elif isinstance(item, (tuple, list)):
+            pending.extend(item)
+        elif is_dataclass(item):
+            pending.extend(getattr(item, f.name) for f in fields(item))
+    return frozenset(kinds)
 
 
 @_recent
@@ -200,8 +232,10 @@ class Softmax:
     exps: tuple[tuple[sp.Expr, ...], ...]
     sums: tuple[Sum, ...]
 
-    @property
+    @cached_property
     def weights(self) -> Matrix:
+        """The weights as one matrix, made once (the page asks again for a head an edit left
+        as it was: the same Softmax, remembered by :func:`row_softmax`)."""
         return Matrix(
             [
                 [divide(linear_sum([(e, sp.Integer(1))]), z) for e in row]
@@ -283,15 +317,45 @@ def output_projection(
     1/2 where the fractions cancel).
     """
     blocks = split_widths(w_o.T, [v.cols for v in values])
-    mixed = [expanded_product(v, block.T) for v, block in zip(values, blocks)]
+    heads = [_shares(s, expanded_product(v, b.T)) for s, v, b in zip(weights, values, blocks)]
     rows = len(weights[0].sums)
 
     def entry(i: int, c: int) -> sp.Expr:
-        grouped: dict[Sum, list[tuple[sp.Expr, sp.Expr]]] = {}
-        for softmax, m in zip(weights, mixed):
-            pairs = grouped.setdefault(softmax.sums[i], [])
-            pairs.extend((e, m[j, c]) for j, e in enumerate(softmax.exps[i]) if e != 0)
-        total = sp.Add(*(divide(linear_sum(pairs), z) for z, pairs in grouped.items()))
+        grouped: dict[Sum, list[_Shares]] = {}
+        for head in heads:
+            grouped.setdefault(head.softmax.sums[i], []).append(head)
+        total = sp.Add(
+            *(
+                group[0](i, c)
+                if len(group) == 1
+                else divide(linear_sum(p for head in group for p in head.pairs(i, c)), z)
+                for z, group in grouped.items()
+            )
+        )
         return total + bias[0, c] if bias is not None else total
 
     return Matrix(rows, w_o.cols, entry)
+
+
+class _Shares:
+    """One head's share of each output entry, (sum_j e^{a_ij} m_jc) / Z_i with m = V_h W_O^h,
+    made when first asked (a head that shares its denominators with another is added with it
+    instead)."""
+
+    def __init__(self, softmax: Softmax, mixed: Matrix) -> None:
+        self.softmax, self.mixed = softmax, mixed
+        self._made: dict[tuple[int, int], sp.Expr] = {}
+
+    def pairs(self, i: int, c: int) -> list[tuple[sp.Expr, sp.Expr]]:
+        return [(e, self.mixed[j, c]) for j, e in enumerate(self.softmax.exps[i]) if e != 0]
+
+    def __call__(self, i: int, c: int) -> sp.Expr:
+        if (i, c) not in self._made:
+            self._made[i, c] = divide(linear_sum(self.pairs(i, c)), self.softmax.sums[i])
+        return self._made[i, c]
+
+
+@_recent
+def _shares(softmax: Softmax, mixed: Matrix) -> _Shares:
+    """A head's shares, remembered: an edit that leaves a head as it was reuses them."""
+    return _Shares(softmax, mixed)

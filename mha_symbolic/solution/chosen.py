@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import flint
 import sympy as sp
 
+from mha_symbolic.exact import balls
 from mha_symbolic.exact.derivation import Derivation, Step
+from mha_symbolic.exact.rounding import decimal_of
 from mha_symbolic.model.program_facts import is_a
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.subterms import Subterms
@@ -118,6 +121,9 @@ def at_chosen(
 def _at(
     step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings, subterms: Subterms
 ) -> str | None:
+    approx = _approx_from_balls(step, values, settings, subterms)
+    if approx is not None:
+        return rf"{step.symbol.name} \approx {approx}"
     numbers = subterms.substituted(step.entries, values)
     if numbers.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
@@ -125,3 +131,40 @@ def _at(
     if shown.approx is not None:
         return rf"{step.symbol.name} \approx {shown.approx}"
     return None if shown.named else rf"{step.symbol.name} = {shown.exact}"
+
+
+_BITS = 128  # the balls' precision: a few decimals are settled at once, near a boundary or not
+_LARGEST = flint.arb(10) ** 100  # (far below the digits where a value has no decimals)
+_SHORT = 10**6  # a short decimal (one that reads as exact) has at most 6 places
+
+
+def _approx_from_balls(
+    step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings, subterms: Subterms
+) -> str | None:
+    """The step's decimals at ``values``, from arb balls of its entries (no exact value is
+    made at them: SymPy's evaluation of each new subterm took most of a symbolic step's
+    time), when the balls settle what the exact values would show: every entry finite (no
+    zoo or oo among them), every shown one rounding alike across its ball and holding no
+    integer (an integer prints without a point), and one shown surely no short decimal (so
+    not all are exact as printed, and the exact values show their decimals too). None: the
+    exact values decide."""
+    if not all(isinstance(v, sp.Rational) for v in values.values()):
+        return None
+    entries = step.entries
+    shown = latex.layout(entries, settings.max_size)
+    cells = [(i, j) for i in shown.rows for j in shown.cols if i is not None and j is not None]
+    with balls.precision(_BITS):
+        seen = subterms.balls(values, _BITS)
+        found = {}
+        for i in range(entries.rows):
+            for j in range(entries.cols):
+                ball = balls.to_arb(entries[i, j], seen)
+                if ball is None or not ball.is_finite() or not abs(ball) < _LARGEST:
+                    return None
+                found[i, j] = ball
+        texts = {cell: decimal_of(found[cell], settings.decimals) for cell in cells}
+        if None in texts.values():
+            return None
+        if all(decimal_of(found[cell] * _SHORT, 0) is None for cell in cells):
+            return None  # each may be a short decimal: the exact values say if all are
+    return latex.bmatrix(entries, lambda i, j: str(texts[i, j]), shown)

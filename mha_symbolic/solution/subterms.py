@@ -10,10 +10,13 @@ as SymPy's, remembered by subterm for one solution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+import flint
 import sympy as sp
+
+from mha_symbolic.exact.balls import precision
 
 _BASIC_FREE_SYMBOLS = sp.Basic.free_symbols  # the union of the arguments' (not a bound variable's)
 _NONE: frozenset[sp.Basic] = frozenset()
@@ -29,29 +32,37 @@ class Subterms:
         self._parts: dict[sp.Basic, tuple[frozenset[sp.Basic], frozenset[sp.Basic]]] = {}
         # rule -> subterm -> the subterm with the rule applied
         self._made: dict[frozenset[Any], dict[sp.Basic, sp.Basic]] = {}
+        # (rule, bits) -> subterm -> its arb ball with the rule's symbols at their values
+        self._balls: dict[tuple[frozenset[Any], int], dict[sp.Basic, Any]] = {}
 
     def _room(self) -> None:
-        if len(self._parts) + sum(len(made) for made in self._made.values()) > LIMIT:
+        made = sum(len(m) for m in (*self._made.values(), *self._balls.values()))
+        if len(self._parts) + made > LIMIT:
             self._parts.clear()
             self._made.clear()
+            self._balls.clear()
 
     def free_symbols(self, value: Any) -> frozenset[sp.Basic]:
         """``value.free_symbols`` of a matrix, an expression, or a lazy step's entries."""
-        self._room()
-        if isinstance(value, sp.MatrixBase):
-            return _NONE.union(*(self._of(e)[0] for e in value))
-        if isinstance(value, sp.Basic):
-            return self._of(value)[0]
-        return frozenset(value.free_symbols)
+        return self._part(value, 0, lambda v: frozenset(v.free_symbols))
 
     def exponentials(self, value: Any) -> frozenset[sp.Basic]:
         """``value.atoms(sp.exp)``: every exponential in it, also inside another's exponent."""
+        return self._part(
+            value, 1, lambda v: frozenset(v.atoms(sp.exp)) if hasattr(v, "atoms") else _NONE
+        )
+
+    def _part(
+        self, value: Any, index: int, other: Callable[[Any], frozenset[sp.Basic]]
+    ) -> frozenset[sp.Basic]:
+        """Part ``index`` of :meth:`_of` (0: symbols, 1: exponentials) of a matrix's entries
+        or an expression; ``other(value)`` of anything else (a lazy step's entries)."""
         self._room()
         if isinstance(value, sp.MatrixBase):
-            return _NONE.union(*(self._of(e)[1] for e in value))
+            return _NONE.union(*(self._of(e)[index] for e in value))
         if isinstance(value, sp.Basic):
-            return self._of(value)[1]
-        return frozenset(value.atoms(sp.exp)) if hasattr(value, "atoms") else _NONE
+            return self._of(value)[index]
+        return other(value)
 
     def _of(self, expr: sp.Basic) -> tuple[frozenset[sp.Basic], frozenset[sp.Basic]]:
         known = self._parts.get(expr)
@@ -79,6 +90,17 @@ class Subterms:
         if isinstance(value, sp.Basic):
             return _substituted(value, rule, made)
         return sp.ImmutableMatrix(value.xreplace(dict(rule)))  # a lazy step's entries
+
+    def balls(self, rule: Mapping[sp.Symbol, sp.Rational], bits: int) -> dict[sp.Basic, Any]:
+        """The balls of subterms met so far with ``rule``'s symbols at its (rational) values,
+        at ``bits`` of precision: the memo :func:`~mha_symbolic.exact.balls.to_arb` reads and
+        fills, kept (as the rebuilt subterms are) for the steps and edits that share them."""
+        self._room()
+        key = (frozenset(rule.items()), bits)
+        if key not in self._balls:
+            with precision(bits):
+                self._balls[key] = {s: flint.arb(v.p) / v.q for s, v in rule.items()}
+        return self._balls[key]
 
 
 def _substituted(

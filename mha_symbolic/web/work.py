@@ -113,10 +113,15 @@ def derivation(
 @functools.cache
 def _html_environment() -> Any:
     """The HTML renderer's templates, compiled once in a worker (``render`` compiles them
-    at each call, a third of an edit's time)."""
+    at each call, a third of an edit's time), and its filters of display maths remembered by
+    their LaTeX: an edit leaves most of the solution's maths as it was, whose width would be
+    measured again (the MathML is remembered by the renderer itself)."""
     from mha_symbolic.solution.render import environment
 
-    return environment("html")
+    env = environment("html")
+    for name in ("display", "narrow"):
+        env.filters[name] = functools.lru_cache(maxsize=4096)(env.filters[name])
+    return env
 
 
 def html(d: Any, want: Any, chosen: frozenset[int] = frozenset()) -> str:
