@@ -33,11 +33,11 @@ def test_the_weights_come_from_balls_and_a_short_decimal_from_the_exact_values()
     values, settings = chosen_values(d), latex.Settings()
     weights = chosen._approx_from_balls(d.step("head1.weights"), values, settings, Subterms())
     assert weights is not None
-    assert weights.startswith(r"\begin{bmatrix} 0.12 & 0.13 & 0.11 & 0.14 & 0.12 & ")
-    # Q at the identity is X's first two columns: short decimals, exact as printed
+    assert weights.startswith(r"\begin{bmatrix} 0.07 & 0.15 & 0.03 & 0.24 & 0.05 & ")
+    # Q at 3 x the identity is 3 x X's first two columns: short decimals, exact as printed
     assert chosen._approx_from_balls(d.step("head1.q"), values, settings, Subterms()) is None
     assert at_chosen(d.step("head1.q"), values, settings).startswith(  # type: ignore[union-attr]
-        r"Q_{1} = \begin{bmatrix} 0.2 & 0.5 \\"
+        r"Q_{1} = \begin{bmatrix} 0.6 & 1.5 \\"
     )
 
 
