@@ -1,0 +1,171 @@
+"""RoPE's steps entry by entry from the structure: the rotated queries and keys, their scores,
+the logits and each softmax row, as the evaluator writes them, one entry or row at a time.
+
+A rotated matrix is held as its rational matrix and the exact angle of each feature pair at
+position 1 (:class:`~mha_symbolic.exact.rope_arb.Rotated`); its entry (p, a) is the pair
+turned by p times that angle, and a score of rotated queries and keys is read by the
+distance between the tokens (:func:`relative_score`). The evaluator
+(:mod:`mha_symbolic.operations.rope`) makes its whole matrices with these same two
+functions, so an entry made here is the entry ``d[key]`` holds, with SymPy's ``cos`` and
+``sin`` of the exact angles in it (``cos(1/100)``), never a float. The softmax of such logits
+is made by the evaluator's own ``ops.row_softmax`` on the one row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import flint
+import sympy as sp
+from sympy import ImmutableMatrix as Matrix
+from sympy.core.basic import Basic
+
+from mha_symbolic.exact import ops
+from mha_symbolic.exact.arb import arb_of
+from mha_symbolic.exact.rope_arb import Rotated, RotatedScores
+
+EntryMaker = Callable[[int, int], sp.Expr]
+
+
+def turned(x_a: sp.Expr, x_b: sp.Expr, turn: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """The pair (x_a, x_b) turned by the exact angle ``turn``: one entry of a rotated matrix
+    is one of these, so an entry is made alone exactly as the whole matrix makes it."""
+    cos, sin = sp.cos(turn), sp.sin(turn)
+    return ops.tidy(x_a * cos - x_b * sin), ops.tidy(x_a * sin + x_b * cos)
+
+
+def relative_score(
+    q: Any, k: Any, angles: Sequence[sp.Expr], pairs: Sequence[tuple[int, int]]
+) -> sp.Expr:
+    """One score of rotated queries and keys from the unrotated rows ``q`` and ``k``: each
+    pair (a, b) gives (q_a k_a + q_b k_b) cos(phi) + (q_b k_a - q_a k_b) sin(phi) at its
+    angle phi of the distance between the tokens."""
+    total = sp.Integer(0)
+    for phi, (a, b) in zip(angles, pairs):
+        same = q[a] * k[a] + q[b] * k[b]
+        cross = q[b] * k[a] - q[a] * k[b]
+        total += same * sp.cos(phi) + cross * sp.sin(phi)
+    return ops.tidy(total)
+
+
+def _row(matrix: flint.fmpq_mat, i: int) -> list[sp.Rational]:
+    return [sp.Rational(int(r.p), int(r.q)) for r in (matrix[i, j] for j in range(matrix.ncols()))]
+
+
+def rotated_entries(rotated: Rotated) -> EntryMaker:
+    """Entry (p, c) of the rotated matrix (a step's value: never transposed)."""
+    partner = {a: (b, j, True) for j, (a, b) in enumerate(rotated.pairs)}
+    partner.update({b: (a, j, False) for j, (a, b) in enumerate(rotated.pairs)})
+    matrix = rotated.matrix
+
+    def entry(p: int, c: int) -> sp.Expr:
+        if c not in partner:  # (an odd width has none: RoPE refuses it, every column pairs)
+            return sp.Rational(int(matrix[p, c].p), int(matrix[p, c].q))
+        other, j, first = partner[c]
+        a, b = (c, other) if first else (other, c)
+        x = _row(matrix, p)
+        made = turned(x[a], x[b], sp.Integer(p) * rotated.steps[j])
+        return made[0] if first else made[1]
+
+    return entry
+
+
+class ScoreEntries:
+    """Entry (p, r) of ``RoPE(Q) RoPE(K)^T``, by the distance r - p, from the rational rows
+    of Q and K (each row read once)."""
+
+    def __init__(self, scores: RotatedScores) -> None:
+        self.scores = scores
+        self.rows: dict[tuple[str, int], list[sp.Rational]] = {}
+
+    def row(self, which: str, i: int) -> list[sp.Rational]:
+        if (which, i) not in self.rows:
+            rotated = self.scores.q if which == "q" else self.scores.k
+            self.rows[which, i] = _row(rotated.matrix, i)
+        return self.rows[which, i]
+
+    def __call__(self, p: int, r: int) -> sp.Expr:
+        q = self.scores.q
+        angles = [sp.Integer(r - p) * step for step in q.steps]
+        return relative_score(self.row("q", p), self.row("k", r), angles, q.pairs)
+
+
+def logits_row(factor: sp.Expr, scores: ScoreEntries, allowed: Any, i: int) -> list[sp.Expr]:
+    """Row i of the logits ``factor * scores``, -oo where ``allowed`` blocks (None: none)."""
+    cols = scores.scores.ncols()
+    out: list[sp.Expr] = []
+    for j in range(cols):
+        if allowed is not None and not allowed[i][j]:
+            out.append(-sp.oo)
+            continue
+        score = scores(i, j)
+        out.append(score if factor == 1 else factor * score)
+    return out
+
+
+def softmax_row(row: Sequence[sp.Expr]) -> ops.Softmax:
+    """The softmax of one row of logits as ``ops.row_softmax`` makes it, without SymPy's
+    assumptions: those ask each logit, a sum of 64 cosines and sines at model size, for its
+    30-digit value several times over (seconds per row). Here each logit is enclosed once in
+    arb, which decides the row's shift and that no exponent is 0; a row it cannot decide at
+    once (logits equal, or within 10^-25 of each other) is made by ``ops.row_softmax``."""
+    finite = [a for a in row if a != -sp.oo]
+    if not finite or all(a.is_Rational for a in finite):
+        return ops.row_softmax(Matrix([list(row)]))
+    saved, flint.ctx.prec = flint.ctx.prec, _BITS
+    try:
+        balls = [arb_of(a) for a in finite]
+        shift = _shift(finite, balls)
+        exps = [_exp(a - shift) for a in finite] if shift is not None else None
+    finally:
+        flint.ctx.prec = saved
+    if exps is None or any(e is None for e in exps):
+        return ops.row_softmax(Matrix([list(row)]))
+    made = iter(exps)
+    terms = tuple(sp.Integer(0) if a == -sp.oo else next(made) for a in row)
+    total = ops.linear_sum((e, sp.Integer(1)) for e in terms if e != 0)
+    return ops.Softmax((terms,), (total,))
+
+
+_BITS = 256  # about 77 digits: logits 10^-25 apart are told apart
+_CLOSE = flint.arb("1e-25")
+
+
+def _shift(finite: Sequence[sp.Expr], balls: Sequence[flint.arb]) -> sp.Expr | None:
+    """``ops._row_shift`` of irrational logits: the smallest (the largest when they spread
+    over more than 10^5), or None when the balls cannot tell it for certain as SymPy's
+    30-digit values order them."""
+    low = min(range(len(balls)), key=lambda g: balls[g].mid())
+    high = max(range(len(balls)), key=lambda g: balls[g].mid())
+    spread = balls[high] - balls[low]
+    wide = ops._SPREAD
+    if not (spread > wide or spread < wide):
+        return None
+    pick = high if spread > wide else low
+    for g, ball in enumerate(balls):
+        if g == pick or finite[g] == finite[pick]:
+            continue
+        gap = (ball - balls[pick]) if pick == low else (balls[pick] - ball)
+        size = max(abs(ball).upper(), abs(balls[pick]).upper())
+        if not gap > _CLOSE * size:
+            return None
+    return finite[pick]
+
+
+_ONE_ARGUMENT = sp.FiniteSet(1)
+
+
+def _exp(argument: sp.Expr) -> sp.Expr | None:
+    """``sp.exp(argument)`` for a real number that is not 0: its ``eval`` changes nothing
+    (no log, no multiple of pi i in it), so it is built as Function builds it then; 1 for
+    an exact 0; None when the ball holds 0 (``ops.row_softmax`` decides)."""
+    if argument is sp.S.Zero:
+        return sp.S.One
+    if argument.is_Rational:
+        return sp.exp(argument)
+    if arb_of(argument).contains(0):
+        return None
+    made = Basic.__new__(sp.exp, argument)
+    made.nargs = _ONE_ARGUMENT
+    return made
