@@ -31,11 +31,18 @@ def _spec(**changes: Any) -> AttentionSpec:
         "mask": "causal", "rope": {"base": 100}, "weights": {
             "w_q": W_Q, "w_k": W_K, "w_v": W_V, "w_o": W_O},
     }  # fmt: skip
-    return AttentionSpec.from_dict({**fields, **changes})
+    merged = {**fields, **changes}
+    return AttentionSpec.from_dict({k: v for k, v in merged.items() if v is not None})
 
 
 SPECS = {
     "llama-style": {},
+    "one head of 4, base 10: an irrational turn": {
+        "heads": 1,
+        "kv_heads": None,
+        "rope": {"base": 10},
+        "weights": {"w_q": W_Q, "w_k": W_O, "w_v": W_Q, "w_o": W_O},
+    },
     "interleaved, no mask, scale 1/2": {
         "mask": "none",
         "scale": "1/2",
@@ -49,7 +56,7 @@ def test_every_entry_is_the_sympy_paths_entry_tree_for_tree(changes: dict[str, A
     d = derive(_spec(**changes))
     assert d.structured is not None and d.refusal is None
     keys = [s.key for s in d.steps if s.kind != "input"]
-    assert "head1.q_rot" in keys and "head2.scores" in keys
+    assert "head1.q_rot" in keys and "head1.scores" in keys
     for key in keys:
         lazy, whole = d.step(key).entries, d[key]
         assert not isinstance(lazy, sp.MatrixBase), key  # made from the structure

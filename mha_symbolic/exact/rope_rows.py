@@ -14,6 +14,7 @@ is made by the evaluator's own ``ops.row_softmax`` on the one row.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -36,17 +37,74 @@ def turned(x_a: sp.Expr, x_b: sp.Expr, turn: sp.Expr) -> tuple[sp.Expr, sp.Expr]
 
 
 def relative_score(
-    q: Any, k: Any, angles: Sequence[sp.Expr], pairs: Sequence[tuple[int, int]]
+    q: Any, k: Any, trig: Sequence[tuple[sp.Expr, sp.Expr]], pairs: Sequence[tuple[int, int]]
 ) -> sp.Expr:
     """One score of rotated queries and keys from the unrotated rows ``q`` and ``k``: each
     pair (a, b) gives (q_a k_a + q_b k_b) cos(phi) + (q_b k_a - q_a k_b) sin(phi) at its
-    angle phi of the distance between the tokens."""
-    total = sp.Integer(0)
-    for phi, (a, b) in zip(angles, pairs):
+    angle phi of the distance between the tokens (``trig``: each pair's cos and sin). The
+    terms are added at once: one Add of 2 x 64 terms, not 64 ever longer ones."""
+    terms: list[sp.Expr] = []
+    for (cos, sin), (a, b) in zip(trig, pairs):
         same = q[a] * k[a] + q[b] * k[b]
         cross = q[b] * k[a] - q[a] * k[b]
-        total += same * sp.cos(phi) + cross * sp.sin(phi)
-    return ops.tidy(total)
+        terms += (same * cos, cross * sin)
+    return ops.tidy(sp.Add(*terms))
+
+
+@lru_cache(maxsize=4096)
+def trig_of(steps: tuple[sp.Expr, ...], distance: int) -> tuple[tuple[sp.Expr, sp.Expr], ...]:
+    """cos and sin of each pair's angle at ``distance`` (``steps``: the angles at 1), made
+    once for every head and row that meets it (SymPy's own cache holds a thousand)."""
+    turns = [sp.Integer(distance) * step for step in steps]
+    return tuple((sp.cos(phi), sp.sin(phi)) for phi in turns)
+
+
+Split = tuple[flint.fmpq, Any]  # a number c * atom as (c, atom); atom None: the number c
+
+
+@lru_cache(maxsize=4096)
+def _split_trig(steps: tuple[sp.Expr, ...], distance: int) -> tuple[Split, ...] | None:
+    """:func:`trig_of` as (coefficient, cos or sin) pairs, cos then sin of each pair (sin(-t)
+    is -1 times sin(t)); None if one is another form (then SymPy multiplies)."""
+    out: list[Split] = []
+    for value in (v for pair in trig_of(steps, distance) for v in pair):
+        c, atom = value.as_coeff_Mul()
+        if not c.is_Rational or not (atom is sp.S.One or isinstance(atom, (sp.cos, sp.sin))):
+            return None
+        out.append((flint.fmpq(int(c.p), int(c.q)), None if atom is sp.S.One else atom))
+    return tuple(out)
+
+
+def rational_score(
+    q: Sequence[flint.fmpq], k: Sequence[flint.fmpq], trig: Sequence[Split], pairs: Any
+) -> sp.Expr:
+    """:func:`relative_score` of rational rows, its coefficients in FLINT and its Add put
+    together as SymPy's would be: the numbers summed into one, each cos and sin once times
+    its coefficient (``ops.canonical_add``), no SymPy arithmetic."""
+    number, terms = flint.fmpq(0), []
+    for j, (a, b) in enumerate(pairs):
+        same, cross = q[a] * k[a] + q[b] * k[b], q[b] * k[a] - q[a] * k[b]
+        for coefficient, (c, atom) in ((same, trig[2 * j]), (cross, trig[2 * j + 1])):
+            value = coefficient * c
+            if value == 0:
+                continue
+            if atom is None:
+                number += value
+            elif value == 1:
+                terms.append(atom)
+            else:
+                terms.append(sp.Mul._from_args((_number(value), atom), True))
+    if number != 0:
+        terms.append(_number(number))
+    return ops.canonical_add(terms, True)
+
+
+def _number(value: flint.fmpq) -> sp.Rational:
+    """SymPy's number of ``value``, made without SymPy's checks (``softmax_rows.number_of``:
+    imported here, as it imports the walker, whose operations import this module)."""
+    from mha_symbolic.exact.softmax_rows import number_of
+
+    return number_of(int(value.p), int(value.q))
 
 
 def _row(matrix: flint.fmpq_mat, i: int) -> list[sp.Rational]:
@@ -77,18 +135,22 @@ class ScoreEntries:
 
     def __init__(self, scores: RotatedScores) -> None:
         self.scores = scores
-        self.rows: dict[tuple[str, int], list[sp.Rational]] = {}
+        self.rows: dict[tuple[str, int], list[flint.fmpq]] = {}
 
-    def row(self, which: str, i: int) -> list[sp.Rational]:
+    def row(self, which: str, i: int) -> list[flint.fmpq]:
         if (which, i) not in self.rows:
-            rotated = self.scores.q if which == "q" else self.scores.k
-            self.rows[which, i] = _row(rotated.matrix, i)
+            matrix = (self.scores.q if which == "q" else self.scores.k).matrix
+            self.rows[which, i] = [matrix[i, j] for j in range(matrix.ncols())]
         return self.rows[which, i]
 
     def __call__(self, p: int, r: int) -> sp.Expr:
-        q = self.scores.q
-        angles = [sp.Integer(r - p) * step for step in q.steps]
-        return relative_score(self.row("q", p), self.row("k", r), angles, q.pairs)
+        q, k = self.row("q", p), self.row("k", r)
+        steps, pairs = self.scores.q.steps, self.scores.q.pairs
+        split = _split_trig(steps, r - p)
+        if split is not None:
+            return rational_score(q, k, split, pairs)
+        rationals = [[_number(v) for v in row] for row in (q, k)]
+        return relative_score(*rationals, trig_of(steps, r - p), pairs)
 
 
 def logits_row(factor: sp.Expr, scores: ScoreEntries, allowed: Any, i: int) -> list[sp.Expr]:

@@ -165,7 +165,8 @@ def rotated_scores(q: Matrix, k: Matrix, base: sp.Expr, pairs: str) -> Matrix:
 
     def entry(p: int, r: int) -> sp.Expr:
         angles = [angle(r - p, j, width, base) for j in range(len(turns))]
-        return relative_score(q.row(p), k.row(r), angles, turns)
+        trig = [(sp.cos(phi), sp.sin(phi)) for phi in angles]
+        return relative_score(q.row(p), k.row(r), trig, turns)
 
     return Matrix(q.rows, k.rows, entry)
 
