@@ -147,3 +147,13 @@ ROWS = {
 @pytest.mark.parametrize("row", ROWS.values(), ids=list(ROWS))
 def test_a_softmax_row_is_ops_row_softmax_of_that_row(row: list[sp.Expr]) -> None:
     assert softmax_row(row) == ops.row_softmax(sp.ImmutableMatrix([row]))
+
+
+def test_scores_by_sympy_arithmetic_are_the_same_trees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn whose cos or sin is of another form is multiplied by SymPy: the same trees."""
+    from mha_symbolic.exact import rope_rows
+
+    monkeypatch.setattr(rope_rows, "_split_trig", lambda steps, distance: None)
+    d = derive(_spec(**SPECS["one head of 4, base 10: an irrational turn"]))
+    lazy, whole = d.step("head1.scores").entries, d["head1.scores"]
+    assert all(sp.srepr(lazy[i, j]) == sp.srepr(whole[i, j]) for i in range(5) for j in range(5))

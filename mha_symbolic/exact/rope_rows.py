@@ -149,8 +149,8 @@ class ScoreEntries:
         split = _split_trig(steps, r - p)
         if split is not None:
             return rational_score(q, k, split, pairs)
-        rationals = [[_number(v) for v in row] for row in (q, k)]
-        return relative_score(*rationals, trig_of(steps, r - p), pairs)
+        q_row, k_row = ([_number(v) for v in row] for row in (q, k))
+        return relative_score(q_row, k_row, trig_of(steps, r - p), pairs)
 
 
 def logits_row(factor: sp.Expr, scores: ScoreEntries, allowed: Any, i: int) -> list[sp.Expr]:
