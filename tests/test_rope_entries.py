@@ -153,7 +153,24 @@ def test_scores_by_sympy_arithmetic_are_the_same_trees(monkeypatch: pytest.Monke
     """A turn whose cos or sin is of another form is multiplied by SymPy: the same trees."""
     from mha_symbolic.exact import rope_rows
 
-    monkeypatch.setattr(rope_rows, "_split_trig", lambda steps, distance: None)
+    monkeypatch.setattr(rope_rows, "split_trig", lambda steps, distance: None)
     d = derive(_spec(**SPECS["one head of 4, base 10: an irrational turn"]))
     lazy, whole = d.step("head1.scores").entries, d["head1.scores"]
     assert all(sp.srepr(lazy[i, j]) == sp.srepr(whole[i, j]) for i in range(5) for j in range(5))
+
+
+def test_the_bench_builds_the_same_entry_in_symengine() -> None:
+    """bench --only scale times a RoPE entry against SymEngine building the same value."""
+    pytest.importorskip("symengine", reason="the bench's baseline; pip install symengine")
+    from mha_symbolic.bench.rope_entry import rope_contenders, rope_mix, symengine_rope_entry
+    from mha_symbolic.exact.rows import Softmaxes, entry_maker
+
+    mix = rope_mix(quick=True)
+    maker = entry_maker(mix, Softmaxes())
+    assert maker is not None
+    for i, c in ((0, 0), (5, 3), (15, 255)):
+        ours, theirs = maker(i, c), symengine_rope_entry(mix, i, c)
+        assert abs(float(sp.N(ours, 30)) - float(theirs)) <= 1e-12 * abs(float(theirs))
+    contenders = rope_contenders(mix, 4)
+    assert sp.N(contenders["entry"]() - maker(4, 0), 30) == 0  # row 4 first, made cold
+    assert float(contenders["symengine"]()) == float(symengine_rope_entry(mix, 4, 0))

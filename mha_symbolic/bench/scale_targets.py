@@ -229,17 +229,27 @@ def _entry_rows(quick: bool) -> Iterator[str]:
         structured = derive(rational_spec(*shape)).structured
         assert structured is not None
         contenders = _entry_contenders(structured["output"])
-        timings, cpu = timed_both(contenders, 3 if quick else 7)
-        ours, theirs = timings["entry"].median, timings["symengine"].median
-        ratio = cpu["entry"].median / cpu["symengine"].median
-        yield _row(
-            f"one exact entry {shape} output",
-            _spread(timings["entry"], 1e3, "ms"),
-            f"SymEngine {theirs * 1e3:.1f} ms: {ours / theirs:.2f}x wall, {ratio:.2f}x CPU",
-            "<= 2x SymEngine",
-            ratio <= 2,
-            _too_wide(timings),
-        )
+        yield _entry_row(f"one exact entry {shape} output", contenders, 3 if quick else 7)
+    from mha_symbolic.bench.rope_entry import QUICK_SHAPE, ROPE_SHAPE, rope_contenders, rope_mix
+
+    length, width, heads, kv = QUICK_SHAPE if quick else ROPE_SHAPE
+    contenders = rope_contenders(rope_mix(quick), length // 4)  # rows L/4.. (causal: i + 1 keys)
+    what = f"one exact entry RoPE ({length}, {width}, {heads}/{kv})"
+    yield _entry_row(what, contenders, 2 if quick else 5)
+
+
+def _entry_row(what: str, contenders: dict[str, Callable[[], object]], repeats: int) -> str:
+    timings, cpu = timed_both(contenders, repeats)
+    ours, theirs = timings["entry"].median, timings["symengine"].median
+    ratio = cpu["entry"].median / cpu["symengine"].median
+    return _row(
+        what,
+        _spread(timings["entry"], 1e3, "ms"),
+        f"SymEngine {theirs * 1e3:.1f} ms: {ours / theirs:.2f}x wall, {ratio:.2f}x CPU",
+        "<= 2x SymEngine",
+        ratio <= 2,
+        _too_wide(timings),
+    )
 
 
 def _entry_contenders(mix: Any) -> dict[str, Callable[[], object]]:

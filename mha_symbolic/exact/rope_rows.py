@@ -24,9 +24,12 @@ from sympy.core.basic import Basic
 
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.arb import arb_of
+from mha_symbolic.exact.canonical_order import Unordered, compare_key, rank, rational_key
 from mha_symbolic.exact.rope_arb import Rotated, RotatedScores
 
 EntryMaker = Callable[[int, int], sp.Expr]
+_ONE_ARGUMENT = sp.FiniteSet(1)  # what SymPy's Function sets as a cos's, sin's or exp's nargs
+_MUL = rank("Mul")
 
 
 def turned(x_a: sp.Expr, x_b: sp.Expr, turn: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
@@ -59,44 +62,90 @@ def trig_of(steps: tuple[sp.Expr, ...], distance: int) -> tuple[tuple[sp.Expr, s
     return tuple((sp.cos(phi), sp.sin(phi)) for phi in turns)
 
 
-Split = tuple[flint.fmpq, Any]  # a number c * atom as (c, atom); atom None: the number c
+# A number c * atom as (c, atom, the atom's sort key); atom None: the number c.
+Split = tuple[flint.fmpq, Any, Any]
 
 
 @lru_cache(maxsize=4096)
-def _split_trig(steps: tuple[sp.Expr, ...], distance: int) -> tuple[Split, ...] | None:
-    """:func:`trig_of` as (coefficient, cos or sin) pairs, cos then sin of each pair (sin(-t)
-    is -1 times sin(t)); None if one is another form (then SymPy multiplies)."""
-    out: list[Split] = []
-    for value in (v for pair in trig_of(steps, distance) for v in pair):
+def split_trig(steps: tuple[sp.Expr, ...], distance: int) -> tuple[Split, ...] | None:
+    """:func:`trig_of` as (coefficient, cos or sin, its key in SymPy's order) triples, cos
+    then sin of each pair (sin(-t) is -1 times sin(t)); None if one is another form or
+    unordered (then SymPy multiplies and adds)."""
+    made = _turns(steps, distance) if _plain(steps) else _split(trig_of(steps, distance))
+    if made is None:
+        return None
+    try:
+        return tuple((c, atom, None if atom is None else compare_key(atom)) for c, atom in made)
+    except Unordered:
+        return None
+
+
+def _split(trig: Sequence[tuple[sp.Expr, sp.Expr]]) -> list[tuple[flint.fmpq, Any]] | None:
+    out = []
+    for value in (v for pair in trig for v in pair):
         c, atom = value.as_coeff_Mul()
         if not c.is_Rational or not (atom is sp.S.One or isinstance(atom, (sp.cos, sp.sin))):
             return None
         out.append((flint.fmpq(int(c.p), int(c.q)), None if atom is sp.S.One else atom))
-    return tuple(out)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _plain(steps: tuple[sp.Expr, ...]) -> bool:
+    """Positive real angles with no pi or i in them (a rational, or a rational times a root
+    of the base): SymPy's cos and sin of a positive multiple are left as they are."""
+    return all(s.is_positive and not s.has(sp.pi, sp.I) for s in steps)
+
+
+def _turns(steps: tuple[sp.Expr, ...], distance: int) -> list[tuple[flint.fmpq, Any]]:
+    """:func:`split_trig` of plain angles, each cos and sin built as SymPy's Function builds
+    it once its ``eval`` has nothing to change (SymPy's asks of each angle whether it is 0,
+    a multiple of pi or of i: a few milliseconds each, 16,000 of them at model scale)."""
+    if distance == 0:
+        return [(flint.fmpq(1), None), (flint.fmpq(0), None)] * len(steps)
+    sign = flint.fmpq(1 if distance > 0 else -1)
+    out: list[tuple[flint.fmpq, Any]] = []
+    for step in steps:
+        phi = sp.Integer(abs(distance)) * step
+        out += ((flint.fmpq(1), _applied(sp.cos, phi)), (sign, _applied(sp.sin, phi)))
+    return out
+
+
+def _applied(function: Any, argument: sp.Expr) -> sp.Expr:
+    made = Basic.__new__(function, argument)
+    made.nargs = _ONE_ARGUMENT
+    return made
 
 
 def rational_score(
     q: Sequence[flint.fmpq], k: Sequence[flint.fmpq], trig: Sequence[Split], pairs: Any
 ) -> sp.Expr:
     """:func:`relative_score` of rational rows, its coefficients in FLINT and its Add put
-    together as SymPy's would be: the numbers summed into one, each cos and sin once times
-    its coefficient (``ops.canonical_add``), no SymPy arithmetic."""
-    number, terms = flint.fmpq(0), []
+    together as SymPy's would be (``ops.canonical_add``): the numbers summed into one first,
+    then each cos and sin once times its coefficient, in SymPy's order, each term's key
+    made from its atom's, which is made once; no SymPy arithmetic."""
+    number, keyed = flint.fmpq(0), []
     for j, (a, b) in enumerate(pairs):
         same, cross = q[a] * k[a] + q[b] * k[b], q[b] * k[a] - q[a] * k[b]
-        for coefficient, (c, atom) in ((same, trig[2 * j]), (cross, trig[2 * j + 1])):
+        for coefficient, (c, atom, key) in ((same, trig[2 * j]), (cross, trig[2 * j + 1])):
             value = coefficient * c
             if value == 0:
                 continue
             if atom is None:
                 number += value
             elif value == 1:
-                terms.append(atom)
+                keyed.append((key, atom))
             else:
-                terms.append(sp.Mul._from_args((_number(value), atom), True))
+                made = _number(value)
+                term = sp.Mul._from_args((made, atom), True)
+                keyed.append(((_MUL, 2, (rational_key(made), key)), term))
+    keyed.sort(key=lambda item: item[0])  # (no two keys alike: each atom is there once)
+    terms = [term for _, term in keyed]
     if number != 0:
-        terms.append(_number(number))
-    return ops.canonical_add(terms, True)
+        terms.insert(0, _number(number))
+    if len(terms) < 2:
+        return terms[0] if terms else sp.Integer(0)
+    return sp.Add._from_args(terms, True)
 
 
 def _number(value: flint.fmpq) -> sp.Rational:
@@ -146,40 +195,80 @@ class ScoreEntries:
     def __call__(self, p: int, r: int) -> sp.Expr:
         q, k = self.row("q", p), self.row("k", r)
         steps, pairs = self.scores.q.steps, self.scores.q.pairs
-        split = _split_trig(steps, r - p)
+        split = split_trig(steps, r - p)
         if split is not None:
             return rational_score(q, k, split, pairs)
         q_row, k_row = ([_number(v) for v in row] for row in (q, k))
         return relative_score(q_row, k_row, trig_of(steps, r - p), pairs)
 
-
-def logits_row(factor: sp.Expr, scores: ScoreEntries, allowed: Any, i: int) -> list[sp.Expr]:
-    """Row i of the logits ``factor * scores``, -oo where ``allowed`` blocks (None: none)."""
-    cols = scores.scores.ncols()
-    out: list[sp.Expr] = []
-    for j in range(cols):
-        if allowed is not None and not allowed[i][j]:
-            out.append(-sp.oo)
-            continue
-        score = scores(i, j)
-        out.append(score if factor == 1 else factor * score)
-    return out
+    def ball(self, p: int, r: int) -> flint.arb:
+        """Score (p, r) as an arb ball at the context's precision, from the same parts."""
+        q, k = self.row("q", p), self.row("k", r)
+        total = flint.arb(0)
+        turns = _trig_balls(self.scores.q.steps, r - p, flint.ctx.prec)
+        for (cos, sin), (a, b) in zip(turns, self.scores.q.pairs):
+            total += (q[a] * k[a] + q[b] * k[b]) * cos + (q[b] * k[a] - q[a] * k[b]) * sin
+        return total
 
 
-def softmax_row(row: Sequence[sp.Expr]) -> ops.Softmax:
+@lru_cache(maxsize=4096)
+def _trig_balls(
+    steps: tuple[sp.Expr, ...], distance: int, bits: int
+) -> tuple[tuple[flint.arb, flint.arb], ...]:
+    """cos and sin of each pair's angle at ``distance`` as arb balls at ``bits``."""
+    out = []
+    for step in steps:
+        sin, cos = (arb_of(step) * distance).sin_cos()
+        out.append((cos, sin))
+    return tuple(out)
+
+
+def logits_softmax(logits: Any, i: int) -> ops.Softmax:
+    """Row i of the softmax of RoPE's logits (``factor * scores``, -oo where ``allowed``
+    blocks), each logit enclosed from the structure as it is made."""
+    scores, factor, allowed = ScoreEntries(logits.matrix), logits.factor, logits.allowed
+    row: list[sp.Expr] = []
+    balls: list[flint.arb | None] = []
+    saved, flint.ctx.prec = flint.ctx.prec, _BITS
+    try:
+        scale = arb_of(factor)
+        for j in range(scores.scores.ncols()):
+            if allowed is not None and not allowed[i][j]:
+                row.append(-sp.oo)
+                balls.append(None)
+                continue
+            score = scores(i, j)
+            row.append(score if factor == 1 else factor * score)
+            balls.append(scale * scores.ball(i, j))
+    finally:
+        flint.ctx.prec = saved
+    return softmax_row(row, balls)
+
+
+def softmax_row(
+    row: Sequence[sp.Expr], given: Sequence[flint.arb | None] | None = None
+) -> ops.Softmax:
     """The softmax of one row of logits as ``ops.row_softmax`` makes it, without SymPy's
     assumptions: those ask each logit, a sum of 64 cosines and sines at model size, for its
-    30-digit value several times over (seconds per row). Here each logit is enclosed once in
-    arb, which decides the row's shift and that no exponent is 0; a row it cannot decide at
-    once (logits equal, or within 10^-25 of each other) is made by ``ops.row_softmax``."""
+    30-digit value several times over (seconds per row). Here each logit is enclosed in arb
+    (``given``, in the row's places, or from its tree), which decides the row's shift and
+    that no exponent is 0; a row it cannot decide at once (logits equal, or within 10^-25
+    of each other) is made by ``ops.row_softmax``."""
     finite = [a for a in row if a != -sp.oo]
     if not finite or all(a.is_Rational for a in finite):
         return ops.row_softmax(Matrix([list(row)]))
     saved, flint.ctx.prec = flint.ctx.prec, _BITS
     try:
-        balls = [arb_of(a) for a in finite]
+        if given is None:
+            balls = [arb_of(a) for a in finite]
+        else:
+            balls = [b for a, b in zip(row, given) if a != -sp.oo]  # type: ignore[misc]
         shift = _shift(finite, balls)
-        exps = [_exp(a - shift) for a in finite] if shift is not None else None
+        if shift is None:
+            exps = None
+        else:
+            at = balls[finite.index(shift)]
+            exps = [_exp(a - shift, b - at) for a, b in zip(finite, balls)]
     finally:
         flint.ctx.prec = saved
     if exps is None or any(e is None for e in exps):
@@ -215,18 +304,16 @@ def _shift(finite: Sequence[sp.Expr], balls: Sequence[flint.arb]) -> sp.Expr | N
     return finite[pick]
 
 
-_ONE_ARGUMENT = sp.FiniteSet(1)
-
-
-def _exp(argument: sp.Expr) -> sp.Expr | None:
-    """``sp.exp(argument)`` for a real number that is not 0: its ``eval`` changes nothing
-    (no log, no multiple of pi i in it), so it is built as Function builds it then; 1 for
-    an exact 0; None when the ball holds 0 (``ops.row_softmax`` decides)."""
+def _exp(argument: sp.Expr, ball: flint.arb) -> sp.Expr | None:
+    """``sp.exp(argument)`` for a real number that is not 0 (``ball`` encloses it): its
+    ``eval`` changes nothing (no log, no multiple of pi i in it), so it is built as Function
+    builds it then; 1 for an exact 0; None when the ball holds 0 (``ops.row_softmax``
+    decides)."""
     if argument is sp.S.Zero:
         return sp.S.One
     if argument.is_Rational:
         return sp.exp(argument)
-    if arb_of(argument).contains(0):
+    if ball.contains(0):
         return None
     made = Basic.__new__(sp.exp, argument)
     made.nargs = _ONE_ARGUMENT

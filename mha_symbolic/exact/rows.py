@@ -75,7 +75,7 @@ class Softmaxes:
             return softmax_row(logits, i)
         # RoPE's logits: the evaluator's own softmax of the one row (SymPy's exp of sums of
         # cos and sin, which the rational rows' integer arithmetic does not hold)
-        return ExpRow(rope_rows.softmax_row(list(_Logits(logits).row(i))))
+        return ExpRow(rope_rows.logits_softmax(logits, i))
 
 
 def _weights(weights: st.Weights, softmaxes: Softmaxes) -> EntryMaker:
