@@ -174,3 +174,4 @@ def test_the_bench_builds_the_same_entry_in_symengine() -> None:
     contenders = rope_contenders(mix, 4)
     assert sp.N(contenders["entry"]() - maker(4, 0), 30) == 0  # row 4 first, made cold
     assert float(contenders["symengine"]()) == float(symengine_rope_entry(mix, 4, 0))
+    assert contenders["again"]() == maker(4, 0)  # the same row again, its cos and sin made

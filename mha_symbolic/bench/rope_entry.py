@@ -63,16 +63,25 @@ def _score(scores: Any, p: int, r: int) -> Any:
 
 
 def rope_contenders(mix: Any, first: int) -> dict[str, Callable[[], object]]:
-    """Entry (i, 0) of the output from the structure (cold: no softmax row nor cos made
-    before), and by SymEngine; both take rows first, first + 1, ... in the same order."""
+    """Entry (i, 0) of the output from the structure, cold (no softmax row, cos or sin made
+    before: a first entry), and by SymEngine; then (``again``) the same entry once more with
+    the cos and sin of its distances made (as any earlier entry of a row as long leaves
+    them), its softmax rows not. Each takes rows first, first + 1, ... in the same order."""
     from mha_symbolic.exact import rope_rows
     from mha_symbolic.exact.rows import Softmaxes, entry_maker
 
-    ours, theirs = iter(range(first, 10**9)), iter(range(first, 10**9))
+    rows = {name: iter(range(first, 10**9)) for name in ("entry", "symengine", "again")}
+
+    def made(name: str) -> object:
+        return entry_maker(mix, Softmaxes())(next(rows[name]) % mix.rows, 0)  # type: ignore[misc]
 
     def entry() -> object:
         rope_rows.trig_of.cache_clear()
         rope_rows.split_trig.cache_clear()
-        return entry_maker(mix, Softmaxes())(next(ours) % mix.rows, 0)  # type: ignore[misc]
+        return made("entry")
 
-    return {"entry": entry, "symengine": lambda: symengine_rope_entry(mix, next(theirs), 0)}
+    return {
+        "entry": entry,
+        "symengine": lambda: symengine_rope_entry(mix, next(rows["symengine"]), 0),
+        "again": lambda: made("again"),
+    }
