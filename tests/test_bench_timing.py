@@ -53,3 +53,26 @@ def test_whole_commands_are_timed_in_turn_with_their_cpu_and_wall() -> None:
     assert set(timings) == {"a", "b"}
     for cpu, wall in timings.values():
         assert 0 <= cpu.low <= cpu.median <= cpu.high and 0 < wall.low <= wall.median <= wall.high
+
+
+def test_a_median_comes_with_its_95_percent_interval() -> None:
+    from mha_symbolic.bench.timing import median_interval
+
+    # 31 values: the median's interval is the 10th to the 22nd smallest (k = 10, 0-based),
+    # however far the few largest fell (a preempted sample)
+    values = [float(v) for v in range(1, 29)] + [500.0, 900.0, 1000.0]
+    assert median_interval(values) == Timing(16.0, 11.0, 21.0)
+    assert median_interval([3.0, 1.0, 2.0]) == Timing(2.0, 1.0, 3.0)  # few: their range
+
+
+def test_the_compiled_function_row_is_judged_on_cpu_time() -> None:
+    pytest.importorskip("numpy")
+    from mha_symbolic.bench.scale_targets import _overhead_rows
+
+    (row,) = _overhead_rows(quick=True)
+    assert row.startswith("  compiled numpy (1, 2, 2, 2) float64 ")
+    figures, _, verdict = row.partition("  < 5 us, <= 1.2x  ")
+    assert " us over raw, " in figures and "; CPU " in figures
+    assert verdict.split("  <- ")[0] in ("met", "NOT met")
+    note = verdict.partition("  <- ")[2]  # a spread named is a CPU median's, never the 'before'
+    assert note == "" or (note.split()[1:3] == ["CPU", "median"] and "general" not in note)

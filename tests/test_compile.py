@@ -48,12 +48,12 @@ def test_source_is_readable_batched_code() -> None:
     f = compile(AttentionSpec.example("pytorch-style"))
     assert f.source.endswith(
         "def attention(query, key, value, mask, w_q, w_k, w_v, w_o):\n"
-        "    Q = split_heads(query @ w_q.swapaxes(-1, -2), 2)  # (..., 2, L_q, 3)\n"
-        "    K = split_heads(key @ w_k.swapaxes(-1, -2), 2)  # (..., 2, L_k, 3)\n"
-        "    V = split_heads(value @ w_v.swapaxes(-1, -2), 2)  # (..., 2, L_k, 3)\n"
+        "    Q = split_heads(query @ w_q.T, 2)  # (..., 2, L_q, 3)\n"
+        "    K = split_heads(key @ w_k.T, 2)  # (..., 2, L_k, 3)\n"
+        "    V = split_heads(value @ w_v.T, 2)  # (..., 2, L_k, 3)\n"
         "    H = softmax((0.5773502691896257 * Q) @ K.swapaxes(-1, -2), mask, right=V)"
         "  # (..., 2, L_q, 3)\n"
-        "    output = merge_heads(H) @ w_o.swapaxes(-1, -2)  # (..., L_q, 6)\n"
+        "    output = merge_heads(H) @ w_o.T  # (..., L_q, 6)\n"
         "    return output\n"
     )
     assert str(f.expr) == (

@@ -4,10 +4,11 @@ with their spread, on fixed thread counts, and the machine's load said beside th
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 WIDE = 0.5  # a spread (max - min) wider than half the median: the figure is not to be trusted
@@ -25,6 +26,17 @@ class Timing:
     def spread(self) -> float:
         """(max - min) / median: how far apart the repeats were."""
         return (self.high - self.low) / self.median if self.median > 0 else 0.0
+
+
+def median_interval(values: Sequence[float]) -> Timing:
+    """The median of ``values`` and its 95 % confidence interval, free of any assumed
+    distribution (order statistics k and n - 1 - k of the sorted values, k from the binomial
+    (n, 1/2)): how far the median itself may be off. More repeats narrow it, where the
+    repeats' range only widens on a loaded machine; with fewer than 6 values, that range."""
+    ordered = sorted(values)
+    n = len(ordered)
+    k = max(0, math.floor((n - 1.96 * math.sqrt(n)) / 2)) if n >= 6 else 0
+    return Timing(statistics.median(ordered), ordered[k], ordered[n - 1 - k])
 
 
 def timed_interleaved(

@@ -18,9 +18,10 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact import ops
+from mha_symbolic.exact import ops, rope_rows
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.mix_entries import mix_entry, weight_entry
+from mha_symbolic.exact.rope_arb import Rotated, RotatedScores
 from mha_symbolic.exact.softmax_rows import ExpRow, softmax_row
 
 EntryMaker = Callable[[int, int], sp.Expr]
@@ -37,14 +38,19 @@ def _ratio(number: flint.fmpq) -> tuple[int, int]:
 class _Logits:
     def __init__(self, logits: st.Logits) -> None:
         self.logits = logits
+        matrix = logits.matrix
+        # an entry of the scores: rational, or RoPE's by the distance of the tokens
+        self.score: EntryMaker = (
+            (lambda i, j: _rational(matrix[i, j]))
+            if isinstance(matrix, flint.fmpq_mat)
+            else rope_rows.ScoreEntries(matrix)
+        )
 
     def __call__(self, i: int, j: int) -> sp.Expr:
         logits = self.logits
         if logits.allowed is not None and not logits.allowed[i][j]:
             return -sp.oo
-        matrix = logits.matrix
-        assert isinstance(matrix, flint.fmpq_mat)  # (entry_maker makes none of RoPE's)
-        entry = _rational(matrix[i, j])
+        entry = self.score(i, j)
         return entry if logits.factor == 1 else logits.factor * entry
 
     def row(self, i: int) -> Matrix:
@@ -61,8 +67,15 @@ class Softmaxes:
     def __call__(self, weights: st.Weights, i: int) -> ExpRow:
         key = (id(weights), i)
         if key not in self.made:
-            self.made[key] = softmax_row(weights.logits, i)
+            self.made[key] = self._row(weights.logits, i)
         return self.made[key]
+
+    def _row(self, logits: st.Logits, i: int) -> ExpRow:
+        if isinstance(logits.matrix, flint.fmpq_mat):
+            return softmax_row(logits, i)
+        # RoPE's logits: the evaluator's own softmax of the one row (SymPy's exp of sums of
+        # cos and sin, which the rational rows' integer arithmetic does not hold)
+        return ExpRow(rope_rows.logits_softmax(logits, i))
 
 
 def _weights(weights: st.Weights, softmaxes: Softmaxes) -> EntryMaker:
@@ -106,11 +119,13 @@ def _mix(mix: st.Mix, softmaxes: Softmaxes) -> EntryMaker:
 def entry_maker(form: Any, softmaxes: Softmaxes) -> EntryMaker | None:
     """Entry (i, j) of the SymPy value of a step held as ``form`` (the softmax rows it needs
     from ``softmaxes``, shared by the steps of one derivation); None for a form (a gradient's
-    formula, RoPE's rotations) whose entries are not made one by one."""
-    if not _rational_logits(form):
-        return None
+    formula) whose entries are not made one by one."""
     if isinstance(form, flint.fmpq_mat):
         return lambda i, j: _rational(form[i, j])
+    if isinstance(form, Rotated):
+        return None if form.transposed else rope_rows.rotated_entries(form)
+    if isinstance(form, RotatedScores):
+        return rope_rows.ScoreEntries(form)
     if isinstance(form, st.Logits):
         return _Logits(form)
     if isinstance(form, st.Weights):
@@ -120,20 +135,12 @@ def entry_maker(form: Any, softmaxes: Softmaxes) -> EntryMaker | None:
     return None
 
 
-def _rational_logits(form: Any) -> bool:
-    """False for a form whose softmax reads RoPE's rotated scores (its entries are not the
-    rational logits the rows here are made of; the evaluator makes them)."""
-    if isinstance(form, st.Mix):
-        return all(_rational_logits(term.weights) for term in form.terms)
-    if isinstance(form, st.Weights):
-        form = form.logits
-    if isinstance(form, st.Logits):
-        return isinstance(form.matrix, flint.fmpq_mat)
-    return True
-
-
 def shape_of(form: Any) -> tuple[int, int]:
     if isinstance(form, flint.fmpq_mat):
+        return (form.nrows(), form.ncols())
+    if isinstance(form, Rotated):
+        return (form.matrix.nrows(), form.matrix.ncols())
+    if isinstance(form, RotatedScores):
         return (form.nrows(), form.ncols())
     if isinstance(form, st.Logits):
         return (form.matrix.nrows(), form.matrix.ncols())

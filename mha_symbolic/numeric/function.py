@@ -160,10 +160,10 @@ class AttentionFunction:
         mask: Any = None,
         **weights: Any,
     ) -> Any:
-        checked = self._fast(query, key, value, mask, weights)  # the usual call, at once
-        if checked is None:
-            checked = self._arguments(query, key, value, mask, weights)
-        inputs, additive, args, numbers = checked
+        flat = self._fast.arguments(query, key, value, mask, weights)  # the usual call, at once
+        if flat is not None:
+            return self._function(*flat)
+        inputs, additive, args, numbers = self._arguments(query, key, value, mask, weights)
         return self._function(*inputs, additive, *args, *numbers)
 
     def _checked(

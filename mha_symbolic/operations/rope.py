@@ -17,8 +17,8 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.exact.ops import tidy
 from mha_symbolic.exact.rope_arb import Rotated, turn
+from mha_symbolic.exact.rope_rows import relative_score, turned
 from mha_symbolic.exact.structured_values import Unstructured
 from mha_symbolic.operations.operation import Operation, Unary
 from mha_symbolic.operations.projection import query_widths
@@ -149,10 +149,7 @@ def rotate(matrix: Matrix, base: sp.Expr, pairs: str, sign: int = 1) -> Matrix:
     for p in range(matrix.rows):
         for j, (a, b) in enumerate(pairs_of(width, pairs)):
             turn = sign * angle(p, j, width, base)
-            cos, sin = sp.cos(turn), sp.sin(turn)
-            x_a, x_b = matrix[p, a], matrix[p, b]
-            out[p][a] = tidy(x_a * cos - x_b * sin)
-            out[p][b] = tidy(x_a * sin + x_b * cos)
+            out[p][a], out[p][b] = turned(matrix[p, a], matrix[p, b], turn)
     return Matrix(out)
 
 
@@ -164,15 +161,12 @@ def rotated_scores(q: Matrix, k: Matrix, base: sp.Expr, pairs: str) -> Matrix:
     holds cos and sin of the distance between the tokens, not of where they are.
     """
     width = q.cols
+    turns = pairs_of(width, pairs)
 
     def entry(p: int, r: int) -> sp.Expr:
-        total = sp.Integer(0)
-        for j, (a, b) in enumerate(pairs_of(width, pairs)):
-            phi = angle(r - p, j, width, base)
-            same = q[p, a] * k[r, a] + q[p, b] * k[r, b]
-            cross = q[p, b] * k[r, a] - q[p, a] * k[r, b]
-            total += same * sp.cos(phi) + cross * sp.sin(phi)
-        return tidy(total)
+        angles = [angle(r - p, j, width, base) for j in range(len(turns))]
+        trig = [(sp.cos(phi), sp.sin(phi)) for phi in angles]
+        return relative_score(q.row(p), k.row(r), trig, turns)
 
     return Matrix(q.rows, k.rows, entry)
 

@@ -268,13 +268,15 @@ def _code(lowering: Any, node: Any) -> RowSoftmax:
 # product with the values, and the backward rule (NumPy's in place).
 _NUMPY = '''
 def softmax(*terms, right=None):
-    """Row softmax of the sum of the terms (None terms skipped), times ``right`` if given.
+    """Row softmax of the sum of the terms (a None mask skipped), times ``right`` if given.
 
     The row max is subtracted before exp. With ``right`` the division by the row sums comes
     after the product (L x d divisions, not L x L). The first term, a temporary, is overwritten.
     """
-    x, *rest = [term for term in terms if term is not None]
+    x, *rest = terms
     for term in rest:
+        if term is None:
+            continue
         grows = numpy.broadcast_shapes(x.shape, term.shape) != x.shape
         x = x + term if grows else numpy.add(x, term, out=x)
     x -= x.max(axis=-1, keepdims=True)

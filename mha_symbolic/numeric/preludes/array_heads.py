@@ -6,13 +6,15 @@ import numpy as xp  # the generated code binds xp to numpy or jax.numpy
 # prelude: the lines above are for linters only
 def split_heads(x, heads):
     """(..., L, h d) -> (..., h, L, d)"""
-    return x.reshape(*x.shape[:-1], heads, x.shape[-1] // heads).swapaxes(-2, -3)
+    shape = x.shape  # one tuple for reshape: unpacking it shows at tiny shapes
+    return x.reshape((*shape[:-1], heads, shape[-1] // heads)).swapaxes(-2, -3)
 
 
 def merge_heads(x):
     """(..., h, L, d) -> (..., L, h d)"""
     x = x.swapaxes(-2, -3)
-    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+    shape = x.shape
+    return x.reshape((*shape[:-2], shape[-2] * shape[-1]))
 
 
 def stack_heads(*matrices):
