@@ -133,3 +133,27 @@ def test_a_row_with_every_key_blocked_is_refused() -> None:
         softmax_blocks.weighted_values(
             logits, ((True, False), (False, False)), flint.arb_mat(2, 1, [1, 1]), "x", 1
         )
+
+
+@pytest.mark.parametrize("big", [10, 1000, 10**300], ids=["10", "1000", "1e300"])
+def test_large_logits_are_shifted_and_stay_certified(big: int) -> None:
+    """Rows near 0 are exponentiated as they are, rows beyond 64 shifted by their largest
+    logit: a logit of 10^300 (e to it overflows arb) is still a weight of about 1."""
+    logits = [[big, big - 1, big - 3], [-big, 1 - big, 0], [2, -1, 1]]
+    values = [[1, 2], [3, -4], [5, 7]]
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        balls = softmax_blocks.weighted_values(
+            flint.arb_mat(logits), None, flint.arb_mat(values), "x", 2
+        )
+    finally:
+        flint.ctx.prec = old
+    with mpmath.workdps(80):
+        for i, row in enumerate(logits):
+            top = max(row)
+            e = [mpmath.exp(mpmath.mpf(r - top)) for r in row]
+            for c in range(2):
+                exact = mpmath.fsum(w * v[c] for w, v in zip(e, values)) / mpmath.fsum(e)
+                assert balls[i, c].overlaps(_near(exact)), (i, c)
+                assert balls[i, c].rad() < flint.arb(10) ** -50

@@ -12,24 +12,33 @@ sums and products, only fewer of them at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 import flint
 
 ROWS = 64  # query rows per block: 64 x 1024 balls at a time, a few MB
 _ZERO = flint.arb(0)
+NEAR = 64  # |largest logit| below which a row's exponentials are made unshifted
 
 
 def row_exps(row: Sequence[flint.arb], open_: Sequence[bool] | None, key: str) -> list[flint.arb]:
-    """``e^{l_j - s}`` for each logit of a row (0 where blocked): ``s``, the midpoint of the
-    row's largest open entry, is an exact number (the shift cancels in the softmax) that keeps
-    every exponential at most about 1."""
+    """``e^{l_j - s}`` for each logit of a row (0 where blocked). ``s`` is 0 when the row's
+    largest open logit is below :data:`NEAR` (arb's exponentials need no shift there: the
+    shift cancels in the softmax), else that logit's midpoint, an exact number that keeps
+    every exponential at most about 1 (a logit of 10^300 would overflow arb's exponential)."""
     if open_ is None:
-        top = max(r.mid() for r in row)
-        return [(r - top).exp() for r in row]
+        top = max(row)  # a ball: any exact number near the largest logit shifts well enough
+        if abs(top) < NEAR:
+            return [r.exp() for r in row]
+        shift = top.mid()
+        return [(r - shift).exp() for r in row]
     if not any(open_):
         raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
-    top = max(r.mid() for r, ok in zip(row, open_) if ok)
-    return [(r - top).exp() if ok else _ZERO for r, ok in zip(row, open_)]
+    top = max(compress(row, open_))
+    if abs(top) < NEAR:
+        return [r.exp() if ok else _ZERO for r, ok in zip(row, open_)]
+    shift = top.mid()
+    return [(r - shift).exp() if ok else _ZERO for r, ok in zip(row, open_)]
 
 
 def weighted_values(
