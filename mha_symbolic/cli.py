@@ -437,7 +437,7 @@ def _print(text: str) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from mha_symbolic import bench
 
-    for line in bench.run(quick=args.quick, only=args.only):
+    for line in bench.run(args.quick, args.only, args.full_context):
         print(line, flush=True)
     return EXIT_OK
 

@@ -61,10 +61,10 @@ def _derived_output(spec: AttentionSpec) -> sp.MatrixBase:
     return derive(spec)["output"]  # made as a SymPy value, as the baseline makes it
 
 
-def _scale(quick: bool = False) -> Iterator[str]:
+def _scale(quick: bool = False, full_context: bool = False) -> Iterator[str]:
     from mha_symbolic.bench import gpt2, llama, model_scale, scale_targets
 
-    yield from scale_targets.bench_targets(quick)
+    yield from scale_targets.bench_targets(quick, full_context)
     yield ""
     yield from model_scale.bench_forward(quick)
     yield ""
@@ -292,18 +292,19 @@ def bench_exercises(quick: bool = False) -> Iterator[str]:
     yield f"{count} variants: {seconds * 1e3:.1f} ms per variant, {seconds * 1e3:.1f} s per 1000"
 
 
-def run(quick: bool = False, only: str | None = None) -> Iterator[str]:
+def run(quick: bool = False, only: str | None = None, full_context: bool = False) -> Iterator[str]:
     """The benchmark sections (``derive``, ``compile``, ``grad``, ``exercises``, ``scale``,
-    ``page``, ``commands``), or only the one named."""
+    ``page``, ``commands``), or only the one named; ``full_context`` adds the scale
+    section's GPT-2 layer at 1024 tokens (about a minute)."""
     from mha_symbolic.bench.commands import bench_commands
     from mha_symbolic.bench.page import bench_page
 
-    sections = {
+    sections: dict[str, Callable[[bool], Iterator[str]]] = {
         "derive": bench_derive,
         "compile": bench_compile,
         "grad": bench_grad,
         "exercises": bench_exercises,
-        "scale": _scale,
+        "scale": partial(_scale, full_context=full_context),
         "page": bench_page,
         "commands": bench_commands,
     }

@@ -15,12 +15,11 @@ from mha_symbolic.exact.head_pool import map_heads
 from mha_symbolic.exact.rope_arb import (
     Rotated,
     RotatedScores,
-    exps,
     rotated_balls,
-    scaled_rows,
     scores_balls,
     softmax_balls,
 )
+from mha_symbolic.exact.softmax_blocks import weighted_values
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
 from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
@@ -39,9 +38,10 @@ def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[f
     if form is None and d[key].free_symbols:
         raise ValueError(f"enclose: step {key!r} has free symbols; give them values first")
     bits = int(digits * math.log2(10)) + 32
+    bound = flint.arb(10) ** -digits
     while True:
         balls = _at(d[key], bits) if form is None else _structured(form, key, bits)
-        if all(_tight(ball, digits) for row in balls for ball in row):
+        if all(_tight(ball, bound) for row in balls for ball in row):
             return balls
         bits *= 2
 
@@ -51,7 +51,8 @@ def _structured(form: st.Value, key: str, bits: int) -> list[list[flint.arb]]:
     flint.ctx.prec = bits
     try:
         matrix = _ball_matrix(form, key)
-        return [[matrix[i, j] for j in range(matrix.ncols())] for i in range(matrix.nrows())]
+        flat, cols = matrix.entries(), matrix.ncols()
+        return [flat[i * cols : (i + 1) * cols] for i in range(matrix.nrows())]
     finally:
         flint.ctx.prec = old
 
@@ -107,10 +108,10 @@ def _logit_balls(logits: st.Logits) -> flint.arb_mat:
 
 
 def _head(term: st.Term, key: str) -> flint.arb_mat:
-    """A head's weights times its values, ``diag(1/sums) (E V)``: each exponential once, the
-    division by the row's sum on the (narrower) product, not on every weight."""
-    made, sums = exps(_logit_balls(term.weights.logits), term.weights.logits.allowed, key)
-    return scaled_rows(made * flint.arb_mat(term.matrix), [1 / total for total in sums])
+    """A head's weights times its values, ``diag(1/sums) (E V)``, streamed by blocks of rows
+    (see :mod:`mha_symbolic.exact.softmax_blocks`)."""
+    logits = term.weights.logits
+    return weighted_values(_logit_balls(logits), logits.allowed, flint.arb_mat(term.matrix), key)
 
 
 def _side_by_side(
@@ -140,8 +141,8 @@ def _add_at(total: flint.arb_mat, part: flint.arb_mat, offset: int) -> flint.arb
     return total
 
 
-def _tight(ball: flint.arb, digits: int) -> bool:
-    return bool(ball.is_finite() and ball.rad() < flint.arb(10) ** -digits)
+def _tight(ball: flint.arb, bound: flint.arb) -> bool:
+    return bool(ball.is_finite() and ball.rad() < bound)
 
 
 def _at(value: sp.MatrixBase, bits: int) -> list[list[flint.arb]]:

@@ -21,6 +21,7 @@ import flint
 import sympy as sp
 
 from mha_symbolic.exact.arb import arb_of
+from mha_symbolic.exact.softmax_blocks import row_exps
 
 
 @dataclass(frozen=True)
@@ -120,24 +121,14 @@ def softmax_balls(logits: flint.arb_mat, allowed: Any, key: str) -> flint.arb_ma
 
 
 def exps(logits: flint.arb_mat, allowed: Any, key: str) -> tuple[flint.arb_mat, list[flint.arb]]:
-    """Each row's ``e^{l_ij - s_i}`` (0 where blocked) and their sum: ``s_i``, the midpoint of
-    the row's largest entry, is an exact number (the shift cancels in the softmax) that keeps
-    every exponential at most about 1. The sums are one arb product with a column of ones."""
+    """Each row's ``e^{l_ij - s_i}`` (0 where blocked; see :func:`row_exps`) and their sum
+    (one arb product with a column of ones)."""
     rows, cols = logits.nrows(), logits.ncols()
     entries = logits.entries()
-    zero = flint.arb(0)
     out: list[flint.arb] = []
     for i in range(rows):
-        row = entries[i * cols : (i + 1) * cols]
-        if allowed is None:
-            top = max(r.mid() for r in row)
-            out.extend([(r - top).exp() for r in row])
-            continue
-        open_ = allowed[i]
-        if not any(open_):
-            raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
-        top = max(r.mid() for r, ok in zip(row, open_) if ok)
-        out.extend([(r - top).exp() if ok else zero for r, ok in zip(row, open_)])
+        open_ = None if allowed is None else allowed[i]
+        out.extend(row_exps(entries[i * cols : (i + 1) * cols], open_, key))
     made = flint.arb_mat(rows, cols, out)
     sums = made * flint.arb_mat(cols, 1, [1] * cols)
     return made, sums.entries()

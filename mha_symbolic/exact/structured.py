@@ -68,11 +68,11 @@ def _leaf(value: Any) -> Value:
     try:
         return rational(value)
     except Unstructured:
-        entries = set(value)
-        if -sp.oo not in entries or not entries <= {sp.Integer(0), -sp.oo}:
+        listed = value.tolist()  # read once: a causal mask of 1024 tokens has a million
+        entries = {entry for row in listed for entry in row}
+        if -sp.oo not in entries or not entries <= {sp.S.Zero, -sp.oo}:
             raise
-    rows, cols = range(value.rows), range(value.cols)
-    return Blocked(tuple(tuple(value[i, j] == 0 for j in cols) for i in rows))
+    return Blocked(tuple(tuple(entry is sp.S.Zero for entry in row) for row in listed))
 
 
 # ---------------------------------------------------------------------- rational helpers
@@ -114,10 +114,26 @@ def _hstack(blocks: list[flint.fmpq_mat]) -> flint.fmpq_mat:
 
 
 def _plain(value: Value) -> Value:
-    """A repeated matrix as the plain one (for a rule with no shortcut for it)."""
+    """A repeated matrix as the plain one, rational logits as their rational matrix (for a
+    rule with no shortcut for them)."""
     if isinstance(value, Repeated):
         return expanded(value.base, value.kv, value.group, value.by_rows)
+    if _rational_logits(value):
+        assert isinstance(value, Logits) and isinstance(value.matrix, flint.fmpq_mat)
+        factor = value.factor
+        return value.matrix * flint.fmpq(int(factor.p), int(factor.q))
     return value
+
+
+def _rational_logits(value: Value) -> bool:
+    """A rational factor times a rational matrix, nothing blocked: the scale kept apart
+    (its product is made only for a rule that needs it, see :func:`_times`)."""
+    return (
+        isinstance(value, Logits)
+        and value.allowed is None
+        and value.factor.is_Rational
+        and isinstance(value.matrix, flint.fmpq_mat)
+    )
 
 
 def _shared(left: Value, right: Value) -> Repeated | None:
@@ -154,8 +170,9 @@ def _times(left: Value, right: Value) -> Value:
             return Logits(left, right)
         if not isinstance(right, flint.fmpq_mat):
             raise Unstructured("a factor times a non-rational matrix")
-        if left.is_Rational:
-            return right * flint.fmpq(int(left.p), int(left.q))
+        # A rational factor too is kept apart, not multiplied in: the scaled scores would be
+        # a second exact matrix as large as the scores (a GPT-2 layer at 1024 tokens: 12
+        # million entries and a gcd each), and the softmax and enclose read the factor.
         return Logits(left, right)
     if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
         return left * right
@@ -171,6 +188,9 @@ def _times(left: Value, right: Value) -> Value:
 
 
 def _plus(left: Value, right: Value) -> Value:
+    if _rational_logits(left) and isinstance(right, Blocked):
+        assert isinstance(left, Logits)
+        return Logits(left.factor, left.matrix, right.allowed)  # the scale still apart
     left, right = _plain(left), _plain(right)
     if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
         return left + right
@@ -236,6 +256,8 @@ def _matadd(expr: sp.MatAdd, values: Mapping[sp.Basic, Value]) -> Value:
 
 def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.arg, values)
+    if _rational_logits(inner):
+        inner = _plain(inner)
     if isinstance(inner, (Rotated, Repeated)):
         return inner.transpose()
     if not isinstance(inner, flint.fmpq_mat):
@@ -246,6 +268,8 @@ def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
 def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.parent, values)
     rows, cols = expr.rowslice, expr.colslice
+    if _rational_logits(inner):
+        inner = _plain(inner)
     if isinstance(inner, Repeated):
         head = _head_of(inner, rows, cols)
         if head is not None:

@@ -130,7 +130,9 @@ def leaf(builder: Any, allowed: Matrix) -> sp.MatrixSymbol:
     for known in builder.leaves:
         if known.role == "mask":
             return known.symbol
-    blocked = Matrix(allowed.rows, allowed.cols, lambda r, c: 0 if allowed[r, c] else -sp.oo)
+    # From lists, not entry by entry: a causal mask of 1024 tokens is a million entries.
+    zero, blocked_entry = sp.S.Zero, -sp.oo
+    blocked = Matrix([[zero if a else blocked_entry for a in row] for row in allowed.tolist()])
     return builder.leaf("M", "mask", blocked, None, builder.spec.mask_kind)
 
 
