@@ -191,18 +191,28 @@ def _as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool
 
 def _printed_again(inference: Inference) -> None:
     """An array that prints an earlier one's numbers again (rounded again, or as a table
-    and then as a tensor) is the same step: it takes that array's role and head."""
+    and then as a tensor) is the same step: it takes that array's role and head, over the
+    role its own name says when that only names the scores loosely ("Scores S" over a table
+    of the scaled scores) and the numbers gave the first print's."""
     for index in sorted(inference.chosen):
-        if index in inference.roles:
-            continue
         source = _source(inference, index)
         if source is None or source not in inference.roles:
+            continue
+        if index in inference.roles and not _loosely_named(inference, index, source):
             continue
         inference.roles[index] = inference.roles[source]
         if source in inference.heads:
             inference.heads[index] = inference.heads[source]
         if source in inference.strong:
             inference.strong.add(index)
+
+
+_SCORES = frozenset(("scores", "scaled", "masked"))  # steps a name ("S", "Scores") mixes up
+
+
+def _loosely_named(inference: Inference, index: int, source: int) -> bool:
+    named, first = inference.roles[index], inference.roles[source]
+    return source in inference.strong and {named, first} <= _SCORES
 
 
 def _first_print_of(inference: Inference, names: dict[int, str]) -> None:
