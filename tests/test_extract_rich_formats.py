@@ -102,3 +102,165 @@ def test_a_slip_in_a_styler_table_is_reported_at_its_entry(
     out = capsys.readouterr().out
     assert "  [2]      claimed 0.530, exact 0.50349: wrong" in out.splitlines()
     assert out.splitlines()[-1] == f"{path}: 8 claims: 7 hold (0 exact, 7 rounded), 1 wrong"
+
+
+FLOAT32 = """# Attention in PyTorch
+
+```python
+torch.set_printoptions(precision=8)
+Q = torch.tensor([[1.0, 0.5], [0.2, 1.0], [0.3, 0.3]])
+K = torch.tensor([[0.9, 0.1], [0.4, 0.8], [0.5, 0.5]])
+V = torch.tensor([[1.0, 2.0], [0.5, 1.5], [2.0, 0.1]])
+scores = Q @ K.T / math.sqrt(2)
+weights = torch.softmax(scores, dim=-1)
+output = weights @ V
+```
+
+```
+tensor([[0.67175144, 0.56568545, 0.53033012],
+        [0.19798990, 0.62225395, 0.42426410],
+        [0.21213205, 0.25455844, 0.21213205]])
+tensor([[0.36133841, 0.32497522, 0.31368634],
+        [0.26438347, 0.40410092, 0.33151558],
+        [0.32858640, 0.34282711, 0.32858640]])
+tensor([[1.15119863, 1.24150825],
+        [1.12946510, 1.16806984],
+        [1.15717268, 1.20427203]])
+```
+"""
+
+
+def _page(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "page.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_float32_prints_of_a_torch_page_hold_with_float32_rounding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, FLOAT32)
+    found = extract_all(path)[0]
+    assert found.spec.dtype == "float32"
+    assert (
+        'dtype = "float32"  # line 5: `torch.tensor(`, the page computes in float32: claims allow'
+        in found.toml
+    )
+    assert sorted(found.spec.claims) == ["head1.output", "head1.scaled", "head1.weights"]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 3 claims: 3 hold (0 exact, 0 rounded, 3 within the printed precision)"
+    )
+
+
+def test_a_slip_in_a_float32_print_is_still_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, FLOAT32.replace("0.40410092", "0.40510092"))
+    assert main(["check", str(path)]) == 1
+    assert "  (2, 2)   claimed 0.40510092, exact 0.4041009405: wrong" in capsys.readouterr().out
+
+
+def test_a_page_that_asks_for_float64_keeps_exact_judging(tmp_path: Path) -> None:
+    text = FLOAT32.replace(
+        "torch.set_printoptions(precision=8)", "torch.set_default_dtype(torch.float64)"
+    )
+    assert extract_all(_page(tmp_path, text))[0].spec.dtype == "exact"
+
+
+TOKENS = """# Self-attention on three words
+
+{vectors}
+
+Q = K = V = the word vectors (no projections). Scaled scores:
+
+scores = [[1.1547, 0.0000, 1.1547], [0.0000, 2.3094, 1.1547], [1.1547, 1.1547, 1.7321]]
+
+Attention weights:
+
+weights = [[0.4319, 0.1361, 0.4319], [0.0702, 0.7070, 0.2228], [0.2645, 0.2645, 0.4711]]
+
+Output:
+
+output = [[0.8639, 0.7042, 0.8639], [0.2930, 1.6368, 0.2930], [0.7355, 1.0000, 0.7355]]
+"""
+
+
+@pytest.mark.parametrize(
+    "vectors",
+    [
+        '```python\nemb = {"I": [1.0, 0.0, 1.0], "like": [0.0, 2.0, 0.0],\n'
+        '       "tea": [1.0, 1.0, 1.0]}\n```',
+        "- I: [1.0, 0.0, 1.0]\n- like: [0.0, 2.0, 0.0]\n- tea: [1.0, 1.0, 1.0]",
+        "x_I = [1.0, 0.0, 1.0]\n\nx_like = [0.0, 2.0, 0.0]\n\nx_tea = [1.0, 1.0, 1.0]",
+    ],
+)
+def test_vectors_named_by_their_tokens_are_the_rows_of_x_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], vectors: str
+) -> None:
+    path = _page(tmp_path, TOKENS.format(vectors=vectors))
+    spec = extract_all(path)[0].spec
+    assert spec.query.tolist() == [[1, 0, 1], [0, 2, 0], [1, 1, 1]] and spec.self_attention
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 3 claims: 3 hold (0 exact, 3 rounded)"
+    )
+
+
+def test_vectors_named_by_roles_are_not_stacked_as_tokens(tmp_path: Path) -> None:
+    text = TOKENS.format(
+        vectors="q = [1.0, 0.0, 1.0]\n\nk = [0.0, 2.0, 0.0]\n\nv = [1.0, 1.0, 1.0]"
+    )
+    reading = extract_all(_page(tmp_path, text))[0]
+    assert all(line.split(" -> ")[-1] != "x" for line in reading.mapping)
+
+
+CALL = """# Scaled dot-product attention in code
+
+```python
+{a} = np.array([[1.0, 0.5], [0.2, 1.0]])
+{b} = np.array([[1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])
+{c} = np.array([[1.0, 2.0, 0.0], [0.0, 1.0, 1.0], [3.0, 0.0, 1.0]])
+out, attn = {call}
+print(attn)
+print(out)
+```
+
+```
+[[0.4555 0.2246 0.3199]
+ [0.4235 0.3677 0.2088]]
+[[1.4151 1.1357 0.5445]
+ [1.05   1.2147 0.5765]]
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("names", "call"),
+    [
+        (("a", "b", "c"), "attention(a, b, c)"),
+        (("x1", "x2", "x3"), "F.scaled_dot_product_attention(x1, x2, x3, attn_mask=None)"),
+    ],
+)
+def test_the_arguments_of_an_attention_call_are_q_k_and_v_whatever_their_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, str, str], call: str
+) -> None:
+    a, b, c = names
+    path = _page(tmp_path, CALL.format(a=a, b=b, c=c, call=call))
+    spec = extract_all(path)[0].spec
+    assert spec.stage == "qkv"
+    assert [m.shape for m in (*(spec.q or ()), *(spec.k or ()), *(spec.v or ()))] == [
+        (2, 2),
+        (3, 2),
+        (3, 3),
+    ]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 2 claims: 2 hold (0 exact, 2 rounded)"
+    )
+
+
+def test_a_definitions_parameters_are_no_call(tmp_path: Path) -> None:
+    text = CALL.format(a="a", b="b", c="c", call="None\ndef attention(a, b, c):\n    return a")
+    found = extract_all(_page(tmp_path, text))[0]
+    assert not any(line.startswith(("b (", "c (")) for line in found.mapping)

@@ -11,6 +11,7 @@ from mha_symbolic.extract.draft_toml import to_toml
 from mha_symbolic.extract.finder import unread_notes
 from mha_symbolic.extract.formats import FORMATS, read_document
 from mha_symbolic.extract.run import NO_NUMBERS, drafts
+from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.spec.input_files import parse_toml
@@ -43,6 +44,7 @@ def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]
     out = []
     for draft in drafts(document):
         draft.notes.extend(unread_notes(document))
+        mark_float32(draft, document)
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
         raw = parse_toml(toml, document.name)

@@ -20,6 +20,7 @@ from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.single_precision import single_precision
 from mha_symbolic.extract.weights_plausible import cannot_be_weights
 from mha_symbolic.language.extract_phrases import Phrase
 
@@ -59,7 +60,7 @@ def by_numbers(
     items = [_stacked([seen[i] for i in group]) for group in groups]
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
-    inference = inferred(items, names)
+    inference = inferred(items, names, single_precision(document))
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
