@@ -264,3 +264,48 @@ def test_a_definitions_parameters_are_no_call(tmp_path: Path) -> None:
     text = CALL.format(a="a", b="b", c="c", call="None\ndef attention(a, b, c):\n    return a")
     found = extract_all(_page(tmp_path, text))[0]
     assert not any(line.startswith(("b (", "c (")) for line in found.mapping)
+
+
+REPRINTED = """# One query over two keys, no scaling
+
+q = [1, 0]
+
+K = [[1, 0], [0, 1]]
+
+V = [[1, 2], [3, 4]]
+
+weights = [0.73, 0.27]
+
+output = [1.54, 2.54]
+
+## Recap
+
+The weights [0.73, 0.27] give the output [1.54, 2.54].
+"""
+
+
+def test_numbers_printed_again_are_judged_like_their_first_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, REPRINTED)
+    assert len(extract_all(path)) == 1  # extract writes the example; check judges the copy too
+    found = extract_all(path, reprints=True)
+    assert len(found) == 2 and found[1].spec.claims == {"head1.weights[1]": "[0.73, 0.27]"}
+    assert found[1].notes[0] == (
+        "the steps printed again at line 15, each judged against the same example as its first "
+        "print"
+    )
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{path}: 1 claim: 1 holds (0 exact, 1 rounded)"
+    )
+
+
+def test_a_slip_printed_again_is_wrong_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _page(tmp_path, REPRINTED.replace("0.73, 0.27", "0.75, 0.25"))
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out.count("  [1]      claimed 0.75, exact 0.7311: wrong") == 2
+    assert out[-1] == f"{path}: 1 claim: 0 hold (0 exact, 0 rounded), 1 wrong"
