@@ -347,7 +347,7 @@ def _check_document(args: argparse.Namespace) -> int:
 
     if args.example or args.claim or args.claims:
         raise SpecError("check DOC reads its claims from the document: no --example or --claim")
-    found = extract_all(args.spec)
+    found = extract_all(args.spec, reprints=True)
     noticed = _findings(args.spec, found)
     fill = (lambda line: wrap(line, 4, terminal_width())) if args.format == "text" else str
     for finding in noticed:  # before the reports: a document's own contradictions

@@ -10,7 +10,9 @@ from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.draft_toml import to_toml
 from mha_symbolic.extract.finder import unread_notes
 from mha_symbolic.extract.formats import FORMATS, read_document
+from mha_symbolic.extract.reprints import reprint_drafts
 from mha_symbolic.extract.run import NO_NUMBERS, drafts
+from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec.attention import AttentionSpec
 from mha_symbolic.spec.input_files import parse_toml
@@ -37,12 +39,18 @@ class Extraction:
         return bool(self.spec.claims) or bool(self.batch and self.batch.get("claims"))
 
 
-def extract_all(source: str | Path, kind: str | None = None) -> list[Extraction]:
-    """Every worked example of a document (a path, or the text itself when it has a newline)."""
+def extract_all(
+    source: str | Path, kind: str | None = None, reprints: bool = False
+) -> list[Extraction]:
+    """Every worked example of a document (a path, or the text itself when it has a newline);
+    ``reprints``: also a copy of an example claiming the numbers it prints again digit for
+    digit, as ``check DOC`` judges them (``extract`` writes the examples only)."""
     document = read_document(source, kind)
     out = []
-    for draft in drafts(document):
+    found = drafts(document)
+    for draft in [*found, *(reprint_drafts(document, found) if reprints else ())]:
         draft.notes.extend(unread_notes(document))
+        mark_float32(draft, document)
         toml = to_toml(draft)
         # The spec is read back from the TOML written: what a user edits is what was checked.
         raw = parse_toml(toml, document.name)

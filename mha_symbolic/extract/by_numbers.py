@@ -20,6 +20,7 @@ from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.single_precision import single_precision
 from mha_symbolic.extract.weights_plausible import cannot_be_weights
 from mha_symbolic.language.extract_phrases import Phrase
 
@@ -59,7 +60,7 @@ def by_numbers(
     items = [_stacked([seen[i] for i in group]) for group in groups]
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
-    inference = inferred(items, names)
+    inference = inferred(items, names, single_precision(document))
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
@@ -191,18 +192,28 @@ def _as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool
 
 def _printed_again(inference: Inference) -> None:
     """An array that prints an earlier one's numbers again (rounded again, or as a table
-    and then as a tensor) is the same step: it takes that array's role and head."""
+    and then as a tensor) is the same step: it takes that array's role and head, over the
+    role its own name says when that only names the scores loosely ("Scores S" over a table
+    of the scaled scores) and the numbers gave the first print's."""
     for index in sorted(inference.chosen):
-        if index in inference.roles:
-            continue
         source = _source(inference, index)
         if source is None or source not in inference.roles:
+            continue
+        if index in inference.roles and not _loosely_named(inference, index, source):
             continue
         inference.roles[index] = inference.roles[source]
         if source in inference.heads:
             inference.heads[index] = inference.heads[source]
         if source in inference.strong:
             inference.strong.add(index)
+
+
+_SCORES = frozenset(("scores", "scaled", "masked"))  # steps a name ("S", "Scores") mixes up
+
+
+def _loosely_named(inference: Inference, index: int, source: int) -> bool:
+    named, first = inference.roles[index], inference.roles[source]
+    return source in inference.strong and {named, first} <= _SCORES
 
 
 def _first_print_of(inference: Inference, names: dict[int, str]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.macros import Expansion, definitions
 from mha_symbolic.extract.markup import page_text
+from mha_symbolic.extract.rich_outputs import table_text
 from mha_symbolic.language.extract_phrases import phrase
 from mha_symbolic.spec import input_files
 
@@ -191,7 +192,10 @@ def _output_text(output: Any) -> str:
     if "text" in output:
         return _joined(output["text"])
     data = output.get("data")
-    return _joined(data.get("text/plain")) if isinstance(data, dict) else ""
+    if not isinstance(data, dict):
+        return ""
+    plain = _joined(data.get("text/plain"))
+    return table_text(data, plain) or plain
 
 
 def _html(text: str, name: str) -> list[Line]:

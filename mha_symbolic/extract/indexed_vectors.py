@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.token_vectors import token_vectors
 
 _STACKED = {"q": "q", "k": "k", "v": "v", "head.x": "x"}  # x1, x2 read as heads' slices: X
 _WEIGHTS = ("w_q", "w_k", "w_v", "w_o")
@@ -21,7 +22,7 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
     one width) replaced by their stack, where the first of them stood. Left as read when a
     print of several rows or a weight carries a head number: then the indices are heads."""
     if any(_headed(s) and (len(s.item.rows) > 1 or s.role in _WEIGHTS) for s in seen):
-        return list(seen)
+        return token_vectors(seen)
     out = list(seen)
     for role, matrix in _STACKED.items():
         vectors = _indexed(seen, role)
@@ -42,7 +43,7 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
             printed=tuple(s.name for s in vectors),
         )
         out = [stack if s is first else s for s in out if s is first or not _among(s, vectors)]
-    return out
+    return token_vectors(out)
 
 
 def _indexed(seen: Sequence[Seen], role: str) -> list[Seen] | None:

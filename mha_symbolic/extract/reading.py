@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from mha_symbolic.extract.aliases import normalize, resolve, row_marker
 from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
 from mha_symbolic.extract.call_names import argument, not_its_name, summarised_role
+from mha_symbolic.extract.call_roles import call_roles
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
@@ -113,7 +114,7 @@ def read(document: Document) -> Reading:
                     names=_tags([(role.role, role.head, name)]),
                 )
             )
-    seen.sort(key=lambda s: s.item.start)
+    seen = call_roles(sorted(seen, key=lambda s: s.item.start), text.body)
     labels = _row_labels(seen)
     return Reading(document, text, tuple(seen), tokens or labels)
 

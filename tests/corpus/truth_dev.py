@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.dev_i22_fit import DEV_I22_FIT
+from tests.corpus.dev_i22_fmt import DEV_I22_FMT
 from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
@@ -1473,4 +1474,5 @@ DOCS: list[Doc] = [
     PRAKASH,
     *DEV_MORE,
     *DEV_I22_FIT,
+    *DEV_I22_FMT,
 ]

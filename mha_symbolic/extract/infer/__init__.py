@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.infer.float32_slack import with_float32_slack
 from mha_symbolic.extract.infer.graph import Inference, infer
 from mha_symbolic.extract.infer.intervals import Printed, printed_arrays
 from mha_symbolic.extract.infer.search import MAX_ARRAYS, search
@@ -16,10 +17,12 @@ from mha_symbolic.language.extract_phrases import Phrase, phrase
 __all__ = ["Inference", "inferred", "where_of"]
 
 
-def inferred(items: Sequence[Item], names: Mapping[int, str]) -> Inference:
+def inferred(items: Sequence[Item], names: Mapping[int, str], float32: bool = False) -> Inference:
     """What the numbers of a document's printed arrays say; ``names`` maps an item's index to
-    the role its name suggests, used only to break ties."""
-    return infer(search(printed_arrays(list(items), MAX_ARRAYS), names), names)
+    the role its name suggests, used only to break ties (``float32``: the page computes in
+    float32, its printed digits carry that rounding)."""
+    arrays = printed_arrays(list(items), MAX_ARRAYS)
+    return infer(search(with_float32_slack(arrays) if float32 else arrays, names), names)
 
 
 def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:

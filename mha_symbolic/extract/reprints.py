@@ -1,0 +1,86 @@
+"""The same numbers printed again elsewhere (code and its output, a recap, a summary table):
+each such print is judged too, against the step its first print was claimed on, in a copy of
+that example, so that both prints get the same verdict. Only prints of the very same entries
+(the same digits, in the same order) that nothing else claims or gives are taken, with a
+fractional entry among them (integers alike are as often an input's digits as a result's)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mha_symbolic.extract.draft import Draft, Value
+from mha_symbolic.extract.finder import find_items
+from mha_symbolic.extract.formats import Document
+from mha_symbolic.language.extract_phrases import joined, phrase
+
+Entries = tuple[str, ...]
+
+
+def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
+    """A copy of each draft whose claimed numbers the page prints again, claiming the reprints."""
+    _, items = find_items(document)
+    prints = [(document.lines[item.line].where, _flat(item.rows)) for item in items]
+    given = {_entries(v.value) for d in drafts for v in d.values if isinstance(v.value, list)}
+    placed = {
+        (w, _entries(c.value)) for d in drafts for c in (*d.claims, *d.assumed) for w in c.where
+    }
+    out: list[Draft] = []
+    for draft in drafts:
+        again = []
+        for claim in draft.claims:
+            entries = _entries(claim.value)
+            if entries in given or not _fractional(entries):
+                continue
+            for where, printed in prints:
+                if printed == entries and not _claimed(placed, where, entries):
+                    again.append(
+                        Value(claim.key, claim.value, f"{where}: printed again", where=(where,))
+                    )
+                    placed.add((where, entries))
+        out.extend(_copies(draft, again))
+    return out
+
+
+def _copies(draft: Draft, again: list[Value]) -> list[Draft]:
+    """Copies of the draft, each claiming a step at most once."""
+    out = []
+    while again:
+        claims: list[Value] = []
+        rest: list[Value] = []
+        for value in again:
+            (rest if any(c.key == value.key for c in claims) else claims).append(value)
+        copy = Draft(draft.document, f"{draft.title} (printed again)")
+        copy.values = list(draft.values)
+        copy.claims = claims
+        wheres = tuple(dict.fromkeys(c.where[0] for c in claims))
+        copy.notes = [phrase("notes.printed_again", wheres=joined("infer.entries", wheres))]
+        out.append(copy)
+        again = rest
+    return out
+
+
+def _claimed(placed: set[tuple[str, Entries]], where: str, entries: Entries) -> bool:
+    """Whether a claim stands at ``where`` on these entries or on a row of them."""
+    return any(
+        _inside(e, entries) and (w == where or w.startswith(f"{where} (")) for w, e in placed
+    )
+
+
+def _inside(part: Entries, whole: Entries) -> bool:
+    return any(whole[i : i + len(part)] == part for i in range(len(whole) - len(part) + 1))
+
+
+def _flat(rows: tuple[tuple[str, ...], ...]) -> Entries:
+    return tuple(e.strip() for row in rows for e in row)
+
+
+def _entries(value: object) -> Entries:
+    """The printed entries of a claimed value ("[[0.5, 0.25], ...]", or nested lists)."""
+    if isinstance(value, list):
+        return tuple(e for v in value for e in _entries(v))
+    text = str(value).replace("[", " ").replace("]", " ")
+    return tuple(e.strip() for e in text.split(",") if e.strip())
+
+
+def _fractional(entries: Entries) -> bool:
+    return len(entries) > 1 and any("." in e or "/" in e or "e" in e.lower() for e in entries)
