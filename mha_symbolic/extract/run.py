@@ -20,6 +20,7 @@ from mha_symbolic.extract.example_groups import by_example
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.indexed_vectors import stacked_vectors
+from mha_symbolic.extract.misfit_words import misfit
 from mha_symbolic.extract.other_readings import Build, with_failed
 from mha_symbolic.extract.page_examples import built_drafts, placed_groups, with_reprints
 from mha_symbolic.extract.partials import place_partials
@@ -284,16 +285,12 @@ def _decimals(value: object) -> int:
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:
     try:
         return AttentionSpec.from_dict(draft.table(with_claims), source=draft.document)
-    except SpecError as error:
-        printed = "; ".join(
-            f"{s.name} {assemble.shape(s.item.rows)} ({s.where})"
-            for s in seen
-            if s.role in ("x", "q", "k", "v", "w_q", "w_k", "w_v", "w_o") and s.row is None
-        )
-        read = f"; read: {printed}" if printed else ""
+    except SpecError:
+        # the spec's own message names fields the page never wrote: say it in the page's terms
+        heads = draft.get("heads")
+        said = misfit(seen, heads if isinstance(heads, int) else 1)
         raise SpecError(
-            f"the printed matrices do not fit together: {error.detail}{read}",
-            source=draft.document,
+            f"the printed arrays do not fit together: {said}", source=draft.document
         ) from None
 
 
