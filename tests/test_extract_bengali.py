@@ -252,6 +252,11 @@ CRAFTED = {
         "# Weights\n\nscores = [2, 1, 0]\n\nweights = softmax(scores) = [0.6652, 0.2447, 0.0900]"
         "\n\nRounded: [0.67, 0.24, 0.09]\n"
     ),
+    "padded.md": (  # a key padded out: the mask read from where the weights print 0
+        "# Attention over padded keys\n\nq = [[1, 0, 1]]\n\n"
+        "K = [[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1]]\n\nV = [[1, 2], [3, 4], [5, 6], [7, 8]]"
+        "\n\nweights = [[0.4223, 0.1554, 0.4223, 0.0000]]\n"
+    ),
 }
 
 

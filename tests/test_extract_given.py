@@ -189,7 +189,7 @@ def test_q_and_k_of_different_widths_are_one_line_naming_what_was_read(
     path = _page(tmp_path, f"# Attention\n\n{given}\nweights = [[0.5, 0.5], [0.5, 0.5]]\n")
     assert main(["check", str(path)]) == 2
     assert capsys.readouterr().err == (
-        f"mha-symbolic: {path}: the printed matrices do not fit together: k has 3 columns but"
-        " q has 2; scores need equal widths; read: Q (2, 2) (line 3); K (2, 3) (line 5);"
-        " V (2, 2) (line 7)\n"
+        f"mha-symbolic: {path}: the printed arrays do not fit together: found Q (2×2, line 3),"
+        " K (2×3, line 5) and V (2×2, line 7) but a row of Q has 2 numbers and a row of K 3:"
+        " no scores can be formed from them\n"
     )

@@ -273,9 +273,9 @@ def test_a_refusal_names_the_readings_tried(
     path = _page(tmp_path, ONE_HEAD.replace("K = [[1, 0], [1, 1]]", "K = [[1, 0, 1], [1, 1, 0]]"))
     assert main(["check", str(path)]) == 2
     assert capsys.readouterr().err == (
-        f"mha-symbolic: {path}: the printed matrices do not fit together: q must be a list of "
-        "matrices, one per head, got [['1', '2'], ['0', '1']]; read: Q (2, 2) (line 5); "
-        "K (2, 3) (line 7); also tried one head: none fits\n"
+        f"mha-symbolic: {path}: the printed arrays do not fit together: found Q (2×2, line 5) "
+        "and K (2×3, line 7) but a row of Q has 2 numbers and a row of K 3: no scores can be "
+        "formed from them; also tried one head: none fits\n"
     )
 
 

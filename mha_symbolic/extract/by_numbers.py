@@ -325,6 +325,8 @@ def _mask(
         fill = _fill(inference, members)
         if node.detail == "causal":
             return "causal", fill
+        if node.detail == "padding":
+            return [[int(v > float("-inf")) for v in row] for row in node.mid], fill
         shown = node.operands[1].printed
         if shown is None:
             continue

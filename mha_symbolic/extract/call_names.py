@@ -14,21 +14,25 @@ LIBRARY_PRINT = re.compile(
     r"^(?:(?:console\.log|println!|print!|dbg!)\(\s*(?:[\"'](?:([^\"'{}]*?)\s*:?\s*)?"
     r"(?:\{(\w*)[^}]*\})?[\"']\s*,?\s*)?&?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*)\.print\(\))\s*;?$"
 )
-# A value passed to a function (not a wrapper like np.array, nor print or softmax): which
-# argument it is, its numbers say.
+# Functions that only make an array of the numbers they are given (np.array, torch.tensor,
+# torch.Tensor, torch.FloatTensor, tf.constant, jnp.asarray, ...): not a computation's argument.
+_MAKER = (
+    r"(?:(?:np|numpy|torch|tf|jnp|cp|mx\.nd|nd)\.)?(?:array|tensor|Tensor|\w*FloatTensor|"
+    r"DoubleTensor|HalfTensor|as_tensor|asarray|constant|matrix|convert_to_tensor|arr[12]|"
+    r"Tensor::(?:new|from_vec|from_slice))\(&?"
+)
+# A value passed to a function (not such a maker, nor print or softmax): which argument it
+# is, its numbers say.
 _ARGUMENT = re.compile(
-    r"(?<![\w.])(?!(?:np|numpy|torch|tf|jnp)\.(?:array|tensor|constant|asarray)\(|(?:array|tensor"
-    r"|Tensor|constant|asarray)\(|[\w.]*(?:softmax|print|log|display|dbg)\w*!?\()"
+    rf"(?<![\w.:])(?!{_MAKER}|[\w.]*(?:softmax|print|log|display|dbg)\w*!?\()"
     r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*$"
 )
-_WRAPPER_END = re.compile(
-    r"(?:(?:np|numpy|torch|tf|jnp)\.)?(?:array|tensor|constant|asarray)\(\s*$"
-)
+_WRAPPER_END = re.compile(rf"(?:(?<![\w.:]){_MAKER}\s*)+$")
 # Between the name's "=" and the value: another value's end and a cell or list separator
 # ("V = [[1, 2]] | [[0.6, 1.3]]"), or a new line that calls a function of it
 # ("Input:\nattention(np.array([[...]]), ...)"): the name is not this value's.
 _OTHER_VALUE = re.compile(r"[\])]\s*[|,]\s*$")
-_CALL_LINE = re.compile(r"\n\s*(?!(?:np\.|torch\.|tf\.)?(?:array|tensor|constant)\(\s*$)\S")
+_CALL_LINE = re.compile(rf"\n\s*(?!(?:{_MAKER}\s*)+$)\S")
 
 
 def not_its_name(tail: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.formats import Document, Line
 
 # The prose with markup dropped, so that "$d_{\text{model}} = 4$" reads "d_model = 4".
@@ -71,8 +72,22 @@ def read_facts(document: Document) -> Facts:
             ("random", _RANDOM, line.text),
         ):
             if getattr(facts, name) is None and pattern.search(text):
+                if name == "random" and _makes_input(text):
+                    continue
                 setattr(facts, name, line.where)
     return facts
+
+
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=")
+_INPUTS = ("x", "q", "k", "v")
+
+
+def _makes_input(text: str) -> bool:
+    """Whether a random generator's line makes the input or Q, K, V (``X = torch.rand(3, 4)``),
+    not weights: the weights are then not random for it."""
+    target = _ASSIGNED.match(text)
+    role = resolve(target.group(1)) if target else None
+    return role is not None and role.role in _INPUTS
 
 
 def _numbers(facts: Facts, plain: str, line: Line) -> None:

@@ -13,6 +13,7 @@ from mha_symbolic.extract.boxed import boxed_blocks
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
 from mha_symbolic.extract.layouts import side_by_side
+from mha_symbolic.extract.legacy_torch import legacy_torch_blocks
 from mha_symbolic.extract.lists import (
     MAX_NESTING,
     MAX_SPAN,
@@ -83,6 +84,7 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(found)
     taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
     items.extend(julia_blocks(text, lines))
+    items.extend(legacy_torch_blocks(text, lines))
     boxed = boxed_blocks(text, lines, lambda start: statement_before(text.body, start))
     items.extend(boxed)
     taken.extend((item.start, item.end) for item in boxed)  # "[ CPUFloatType{2,3} ]": no list

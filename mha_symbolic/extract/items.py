@@ -142,6 +142,7 @@ def joined(document: Document) -> Text:
 
 
 _BARE_FLOAT = re.compile(r"[-−]?\d+\.")
+_TYPED = re.compile(r"(?<=[\d.])_?[fiu](?:8|16|32|64|128|size)$")  # Rust's 1f32, 0.5_f64
 
 
 @lru_cache(maxsize=65_536)  # a page repeats its numbers; every finder asks about each cell
@@ -151,7 +152,7 @@ def entry(text: str) -> str | None:
     the minus sign "−": nothing else is meant by a dash glued to a number in a list."""
     cleaned = _SPACING.sub(" ", text).strip()
     if not _FRACTION.fullmatch(cleaned):  # "{0.5}" is 0.5; "\\frac{1}{2}" keeps its braces
-        cleaned = cleaned.strip("{}").strip()
+        cleaned = _TYPED.sub("", cleaned.strip("{}").strip())
         if not _BARE_FLOAT.fullmatch(cleaned):  # numpy's "0." keeps its dot, as printed
             cleaned = cleaned.rstrip(".").strip()
     if cleaned.startswith("–") and cleaned[1:2].isdigit():

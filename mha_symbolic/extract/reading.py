@@ -21,6 +21,8 @@ _RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|
 # A product's operand; "**" around a value is Markdown bold ("Output: **[0.3, 0.7]**").
 _OPERATOR_END = re.compile(r"(·|@|(?<!\*)\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
 _OPERATOR_START = re.compile(r"\s*(·|@|\*(?!\*)|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
+# "Input: Q = [[...]]": a label, then a name's own statement (as if on a line of its own).
+_LABEL_BEFORE_NAME = re.compile(r":[^\S\n]*(?=[A-Za-z_][\w^{}']*[^\S\n]*=(?!=))")
 _SOFTMAX_ARGUMENT = re.compile(r"softmax\}?\s*\(?\s*$", re.IGNORECASE)
 _FACTOR = re.compile(
     r"(?:\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?))"
@@ -346,7 +348,7 @@ def _is_shape(item: Item) -> bool:
 
 def _names(statement: str) -> list[tuple[str, int | None, str]] | None:
     """Roles named by the statement: the chain just before the item, else its first name."""
-    segments = _RELATION.split(statement)
+    segments = _RELATION.split(_LABEL_BEFORE_NAME.sub(":\n", statement))
     if len(segments) < 2 or not_its_name(segments[-1]):
         return None
     chain: list[tuple[str, int | None, str]] = []

@@ -16,11 +16,13 @@ from mha_symbolic.extract import assemble
 from mha_symbolic.extract.batch_draft import batched_draft, weighed_draft
 from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
-from mha_symbolic.extract.example_groups import by_example, once, printed_again
+from mha_symbolic.extract.example_groups import by_example
 from mha_symbolic.extract.facts import Facts, read_facts
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.indexed_vectors import stacked_vectors
-from mha_symbolic.extract.other_readings import best_draft, with_failed
+from mha_symbolic.extract.misfit_words import misfit
+from mha_symbolic.extract.other_readings import Build, with_failed
+from mha_symbolic.extract.page_examples import built_drafts, placed_groups, with_reprints
 from mha_symbolic.extract.partials import place_partials
 from mha_symbolic.extract.parts import parts
 from mha_symbolic.extract.place import (
@@ -70,42 +72,18 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     reading = replace(reading, seen=tuple(_subscript_rows(stacked_vectors(reading.seen))))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
-    facts = read_facts(document)
-    # A test case whose arrays no name places and no relation ties (its expected output
-    # wrong, its inputs passed unnamed) is left alone, not the page refused for it.
-    placed = [
-        (g, own)
-        for g, own in groups
-        if own is not None or _found(examples, g) or any(s.role != "unnamed" for s in g)
-    ]
-    groups = placed or groups
-    out: list[tuple[Draft, list[Seen]]] = []
-    failed: list[tuple[SpecError, list[Seen]]] = []
-    for number, (group, own) in enumerate(groups, start=1):
-        title = _title(document, number, len(groups))
-        found = [own] if own is not None else _found(examples, group)
-        try:
-            draft = best_draft(
-                functools.partial(build_draft, document, reading, title=title),
-                _fit,
-                group,
-                facts,
-                found,
-            )
-        except SpecError as error:
-            failed.append((error, group))
-            continue
-        draft.inferred = [line for example in found for line in example.said]
-        out.append((draft, group))
-    once([draft for draft, _ in out])
-    drafts = [again for draft, group in out for again in (draft, *_again(draft, group))]
-    return with_failed(drafts, failed, stopped)
+    groups = placed_groups(groups, examples)
+
+    def build(number: int, count: int) -> Build:
+        title = _title(document, number, count)
+        return functools.partial(build_draft, document, reading, title=title)
+
+    built, failed = built_drafts(groups, examples, read_facts(document), build, _fit)
+    return with_failed(with_reprints(built, _values), failed, stopped)
 
 
-def _again(draft: Draft, seen: Sequence[Seen]) -> list[Draft]:
-    if not any(getattr(p, "key", "") == "placing.again" for p in draft.placing):
-        return []
-    return printed_again(draft, {s.key: s.value for s in _derived(draft, seen).steps})
+def _values(draft: Draft, seen: list[Seen]) -> dict[str, object]:
+    return {s.key: s.value for s in _derived(draft, seen).steps}
 
 
 def _searched(
@@ -144,15 +122,6 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
         at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
         groups[at[-1] if at else 0].append(s)
     return groups
-
-
-def _found(examples: Sequence[Example], seen: Sequence[Seen]) -> list[Example]:
-    """The examples the numbers found among these arrays' lines."""
-    lines = [s.item.line for s in seen]
-    if not lines:
-        return []
-    first, last = min(lines), max(lines)
-    return [e for e in examples if e.first <= last and e.last >= first]
 
 
 def _token_rows(seen: list[Seen]) -> list[Seen]:
@@ -316,16 +285,12 @@ def _decimals(value: object) -> int:
 def _spec(draft: Draft, seen: Sequence[Seen], with_claims: bool = False) -> AttentionSpec:
     try:
         return AttentionSpec.from_dict(draft.table(with_claims), source=draft.document)
-    except SpecError as error:
-        printed = "; ".join(
-            f"{s.name} {assemble.shape(s.item.rows)} ({s.where})"
-            for s in seen
-            if s.role in ("x", "q", "k", "v", "w_q", "w_k", "w_v", "w_o") and s.row is None
-        )
-        read = f"; read: {printed}" if printed else ""
+    except SpecError:
+        # the spec's own message names fields the page never wrote: say it in the page's terms
+        heads = draft.get("heads")
+        said = misfit(seen, heads if isinstance(heads, int) else 1)
         raise SpecError(
-            f"the printed matrices do not fit together: {error.detail}{read}",
-            source=draft.document,
+            f"the printed arrays do not fit together: {said}", source=draft.document
         ) from None
 
 

@@ -102,7 +102,7 @@ def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
     if kind == "scale":
         return phrase("infer.scale", a=ops[0], by=node.detail)
     if kind == "mask":
-        how = phrase("infer.causal") if node.detail == "causal" else ops[1]
+        how = phrase(f"infer.{node.detail}") if len(ops) < 2 else ops[1]
         return phrase("infer.mask", a=ops[0], how=how)
     if kind in ("softmax_rows", "softmax_cols"):
         return phrase(f"infer.{kind}", a=ops[0])

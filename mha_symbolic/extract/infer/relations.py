@@ -94,8 +94,9 @@ def mask(a: Node, allowed: np.ndarray, printed: Node | None = None) -> Node:
     """Entries not allowed become -inf (whatever the document fills them with); the mask is
     causal, or a printed one (then an operand)."""
     mid, rad = np.where(allowed, a.mid, -np.inf), np.where(allowed, a.rad, 0.0)
-    if printed is None:
-        return Node(mid, rad, "mask", (a,), detail="causal")
+    if printed is None:  # causal, or a padding mask read from where weights print 0
+        causal_mask = bool((allowed == causal(*allowed.shape)).all())
+        return Node(mid, rad, "mask", (a,), detail="causal" if causal_mask else "padding")
     return Node(mid, rad, "mask", (a, printed), detail="printed")
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
+from mha_symbolic.extract.infer.padding import padding_masks
 from mha_symbolic.extract.infer.relations import Fit, Node
 from mha_symbolic.extract.infer.scalings import scales, usual_scales
 
@@ -301,13 +302,13 @@ def _useful(found: Search, scores: Node) -> bool:
 
 
 def _mask_choices(found: Search, node: Node) -> list[tuple[np.ndarray, Node | None]]:
-    """Causal, and every printed square mask of its shape (0/1, or 0 and -inf)."""
+    """Causal, padding where later weights print 0, and every printed square mask of its
+    shape (0/1, or 0 and -inf)."""
     rows, cols = node.shape
-    if rows < 2 or cols < 2:
-        return []
-    if rows != cols:
-        return [(rel.causal(rows, cols), None)]
-    out: list[tuple[np.ndarray, Node | None]] = [(rel.causal(rows, cols), None)]
+    out: list[tuple[np.ndarray, Node | None]] = [(rel.causal(rows, cols), None)] * (rows > 1)
+    out += [(a, None) for a in padding_masks(found.by_shape.get(node.shape, []), node)]
+    if rows != cols or cols < 2:
+        return out if cols > 1 else []
     for p in found.by_shape.get((rows, cols), []):
         if node.printed is p or rel.is_permutation(found.node(p)):
             continue
