@@ -54,7 +54,7 @@ class Context:
             shown.extend(latex.cells(v, options.settings.max_size) if _lazy(v) else [v])
         taken, parameters = {str(s) for s in free}, d.facts.parameters.values()
         names = exponentials(shown, taken, parameters, subterms.exponentials)
-        if any(step.kind == "rope" for step in d.steps):  # sines and cosines: RoPE's only
+        if d.facts.rope:  # sines and cosines of exact angles: only rotated queries and keys
             names = angles(names, shown, taken)
         chosen = chosen_values(d, free)
         context = cls(d, options, words, options.settings, images, names=names, chosen=chosen)
