@@ -29,10 +29,12 @@ UNSTRUCTURED = ["eight-tokens-split", "temperature"]  # symbols, a parameter
 
 
 def _ball(value: sp.Expr) -> flint.arb:
-    """The value by mpmath at 80 digits, as a ball of radius 1e-75."""
-    with mpmath.workdps(80):
+    """The value by mpmath at 150 digits, as a ball of radius 1e-75. Not 80: a gradient's
+    formula sums terms near e^700 that cancel to thousands, and at 80 digits the value came out
+    2.8e-75 off (beyond its radius) in one order of terms that Python's hash seed picks."""
+    with mpmath.workdps(150):
         number = sp.lambdify((), value, modules="mpmath")()
-        text = mpmath.nstr(number, 80, strip_zeros=False)
+        text = mpmath.nstr(number, 120, strip_zeros=False)
     old = flint.ctx.prec
     flint.ctx.prec = 400
     try:
