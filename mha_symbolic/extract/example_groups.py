@@ -6,7 +6,7 @@ And a step printed again (rounded, as a table) is judged again, in a copy of its
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mha_symbolic.extract.by_numbers import Example
@@ -82,19 +82,27 @@ def printed_again(draft: Draft, values: Mapping[str, Any]) -> list[Draft]:
     said = {str(p.numbers["where"]): p.numbers["where"] for p in _placed_again(draft)}
     pending = [v for v in _again(draft) if v.key.partition("[")[0] in values]
     pending = [v for v in pending if 2 * agreeing([v], values) > len(_entries(v.value))]
+    return again_copies(draft, pending, said.__getitem__)
+
+
+def again_copies(
+    draft: Draft, again: list[Value], shown: Callable[[Any], Any] = lambda where: where
+) -> list[Draft]:
+    """Copies of the draft claiming ``again`` (prints of steps it has claimed), each copy at
+    most one print per step; ``shown`` writes a print's place for the copy's note."""
     out: list[Draft] = []
-    while pending:
+    while again:
         claims: list[Value] = []
         rest: list[Value] = []
-        for value in pending:
+        for value in again:
             (rest if any(c.key == value.key for c in claims) else claims).append(value)
         copy = Draft(draft.document, f"{draft.title} (printed again)")
         copy.values = list(draft.values)
         copy.claims = claims
-        wheres = tuple(dict.fromkeys(said[c.where[0]] for c in claims))
+        wheres = tuple(dict.fromkeys(shown(c.where[0]) for c in claims))
         copy.notes = [phrase("notes.printed_again", wheres=joined("infer.entries", wheres))]
         out.append(copy)
-        pending = rest
+        again = rest
     return out
 
 

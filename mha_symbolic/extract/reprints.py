@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mha_symbolic.extract.draft import Draft, Value
+from mha_symbolic.extract.example_groups import again_copies
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
-from mha_symbolic.language.extract_phrases import joined, phrase
 
 Entries = tuple[str, ...]
 
@@ -37,25 +37,7 @@ def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
                         Value(claim.key, claim.value, f"{where}: printed again", where=(where,))
                     )
                     placed.add((where, entries))
-        out.extend(_copies(draft, again))
-    return out
-
-
-def _copies(draft: Draft, again: list[Value]) -> list[Draft]:
-    """Copies of the draft, each claiming a step at most once."""
-    out = []
-    while again:
-        claims: list[Value] = []
-        rest: list[Value] = []
-        for value in again:
-            (rest if any(c.key == value.key for c in claims) else claims).append(value)
-        copy = Draft(draft.document, f"{draft.title} (printed again)")
-        copy.values = list(draft.values)
-        copy.claims = claims
-        wheres = tuple(dict.fromkeys(c.where[0] for c in claims))
-        copy.notes = [phrase("notes.printed_again", wheres=joined("infer.entries", wheres))]
-        out.append(copy)
-        again = rest
+        out.extend(again_copies(draft, again))
     return out
 
 
