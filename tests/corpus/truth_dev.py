@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_fresh import DEV_FRESH
 from tests.corpus.dev_i22_fit import DEV_I22_FIT
 from tests.corpus.dev_i22_fmt import DEV_I22_FMT
 from tests.corpus.dev_more import DEV_MORE
@@ -1475,4 +1476,5 @@ DOCS: list[Doc] = [
     *DEV_MORE,
     *DEV_I22_FIT,
     *DEV_I22_FMT,
+    *DEV_FRESH,
 ]

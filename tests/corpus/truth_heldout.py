@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_fresh import FRESH_DOCS
 from tests.corpus.heldout_help import (
     a,
     block,
@@ -374,4 +373,4 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW, *FRESH_DOCS]
+DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW]
