@@ -61,3 +61,19 @@ def test_the_kinds_of_number_are_found_in_matrices_tuples_and_dataclasses() -> N
     assert ops.number_kinds((softmax,)) >= {sp.Float}
     exact = ops.number_kinds((sp.ImmutableMatrix([[x + 1, sp.Rational(1, 2)]]), [2]))
     assert exact == {sp.core.numbers.One, sp.core.numbers.Half}
+
+
+def test_an_error_of_the_operation_itself_is_raised_once_not_computed_twice() -> None:
+    calls: list[tuple[object, ...]] = []
+
+    @ops._recent
+    def failing(*args: object) -> object:
+        calls.append(args)
+        raise TypeError("the operation's own error")
+
+    with pytest.raises(TypeError, match="own error"):
+        failing(sp.Integer(1))
+    assert len(calls) == 1
+    with pytest.raises(TypeError, match="own error"):
+        failing([1, 2])  # unhashable: no memory, one call
+    assert len(calls) == 2

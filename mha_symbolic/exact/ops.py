@@ -64,9 +64,10 @@ def _recent(function: _F) -> _F:
     @wraps(function)
     def call(*args: Any) -> Any:
         try:
-            return by_value(number_kinds(args) if KINDS_IN_KEY else None, *args)
-        except TypeError:  # unhashable (a TypeError of ``function`` itself is raised again)
+            hash(args)
+        except TypeError:  # unhashable: computed each time
             return function(*args)
+        return by_value(number_kinds(args) if KINDS_IN_KEY else None, *args)
 
     return cast(_F, call)
 
