@@ -78,6 +78,11 @@ EXPECTED = {
     "heldout/es-notebook-torch-masked-single-query.ipynb": (9, 0, 0),
     "heldout/exercise-html-code-lab-sdpa-expected-output.html": (0, 10, 0),
     "heldout/exercise-md-deep-ml-self-attention.md": (21, 0, 0),
+    "heldout/en-csc413-exercise-sheet-attention-by-hand.tex": (12, 0, 0),
+    "heldout/tr-notebook-self-attention-steps-example-weights.ipynb": (0, 9, 0),
+    "heldout/es-notebook-numpy-attention-sim-column-softmax.ipynb": (63, 0, 0),
+    "heldout/notebook-tensorflow-one-head-float32-prints.ipynb": (57, 0, 0),
+    "heldout/blog-html-qa-why-scale-softmax-collapse.html": (9, 9, 0),
 }
 
 
