@@ -19,6 +19,7 @@ from tests.corpus.heldout_help import (
     settled,
 )
 from tests.corpus.heldout_judge import JUDGE_DOCS
+from tests.corpus.heldout_judge2 import JUDGE_DOCS_2
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
 from tests.corpus.helpers import softmax
@@ -374,4 +375,4 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW, *JUDGE_DOCS]
+DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW, *JUDGE_DOCS, *JUDGE_DOCS_2]
