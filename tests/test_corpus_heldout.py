@@ -89,6 +89,7 @@ EXPECTED = {
     "heldout/fr-course-notes-attention-illustrative-matrix.md": (0, 0, 0),
     "heldout/blog-md-transformer-architecture-sat-weights.md": (4, 2, 0),
     "heldout/notebook-torch-causal-average-trick-bag-of-words.ipynb": (160, 0, 0),
+    "heldout/notebook-torch-masked-self-attention-step-check.ipynb": (48, 0, 0),
 }
 
 

@@ -353,4 +353,83 @@ BAG = Doc(
     ),
 )
 
-JUDGE_DOCS_2: list[Doc] = [SLIDES, ENSAE, GRID, FR_NOTES, BLOG_SAT, BAG]
+# --- torch notebook: causal self-attention checked step by step, -1e9 in e-notation --------------
+
+_SQ_Q = block("[ 0.7621, -0.0428],\n[ 1.1063,  0.7890],\n[ 1.1164, -2.1336]")
+_SQ_K = block("[-0.1469, -0.3038],\n[ 0.1057,  0.3685],\n[-0.9914, -2.4152]")
+_SQ_V = block("[ 0.6038,  0.7434],\n[-0.3502,  0.5303],\n[ 3.8695,  2.4246]")
+_SQ_HALVES = {"q": _ROUNDED_4, "k": _ROUNDED_4, "v": _ROUNDED_4}
+_SQ_OUT = block("[ 0.6038,  0.7434],\n[-0.0062,  0.6072],\n[ 3.4989,  2.2427]")
+_SQ_SIMS = block(
+    "[-0.0990,  0.0648, -0.6523],\n[-0.4022,  0.4078, -3.0024],\n[ 0.4842, -0.6683,  4.0461]"
+)
+_SQ_SCALED = block(
+    "[-0.0700,  0.0458, -0.4612],\n[-0.2844,  0.2883, -2.1230],\n[ 0.3424, -0.4725,  2.8610]"
+)
+_SQ_MASKED = block(
+    "[-6.9975e-02, -1.0000e+09, -1.0000e+09],\n[-2.8442e-01,  2.8833e-01, -1.0000e+09],\n"
+    "[ 3.4241e-01, -4.7253e-01,  2.8610e+00]"
+)
+_SQ_WEIGHTS = block(
+    "[1.0000, 0.0000, 0.0000],\n[0.3606, 0.6394, 0.0000],\n[0.0722, 0.0320, 0.8959]"
+)
+
+
+def _sq_masked(x: Arrays) -> np.ndarray:
+    return np.where(_tril(3), x["q"] @ x["k"].T / np.sqrt(2), -1e9)
+
+
+MASKED_STEPS = Doc(
+    file="heldout/notebook-torch-masked-self-attention-step-check.ipynb",
+    url=(
+        "https://github.com/Shrijeeth/Attention-in-Transformers-Concepts-and-Code-in-PyTorch-"
+        "Notes-DeepLearningAI/blob/main/7_Coding_Masked_Self_Attention_in_Pytorch.ipynb"
+    ),
+    kind="notebook-torch",
+    language="en",
+    inputs={
+        "q": a([[float(e) for e in r] for r in _SQ_Q]),
+        "k": a([[float(e) for e in r] for r in _SQ_K]),
+        "v": a([[float(e) for e in r] for r in _SQ_V]),
+    },
+    printed=(
+        given(block("[1.16, 0.23]"), "token 0"),
+        given(block("[0.57, 1.36]"), "token 1"),
+        given(block("[4.41, -2.16]"), "token 2"),
+        given(block("[1.16, 0.23],\n[0.57, 1.36],\n[4.41, -2.16]"), "encodings_matrix"),
+        Printed(
+            _SQ_OUT,
+            settled(lambda x: softmax(_sq_masked(x)) @ x["v"], _SQ_HALVES, _SQ_OUT),
+            "original_output",
+        ),
+        given(_SQ_Q, "q (random seeded W_q, not printed)"),
+        given(_SQ_K, "k"),
+        given(_SQ_V, "v"),
+        Printed(_SQ_SIMS, settled(lambda x: x["q"] @ x["k"].T, _SQ_HALVES, _SQ_SIMS), "sims"),
+        Printed(
+            _SQ_SCALED,
+            settled(lambda x: x["q"] @ x["k"].T / np.sqrt(2), _SQ_HALVES, _SQ_SCALED),
+            "scaled_sims",
+        ),
+        Printed(_SQ_MASKED, settled(_sq_masked, _SQ_HALVES, _SQ_MASKED), "masked_scaled_sims"),
+        Printed(
+            _SQ_WEIGHTS,
+            settled(lambda x: softmax(_sq_masked(x)), _SQ_HALVES, _SQ_WEIGHTS),
+            "attention_percents",
+        ),
+        Printed(
+            _SQ_OUT,
+            settled(lambda x: softmax(_sq_masked(x)) @ x["v"], _SQ_HALVES, _SQ_OUT),
+            "final_output",
+        ),
+    ),
+    notes=(
+        "Causal self-attention on three 2-d token encodings with seeded random W_q, W_k, W_v "
+        "that are never printed: q, k and v are printed (4 decimals) and are the inputs. The "
+        "boolean mask is printed as True/False; masked scores are filled with -1e9, printed "
+        "in e-notation next to the unmasked ones; scaled by √2. The module's output is printed "
+        "first and again as the hand-checked final output. All right."
+    ),
+)
+
+JUDGE_DOCS_2: list[Doc] = [SLIDES, ENSAE, GRID, FR_NOTES, BLOG_SAT, BAG, MASKED_STEPS]
