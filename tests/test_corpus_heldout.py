@@ -90,6 +90,8 @@ EXPECTED = {
     "heldout/blog-md-transformer-architecture-sat-weights.md": (4, 2, 0),
     "heldout/notebook-torch-causal-average-trick-bag-of-words.ipynb": (160, 0, 0),
     "heldout/notebook-torch-masked-self-attention-step-check.ipynb": (48, 0, 0),
+    "heldout/html-lesson-softmax-percent-blend.html": (3, 0, 0),
+    "heldout/blog-html-self-attention-please-study-man.html": (27, 1, 0),
 }
 
 

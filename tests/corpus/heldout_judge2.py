@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, given, one, other, settled
+from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -140,7 +140,7 @@ ENSAE = Doc(
 # --- HTML page: exact integer scores under a causal mask, softmax left as formulas ---------------
 
 
-def _grid_row(i: int):  # type: ignore[no-untyped-def]
+def _grid_row(i: int) -> Truth:
     return lambda x: x["Q"][i : i + 1] @ x["K"][: i + 1].T
 
 
