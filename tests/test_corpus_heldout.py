@@ -92,6 +92,7 @@ EXPECTED = {
     "heldout/notebook-torch-masked-self-attention-step-check.ipynb": (48, 0, 0),
     "heldout/html-lesson-softmax-percent-blend.html": (3, 0, 0),
     "heldout/blog-html-self-attention-please-study-man.html": (27, 1, 0),
+    "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
 }
 
 

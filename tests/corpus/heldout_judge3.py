@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from tests.corpus.heldout_help import Truth, a, block, column, given, one
+import numpy as np
+
+from tests.corpus.heldout_help import Truth, a, block, column, given, one, settled
 from tests.corpus.helpers import softmax
-from tests.corpus.model import Doc, Printed
+from tests.corpus.model import Arrays, Doc, Printed
 
 # --- HTML lesson: softmax of four raw scores, three of the weights printed as percentages --------
 
@@ -79,4 +81,52 @@ PSM = Doc(
     ),
 )
 
-JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM]
+# --- tutorial rendered by Sphinx (HTML, MathJax): random Q, K, V printed, values, attention ---
+
+_UVA_Q = block("[[ 0.3367,  0.1288],\n[ 0.2345,  0.2303],\n[-1.1229, -0.1863]]")
+_UVA_K = block("[[ 2.2082, -0.6380],\n[ 0.4617,  0.2674],\n[ 0.5349,  0.8094]]")
+_UVA_V = block("[[ 1.1103, -1.6898],\n[-0.9890,  0.9580],\n[ 1.3221,  0.8172]]")
+_UVA_VALUES = block("[[ 0.5698, -0.1520],\n[ 0.5379, -0.0265],\n[ 0.2246,  0.5556]]")
+_UVA_ATTENTION = block(
+    "[[0.4028, 0.2886, 0.3086],\n[0.3538, 0.3069, 0.3393],\n[0.1303, 0.4630, 0.4067]]"
+)
+_UVA_HALVES = {"q": 5e-5, "k": 5e-5, "v": 5e-5}
+
+
+def _uva_attention(x: Arrays) -> np.ndarray:
+    return softmax(x["q"] @ x["k"].T / np.sqrt(2))
+
+
+UVA = Doc(
+    file="heldout/html-sphinx-tutorial-scaled-dot-product-uva.html",
+    url=(
+        "https://uvadlc-notebooks.readthedocs.io/en/latest/tutorial_notebooks/tutorial6/"
+        "Transformers_and_MHAttention.html"
+    ),
+    kind="html-mathjax",
+    language="en",
+    inputs={
+        "q": a([[float(e) for e in r] for r in _UVA_Q]),
+        "k": a([[float(e) for e in r] for r in _UVA_K]),
+        "v": a([[float(e) for e in r] for r in _UVA_V]),
+    },
+    printed=(
+        given(_UVA_Q, "Q"),
+        given(_UVA_K, "K"),
+        given(_UVA_V, "V"),
+        Printed(
+            _UVA_VALUES,
+            settled(lambda x: _uva_attention(x) @ x["v"], _UVA_HALVES, _UVA_VALUES),
+            "Values",
+        ),
+        Printed(_UVA_ATTENTION, settled(_uva_attention, _UVA_HALVES, _UVA_ATTENTION), "Attention"),
+    ),
+    notes=(
+        "Seeded random Q, K, V (3 x 2) printed by torch to 4 decimals, then the outputs "
+        "('Values', printed before the weights) and the attention weights of "
+        "softmax(QK^T/√2). The page's formulas are MathJax ($...$ inline, \\[...\\] display, "
+        "an escaped &amp; inside a split environment). All right."
+    ),
+)
+
+JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM, UVA]
