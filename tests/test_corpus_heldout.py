@@ -93,6 +93,7 @@ EXPECTED = {
     "heldout/html-lesson-softmax-percent-blend.html": (3, 0, 0),
     "heldout/blog-html-self-attention-please-study-man.html": (27, 1, 0),
     "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
+    "heldout/ru-qa-interview-why-scale-attention.md": (1, 0, 0),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, column, given, one, settled
+from tests.corpus.heldout_help import Truth, a, block, column, given, one, other, settled
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -129,4 +129,30 @@ UVA = Doc(
     ),
 )
 
-JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM, UVA]
+# --- Russian interview Q&A: why scale the dot product, one worked number --------------------------
+
+RU_QA = Doc(
+    file="heldout/ru-qa-interview-why-scale-attention.md",
+    url="https://github.com/ivangolt/ml_ds_interview_question/blob/main/nlp.ipynb",
+    kind="qa",
+    language="ru",
+    inputs={"s": a([[64.0]]), "d": a([[64.0]])},
+    printed=(
+        given(one("64"), "d_k"),
+        given(one("64"), "dot product of order 64"),
+        other(one("64"), "exponent in e^64"),
+        other(one("8"), "sqrt(64)"),
+        Printed(one("8"), lambda x: x["s"] / np.sqrt(x["d"]), "scaled dot product"),
+        other(one("8"), "exponent in e^8"),
+        other(one("2980"), "e^8 'of the order of 2980'"),
+    ),
+    notes=(
+        "Interview questions with prose answers (the formulas are images in the source, marked "
+        "[формула]). The only worked numbers: d_k = 64, a dot product of order 64, divided by "
+        "sqrt(64) = 8 it becomes 8 (right), and e^8 'of the order of 2980' (e^8 = 2981, an "
+        "order of magnitude, not an attention number). Complexity O(n^2 * d) is not a number "
+        "array."
+    ),
+)
+
+JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM, UVA, RU_QA]
