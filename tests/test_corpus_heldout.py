@@ -94,6 +94,7 @@ EXPECTED = {
     "heldout/blog-html-self-attention-please-study-man.html": (27, 1, 0),
     "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
     "heldout/ru-qa-interview-why-scale-attention.md": (1, 0, 0),
+    "heldout/notebook-torch-step-by-step-causal-scaled-attention.ipynb": (81, 8, 0),
 }
 
 

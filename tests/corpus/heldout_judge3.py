@@ -155,4 +155,127 @@ RU_QA = Doc(
     ),
 )
 
-JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM, UVA, RU_QA]
+# --- torch notebook: random scores printed, scaled, causally masked, softmaxed; a made-up trace ---
+
+_ZA_SCORES = block(
+    """
+    [[ -2.16   6.76  10.36  11.73 -13.56]
+     [-11.08  -0.29   2.61   8.53   6.73]
+     [ -7.69   3.23  -1.55  -1.21   4.13]
+     [  2.53 -10.01  -4.3   13.5    9.4 ]
+     [ 13.6   -5.85   0.35   1.66  -2.47]]
+    """
+)
+_ZA_SCALED = block(
+    """
+    [[-0.27   0.845  1.295  1.467 -1.696]
+     [-1.385 -0.037  0.326  1.066  0.841]
+     [-0.961  0.403 -0.193 -0.151  0.516]
+     [ 0.317 -1.251 -0.538  1.687  1.174]
+     [ 1.7   -0.732  0.044  0.207 -0.309]]
+    """
+)
+_ZA_MASKED = block(
+    """
+    [ -0.27,   -inf,   -inf,   -inf,   -inf]
+    [ -1.39,  -0.04,   -inf,   -inf,   -inf]
+    [ -0.96,   0.40,  -0.19,   -inf,   -inf]
+    [  0.32,  -1.25,  -0.54,   1.69,   -inf]
+    [  1.70,  -0.73,   0.04,   0.21,  -0.31]
+    """
+)
+_ZA_WEIGHTS = block(
+    """
+    [[1.    0.    0.    0.    0.   ]
+     [0.206 0.794 0.    0.    0.   ]
+     [0.142 0.554 0.305 0.    0.   ]
+     [0.179 0.037 0.076 0.707 0.   ]
+     [0.611 0.054 0.117 0.137 0.082]]
+    """
+)
+_ZA_HALVES = {"s": 0.005}
+
+
+def _za_masked(x: Arrays) -> np.ndarray:
+    return np.where(np.triu(np.ones((5, 5)), 1) == 1, -np.inf, x["s"] / 8)
+
+
+def _za_masked_truth(x: Arrays) -> np.ndarray:
+    kept = settled(lambda y: y["s"] / 8, _ZA_HALVES, _ZA_MASKED)(x)
+    return np.where(np.isinf(_za_masked(x)), -np.inf, kept)
+
+
+def _size(*entries: str) -> Printed:
+    return other(one(*entries), "torch.Size")
+
+
+ZA = Doc(
+    file="heldout/notebook-torch-step-by-step-causal-scaled-attention.ipynb",
+    url=(
+        "https://github.com/zhubert/intro-to-transformers/blob/main/"
+        "building-a-transformer/02_attention.ipynb"
+    ),
+    kind="notebook-torch",
+    language="en",
+    inputs={
+        "s": a([[float(e) for e in r] for r in _ZA_SCORES]),
+        "small": a([0.1, 0.2, 0.3]),
+        "large": a([10.0, 20.0, 30.0]),
+        "trace": a([0.52, 0.31, 0.89, 0.45]),
+    },
+    printed=(
+        *(_size("1", "5", "64"), _size("1", "5", "64"), _size("1", "5", "5")),
+        given(_ZA_SCORES, "scores[0] = Q K^T of random Q, K (d_k = 64), rounded to 2 dp"),
+        given(one("0.1", "0.2", "0.3"), "small scores"),
+        Printed(one("0.30", "0.33", "0.37"), lambda x: softmax(x["small"]), "softmax, small"),
+        given(one("10", "20", "30"), "large scores"),
+        Printed(one("0.00", "0.00", "1.00"), lambda x: softmax(x["large"]), "softmax, large"),
+        other(one("64"), "d_k in sqrt(64)"),
+        other(one("8.00"), "scaling factor"),
+        other(one("58.02"), "variance before scaling (of the unrounded scores)"),
+        other(one("0.91"), "variance after scaling"),
+        Printed(_ZA_SCALED, settled(lambda x: x["s"] / 8, _ZA_HALVES, _ZA_SCALED), "scaled"),
+        given(
+            block("[[0 1 1 1 1]\n [0 0 1 1 1]\n [0 0 0 1 1]\n [0 0 0 0 1]\n [0 0 0 0 0]]"), "mask"
+        ),
+        other(one("0"), "position 0 sees [0]"),
+        other(one("0", "1"), "position 1 sees"),
+        other(one("0", "1", "2"), "position 2 sees"),
+        other(one("0", "1", "2", "3", "4"), "position 4 sees"),
+        Printed(_ZA_MASKED, _za_masked_truth, "masked scores"),
+        Printed(
+            _ZA_WEIGHTS,
+            settled(lambda x: softmax(_za_masked(x)), _ZA_HALVES, _ZA_WEIGHTS),
+            "attention weights",
+        ),
+        other(one("1.", "1.", "1.", "1.", "1."), "row sums"),
+        *(_size("1", "5", "5"), _size("1", "5", "64"), _size("1", "5", "64")),
+        *(_size("2", "6", "64"), _size("2", "6", "64"), _size("2", "6", "64")),
+        *(_size("2", "6", "64"), _size("2", "6", "6")),
+        given(column("0.52", "0.31", "0.89", "0.45"), "trace: score[3, 0..3]"),
+        Printed(
+            column("0.21", "0.15", "0.42", "0.22"),
+            lambda x: softmax(x["trace"] / 8)[:, None],
+            "trace: weight[3, 0..3] after scaling by sqrt(d_k) = 8",
+        ),
+        Printed(
+            one("0.21", "0.15", "0.42", "0.22"),
+            lambda x: softmax(x["trace"] / 8),
+            "trace: the same weights as coefficients of output[3]",
+        ),
+    ),
+    notes=(
+        "Random Q, K (d_k = 64) are never printed: the scores come rounded to 2 dp and are the "
+        "given input. Scaled = scores/8 (3 dp), masked = -inf above the diagonal (2 dp, written "
+        "by an f-string loop), weights = row softmax (3 dp); all right within the rounding of "
+        "the printed scores. The softmax examples [0.1, 0.2, 0.3] -> [0.30, 0.33, 0.37] and "
+        "[10, 20, 30] -> [0.00, 0.00, 1.00] are right. The hand trace for position 3 is made "
+        "up and wrong: with scores [0.52, 0.31, 0.89, 0.45] scaled by sqrt(64) = 8 the weights "
+        "are [0.249, 0.243, 0.261, 0.247], not [0.21, 0.15, 0.42, 0.22] (even without scaling "
+        "they would be [0.24, 0.19, 0.35, 0.22]); the wrong weights are written again as the "
+        "coefficients of output[3]. Variances (58.02, 0.91), shapes and row sums are not "
+        "attention numbers."
+    ),
+)
+
+JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM, UVA, RU_QA, ZA]
