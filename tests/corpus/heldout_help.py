@@ -75,3 +75,16 @@ def given(rows: Rows, label: str = "") -> Printed:
 def other(rows: Rows, label: str = "") -> Printed:
     """A number of the page that is not attention (a loss, a GRU state, a variance)."""
     return Printed(rows, None, label, attention=False)
+
+
+def single_precision(compute: Truth, printed: Rows, relative: float = 2e-6) -> Truth:
+    """`compute`, moved toward the printed value by at most the error a float32 computation makes
+    (a few units in the last place of a 24-bit mantissa, relative to the entry)."""
+    target = values(printed)
+
+    def truth(inputs: Arrays) -> np.ndarray:
+        base = np.asarray(compute(inputs), dtype=np.float64)
+        reach = relative * np.abs(base) + 1e-12
+        return base + np.clip(target.reshape(base.shape) - base, -reach, reach)
+
+    return truth

@@ -18,6 +18,9 @@ from tests.corpus.heldout_help import (
     other,
     settled,
 )
+from tests.corpus.heldout_judge import JUDGE_DOCS
+from tests.corpus.heldout_judge2 import JUDGE_DOCS_2
+from tests.corpus.heldout_judge3 import JUDGE_DOCS_3
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
 from tests.corpus.helpers import softmax
@@ -373,4 +376,4 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW]
+DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW, *JUDGE_DOCS, *JUDGE_DOCS_2, *JUDGE_DOCS_3]
