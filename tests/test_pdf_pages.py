@@ -144,3 +144,39 @@ def test_token_detail_works_each_step_in_place_of_its_matrix_working(tmp_path: P
     words = [line for page in token for line in page]
     assert sum(line.startswith("Each query’s dot products") for line in words) == 2  # a head
     assert not any(line.startswith("Query token") for line in words)
+
+
+def _text(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "solution.pdf"
+    path.write_bytes(pdf)
+    run = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True)
+    return run.stdout
+
+
+def test_a_matrix_tex_can_set_at_80_percent_stays_whole_a_wider_one_goes_in_groups(
+    tmp_path: Path,
+) -> None:
+    """rope's S_2 (three long trigonometric columns) was cut into three one-column groups
+    though it fits the page at nearly full size; TeX measures it and keeps it whole. With
+    five such columns it is too wide for that, and goes in column groups."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    d = derive(AttentionSpec.example("rope"))
+    assert r"\text{column 1 of}\ S_{2}" in render(d, "tex", Options(), images={})
+    three = _text(_example_pdf("rope"), tmp_path)
+    assert not re.search(r"columns? \d+(–\d+)? of", three)
+    preamble = render(d, "tex", Options(), images={}).partition(r"\begin{document}")[0]
+
+    def chosen(columns: int) -> str:
+        entry = r"\cos{\left(2 \right)} + \sin{\left(2 \right)} + \cos 2 \varphi"
+        matrix = r"\begin{bmatrix}" + " & ".join([entry] * columns) + r"\end{bmatrix}"
+        body = rf"\wholeorgroups{{= {matrix}}}{{\fitmath{{\text{{GROUPED}}}}}}"
+        (tmp_path / "m.tex").write_text(
+            preamble + "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8"
+        )
+        subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, capture_output=True
+        )
+        return _text((tmp_path / "m.pdf").read_bytes(), tmp_path)
+
+    assert "GROUPED" not in chosen(3) and "GROUPED" in chosen(5)
