@@ -180,3 +180,22 @@ def test_a_matrix_tex_can_set_at_80_percent_stays_whole_a_wider_one_goes_in_grou
         return _text((tmp_path / "m.pdf").read_bytes(), tmp_path)
 
     assert "GROUPED" not in chosen(3) and "GROUPED" in chosen(5)
+
+
+@pytest.mark.parametrize("name", ["temperature", "split-scaled"])
+def test_a_matrix_of_several_rows_in_prose_is_set_as_display_maths(name: str) -> None:
+    """In the line, temperature's limits and split-scaled's assumed Z_2 pushed the lines of
+    their paragraphs apart; they are set apart as display maths, with the colon after them,
+    and a row stays in the line."""
+    from mha_symbolic.check.judge import check
+
+    d = derive(AttentionSpec.example(name))
+    tex = render(d, "tex", Options(marks=check(d).marks()), images={})  # as derive writes it
+    inline = re.findall(r"(?<!\\)\$([^$]*)\$", tex)
+    assert not [m for m in inline if re.search(r"\\begin\{bmatrix\}[^$]*\\\\", m)]
+    displayed = re.findall(r"\\\[(.*?)\\\]", tex, re.DOTALL)
+    assert any(r"\end{bmatrix}" in m for m in displayed)
+    if name == "temperature":
+        assert r"0 & 0 & 1 \end{bmatrix}}\text{:}\]each row puts all its weight" in tex
+    else:  # the printed rows beside the assumed head outputs: one row each, in the line
+        assert r"($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx" in tex

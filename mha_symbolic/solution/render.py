@@ -128,7 +128,26 @@ _MATRIX_END = re.compile(r"\\end\{[bpv]?matrix\}")
 
 
 def _tex_prose(text: str) -> str:
-    return "".join(f"${p}$" if m else tex_escape(p) for m, p in _split_math(text))
+    """Prose with its maths in the line, except a matrix of more than one row: that is set
+    apart as display maths, with the punctuation after it (in the line it pushed the lines
+    around it apart)."""
+    out, display = [], False
+    for is_math, part in _split_math(text):
+        if is_math:
+            display = bool(_TALL_MATRIX.search(part))
+            out.append(rf"\[{part}" if display else f"${part}$")
+            continue
+        if display:
+            mark = part[:1] if part[:1] in (":", ";", ",", ".") else ""
+            out.append((rf"\text{{{mark}}}" if mark else "") + r"\]")
+            part = part[len(mark) :].lstrip()
+        out.append(tex_escape(part))
+        display = False
+    return "".join(out) + (r"\]" if display else "")
+
+
+# A matrix with a row break inside it (\\ between \begin and \end of one matrix).
+_TALL_MATRIX = re.compile(r"\\begin\{[bpv]?matrix\}(?:(?!\\end\{).)*\\\\", re.DOTALL)
 
 
 def _html_prose(text: str) -> Markup:
