@@ -199,3 +199,16 @@ def test_a_matrix_of_several_rows_in_prose_is_set_as_display_maths(name: str) ->
         assert r"0 & 0 & 1 \end{bmatrix}}\text{:}\]each row puts all its weight" in tex
     else:  # the printed rows beside the assumed head outputs: one row each, in the line
         assert r"($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx" in tex
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path) -> None:
+    """Each page but the last is at least 60% filled. eight-tokens-split's page 13 was 59%
+    empty: its last step was bound whole to the summary, where only the step's chosen numbers
+    need to be; rope's page 8 41%, before its S_2 was set whole."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    extents = _extents(_example_pdf(name), tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
+    assert max(empty) <= 0.4, empty
