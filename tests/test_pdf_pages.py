@@ -212,3 +212,17 @@ def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path)
     height = TEXT_BOTTOM - TEXT_TOP
     empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
     assert max(empty) <= 0.4, empty
+
+
+def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
+    """Six rows or more of plain numbers at amsmath's own spacing (eight rows 1.3 apart took a
+    fifth of a page each); a short one keeps the page's spacing, fractions theirs (2.1)."""
+    from mha_symbolic.solution.render import full_size_fractions
+
+    def matrix(rows: int, entry: str = "0.2") -> str:
+        return r"\begin{bmatrix} " + r" \\ ".join([f"{entry} & 1"] * rows) + r" \end{bmatrix}"
+
+    assert full_size_fractions(f"X = {matrix(6)}") == rf"X = {{\def\arraystretch{{1}}{matrix(6)}}}"
+    assert full_size_fractions(f"X = {matrix(5)}") == f"X = {matrix(5)}"
+    fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
+    assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
