@@ -269,7 +269,7 @@ _MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.DOTALL)
 def full_size_fractions(tex: str) -> str:
     r"""A matrix's fractions at full size (``\dfrac``, as the HTML draws them), its rows apart
     so that they do not touch: LaTeX sets a matrix's entries in text style, where a/(2a + 1)
-    is script-sized."""
+    is script-sized. A tall matrix of plain numbers, its rows close."""
 
     def spaced(match: re.Match[str]) -> str:
         body = match.group(0)
