@@ -59,3 +59,9 @@ def test_brackets_enclose_a_matrix_cut_into_column_groups() -> None:
     assert max(len(line) for line in lines) <= 70
     assert lines[0].rstrip().endswith("⎞") and lines[-1].rstrip().endswith("⎠")
     assert "columns 1–" in lines[0]
+
+
+def test_greek_letters_are_drawn_as_letters_not_spelled() -> None:
+    """rope's text solution printed ``cos 2varphi - sin varphi``."""
+    assert plain.inline(r"\cos 2 \varphi - \sin \varphi") == "cos 2φ - sin φ"
+    assert plain.inline(r"\pi + \sigma \lambda") == "π + σ λ"
