@@ -757,7 +757,9 @@ def test_a_matrix_too_wide_for_a_page_is_written_in_groups_of_columns() -> None:
 
 
 def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small() -> None:
-    d = derive(AttentionSpec.example("rope"))
+    from tests.test_pdf_pages import rope_of_four_tokens
+
+    d = derive(rope_of_four_tokens())
     markdown = d.to_markdown()
     assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
     tex = render(d, "tex")
