@@ -55,6 +55,16 @@ def test_each_step_and_the_summary_are_kept_on_one_page_in_the_tex() -> None:
     tex = render(d, "tex", Options(), images={})
     steps = tex.count(r"\label{")  # each step's heading
     kept = re.findall(r"\\begin\{keep\}(\[1\])?\n(.*?)\\end\{keep\}", tex, re.DOTALL)
+    # given weights (each head's, then W_O with its note on its shape, which began the page
+    # after its matrix)
+    given = [body for _, body in kept if body.startswith(r"\textbf{")]
+    assert [body.partition("}")[0] for body in given] == [
+        r"\textbf{Weights of head 1",
+        r"\textbf{Weights of head 2",
+        r"\textbf{Given weights",
+    ]
+    assert r"\textit{Note:} The document prints $W_{O}$" in given[-1]
+    kept = [(whole, body) for whole, body in kept if body not in given]
     # every step, the Input's token list apart from its matrix (a page may end between them),
     # and the summary
     assert len(kept) == steps + 2
