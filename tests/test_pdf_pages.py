@@ -220,6 +220,8 @@ def test_a_matrix_of_several_rows_in_prose_is_set_as_display_maths(name: str) ->
     if name == "temperature":
         assert r"0 & 0 & 1 \end{bmatrix}}\text{:}\]each row puts all its weight" in tex
     else:  # the printed rows beside the assumed head outputs: one row each, in the line
+        bengali = render(d, "tex", Options(lang="bn", marks=check(d).marks()), images={})
+        assert r"0.33 & 0.67 \end{bmatrix}\text{।}\]" in bengali  # the danda with its display
         assert r"($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx" in tex
 
 

@@ -138,7 +138,7 @@ def _tex_prose(text: str) -> str:
             out.append(rf"\[{part}" if display else f"${part}$")
             continue
         if display:
-            mark = part[:1] if part[:1] in (":", ";", ",", ".") else ""
+            mark = part[:1] if part[:1] in (":", ";", ",", ".", "\u0964") else ""  # । ends bn
             out.append((rf"\text{{{mark}}}" if mark else "") + r"\]")
             part = part[len(mark) :].lstrip()
         out.append(tex_escape(part))
