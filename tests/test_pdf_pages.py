@@ -251,3 +251,22 @@ def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
     assert full_size_fractions(f"X = {matrix(5)}") == f"X = {matrix(5)}"
     fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
     assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
+
+
+def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda(
+    tmp_path: Path,
+) -> None:
+    """The Bengali PDF (xelatex), read as the English one: no page but the last more than
+    45% empty, and no line of text that begins with the danda of a sentence whose matrix
+    was displayed (it stays with the display)."""
+    from mha_symbolic.check.judge import check
+    from mha_symbolic.solution.pdf import bengali_font
+
+    if NO_PDF_TOOLS or shutil.which("xelatex") is None or bengali_font() is None:
+        pytest.skip("xelatex, a Bengali font or pdftotext is not installed")
+    d = derive(AttentionSpec.example("split-scaled"))
+    pdf = pdf_bytes(d, Options(lang="bn", marks=check(d).marks()))
+    extents = _extents(pdf, tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) <= 0.45
+    assert not re.search(r"(?m)^।[ \t]*\S", _text(pdf, tmp_path))
