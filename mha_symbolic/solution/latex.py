@@ -346,7 +346,7 @@ def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
     decimal to as many places as the longest (3.60 beside 2.61, not 3.6: still exact)."""
     places = 0
     for e in entries:
-        if e.free_symbols:
+        if e.free_symbols or e in (sp.oo, -sp.oo):  # a mask's -inf: no notation of its own
             continue
         if not _short_decimal(e):
             return _fraction
