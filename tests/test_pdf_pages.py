@@ -20,6 +20,17 @@ from mha_symbolic.spec.attention import example_names
 NO_PDF_TOOLS = shutil.which("pdflatex") is None or shutil.which("pdftotext") is None
 
 
+def rope_of_four_tokens() -> AttentionSpec:
+    """rope with a fourth token: its scores too wide for a page even in the text format, so
+    that they go in column groups (three tokens' now fit whole)."""
+    from mha_symbolic.spec.attention import example_text
+    from mha_symbolic.spec.input_files import parse_toml
+
+    raw = parse_toml(example_text("rope"), "rope")
+    raw["tokens"], raw["x"] = ["a", "b", "c", "d"], [[1, 0], [0, 1], [1, 1], [1, -1]]
+    return AttentionSpec.from_dict(raw)
+
+
 def test_a_group_label_is_words_beside_the_matrix_name_as_maths() -> None:
     assert wide.label("columns {first}–{last} of {name}:", 1, 3, "S'_{2}") == (
         r"\text{columns 1–3 of}\ S'_{2}\text{:}"
@@ -30,7 +41,7 @@ def test_a_group_label_is_words_beside_the_matrix_name_as_maths() -> None:
 
 
 def test_no_format_prints_a_bare_columns_label_after_an_equals_sign() -> None:
-    d = derive(AttentionSpec.example("rope"))
+    d = derive(rope_of_four_tokens())
     for fmt in ("md", "tex", "html"):
         text = render(d, fmt, Options(), images={}).replace("&#x000A0;", " ")
         assert not re.search(r"(=|<mo>&#x0003D;</mo>)\s*(\\text\{|<mtext>)columns? \d", text), fmt
@@ -44,6 +55,16 @@ def test_each_step_and_the_summary_are_kept_on_one_page_in_the_tex() -> None:
     tex = render(d, "tex", Options(), images={})
     steps = tex.count(r"\label{")  # each step's heading
     kept = re.findall(r"\\begin\{keep\}(\[1\])?\n(.*?)\\end\{keep\}", tex, re.DOTALL)
+    # given weights (each head's, then W_O with its note on its shape, which began the page
+    # after its matrix)
+    given = [body for _, body in kept if body.startswith(r"\textbf{")]
+    assert [body.partition("}")[0] for body in given] == [
+        r"\textbf{Weights of head 1",
+        r"\textbf{Weights of head 2",
+        r"\textbf{Given weights",
+    ]
+    assert r"\textit{Note:} The document prints $W_{O}$" in given[-1]
+    kept = [(whole, body) for whole, body in kept if body not in given]
     # every step, the Input's token list apart from its matrix (a page may end between them),
     # and the summary
     assert len(kept) == steps + 2
@@ -144,3 +165,108 @@ def test_token_detail_works_each_step_in_place_of_its_matrix_working(tmp_path: P
     words = [line for page in token for line in page]
     assert sum(line.startswith("Each query’s dot products") for line in words) == 2  # a head
     assert not any(line.startswith("Query token") for line in words)
+
+
+def _text(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "solution.pdf"
+    path.write_bytes(pdf)
+    run = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True)
+    return run.stdout
+
+
+def test_a_matrix_tex_can_set_at_80_percent_stays_whole_a_wider_one_goes_in_groups(
+    tmp_path: Path,
+) -> None:
+    """pytorch-style's output O (six columns of fractions) goes in two column groups in the
+    text format, though the PDF can set it at nearly full size; TeX measures it and keeps it
+    whole. Five long trigonometric columns are too wide for that, and go in column groups."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    d = derive(AttentionSpec.example("pytorch-style"))
+    assert r"\text{columns 1–3 of}\ O" in render(d, "tex", Options(), images={})
+    assert not re.search(
+        r"columns? \d+(–\d+)? of O:", _text(_example_pdf("pytorch-style"), tmp_path)
+    )
+    preamble = render(d, "tex", Options(), images={}).partition(r"\begin{document}")[0]
+
+    def chosen(columns: int) -> str:
+        entry = r"\cos{\left(2 \right)} + \sin{\left(2 \right)} + \cos 2 \varphi"
+        matrix = r"\begin{bmatrix}" + " & ".join([entry] * columns) + r"\end{bmatrix}"
+        body = rf"\wholeorgroups{{= {matrix}}}{{\fitmath{{\text{{GROUPED}}}}}}"
+        (tmp_path / "m.tex").write_text(
+            preamble + "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8"
+        )
+        subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, capture_output=True
+        )
+        return _text((tmp_path / "m.pdf").read_bytes(), tmp_path)
+
+    assert "GROUPED" not in chosen(3) and "GROUPED" in chosen(5)
+
+
+@pytest.mark.parametrize("name", ["temperature", "split-scaled"])
+def test_a_matrix_of_several_rows_in_prose_is_set_as_display_maths(name: str) -> None:
+    """In the line, temperature's limits and split-scaled's assumed Z_2 pushed the lines of
+    their paragraphs apart; they are set apart as display maths, with the colon after them,
+    and a row stays in the line."""
+    from mha_symbolic.check.judge import check
+
+    d = derive(AttentionSpec.example(name))
+    tex = render(d, "tex", Options(marks=check(d).marks()), images={})  # as derive writes it
+    inline = re.findall(r"(?<!\\)\$([^$]*)\$", tex)
+    assert not [m for m in inline if re.search(r"\\begin\{bmatrix\}[^$]*\\\\", m)]
+    displayed = re.findall(r"\\\[(.*?)\\\]", tex, re.DOTALL)
+    assert any(r"\end{bmatrix}" in m for m in displayed)
+    if name == "temperature":
+        assert r"0 & 0 & 1 \end{bmatrix}}\text{:}\]each row puts all its weight" in tex
+    else:  # the printed rows beside the assumed head outputs: one row each, in the line
+        bengali = render(d, "tex", Options(lang="bn", marks=check(d).marks()), images={})
+        assert r"0.33 & 0.67 \end{bmatrix}\text{।}\]" in bengali  # the danda with its display
+        assert r"($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx" in tex
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path) -> None:
+    """Each page but the last is more than half filled (at least 55%). eight-tokens-split's
+    page 13 was 59% empty: its last step was bound whole to the summary, where only the step's
+    chosen numbers need to be. (A last step without chosen numbers stays with the summary, so
+    that the summary never stands alone: rope's page before it is 41% empty.)"""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    extents = _extents(_example_pdf(name), tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
+    assert max(empty) <= 0.45, empty
+
+
+def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
+    """Six rows or more of plain numbers at amsmath's own spacing (eight rows 1.3 apart took a
+    fifth of a page each); a short one keeps the page's spacing, fractions theirs (2.1)."""
+    from mha_symbolic.solution.render import full_size_fractions
+
+    def matrix(rows: int, entry: str = "0.2") -> str:
+        return r"\begin{bmatrix} " + r" \\ ".join([f"{entry} & 1"] * rows) + r" \end{bmatrix}"
+
+    assert full_size_fractions(f"X = {matrix(6)}") == rf"X = {{\def\arraystretch{{1}}{matrix(6)}}}"
+    assert full_size_fractions(f"X = {matrix(5)}") == f"X = {matrix(5)}"
+    fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
+    assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
+
+
+def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda(
+    tmp_path: Path,
+) -> None:
+    """The Bengali PDF (xelatex), read as the English one: no page but the last more than
+    45% empty, and no line of text that begins with the danda of a sentence whose matrix
+    was displayed (it stays with the display)."""
+    from mha_symbolic.check.judge import check
+    from mha_symbolic.solution.pdf import bengali_font
+
+    if NO_PDF_TOOLS or shutil.which("xelatex") is None or bengali_font() is None:
+        pytest.skip("xelatex, a Bengali font or pdftotext is not installed")
+    d = derive(AttentionSpec.example("split-scaled"))
+    pdf = pdf_bytes(d, Options(lang="bn", marks=check(d).marks()))
+    extents = _extents(pdf, tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) <= 0.45
+    assert not re.search(r"(?m)^।[ \t]*\S", _text(pdf, tmp_path))

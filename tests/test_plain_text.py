@@ -59,3 +59,23 @@ def test_brackets_enclose_a_matrix_cut_into_column_groups() -> None:
     assert max(len(line) for line in lines) <= 70
     assert lines[0].rstrip().endswith("⎞") and lines[-1].rstrip().endswith("⎠")
     assert "columns 1–" in lines[0]
+
+
+def test_greek_letters_are_drawn_as_letters_not_spelled() -> None:
+    """rope's text solution printed ``cos 2varphi - sin varphi``."""
+    assert plain.inline(r"\cos 2 \varphi - \sin \varphi") == "cos 2φ - sin φ"
+    assert plain.inline(r"\pi + \sigma \lambda") == "π + σ λ"
+
+
+def test_prose_is_not_broken_inside_a_row_of_a_matrix() -> None:
+    """temperature's limit as uniform weights broke "[[1/3, 1/3," from "1/3], ..." at 80
+    columns; a row too long for half a line still breaks where it must."""
+    from mha_symbolic.solution.terminal import wrap
+
+    row = "[1/3, 1/3, 1/3]"
+    text = "and every exponential tends to 1, so they tend to " + f"[{row}, {row}, {row}]: same."
+    lines = wrap(text, width=60).splitlines()
+    assert all(line.count("[") == line.count("]") or "[[" in line for line in lines)
+    assert not any(line.rstrip().endswith(("1/3,", "[1/3,")) for line in lines)
+    long_row = "[" + ", ".join(["0.25"] * 12) + "]"
+    assert max(len(line) for line in wrap(f"so {long_row} here", width=40).splitlines()) <= 40

@@ -519,11 +519,17 @@ def test_user_templates_replace_the_shipped_ones(tmp_path, capsys):
 def test_a_matrix_keeps_one_notation_fractions_or_decimals() -> None:
     from mha_symbolic.solution import latex
 
-    # Short decimals a user could write stay decimals when every entry is one ...
+    # Short decimals a user could write stay decimals when every entry is one, each to as
+    # many places as the longest (integers as they are) ...
     decimals = sp.Matrix([[sp.Rational(1, 2), sp.Rational(3, 4)], [2, sp.Rational(-1, 5)]])
     assert latex.show(decimals, "A", latex.Settings()).exact == (
-        r"\begin{bmatrix} 0.5 & 0.75 \\ 2 & -0.2 \end{bmatrix}"
+        r"\begin{bmatrix} 0.50 & 0.75 \\ 2 & -0.20 \end{bmatrix}"
     )
+    tenths = sp.Matrix([[sp.Rational(1, 2), 3, sp.Rational(-7, 10)]])
+    assert latex.exact(tenths) == r"\begin{bmatrix} 0.5 & 3 & -0.7 \end{bmatrix}"
+    # a mask's -inf leaves the others as they are (ALiBi's masked scores were all fractions)
+    masked = sp.Matrix([[sp.Rational(1, 2), -sp.oo], [sp.Rational(7, 16), 2]])
+    assert latex.exact(masked) == r"\begin{bmatrix} 0.5000 & -\infty \\ 0.4375 & 2 \end{bmatrix}"
     # ... but beside a fraction that has no short decimal (127/1024, 1/3) every entry is one.
     rational = sp.Matrix([[sp.Rational(1, 2), sp.Rational(127, 1024)], [2, sp.Rational(1, 3)]])
     text = latex.show(rational, "A", latex.Settings()).exact
@@ -754,7 +760,9 @@ def test_a_matrix_too_wide_for_a_page_is_written_in_groups_of_columns() -> None:
 
 
 def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small() -> None:
-    d = derive(AttentionSpec.example("rope"))
+    from tests.test_pdf_pages import rope_of_four_tokens
+
+    d = derive(rope_of_four_tokens())
     markdown = d.to_markdown()
     assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
     tex = render(d, "tex")

@@ -474,3 +474,27 @@ def test_the_bench_row_times_an_edit_of_an_example() -> None:
     assert lines[1] == "example                solution  with marks"
     assert re.fullmatch(r"two-tokens +\d+\.\d ms +\d+\.\d ms", lines[2]), lines
     json.dumps(lines)
+
+
+def test_the_pages_heatmap_words_are_in_the_solutions_language() -> None:
+    """The browser draws the page's heatmaps with the words the server sends, in the
+    language of the solution beside them: its caption (symbolic weights at the chosen
+    numbers) and an entry's detail line; app.js writes none of these words itself."""
+    pytest.importorskip("latex2mathml")
+    from mha_symbolic.exact.evaluate import derive
+    from mha_symbolic.spec.attention import AttentionSpec
+    from mha_symbolic.web.heatmaps import heatmaps
+    from tests.english import english_words
+
+    d = derive(AttentionSpec.example("eight-tokens-split"))
+    bengali = heatmaps(d, lambda key: 2, "bn")[0]["words"]
+    assert bengali["caption"] == (
+        "সমাধানের বেছে নেওয়া সংখ্যায় হেড 1-এর অ্যাটেনশন ওয়েট: কোনো উপাদানের ওপর মাউস রাখুন "
+        "বা ফোকাস করুন (তীর-কী দিয়ে সরানো যায়)"
+    )
+    assert all(english_words(re.sub(r"\{\w+\}", " ", w)) == [] for w in bengali.values())
+    english = heatmaps(derive(AttentionSpec.example("two-tokens")), lambda key: 2)[1]["words"]
+    assert english["caption"].startswith("Attention weights, head 2: hover")
+    assert english["softmax_row"] == "softmax of row {row}:"
+    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    assert not any(w in script for w in ("at the chosen numbers", "softmax of row", "hover"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import sympy as sp
@@ -342,8 +342,24 @@ def fractions(matrix: sp.MatrixBase) -> str:
 
 def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
     """How each entry of one matrix is written: all as fractions when one of them has no short
-    decimal (so a matrix keeps one notation), else as the numbers a user writes (0.5)."""
-    return _fraction if _mixed(entries) else _scalar
+    decimal (so a matrix keeps one notation), else as the numbers a user writes (0.5), every
+    decimal to as many places as the longest (3.60 beside 2.61, not 3.6: still exact)."""
+    places = 0
+    for e in entries:
+        if e.free_symbols or e in (sp.oo, -sp.oo):  # a mask's -inf: no notation of its own
+            continue
+        if not _short_decimal(e):
+            return _fraction
+        if not e.is_Integer:
+            places = max(places, len(str(terminating_decimal(e)).partition(".")[2]))
+    return partial(_padded, places=places) if places > 1 else _scalar
+
+
+def _padded(expr: sp.Basic, places: int) -> str:
+    """A short decimal to ``places`` (exact: it has no more); anything else as written."""
+    if isinstance(expr, sp.Rational) and not expr.is_Integer:
+        return str(decimal_text(expr, places))
+    return _scalar(expr)
 
 
 @lru_cache(maxsize=4096)
@@ -354,12 +370,6 @@ def _scalar(expr: sp.Basic) -> str:
 @lru_cache(maxsize=4096)
 def _fraction(expr: sp.Basic) -> str:
     return _FRACTIONS.doprint(expr)
-
-
-def _mixed(entries: Iterable[sp.Basic]) -> bool:
-    """Some entries are not short decimals a user could have written (an irrational number, or
-    a fraction such as 1/3 or 127/1024): fractions for all, so a matrix keeps one notation."""
-    return any(not e.free_symbols and not _short_decimal(e) for e in entries)
 
 
 def _short_decimal(expr: sp.Basic) -> bool:

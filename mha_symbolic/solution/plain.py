@@ -28,6 +28,8 @@ _SYMBOLS = {
     "%": "%", "&": "&", "_": "_", "#": "#", "{": "{", "}": "}", "lvert": "|", "rvert": "|",
     "mid": "|", "langle": "⟨", "rangle": "⟩", "sim": "~", "simeq": "≃", "equiv": "≡",
     "rightarrow": "→", "Rightarrow": "⇒", "mapsto": "↦", "prime": "′", "ell": "ℓ",
+    "varphi": "φ", "phi": "ϕ", "pi": "π", "gamma": "γ", "delta": "δ", "epsilon": "ϵ",
+    "varepsilon": "ε", "lambda": "λ", "mu": "μ", "sigma": "σ", "omega": "ω", "eta": "η",
 }  # fmt: skip
 _IGNORED = {"left", "right", "middle", "displaystyle", "big", "Big", "bigl", "bigr"}
 _FONTS = {"mathrm", "text", "operatorname", "mathbf", "mathit", "textbf", "boldsymbol"}

@@ -128,7 +128,26 @@ _MATRIX_END = re.compile(r"\\end\{[bpv]?matrix\}")
 
 
 def _tex_prose(text: str) -> str:
-    return "".join(f"${p}$" if m else tex_escape(p) for m, p in _split_math(text))
+    """Prose with its maths in the line, except a matrix of more than one row: that is set
+    apart as display maths, with the punctuation after it (in the line it pushed the lines
+    around it apart)."""
+    out, display = [], False
+    for is_math, part in _split_math(text):
+        if is_math:
+            display = bool(_TALL_MATRIX.search(part))
+            out.append(rf"\[{part}" if display else f"${part}$")
+            continue
+        if display:
+            mark = part[:1] if part[:1] in (":", ";", ",", ".", "\u0964") else ""  # । ends bn
+            out.append((rf"\text{{{mark}}}" if mark else "") + r"\]")
+            part = part[len(mark) :].lstrip()
+        out.append(tex_escape(part))
+        display = False
+    return "".join(out) + (r"\]" if display else "")
+
+
+# A matrix with a row break inside it (\\ between \begin and \end of one matrix).
+_TALL_MATRIX = re.compile(r"\\begin\{[bpv]?matrix\}(?:(?!\\end\{).)*\\\\", re.DOTALL)
 
 
 def _html_prose(text: str) -> Markup:
@@ -250,16 +269,22 @@ _MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.DOTALL)
 def full_size_fractions(tex: str) -> str:
     r"""A matrix's fractions at full size (``\dfrac``, as the HTML draws them), its rows apart
     so that they do not touch: LaTeX sets a matrix's entries in text style, where a/(2a + 1)
-    is script-sized."""
+    is script-sized. A tall matrix of plain numbers, its rows close."""
 
     def spaced(match: re.Match[str]) -> str:
         body = match.group(0)
         if r"\frac" not in body:
-            return body
+            # A tall matrix of numbers at the rows' own height, as amsmath sets it: eight rows
+            # 1.3 apart took a fifth of a page each, and pages went a quarter empty before them.
+            tall = body.count(r"\\") >= _TALL_ROWS - 1
+            return r"{\def\arraystretch{1}" + body + "}" if tall else body
         # A row's strut grows with \arraystretch (a "\\[1ex]" would not part rows this tall).
         return r"{\def\arraystretch{2.1}" + _outer_fractions_full_size(body) + "}"
 
     return _MATRIX.sub(spaced, tex)
+
+
+_TALL_ROWS = 6  # a matrix of numbers with this many rows or more is set close
 
 
 _TOKEN = re.compile(r"\\frac|\\left\b|\\right\b|[{}]")

@@ -56,26 +56,35 @@ def display(
 
 def wrap(text: str, indent: int = 0, width: int = WIDTH) -> str:
     """Prose filled to the page width; lines after the first indented ``indent`` spaces."""
-    return textwrap.fill(
-        " ".join(str(text).split()),
-        width=width,
-        subsequent_indent=" " * indent,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    return _filled(text, width, "", " " * indent)
 
 
 def indented(text: str, indent: int = 2, width: int = WIDTH) -> str:
     """Prose filled to the page width, every line indented (an aside: insight, picture)."""
-    pad = " " * indent
-    return textwrap.fill(
-        " ".join(str(text).split()),
+    return _filled(text, width, " " * indent, " " * indent)
+
+
+def _filled(text: str, width: int, first: str, after: str) -> str:
+    """Prose filled to ``width``, not broken inside a matrix's row (``[1/3, 1/3, 1/3]``) up
+    to half the width long (a longer one would not fit a line)."""
+
+    def kept(row: re.Match[str]) -> str:
+        shown = row.group()
+        return shown.replace(" ", _KEPT) if len(shown) <= width // 2 else shown
+
+    joined = _ROW.sub(kept, " ".join(str(text).split()))
+    filled = textwrap.fill(
+        joined,
         width=width,
-        initial_indent=pad,
-        subsequent_indent=pad,
+        initial_indent=first,
+        subsequent_indent=after,
         break_long_words=False,
         break_on_hyphens=False,
     )
+    return filled.replace(_KEPT, " ")
+
+
+_ROW = re.compile(r"\[[^\[\]]*\]")  # a bracket with no bracket inside: one row
 
 
 def width(text: str) -> int:

@@ -31,12 +31,27 @@ def _plain(value: sp.Basic) -> str:
     return str(_Plain().doprint(value))
 
 
-def heatmaps(d: Any, places: Callable[[str], int]) -> list[dict[str, Any]]:
+def heatmaps(d: Any, places: Callable[[str], int], lang: str = "en") -> list[dict[str, Any]]:
     """One heatmap per head (softmax steps of at most MAX_SIDE tokens a side), its cells to
-    ``places(step key)`` decimals. Weights with symbols are drawn at the numbers the solution
-    chose for them (``"chosen": True``), as its PDF and HTML draw them: each cell's decimals,
-    which the solution's own line at those numbers already worked out, and no exact MathML
-    (that took seconds an edit)."""
+    ``places(step key)`` decimals, its words (``"words"``) in ``lang``. Weights with symbols
+    are drawn at the numbers the solution chose for them (``"chosen": True``), as its PDF and
+    HTML draw them: each cell's decimals, which the solution's own line at those numbers
+    already worked out, and no exact MathML (that took seconds an edit)."""
+    return [{**drawn, "words": _words(lang, drawn)} for drawn in _drawn(d, places)]
+
+
+def _words(lang: str, drawn: dict[str, Any]) -> dict[str, str]:
+    """The page's words for one heatmap in ``lang``: its caption, and the pieces of an
+    entry's detail line (``{row}`` left for the browser to fill)."""
+    from mha_symbolic.language.locales import load
+
+    words = load(lang)["page"]
+    caption = words["heatmap_chosen" if drawn.get("chosen") else "heatmap"]
+    keys = ("at_chosen", "chosen_value", "exact", "softmax_row")
+    return {"caption": caption.format(head=drawn["head"]), **{k: words[k] for k in keys}}
+
+
+def _drawn(d: Any, places: Callable[[str], int]) -> list[dict[str, Any]]:
     out = []
     steps = list(d.steps)
     chosen = None

@@ -148,7 +148,7 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
         limit, marks = str(request.get("limit", "")), request.get("marks", True) is not False
         own = request.get("decimals") is None
         d, want = derivation(text, want, limit, marks, own)
-        maps = heatmaps(d, want.places)
+        maps = heatmaps(d, want.places, want.lang)
         page = html(d, want, frozenset(m["head"] for m in maps if m.get("chosen")))
         later = not marks and not limit.strip() and bool(d.spec.claims)
         answer = {"ok": True, "html": body(page), "heatmaps": maps}

@@ -159,9 +159,10 @@ function heatmap(map) {
   figure.className = "heatmap-grid";
   figure.dataset.key = map.key;
   const caption = document.createElement("figcaption");
-  // Symbolic weights: drawn at the numbers the solution chose (its caption below says so).
-  const at = map.chosen ? " at the chosen numbers" : "";
-  caption.textContent = `Attention weights, head ${map.head}${at}: hover or focus an entry (arrow keys move)`;
+  // Its words come in the solution's language; symbolic weights are drawn at the numbers
+  // the solution chose (the caption says so).
+  const at = map.chosen ? ` ${map.words.at_chosen}` : "";
+  caption.textContent = map.words.caption;
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   head.append(document.createElement("th"));
@@ -204,9 +205,9 @@ function showEntry(detail, map, i, j, where) {
   const line = document.createElement("p");
   line.className = "entry-value";
   if (map.chosen) {
-    line.append(`${where}: ≈ ${cell.decimal} at the chosen numbers (the exact value is in the solution)`);
+    line.append(`${where}: ≈ ${cell.decimal} ${map.words.chosen_value}`);
   } else {
-    line.append(`${where}: exact `);
+    line.append(`${where}: ${map.words.exact} `);
     const exact = document.createElement("span");
     exact.className = "exact";
     exact.innerHTML = cell.mathml; // MathML converted on the server from the exact value
@@ -215,7 +216,7 @@ function showEntry(detail, map, i, j, where) {
   }
   const formula = document.createElement("p");
   formula.className = "entry-formula";
-  formula.append(`softmax of row ${i + 1}: `);
+  formula.append(`${map.words.softmax_row.replace("{row}", String(i + 1))} `);
   const maths = document.createElement("span");
   maths.innerHTML = map.formulas[i];
   formula.append(maths);
