@@ -57,11 +57,28 @@ def names(statement: str) -> Named | None:
             break  # "Input:\nQ = [...]": a label line, then a statement of its own
     if chain:
         return chain
-    for segment in segments[:-1]:
+    for segment in segments[_own_start(segments) : -1]:
         role = resolve(cleaned(segment))
         if role is not None:
             return [(role.role, role.head, role.name)]
     return None
+
+
+def _own_start(segments: list[str]) -> int:
+    """The first segment of the item's own statement: after the last matrix printed before it
+    on the lines the statement spans ("Q = XW^Q = \\begin{bmatrix}...\\end{bmatrix},\\quad
+    K = XW^K = ": K's name is K, not the Q that opens the statement)."""
+    ends = [n for n, segment in enumerate(segments[:-1]) if _then_another(segment)]
+    return ends[-1] if ends else 0
+
+
+def _then_another(segment: str) -> bool:
+    """A matrix's end followed by more than space: another statement starts after it (", K"),
+    where a bare end is a step of one chain ("= \\begin{bmatrix}...\\end{bmatrix} =")."""
+    if "\\end{" not in segment:
+        return False
+    rest = segment[segment.rindex("\\end{") :]
+    return bool(rest[rest.find("}") + 1 :].strip())
 
 
 def cleaned(segment: str) -> str:
