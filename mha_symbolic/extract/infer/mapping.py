@@ -64,7 +64,7 @@ def spec_scale(said: str) -> str | None:
 
 def capped(inference: Inference) -> Phrase | None:
     search = inference.search
-    if not search.capped:
+    if not (search.capped or search.shortened):
         return None
     return phrase("infer.capped", arrays=MAX_ARRAYS, evaluations=MAX_EVALUATIONS)
 

@@ -11,6 +11,8 @@ import numpy as np
 
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
+from mha_symbolic.extract.infer.joins import joins
+from mha_symbolic.extract.infer.printed_products import printed_products, product_key
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.scalings import scales
 from mha_symbolic.extract.infer.softmax_stage import attention, useful
@@ -27,7 +29,7 @@ def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Sea
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
     )
-    if not rounded or first.capped:
+    if not rounded or first.capped or first.shortened:
         return first
     second = _pass(kept, rounded, first.matches, constants, names)
     second.evaluations += first.evaluations
@@ -59,6 +61,8 @@ def _pass(
     )
     nodes = _first_prints(found, [found.node(p) for p in found.arrays], names or {})
     _reprints(found, nodes)
+    _slices(found, [n for n in nodes if not rel.partial(n)])
+    joins(found, [n for n in nodes if not rel.partial(n)])
     products = _products(found, nodes)
     # A summarised print's visible columns are only ever V (and A V): no scores of them.
     full, whole = (
@@ -69,7 +73,7 @@ def _pass(
     weights = attention(found, full, whole, hidden)
     _sums(found, full, weights)
     outputs = _weighted_sums(found, weights, nodes, products)
-    _heads(found, full, [n for n in outputs if not n.columns_at])
+    _heads(found, [n for n in outputs if not n.columns_at], full)
     return found
 
 
@@ -102,6 +106,7 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
     """A B and A Bᵀ of every pair of printed arrays whose shapes fit; X W kept as a hidden Q,
     K or V when the document does not print it."""
     out: list[Node] = []
+    done = printed_products(found.matches.values())
     for a in nodes:
         for b in nodes:
             for transposed in (False, True):
@@ -121,8 +126,8 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
                     continue
                 node = rel.product(a, b, transposed)
                 if node is not None:
-                    found.test(node)
-                    if keep:
+                    printed = printed_products([found.test(node)]) or product_key(node) in done
+                    if keep and not printed:  # a print stands for it from here on
                         out.append(node)
     # Inputs are what no relation explains: a printed result is no X or W of a hidden Q, K, V.
     explained = found.explained()
@@ -149,6 +154,7 @@ def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
     """Q Kᵀ of printed Q and K that the document does not print, to be scaled, masked and
     softmaxed; and Q K of square ones (the transpose forgotten, a mistake to be located)."""
     out: list[Node] = []
+    printed = printed_products(found.matches.values())
     for q in nodes:
         for k in nodes:
             if not (found.operand(q) and found.operand(k)) or q.shape[1] != k.shape[1]:
@@ -162,7 +168,7 @@ def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
                 continue
             plain = q is not k and q.shape == k.shape and q.shape[0] == q.shape[1]
             for node in (rel.product(q, k, True), rel.product(q, k) if plain else None):
-                if node is not None:
+                if node is not None and product_key(node) not in printed:
                     out.append(node)
     return out
 
@@ -217,9 +223,9 @@ def _source(node: Node) -> Node | None:
     return _source(node.operands[0]) if node.operands else None
 
 
-def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
-    """Head slices (columns of a wider array), and the concatenation of head outputs with the
-    output projection after it when the concatenation itself is not printed."""
+def _slices(found: Search, nodes: list[Node]) -> None:
+    """Head slices: columns of a wider printed array printed again on their own (tested before
+    the scores' search, which may spend the budget, since a page of heads hangs on them)."""
     for wide in nodes:
         for part in nodes:
             rows, cols = part.shape
@@ -229,6 +235,11 @@ def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
                 continue
             for first in range(0, wide.shape[1], cols):
                 found.test(rel.columns(wide, first, cols), slips=False)
+
+
+def _heads(found: Search, outputs: list[Node], nodes: list[Node]) -> None:
+    """The concatenation of head outputs with the output projection after it when the
+    concatenation itself is not printed."""
     # Printed head outputs stand for themselves (in print order); unprinted ones as computed.
     printed = sorted(
         {

@@ -12,7 +12,9 @@ from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.padding import padding_masks
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.scalings import usual_scales
-from mha_symbolic.extract.infer.state import MAX_HIDDEN, Search
+from mha_symbolic.extract.infer.state import MAX_EVALUATIONS, MAX_HIDDEN, Search
+
+_SHARE = 0.7  # of the budget this stage may spend: weighted sums and heads come after it
 
 
 def useful(found: Search, scores: Node) -> bool:
@@ -43,27 +45,67 @@ def _mask_choices(found: Search, node: Node) -> list[tuple[np.ndarray, Node | No
 def attention(
     found: Search, nodes: list[Node], products: list[Node], hidden: list[Node]
 ) -> list[Node]:
-    """Scaling, masking and softmax of every score-like value; the softmaxes kept as weights."""
+    """Scaling, masking and softmax of every score-like value; the softmaxes kept as weights,
+    those a print gives first. The likely scales of every value are tried before the rest
+    (computed Q Kᵀ by √d_k, say, before √ of another width), and this stage leaves a share of
+    the budget to the weighted sums and heads after it: on a page of many arrays the search
+    stops at its bound with the likely relations found, those of earlier arrays first."""
     weights: list[Node] = []
     candidates = [n for n in nodes if n.shape[1] > 1 and not _probabilities(n)]
     candidates += [p for p in products if p.kind == "product_t"] + hidden
-    for scores in candidates:
-        if not useful(found, scores):
-            continue
-        _usual_scales(found, scores)
-        for factor, said in found.scales:
-            if not found.spend(4):
-                return weights
-            scaled = rel.scale(scores, factor, said) if said else scores
-            if said:
-                found.test(scaled)
-            # Unprinted weights are kept for a weighted sum after them: of printed scores at
-            # any scale, of computed ones (Q Kᵀ) unscaled or by √d_k only.
-            square = scores.shape[0] in (1, scores.shape[1])
-            keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
-            for variant in [scaled, *_masked(found, scaled)]:
-                weights.extend(_softmaxes(found, variant, keep=keep))
-    return weights[:MAX_HIDDEN]
+    # Values of earlier arrays first: a page computes from what it printed above, and a value
+    # of its last arrays has the fewest prints after it left to explain.
+    candidates = sorted((s for s in candidates if useful(found, s)), key=lambda s: s.last)
+    for likely in (True, False):
+        for scores in candidates:
+            if likely:
+                _usual_scales(found, scores)
+            for factor, said in found.scales:
+                if _likely(scores, factor, said) != likely:
+                    continue
+                if found.evaluations > _SHARE * MAX_EVALUATIONS or not found.spend(4):
+                    found.shortened = True
+                    return _printed_first(found, weights)[:MAX_HIDDEN]
+                _scaled(found, scores, (factor, said), weights)
+    return _printed_first(found, weights)[:MAX_HIDDEN]
+
+
+def _scaled(found: Search, scores: Node, scale: tuple[float, str], weights: list[Node]) -> None:
+    """One scale of the scores, then each mask, then softmax; the weights kept in ``weights``."""
+    factor, said = scale
+    scaled = rel.scale(scores, factor, said) if said else scores
+    if said:
+        found.test(scaled)
+    # Unprinted weights are kept for a weighted sum after them: of printed scores at
+    # any scale, of computed ones (Q Kᵀ) unscaled or by √d_k only.
+    square = scores.shape[0] in (1, scores.shape[1])
+    keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
+    for variant in [scaled, *_masked(found, scaled)]:
+        weights.extend(_softmaxes(found, variant, keep=keep))
+
+
+def _likely(scores: Node, factor: float, said: str) -> bool:
+    """Whether a scale is among the first tried for these scores: any scale of printed scores
+    (nothing says their d_k) or a printed constant; 1, 1/√d and 1/d of computed Q Kᵀ for d
+    the width of Q or of the X it is computed from (√d_model: a common choice)."""
+    if scores.printed is not None or not (said.startswith("√") or said.isdigit()):
+        return True
+    widths = [operand.shape[1] for operand in _q_and_x(scores)]
+    return any(math.isclose(factor, f) for d in widths for f in (1 / math.sqrt(d), 1 / d))
+
+
+def _q_and_x(scores: Node) -> list[Node]:
+    """Q of computed scores Q Kᵀ, and the X of Q when Q is itself computed (X W_Q)."""
+    if scores.kind != "product_t":
+        return []
+    q = scores.operands[0]
+    return [q, q.operands[0]] if q.kind == "product" and q.operands else [q]
+
+
+def _printed_first(found: Search, weights: list[Node]) -> list[Node]:
+    """The weights a print gives before those kept only for a weighted sum after them."""
+    given = {id(m.node) for matches in found.matches.values() for m in matches}
+    return sorted(weights, key=lambda w: id(w) not in given)
 
 
 def _usual_scales(found: Search, scores: Node) -> None:

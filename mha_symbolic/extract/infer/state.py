@@ -35,6 +35,7 @@ class Search:
     matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
     evaluations: int = 0
     capped: bool = False
+    shortened: bool = False  # a stage stopped at its share of the budget (see softmax_stage)
     by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
     last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
     results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
