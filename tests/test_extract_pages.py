@@ -265,3 +265,26 @@ def test_a_notebooks_prompts_in_its_html_export_are_no_arrays() -> None:
     )
     seen = read(read_document(page, "html")).seen
     assert [s.item.shape for s in seen] == [(2, 2), (2, 2)]
+
+
+def test_a_printed_mask_the_softmax_applies_is_given_never_a_claim() -> None:
+    """A padding mask of 0 and -inf under words about the softmax: the numbers show it is the
+    mask of softmax(S + M), so it is given, not claimed as weights (and called wrong)."""
+    s = np.array(
+        [[0.4, 0.2, 0.25, 0.02], [0.1, 0.3, -0.1, 0.5], [0.2, -0.2, 0.3, 0.1], [0, 0.6, 0.1, 0]]
+    )
+    allowed = np.array([True, True, True, False])
+    a = softmax(np.where(allowed, s, -np.inf))
+    mask = " \\\\ ".join(" & ".join(("0", "0", "0", "-\\infty")) for _ in range(4))
+    page = "\n\n".join(
+        [
+            "The softmax must give no weight to the pad, so it is masked:",
+            f"$$M = \\begin{{bmatrix}} {mask} \\end{{bmatrix}}$$",
+            f"Scores\n\n$$S = {bmatrix(s)}$$",
+            f"$$A = \\text{{softmax}}(S + M) = {bmatrix(a)}$$",
+            "",
+        ]
+    )
+    (one,) = extract_all(page)
+    assert sorted(one.spec.claims) == ["head1.weights"]
+    assert check(one.spec).ok
