@@ -18,7 +18,7 @@ from tests.corpus.model import Doc, Printed
 
 # Today's figures of `check` on dev (python -m tests.corpus.score dev); raise them as the tool
 # improves, never lower them.
-DEV_FLOOR = 0.659  # share of printed attention numbers checked with the oracle's verdict
+DEV_FLOOR = 0.772  # share of printed attention numbers checked with the oracle's verdict
 FALSE_ALARM_CEILING = 5  # entries claimed wrong that are right, or claims on non-attention numbers
 
 DOCS = score.docs("dev")
@@ -96,6 +96,20 @@ def test_a_claim_is_matched_to_the_copy_of_its_numbers_not_yet_claimed() -> None
     assert score._match(doc, ["0.5", "0.5"], [], set(first)) == [(1, 0, 0), (1, 0, 1)]
     assert score._match(doc, ["0.5"], [[1, 2]], set()) == [(0, 0, 1)]
     assert score._match(doc, ["0.7"], [], set()) == []
+
+
+def test_a_claim_on_one_of_tables_side_by_side_is_matched_to_its_columns() -> None:
+    """A truth may keep "S | A" printed side by side as one wide array: a claim on the right
+    block (every row, or one row) is those columns, and only where no whole array is it."""
+    doc = Doc("dev/x.md", "", "", "en", {}, (given("1 2 0.5 0.5\n3 4 0.2 0.8"),))
+    assert score._match(doc, ["0.5", "0.5", "0.2", "0.8"], [], set()) == [
+        (0, 0, 2),
+        (0, 0, 3),
+        (0, 1, 2),
+        (0, 1, 3),
+    ]
+    assert score._match(doc, ["0.2", "0.8"], [], set()) == [(0, 1, 2), (0, 1, 3)]
+    assert score._match(doc, ["2", "0.5", "0.2"], [], set()) == []
 
 
 def test_the_reports_of_a_document_are_read_whether_one_or_several() -> None:

@@ -93,7 +93,7 @@ def by_numbers(
         first = examples[0]
         examples[0] = replace(first, said=(note, *first.said))
     out = list(seen)
-    other = _other_scale(inference) | _by_columns(inference)
+    other = _other_scale(inference) | _by_columns(inference) | _printed_masks(inference)
     for n, group in enumerate(groups):
         for i in group:
             given = not examples or n not in inference.chosen  # no relation gives it
@@ -339,6 +339,18 @@ def _scale(inference: Inference, members: list[int]) -> str | None:
     """The scale the example's relations apply, as a spec writes it ("none", "1/2")."""
     found = inference.scale_in(members)
     return spec_scale(found[1]) if found is not None else None
+
+
+def _printed_masks(inference: Inference) -> set[int]:
+    """Printed masks (0 and -inf, or 0/1) a chosen relation applies: given, never a step's claim
+    whatever the words around them say ("the mask before the softmax")."""
+    out = set()
+    for match in inference.chosen.values():
+        node = _mask_node(match.node) if match.node.kind not in NO_STEP else None
+        shown = node.operands[1].printed if node is not None and len(node.operands) > 1 else None
+        if shown is not None:
+            out.add(shown.index)
+    return out
 
 
 def _mask_node(node: Node) -> Node | None:

@@ -34,6 +34,9 @@ _SUFFIX = {
 _MD_ESCAPE = re.compile(r"\\([_*])|\\\[(?=[\s\\\[]*[-−+.\d])|(?<=[\d\s\]])\\\]")
 _MOJIBAKE = re.compile("[‡√Ô][¶ß§•ª∫ºÆ]|ü[îòëé]|‚Ä")
 _DEFINES = re.compile(r"newcommand|\\def\b|macros\s*:")
+# A notebook's prompt in its HTML export ("[7]:", "In [7]:", "Out[7]:" on a line of its own,
+# as nbsphinx and nbconvert print them): an execution count, never a printed array.
+_PROMPT = re.compile(r"^[ \t]*(?:In|Out)?[ \t]*\[\d*\]:[ \t]*$", re.MULTILINE)
 _TEX_HEADING = re.compile(r"^\s*\\(?:sub)*section\*?\{([^{}]*)\}")
 
 
@@ -200,7 +203,7 @@ def _output_text(output: Any) -> str:
 
 def _html(text: str, name: str) -> list[Line]:
     body = re.sub(r"\n(?:[ \t]*\n)+", "\n\n", page_text(text))
-    return _numbered(body, markdown=True)
+    return _numbered(_PROMPT.sub("", body), markdown=True)
 
 
 READERS = {"md": _markdown, "txt": _markdown, "tex": _tex, "ipynb": _notebook, "html": _html}

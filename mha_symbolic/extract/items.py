@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mha_symbolic.extract.emphasis import unstyled
 from mha_symbolic.extract.formats import Document
 
 _NUMBER = re.compile(r"[+\-−]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+\-]?\d+)?")
@@ -150,7 +151,7 @@ def entry(text: str) -> str | None:
     """A printed number as written (−0.4 keeps its sign), or None if it is not a number.
     An en dash right before the digits ("–1.0", as word processors print a minus) is read as
     the minus sign "−": nothing else is meant by a dash glued to a number in a list."""
-    cleaned = _SPACING.sub(" ", text).strip()
+    cleaned = _SPACING.sub(" ", unstyled(text)).strip()
     if not _FRACTION.fullmatch(cleaned):  # "{0.5}" is 0.5; "\\frac{1}{2}" keeps its braces
         cleaned = _TYPED.sub("", cleaned.strip("{}").strip())
         if not _BARE_FLOAT.fullmatch(cleaned):  # numpy's "0." keeps its dot, as printed

@@ -8,21 +8,25 @@ from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.aliases import normalize, resolve, row_marker
 from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
-from mha_symbolic.extract.call_names import argument, not_its_name, summarised_role
+from mha_symbolic.extract.call_names import argument, summarised_role
 from mha_symbolic.extract.call_roles import call_roles
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.layouts import indexed_entries
+from mha_symbolic.extract.statement_names import (
+    RELATION,
+    annotation,
+    cleaned,
+    names,
+    operand_name,
+)
 from mha_symbolic.extract.table_names import column_name, frame_name
 from mha_symbolic.language.extract_phrases import phrase
 
-_RELATION = re.compile(r"=|≈|\\approx|\\simeq|→|\\rightarrow|\\to\b|:(?!\d)|\\Rightarrow|⇒")
 # A product's operand; "**" around a value is Markdown bold ("Output: **[0.3, 0.7]**").
 _OPERATOR_END = re.compile(r"(·|@|(?<!\*)\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
 _OPERATOR_START = re.compile(r"\s*(·|@|\*(?!\*)|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
-# "Input: Q = [[...]]": a label, then a name's own statement (as if on a line of its own).
-_LABEL_BEFORE_NAME = re.compile(r":[^\S\n]*(?=[A-Za-z_][\w^{}']*[^\S\n]*=(?!=))")
 _SOFTMAX_ARGUMENT = re.compile(r"softmax\}?\s*\(?\s*$", re.IGNORECASE)
 _FACTOR = re.compile(
     r"(?:\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?))"
@@ -52,8 +56,6 @@ _ALL_HEADS = re.compile(
     r"concat|combin|merge|final|output projection|linear projection|summary", re.I
 )
 _GENERIC_OUTPUT = ("output", "out", "attentionoutput", "result", "outputs")
-_TIMES = re.compile(r"\s*(?:\\times|×|@|\*|\\cdot)\s*")
-_TIMES_END = re.compile(r"(?:\\times|×|@|\*|\\cdot)\s*$")
 _PRINT = re.compile(
     r"^(?:print\(\s*(?:f?[\"']([^\"']*)[\"']\s*,\s*)?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*))$"
 )
@@ -252,7 +254,7 @@ def _classify(
     where = document.lines[item.line].where
     statement = item.statement
     if _is_shape(item):
-        named = _operand_name(item) or _names(item.statement)
+        named = operand_name(item) or names(item.statement)
         named = named or _heading_name(document, item.line, headings)
         first = named[0] if named else ("", None, "")
         return Seen(item, "shape", first[1], None, first[2], where, names=_tags(named or []))
@@ -262,14 +264,14 @@ def _classify(
         return _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)
     operand = _OPERATOR_START.match(item.after)
     factor = _FACTOR.search(statement) if item.kind == "list" and not operand else None
-    if factor and not _RELATION.search(statement[: factor.start()].rstrip()[-12:]):
+    if factor and not RELATION.search(statement[: factor.start()].rstrip()[-12:]):
         factor = None
     named = (
         column_name(item)
         or frame_name(document, item)
-        or _names(statement[: factor.start()] if factor else statement)
+        or names(statement[: factor.start()] if factor else statement)
     )
-    if named and _annotation(statement):
+    if named and annotation(statement):
         return Seen(item, "unnamed", None, None, "", where)
     if not factor and (operand or _OPERATOR_END.search(statement)):
         return Seen(item, "operand", None, None, "", where)
@@ -301,28 +303,6 @@ def _classify(
     )
 
 
-def _operand_name(item: Item) -> list[tuple[str, int | None, str]] | None:
-    """In "Q_1 = X_1 \\times W_{Q1} \\rightarrow (8, 2) \\times (2, 2) = (8, 2)" the shapes
-    before the last "=" are those of the formula's factors, in order."""
-    if not (_TIMES.match(item.after) or _TIMES_END.search(item.statement)):
-        return None
-    segments = _RELATION.split(item.statement)
-    if len(segments) < 3:
-        return None
-    factors = _TIMES.split(segments[-2])
-    position = len(_TIMES.findall(segments[-1]))
-    if position >= len(factors):
-        return None
-    role = resolve(_cleaned(factors[position]))
-    return [(role.role, role.head, role.name)] if role else None
-
-
-def _annotation(statement: str) -> bool:
-    """ "Q = X  [3, 4]": the list after a name that is not its value (a shape, a note)."""
-    last = _RELATION.split(statement)[-1].strip()
-    return bool(last) and resolve(_cleaned(last)) is not None
-
-
 def _tags(named: list[tuple[str, int | None, str]]) -> tuple[str, ...]:
     return tuple(f"{role}:{head or ''}" for role, head, _ in named)
 
@@ -346,34 +326,6 @@ def _is_shape(item: Item) -> bool:
     return not _SOFTMAX_ARGUMENT.search(item.statement)
 
 
-def _names(statement: str) -> list[tuple[str, int | None, str]] | None:
-    """Roles named by the statement: the chain just before the item, else its first name."""
-    segments = _RELATION.split(_LABEL_BEFORE_NAME.sub(":\n", statement))
-    if len(segments) < 2 or not_its_name(segments[-1]):
-        return None
-    chain: list[tuple[str, int | None, str]] = []
-    for segment in reversed(segments[:-1]):
-        cut = re.split(r",|\band\b|\]|\)", segment)[-1]
-        role = resolve(_cleaned(cut))
-        if role is None:
-            break
-        chain.insert(0, (role.role, role.head, role.name))
-        if cut != segment or "\n" in segment:
-            break  # "Input:\nQ = [...]": a label line, then a statement of its own
-    if chain:
-        return chain
-    for segment in segments[:-1]:
-        role = resolve(_cleaned(segment))
-        if role is not None:
-            return [(role.role, role.head, role.name)]
-    return None
-
-
-def _cleaned(segment: str) -> str:
-    text = re.sub(r"^[\s*•+\-$#>|]*|[\s$|]*$", "", segment.split("\n")[-1] or segment)
-    return re.sub(r"\s*\([^()]*[A-Za-z]{3,}[^()]*\)", "", text)
-
-
 def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | None, str]] | None:
     """A label line just above ("Output:", "Token1 output:") names what follows it."""
     for back in range(item.line - 1, max(-1, item.line - 5), -1):
@@ -387,10 +339,10 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
             return [(role.role, role.head, role.name)] if role else None
         if not line.endswith((":", "→", "=")):
             return None
-        role = resolve(_cleaned(line[:-1]))
+        role = resolve(cleaned(line[:-1]))
         if role is None and line.endswith(":"):
             return _heading_role(line)  # "Each token has a 2-dimensional embedding:"
-        return [(role.role, role.head, role.name)] if role else _names(line)
+        return [(role.role, role.head, role.name)] if role else names(line)
     return None
 
 

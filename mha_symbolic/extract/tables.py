@@ -15,6 +15,8 @@ from dataclasses import replace
 from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry
 from mha_symbolic.extract.lists import Parsed, as_rows, number_like, parse
+from mha_symbolic.extract.table_blocks import blocks, corner_statement
+from mha_symbolic.extract.table_sums import without_totals
 
 _SEPARATOR = re.compile(r"\s*:?-{2,}:?\s*")
 _THOUSANDS = re.compile(r"[-+−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
@@ -41,7 +43,10 @@ def tables(text: Text, lines: list[str], before: Statement) -> tuple[list[Item],
         first = number
         while number < len(lines) and number - first < MAX_ROWS and _is_row(lines[number]):
             number += 1
-        _table(text, lines, first, number, before, items, unread)
+        rows = [_cells(lines[n]) for n in range(first, number)]
+        parts = blocks([cells for cells in rows if not all(_SEPARATOR.fullmatch(c) for c in cells)])
+        for part in parts:
+            _table(text, lines, (first, number), before, (items, unread), (part, len(parts) > 1))
         items.extend(_list_columns(text, lines, first, number, before))
     return items, unread
 
@@ -63,13 +68,15 @@ def _cells(line: str) -> list[str]:
 def _table(
     text: Text,
     lines: list[str],
-    first: int,
-    stop: int,
+    span: tuple[int, int],
     before: Statement,
-    items: list[Item],
-    unread: list[Unread],
+    found: tuple[list[Item], list[Unread]],
+    block: tuple[slice, bool] = (slice(None), False),
 ) -> None:
-    rows = [(n, _cells(lines[n])) for n in range(first, stop)]
+    """The table of lines ``span`` (first, stop), or the block of its columns ``block`` (its
+    columns, and whether other blocks stand beside it)."""
+    (first, stop), (items, unread), (part, beside) = span, found, block
+    rows = [(n, _cells(lines[n])[part]) for n in range(first, stop)]
     rows = [(n, cells) for n, cells in rows if not all(_SEPARATOR.fullmatch(c) for c in cells)]
     body = next((i for i, (_, cells) in enumerate(rows) if _numeric(cells[1:])), None)
     if body is None:
@@ -79,6 +86,9 @@ def _table(
     width = len(data[0][1])
     header = rows[body - 1][1][1 if labelled else 0 :] if body else []
     statement = _caption(lines, first, before(text.starts[first]))
+    if beside:
+        corner = rows[body - 1][1][0] if body and labelled else ""
+        statement = corner_statement(corner, statement, part.start == 0)
     out = []
     bad: list[tuple[int, str]] = []  # (row, cell) of each cell that is no number
     for index, (_, cells) in enumerate(data, start=1):
@@ -93,11 +103,19 @@ def _table(
             unread.append(Unread(text.starts[first], first, bad[0][0], bad[0][1], statement))
         return
     labels = tuple(cells[0] for _, cells in data) if labelled else ()
-    start = text.starts[data[0][0]]
+    start = text.starts[data[0][0]] + _offset(lines[data[0][0]], part.start or 0)
     end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
     item = Item(tuple(out), start, end, data[0][0], "table", statement, "")
     item = replace(item, columns=tuple(header), labels=labels)
-    items.extend(_step_columns(item) or [item])
+    items.extend(_step_columns(item) or without_totals(item))
+
+
+def _offset(line: str, column: int) -> int:
+    """Where a column's cell starts in a table's line (a block beside others starts there)."""
+    at = line.find("|")
+    for _ in range(column):
+        at = line.find("|", at + 1)
+    return max(0, at)
 
 
 def _step_columns(item: Item) -> list[Item]:

@@ -235,6 +235,7 @@ def _match(doc: Doc, texts: list[str], indices: list[list[int]], taken: set[Cell
     tell (a page prints Q with the same digits as W^Q), an attention result with a truth is
     taken before an input: the claim is about a computed step, never about a given array."""
     found = [cells for cells in _candidates(doc, texts, indices) if cells]
+    found = found or [cells for cells in _blocks(doc, texts) if cells]
     fresh = [cells for cells in found if not taken.issuperset(cells)]
 
     def given(cells: list[Cell]) -> bool:
@@ -260,6 +261,25 @@ def _candidates(doc: Doc, texts: list[str], indices: list[list[int]]) -> Iterato
             rows = printed.rows
             if i < len(rows) and j < len(rows[i]) and normal(rows[i][j]) == texts[0]:
                 yield [(p, i, j)]
+
+
+def _blocks(doc: Doc, texts: list[str]) -> Iterator[list[Cell]]:
+    """Tables printed side by side, which a truth may keep as one wide array (``S | A``): a
+    claim whose strings are a block of columns of every row (or of one row), where no whole
+    array or row is the claim's."""
+    for p, printed in enumerate(doc.printed):
+        rows = [[normal(t) for t in row] for row in printed.rows]
+        if not rows or len({len(row) for row in rows}) != 1:
+            continue
+        width = len(rows[0])
+        for rows_at in [list(range(len(rows)))] + [[i] for i in range(len(rows))]:
+            columns, extra = divmod(len(texts), len(rows_at))
+            if extra or not 0 < columns < width:
+                continue
+            for first in range(width - columns + 1):
+                block = [t for i in rows_at for t in rows[i][first : first + columns]]
+                if block == texts:
+                    yield [(p, i, j) for i in rows_at for j in range(first, first + columns)]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer.float32_slack import with_float32_slack
 from mha_symbolic.extract.infer.graph import Inference, infer
 from mha_symbolic.extract.infer.intervals import Printed, printed_arrays
-from mha_symbolic.extract.infer.search import MAX_ARRAYS, search
+from mha_symbolic.extract.infer.search import search
+from mha_symbolic.extract.infer.state import MAX_ARRAYS
 from mha_symbolic.extract.items import Item
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 

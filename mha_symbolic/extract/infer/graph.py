@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
-from mha_symbolic.extract.infer.search import Match, Search
+from mha_symbolic.extract.infer.state import Match, Search
 
 # The more a relation says about attention, the more it is believed over another that holds.
 _RANK = {
@@ -63,9 +63,11 @@ Scaling = tuple[float, str]  # a scale's factor, and how the search said it ("âˆ
 _SHARED = {"x", "concat", "output", "w_o", "wide"}  # roles no single head owns
 
 
-def rank(match: Match) -> tuple[int, int, int, int]:
-    slips = len(match.fit.slips)
-    return (slips, _RANK.get(match.node.kind, 5), match.node.hidden, -match.node.last)
+def rank(match: Match) -> tuple[int, int, int, int, int]:
+    """Fewest slips first; then a print as computed over a print of its transpose (a product
+    that holds both ways, by a symmetric W, is the one the page wrote); then what says most."""
+    slips, turned = len(match.fit.slips), int(match.fit.transposed)
+    return (slips, turned, _RANK.get(match.node.kind, 5), match.node.hidden, -match.node.last)
 
 
 @dataclass
@@ -143,13 +145,31 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         pool = named or fewest
         if names.get(index) and not named and _believed(names[index], pool[0].node):
             continue  # a long unprinted chain against the name: the name is believed
-        best = [m for m in pool if rank(m)[:3] == rank(pool[0])[:3]]
+        best = [m for m in pool if rank(m)[:4] == rank(pool[0])[:4]]
         best.sort(key=lambda m: -_agreeing(m, names))
         found.chosen[index] = best[0]
         found.others[index] = [m for m in best if m is not found.chosen[index]][:2]
+    _other_columns(found)
     _assign_roles(found, names)
     _split(found)
     return found
+
+
+def _other_columns(found: Inference) -> None:
+    """A head's slice printed with the same numbers as another head's (X_2 = X_1 when X
+    repeats its columns) is its own columns of the wide array, not a reprint of the other."""
+    for index, match in list(found.chosen.items()):
+        source = match.node.operands[0].printed if match.node.kind == "same" else None
+        cut = found.chosen.get(source.index) if source is not None else None
+        if cut is None or cut.node.kind != "slice":
+            continue
+        own = [
+            m
+            for m in found.search.matches.get(index, [])
+            if m.node.kind == "slice" and m.fit.exact and m.node.factor != cut.node.factor
+        ]
+        if own:
+            found.chosen[index] = own[0]
 
 
 def _reprint_of_explained(matches: list[Match], explained: set[int]) -> list[Match]:
@@ -237,10 +257,14 @@ def _is_weights(node: Node) -> bool:
 def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
     """Roles in rounds: each relation names its result and its operands; a product's result is
     named by its use (Q in Q Káµ€, V in A V), and then its operands (X, W_Q)."""
+    for index, match in found.chosen.items():
+        if found.named.get(index) == "concat" and _projected(found, match.node):
+            del found.named[index]
     # Matrices first: a row's relation (x_1 W = k_1) never renames the matrices it uses.
     ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
     for index, match in ordered:
         own = _role_of(match.node, found.named.get(index))
+        own = own or ("output" if _projected(found, match.node) else None)
         if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names)):
             found.roles[index] = own
             found.strong.add(index)
@@ -254,6 +278,7 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
                 continue
             role = _role_of(match.node, found.named.get(index))
             role = role or found.roles.get(index) or _used_as(found, index)
+            role = role or ("output" if _projected(found, match.node) else None)
             if role is None and names.get(index) in ("q", "k", "v", "output", "head.output"):
                 role = names[index]
             if role is not None:
@@ -276,6 +301,21 @@ def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
     said = names.get(operand.index)
     own = names.get(match.target.index, "scaled")
     return role == "scaled" and said in _SCORES and own in ("scaled", "softmax_argument")
+
+
+def _projected(found: Inference, node: Node) -> bool:
+    """Whether a product multiplies the heads' concatenation (computed, or a print that the
+    numbers or its role show is one) by a matrix: the output projection W_O, whose result is
+    the output whatever a name calls it ("MultiHead(X)" is often named as the heads joined)."""
+    if node.kind != "product":
+        return False
+    joined = node.operands[0]
+    if joined.printed is None:
+        return joined.kind == "concat"
+    chosen = found.chosen.get(joined.printed.index)
+    return (chosen is not None and chosen.node.kind == "concat") or found.roles.get(
+        joined.printed.index
+    ) == "concat"
 
 
 def _used_as(found: Inference, index: int) -> str | None:
@@ -346,9 +386,10 @@ def _split(found: Inference) -> None:
         return i
 
     for index, match in found.chosen.items():
+        cut = match.node.kind == "slice"  # a head's columns of all heads' Q: no link of heads
         for leaf in match.node.leaves:
             parent[root(leaf.index)] = root(index)
-            if not _shared(found, leaf.index) and not _shared(found, index):
+            if not (cut or _shared(found, leaf.index) or _shared(found, index)):
                 heads[head_root(leaf.index)] = head_root(index)
     groups: dict[int, list[int]] = {}
     for index in parent:
@@ -400,13 +441,16 @@ def _number_heads(found: Inference, members: list[int], head_root: object) -> No
 
 
 def _concat_order(found: Inference, members: list[int], head_root: object) -> list[int]:
+    """The heads in the order the concatenation joins them; [] when two of its parts are of
+    one head (a relation between the heads' outputs, a coincidence, links them)."""
     assert callable(head_root)
     for index in members:
         node = found.chosen[index].node if index in found.chosen else None
         if node is not None and node.kind == "concat":
             parts = [_first_printed(found, p) for p in node.operands]
             if all(p is not None for p in parts):
-                return [head_root(p.index) for p in parts if p is not None]
+                order = [head_root(p.index) for p in parts if p is not None]
+                return order if len(set(order)) == len(order) else []
     return []
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from mha_symbolic.extract.infer.graph import Inference
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
-from mha_symbolic.extract.infer.search import MAX_ARRAYS, MAX_EVALUATIONS, Match
+from mha_symbolic.extract.infer.state import MAX_ARRAYS, MAX_EVALUATIONS, Match
 from mha_symbolic.language.extract_phrases import Phrase, code, joined, phrase
 
 Where = Callable[[Printed], str]
@@ -64,7 +64,7 @@ def spec_scale(said: str) -> str | None:
 
 def capped(inference: Inference) -> Phrase | None:
     search = inference.search
-    if not search.capped:
+    if not (search.capped or search.shortened):
         return None
     return phrase("infer.capped", arrays=MAX_ARRAYS, evaluations=MAX_EVALUATIONS)
 

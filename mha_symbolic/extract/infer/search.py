@@ -5,144 +5,18 @@ printed arrays of its shape that come after its operands."""
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
-from mha_symbolic.extract.infer.padding import padding_masks
-from mha_symbolic.extract.infer.relations import Fit, Node
-from mha_symbolic.extract.infer.scalings import scales, usual_scales
-
-MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)
-MAX_EVALUATIONS = 60_000  # relations evaluated per document
-MAX_CONSTANTS = 8  # printed single numbers tried as a scale (√d_k, τ printed by themselves)
-MAX_HIDDEN = 400  # computed values kept as operands although the document does not print them
-
-
-@dataclass(frozen=True)
-class Match:
-    """A printed array explained by a computed value."""
-
-    target: Printed
-    node: Node
-    fit: Fit
-    rounded: bool = False  # holds only with its printed operands taken as rounded
-
-
-@dataclass
-class Search:
-    arrays: list[Printed]
-    rounded: frozenset[int] = frozenset()  # arrays that are results: their radius propagates
-    matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
-    evaluations: int = 0
-    capped: bool = False
-    by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
-    last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
-    results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
-    scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
-    first_print: dict[int, int] = field(default_factory=dict)  # a reprint -> the first print
-
-    def spend(self, count: int = 1) -> bool:
-        """Count evaluations; False once the budget is gone (and remember it was hit)."""
-        self.evaluations += count
-        if self.evaluations > MAX_EVALUATIONS:
-            self.capped = True
-        return not self.capped
-
-    def node(self, p: Printed) -> Node:
-        """A printed array as an operand: as printed when it is an input the author chose,
-        an interval when it is itself a rounded result."""
-        rad = p.rad if p.index in self.rounded else np.zeros_like(p.rad)
-        return Node(p.mid, rad, "printed", printed=p)
-
-    def operand(self, node: Node) -> bool:
-        """Whether a value can be an input, a weight or a value V (not weights or a mask)."""
-        if node.printed is not None:
-            return node.printed.index not in self.results
-        return node.kind in ("product", "slice")
-
-    def explained(self) -> set[int]:
-        """The printed arrays a relation computes so far (a reprint explains nothing)."""
-        return {i for i, ms in self.matches.items() if any(m.node.kind != "same" for m in ms)}
-
-    def targets(self, node: Node) -> list[Printed]:
-        """Printed arrays after the node's operands with its shape or its transpose's."""
-        rows, cols = node.shape
-        found = self.by_shape.get((rows, cols), []) + (
-            self.by_shape.get((cols, rows), []) if rows != cols else []
-        )
-        found = [p for p in found if p.item.columns_at == node.columns_at]  # never shifted
-        return [p for p in found if p.index > node.last and not self._tested(p, node)]
-
-    def _tested(self, p: Printed, node: Node) -> bool:
-        """Whether a reprint is tested at its first print (after the value's operands), or
-        prints an operand again: either way the reprints' relation says what it is."""
-        first = self.first_print.get(p.index)
-        if node.kind == "same" or first is None:
-            return False
-        return first > node.last or any(leaf.index == first for leaf in node.leaves)
-
-    def wanted(self, shape: tuple[int, int], after: int) -> bool:
-        rows, cols = shape
-        found = self.by_shape.get((rows, cols), []) + self.by_shape.get((cols, rows), [])
-        return any(p.index > after for p in found)
-
-    def rows_later(self, rows: int, after: int) -> bool:
-        """Whether an array with this many rows is printed after ``after`` (a weighted sum's)."""
-        return self.last_of_rows.get(rows, -1) > after
-
-    def fresh(self, node: Node) -> bool:
-        """Whether a value differs from the first pass's (it uses a rounded result)."""
-        return not self.rounded or any(p.index in self.rounded for p in node.leaves)
-
-    def test(
-        self, node: Node | None, slips: bool = True, probabilities: bool = False
-    ) -> list[Match]:
-        """Test a computed value against every printed array it could be (once: a value the
-        first pass tested is not tested again)."""
-        if node is None or not self.fresh(node):
-            return []
-        out = []
-        for target in self.targets(node):
-            one_hot = probabilities and (target.mid == np.round(target.mid)).all()
-            if one_hot and target.decimals < 2:
-                continue  # a softmax is never all 0 and 1 unless masked: an input's digits
-            # A softmax rounded to 0.000 and 1.000 (scores far apart) holds to its digits, or
-            # it is no softmax at all: a slip in an array of only 0s and 1s proves nothing.
-            if node.kind not in ("same", "mask") and not target.mid.any():
-                continue  # zeros are any multiple of anything: an index [0, 0], not a result
-            if not self.spend():
-                break
-            fitted = rel.fit(node, target, slips and not one_hot)
-            widened = None
-            if not one_hot and (
-                (fitted is not None and fitted.slips)
-                or (fitted is None and rel.mostly(node, target))
-            ):
-                widened = _rounding(node, target)
-            chosen = widened or fitted
-            if chosen is not None and chosen.transposed and node.columns_at:
-                chosen = None  # a summarised print's columns are no rows of another print
-            if chosen is not None:
-                # One decimal is a hand-typed input's, exact: not a sign of rounded inputs.
-                rounded = widened is not None and all(p.decimals > 1 for p in node.leaves)
-                match = Match(target, node, chosen, rounded)
-                self.matches[target.index].append(match)
-                out.append(match)
-        return out
-
-
-def _rounding(node: Node, target: Printed) -> Fit | None:
-    """The fit when the printed operands are rounded: slips their rounding explains are not
-    slips (a rounded result used again: 4-digit scores, 4-digit weights)."""
-    wide = rel.widened(node)
-    fitted = rel.fit(wide, target) if wide is not None else None
-    return fitted if fitted is not None and not fitted.slips else None
+from mha_symbolic.extract.infer.joins import joins
+from mha_symbolic.extract.infer.printed_products import printed_products, product_key
+from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.scalings import scales
+from mha_symbolic.extract.infer.softmax_stage import attention, useful
+from mha_symbolic.extract.infer.state import MAX_ARRAYS, MAX_CONSTANTS, MAX_HIDDEN, Match, Search
 
 
 def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Search:
@@ -155,7 +29,7 @@ def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Sea
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
     )
-    if not rounded or first.capped:
+    if not rounded or first.capped or first.shortened:
         return first
     second = _pass(kept, rounded, first.matches, constants, names)
     second.evaluations += first.evaluations
@@ -187,6 +61,8 @@ def _pass(
     )
     nodes = _first_prints(found, [found.node(p) for p in found.arrays], names or {})
     _reprints(found, nodes)
+    _slices(found, [n for n in nodes if not rel.partial(n)])
+    joins(found, [n for n in nodes if not rel.partial(n)])
     products = _products(found, nodes)
     # A summarised print's visible columns are only ever V (and A V): no scores of them.
     full, whole = (
@@ -194,10 +70,10 @@ def _pass(
         [n for n in products if not n.columns_at],
     )
     hidden = _hidden_scores(found, whole) + _printed_scores(found, full)
-    weights = _attention(found, full, whole, hidden)
+    weights = attention(found, full, whole, hidden)
     _sums(found, full, weights)
     outputs = _weighted_sums(found, weights, nodes, products)
-    _heads(found, full, [n for n in outputs if not n.columns_at])
+    _heads(found, [n for n in outputs if not n.columns_at], full)
     return found
 
 
@@ -230,6 +106,7 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
     """A B and A Bᵀ of every pair of printed arrays whose shapes fit; X W kept as a hidden Q,
     K or V when the document does not print it."""
     out: list[Node] = []
+    done = printed_products(found.matches.values())
     for a in nodes:
         for b in nodes:
             for transposed in (False, True):
@@ -249,8 +126,8 @@ def _products(found: Search, nodes: list[Node]) -> list[Node]:
                     continue
                 node = rel.product(a, b, transposed)
                 if node is not None:
-                    found.test(node)
-                    if keep:
+                    printed = printed_products([found.test(node)]) or product_key(node) in done
+                    if keep and not printed:  # a print stands for it from here on
                         out.append(node)
     # Inputs are what no relation explains: a printed result is no X or W of a hidden Q, K, V.
     explained = found.explained()
@@ -267,7 +144,7 @@ def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
             if q.shape[1] != k.shape[1] or not found.spend():
                 continue
             node = rel.product(q, k, transposed=True)
-            if node is not None and _useful(found, node):
+            if node is not None and useful(found, node):
                 found.test(node)
                 out.append(node)
     return out
@@ -277,6 +154,7 @@ def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
     """Q Kᵀ of printed Q and K that the document does not print, to be scaled, masked and
     softmaxed; and Q K of square ones (the transpose forgotten, a mistake to be located)."""
     out: list[Node] = []
+    printed = printed_products(found.matches.values())
     for q in nodes:
         for k in nodes:
             if not (found.operand(q) and found.operand(k)) or q.shape[1] != k.shape[1]:
@@ -290,105 +168,8 @@ def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
                 continue
             plain = q is not k and q.shape == k.shape and q.shape[0] == q.shape[1]
             for node in (rel.product(q, k, True), rel.product(q, k) if plain else None):
-                if node is not None:
+                if node is not None and product_key(node) not in printed:
                     out.append(node)
-    return out
-
-
-def _useful(found: Search, scores: Node) -> bool:
-    """Whether anything printed later could come from these scores (themselves, weights of
-    their shape, or a weighted sum with their rows)."""
-    return found.wanted(scores.shape, scores.last) or found.rows_later(scores.shape[0], scores.last)
-
-
-def _mask_choices(found: Search, node: Node) -> list[tuple[np.ndarray, Node | None]]:
-    """Causal, padding where later weights print 0, and every printed square mask of its
-    shape (0/1, or 0 and -inf)."""
-    rows, cols = node.shape
-    out: list[tuple[np.ndarray, Node | None]] = [(rel.causal(rows, cols), None)] * (rows > 1)
-    out += [(a, None) for a in padding_masks(found.by_shape.get(node.shape, []), node)]
-    if rows != cols or cols < 2:
-        return out if cols > 1 else []
-    for p in found.by_shape.get((rows, cols), []):
-        if node.printed is p or rel.is_permutation(found.node(p)):
-            continue
-        finite = p.mid[np.isfinite(p.mid)]
-        if p.masked.any() and (finite == 0).all():
-            out.append((~p.masked, found.node(p)))  # an additive mask of 0 and -inf
-        elif set(np.unique(p.mid)) <= {0.0, 1.0} and 0 < p.mid.sum() < p.mid.size:
-            out.append((p.mid == 1, found.node(p)))
-    return out
-
-
-def _attention(
-    found: Search, nodes: list[Node], products: list[Node], hidden: list[Node]
-) -> list[Node]:
-    """Scaling, masking and softmax of every score-like value; the softmaxes kept as weights."""
-    weights: list[Node] = []
-    candidates = [n for n in nodes if n.shape[1] > 1 and not _probabilities(n)]
-    candidates += [p for p in products if p.kind == "product_t"] + hidden
-    for scores in candidates:
-        if not _useful(found, scores):
-            continue
-        _usual_scales(found, scores)
-        for factor, said in found.scales:
-            if not found.spend(4):
-                return weights
-            scaled = rel.scale(scores, factor, said) if said else scores
-            if said:
-                found.test(scaled)
-            # Unprinted weights are kept for a weighted sum after them: of printed scores at
-            # any scale, of computed ones (Q Kᵀ) unscaled or by √d_k only.
-            square = scores.shape[0] in (1, scores.shape[1])
-            keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
-            for variant in [scaled, *_masked(found, scaled)]:
-                weights.extend(_softmaxes(found, variant, keep=keep))
-    return weights[:MAX_HIDDEN]
-
-
-def _usual_scales(found: Search, scores: Node) -> None:
-    """Printed scores divided by a usual √d_k or d_k the document's shapes do not give."""
-    for scaled in usual_scales(scores, found.scales):
-        if not found.spend():
-            return
-        found.test(scaled)
-
-
-def _probabilities(node: Node) -> bool:
-    """A printed array of probabilities (weights): never the scores of another softmax."""
-    return node.printed is not None and rel.is_distribution(node.printed)
-
-
-def _natural(scores: Node) -> float | None:
-    """1/√d_k of computed scores Q Kᵀ (d_k: the width of Q)."""
-    if scores.kind != "product_t":
-        return None
-    return 1 / math.sqrt(scores.operands[0].shape[1])
-
-
-def _masked(found: Search, scaled: Node) -> list[Node]:
-    out = []
-    for allowed, printed in _mask_choices(found, scaled):
-        masked = rel.mask(scaled, allowed, printed)
-        if not (masked.mid == scaled.mid).all():
-            found.test(masked)
-            out.append(masked)
-    return out
-
-
-def _softmaxes(found: Search, variant: Node, keep: bool) -> list[Node]:
-    """Softmax by rows (and by columns when there are rows to run down); kept as weights when
-    it explains a printed array, or when its scores are printed (a weighted sum may follow)."""
-    out = []
-    rows, cols = variant.shape
-    for by_rows in (True, False):
-        if (cols if by_rows else rows) < 2 or rel.even(variant, by_rows):
-            continue
-        if not found.wanted(variant.shape, variant.last) and not (keep and by_rows):
-            continue
-        soft = rel.softmax(variant, by_rows)
-        if found.test(soft, probabilities=True) or (keep and by_rows):
-            out.append(soft)
     return out
 
 
@@ -442,9 +223,9 @@ def _source(node: Node) -> Node | None:
     return _source(node.operands[0]) if node.operands else None
 
 
-def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
-    """Head slices (columns of a wider array), and the concatenation of head outputs with the
-    output projection after it when the concatenation itself is not printed."""
+def _slices(found: Search, nodes: list[Node]) -> None:
+    """Head slices: columns of a wider printed array printed again on their own (tested before
+    the scores' search, which may spend the budget, since a page of heads hangs on them)."""
     for wide in nodes:
         for part in nodes:
             rows, cols = part.shape
@@ -454,6 +235,11 @@ def _heads(found: Search, nodes: list[Node], outputs: list[Node]) -> None:
                 continue
             for first in range(0, wide.shape[1], cols):
                 found.test(rel.columns(wide, first, cols), slips=False)
+
+
+def _heads(found: Search, outputs: list[Node], nodes: list[Node]) -> None:
+    """The concatenation of head outputs with the output projection after it when the
+    concatenation itself is not printed."""
     # Printed head outputs stand for themselves (in print order); unprinted ones as computed.
     printed = sorted(
         {
