@@ -61,3 +61,13 @@ def test_the_kinds_of_number_are_found_in_matrices_tuples_and_dataclasses() -> N
     assert ops.number_kinds((softmax,)) >= {sp.Float}
     exact = ops.number_kinds((sp.ImmutableMatrix([[x + 1, sp.Rational(1, 2)]]), [2]))
     assert exact == {sp.core.numbers.One, sp.core.numbers.Half}
+
+
+def test_a_small_product_is_remembered_and_a_model_sized_one_is_not() -> None:
+    w = sp.ImmutableMatrix(2, 2, sp.symbols("v1:5"))
+    x = sp.ImmutableMatrix([[1, 2], [3, 4]])
+    assert ops.times(x, w) is ops.times(sp.ImmutableMatrix([[1, 2], [3, 4]]), w)
+    assert ops.times(sp.Rational(1, 2), x) == sp.ImmutableMatrix([[1, 2], [3, 4]]) / 2
+    big = sp.ImmutableMatrix(ops._SMALL + 1, 1, list(range(ops._SMALL + 1)))
+    assert ops.times(2, big) is not ops.times(2, big)
+    assert ops.times(2, big) == 2 * big

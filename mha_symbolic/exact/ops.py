@@ -95,6 +95,22 @@ def number_kinds(value: Any) -> frozenset[type]:
     return frozenset(kinds)
 
 
+_SMALL = 1024  # entries: a product this small is remembered (a model-sized one is not kept)
+
+
+def times(a: Any, b: Any) -> Any:
+    """``a * b`` of matrices or of a number and a matrix; a small one is remembered (by
+    :func:`_recent`): the page's edit of one input leaves the other heads' projections and
+    scaled scores as they were."""
+    small = all(not isinstance(m, sp.MatrixBase) or len(m) <= _SMALL for m in (a, b))
+    return _times_recent(a, b) if small else a * b
+
+
+@_recent
+def _times_recent(a: Any, b: Any) -> Any:
+    return a * b
+
+
 @_recent
 def expanded_product(a: Matrix, b: Matrix) -> Matrix:
     """a b with every entry expanded into a polynomial of its symbols.
