@@ -71,3 +71,19 @@ def test_a_small_product_is_remembered_and_a_model_sized_one_is_not() -> None:
     big = sp.ImmutableMatrix(ops._SMALL + 1, 1, list(range(ops._SMALL + 1)))
     assert ops.times(2, big) is not ops.times(2, big)
     assert ops.times(2, big) == 2 * big
+
+
+def test_decimals_read_from_remembered_balls_are_those_made_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mha_symbolic.exact import rounding
+
+    z = sum(sp.exp(sp.Rational(k, 3)) for k in range(6))
+    values = [sp.exp(sp.Rational(k, 3)) / z for k in range(6)] + [1 - sp.exp(-300) / z]
+    shared = [rounding.proved_decimal(v, 4) for v in values]
+    monkeypatch.setattr(rounding, "_MET_LIMIT", 5)  # forgotten at once, again and again
+    rounding._MET.clear()
+    afresh = [rounding.proved_decimal(v, 4) for v in values]
+    assert shared == afresh
+    assert shared[-1] == "1.0000"
+    assert sum(len(seen) for seen in rounding._MET.values()) < 50
