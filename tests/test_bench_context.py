@@ -10,7 +10,8 @@ import re
 import pytest
 
 from mha_symbolic.arguments import build_parser
-from mha_symbolic.bench.gpt2_context import context_rows, measured_in_child
+from mha_symbolic.bench.gpt2_context import context_rows
+from mha_symbolic.bench.model_scale import measured_in_child
 from mha_symbolic.bench.scale_targets import _row
 
 

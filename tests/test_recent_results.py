@@ -77,3 +77,29 @@ def test_an_error_of_the_operation_itself_is_raised_once_not_computed_twice() ->
     with pytest.raises(TypeError, match="own error"):
         failing([1, 2])  # unhashable: no memory, one call
     assert len(calls) == 2
+
+
+def test_a_small_product_is_remembered_and_a_model_sized_one_is_not() -> None:
+    w = sp.ImmutableMatrix(2, 2, sp.symbols("v1:5"))
+    x = sp.ImmutableMatrix([[1, 2], [3, 4]])
+    assert ops.times(x, w) is ops.times(sp.ImmutableMatrix([[1, 2], [3, 4]]), w)
+    assert ops.times(sp.Rational(1, 2), x) == sp.ImmutableMatrix([[1, 2], [3, 4]]) / 2
+    big = sp.ImmutableMatrix(ops._SMALL + 1, 1, list(range(ops._SMALL + 1)))
+    assert ops.times(2, big) is not ops.times(2, big)
+    assert ops.times(2, big) == 2 * big
+
+
+def test_decimals_read_from_remembered_balls_are_those_made_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mha_symbolic.exact import rounding
+
+    z = sum(sp.exp(sp.Rational(k, 3)) for k in range(6))
+    values = [sp.exp(sp.Rational(k, 3)) / z for k in range(6)] + [1 - sp.exp(-300) / z]
+    shared = [rounding.proved_decimal(v, 4) for v in values]
+    monkeypatch.setattr(rounding, "_MET_LIMIT", 5)  # forgotten at once, again and again
+    rounding._MET.clear()
+    afresh = [rounding.proved_decimal(v, 4) for v in values]
+    assert shared == afresh
+    assert shared[-1] == "1.0000"
+    assert sum(len(seen) for seen in rounding._MET.values()) < 50

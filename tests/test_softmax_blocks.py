@@ -18,6 +18,7 @@ from mha_symbolic.exact import softmax_blocks
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.enclose import _logit_balls, enclose
 from mha_symbolic.exact.rope_arb import exps, scaled_rows
+from tests.test_enclose import _near
 
 L, E, HEADS = 7, 8, 2  # d_k = 4: the scale 1/2 is rational, kept as a factor
 Grid = list[list[Fraction]]
@@ -66,16 +67,6 @@ def _reference(inputs: dict[str, Any]) -> list[list[mpmath.mpf]]:
             [mpmath.fsum(joined[i][k] * _mp(w["w_o"][k][c]) for k in range(E)) for c in range(E)]
             for i in range(L)
         ]
-
-
-def _near(value: mpmath.mpf) -> flint.arb:
-    """An 80-digit mpmath value as a ball of radius 1e-75 (parsed at 400 bits, not 53)."""
-    old = flint.ctx.prec
-    flint.ctx.prec = 400
-    try:
-        return flint.arb(mpmath.nstr(value, 80, strip_zeros=False), "1e-75")
-    finally:
-        flint.ctx.prec = old
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -8,15 +8,16 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from mha_symbolic.bench.llama import cpu_seconds
 from mha_symbolic.bench.model_scale import (
     DIGITS,
     GPT2,
     GRADIENT_SHAPES,
+    megabytes,
     peak_mb,
     rational_spec,
     status_mb,
 )
+from mha_symbolic.bench.timing import cpu_seconds
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -89,7 +90,7 @@ def bench_layer(quick: bool = False) -> Iterator[str]:
     yield f"{enclose}{enclosed:8.2f} s   widest radius {widest:.1e}"
     yield (
         f"{label('derive + enclose')}{exact:8.2f} s   (CPU {cpu:.2f} s)   "
-        f"peak +{_peak(memory)} over the "
+        f"peak +{megabytes(memory)} over the "
         f"{_process_mb():,.0f} MB the process holds (torch, the module, the exact spec)"
     )
     yield (
@@ -106,10 +107,6 @@ def _process_mb() -> float:
         import resource
 
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _peak(memory: float | None) -> str:
-    return "n/a" if memory is None else f"{memory:,.0f} MB"
 
 
 def gradients_enclosed(spec: AttentionSpec) -> int:
@@ -129,7 +126,7 @@ def bench_gradients(quick: bool = False) -> Iterator[str]:
     for shape in GRADIENT_SHAPES[:1] if quick else GRADIENT_SHAPES:
         spec = rational_spec(*shape)
         seconds, entries = _seconds(partial(gradients_enclosed, spec))
-        memory = _peak(peak_mb(partial(gradients_enclosed, spec)))
+        memory = megabytes(peak_mb(partial(gradients_enclosed, spec)))
         sympy = ""
         if shape == GRADIENT_SHAPES[0] and not quick:  # the path before the structure
             made, _ = _seconds(partial(_sympy_gradients, spec))

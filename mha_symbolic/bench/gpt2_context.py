@@ -8,14 +8,12 @@ the floor no enclosure can go below: the layer's exponentials alone at the same 
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from mha_symbolic.bench.llama import cpu_seconds
-from mha_symbolic.bench.model_scale import DIGITS, status_mb
+from mha_symbolic.bench.model_scale import DIGITS, measured_in_child
 
 CONTEXT = (1024, 768, 12)  # (L, E, h): GPT-2 small's context, width and heads
 QUICK = (64, 768, 12)
@@ -41,39 +39,6 @@ def derive_and_enclose(spec: Any) -> None:
     from mha_symbolic.exact.evaluate import derive
 
     derive(spec).enclose("output", DIGITS)
-
-
-def measured_in_child(run: Callable[[], object]) -> tuple[float, float, float] | None:
-    """(wall seconds, CPU seconds, peak MB added) of ``run()`` done once in a forked child: CPU
-    counts the child's own workers, the peak is the child's resident high-water mark over
-    what it held at the fork. None where there is no fork or /proc."""
-    if not hasattr(os, "fork") or not os.path.exists("/proc/self/clear_refs"):
-        return None
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: do the work once, report, leave without cleanup
-        os.close(read)
-        status = 1
-        try:
-            base = status_mb("VmRSS")
-            with open("/proc/self/clear_refs", "w") as clear:
-                clear.write("5")  # the peak starts again from here, not from the parent's
-            wall, cpu = time.perf_counter(), cpu_seconds()
-            run()
-            wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
-            peak = max(status_mb("VmHWM") - base, 0.0)
-            os.write(write, f"{wall} {cpu} {peak}".encode())
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        text = pipe.read()
-    os.waitpid(pid, 0)
-    if not text:
-        return None
-    wall, cpu, peak = (float(n) for n in text.split())
-    return wall, cpu, peak
 
 
 def exponentials_seconds(count: int) -> float:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mha_symbolic.bench.model_scale import DIGITS
+from mha_symbolic.bench.timing import cpu_seconds
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -61,14 +62,6 @@ def _seconds(run: Callable[[], Any]) -> tuple[tuple[float, float], Any]:
     wall, cpu = time.perf_counter(), cpu_seconds()
     result = run()
     return (time.perf_counter() - wall, cpu_seconds() - cpu), result
-
-
-def cpu_seconds() -> float:
-    """CPU seconds of this process and of its ended child processes."""
-    import resource
-
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def bench_llama(quick: bool = False) -> Iterator[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import partial
@@ -18,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.bench.timing import median_interleaved
+from mha_symbolic.bench.timing import cpu_seconds, median_interleaved
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -76,23 +77,26 @@ def status_mb(field: str) -> float:
     raise OSError(f"no {field} in /proc/self/status")
 
 
-def peak_mb(run: Callable[[], object]) -> float | None:
-    """The peak resident memory (MB) that ``run()`` adds, measured in a forked child; None
-    where there is no fork or /proc (the column then says n/a)."""
+def measured_in_child(run: Callable[[], object]) -> tuple[float, float, float] | None:
+    """(wall seconds, CPU seconds, peak MB added) of ``run()`` done once in a forked child: CPU
+    counts the child's own workers, the peak is the child's resident high-water mark over
+    what it held at the fork. None where there is no fork or /proc."""
     if not hasattr(os, "fork") or not os.path.exists("/proc/self/clear_refs"):
         return None
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: do the work once, report its peak, leave without cleanup
+    if pid == 0:  # the child: do the work once, report, leave without cleanup
         os.close(read)
         status = 1
         try:
             base = status_mb("VmRSS")
             with open("/proc/self/clear_refs", "w") as clear:
                 clear.write("5")  # the peak starts again from here, not from the parent's
+            wall, cpu = time.perf_counter(), cpu_seconds()
             run()
-            peak = status_mb("VmHWM")
-            os.write(write, f"{max(peak - base, 0.0):.1f}".encode())
+            wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
+            peak = max(status_mb("VmHWM") - base, 0.0)
+            os.write(write, f"{wall} {cpu} {peak}".encode())
             status = 0
         finally:
             os._exit(status)
@@ -100,10 +104,21 @@ def peak_mb(run: Callable[[], object]) -> float | None:
     with os.fdopen(read) as pipe:
         text = pipe.read()
     os.waitpid(pid, 0)
-    return float(text) if text else None
+    if not text:
+        return None
+    wall, cpu, peak = (float(n) for n in text.split())
+    return wall, cpu, peak
 
 
-def _mb(value: float | None) -> str:
+def peak_mb(run: Callable[[], object]) -> float | None:
+    """The peak resident memory (MB) that ``run()`` adds, measured in a forked child; None
+    where there is no fork or /proc (the column then says n/a)."""
+    measured = measured_in_child(run)
+    return None if measured is None else measured[2]
+
+
+def megabytes(value: float | None) -> str:
+    """A peak column's text: whole megabytes, or n/a where it could not be measured."""
     return "n/a" if value is None else f"{value:,.0f} MB"
 
 
@@ -133,7 +148,8 @@ def bench_forward(quick: bool = False) -> Iterator[str]:
         medians = median_interleaved(contenders, 1 if shape[0] >= 128 else 3)
         engine = medians.get("symengine")
         ratio = "" if engine is None else f"{engine / medians['derive']:5.1f}x"
+        peak = megabytes(peak_mb(contenders["derive"]))
         yield (
-            f"{shape!s:>14}  {medians['derive']:8.3f}  {_mb(peak_mb(contenders['derive'])):>8}  "
+            f"{shape!s:>14}  {medians['derive']:8.3f}  {peak:>8}  "
             f"{medians['sympy']:8.3f}  {'n/a' if engine is None else f'{engine:9.3f}':>9}  {ratio}"
         )

@@ -1,10 +1,12 @@
 """A load check of the page's server (not a test: it takes a minute): CLIENTS pages editing
-two-tokens at once, each edit (sometimes two in quick succession, the first then superseded)
-followed by reading the answer, or with --no-wait edits at a typist's pace whether answered
-or not; every answer checked against the exact value, the server's memory (its process and
-its workers) read at the start and the end.
+built-in examples at once (each page one of EXAMPLES in turn), each edit (sometimes two in
+quick succession, the first then superseded) followed by reading the answer, or with
+--no-wait edits at a typist's pace whether answered or not; every answer compared with the
+answer this process works out for the same text beforehand (and two-tokens' weight with its
+closed form), the server's memory (its process and its workers) read at the start and the end.
 
-    python -m mha_symbolic.bench.page_load [--clients 20] [--seconds 60] [--workers 2] [--no-wait]
+    python -m mha_symbolic.bench.page_load [--clients 20] [--seconds 60] [--workers 2]
+        [--examples two-tokens,one-token] [--no-wait]
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from importlib import resources
 from typing import Any
 
 from mha_symbolic.bench.page import edited
+from mha_symbolic.bench.timing import machine
+
+EXAMPLES = ("two-tokens", "one-token", "split-scaled", "alibi")  # the quick ones: 20 pages
+VALUES = range(1, 10)  # the entry each edit writes
 
 
 @dataclass
@@ -29,6 +35,24 @@ class Tally:
     superseded: int = 0
     errors: list[str] = field(default_factory=list)
     wrong: int = 0
+
+
+def answers(names: list[str]) -> dict[tuple[str, int], dict[str, Any]]:
+    """(example, value) -> what the page shows for that edit (its solution and heatmaps),
+    worked out here, by this process, before the server is asked."""
+    from mha_symbolic.web.work import solve
+
+    made = {}
+    for name in names:
+        text = _text(name)
+        for value in VALUES:
+            answer = solve({"toml": edited(text, value)})
+            made[name, value] = {"html": answer.get("html"), "heatmaps": answer.get("heatmaps")}
+    return made
+
+
+def _text(name: str) -> str:
+    return resources.files("mha_symbolic").joinpath("examples", f"{name}.toml").read_text()
 
 
 def expected(value: int) -> str:
@@ -51,7 +75,9 @@ def resident_kib(pid: int) -> int:
     return total
 
 
-async def _edit(client: Any, url: str, body: dict[str, Any], tally: Tally) -> None:
+async def _edit(
+    client: Any, url: str, body: dict[str, Any], tally: Tally, right: dict[str, Any]
+) -> None:
     start = time.perf_counter()
     try:
         answer = (await client.post(url, json=body, timeout=120)).json()
@@ -64,24 +90,30 @@ async def _edit(client: Any, url: str, body: dict[str, Any], tally: Tally) -> No
         tally.errors.append(str(answer.get("error")))
     else:
         tally.answered.append(time.perf_counter() - start)
-        first = answer["heatmaps"][0]["rows"][0][0]["text"]
-        tally.wrong += first != expected(body["value"])
+        shown = {"html": answer.get("html"), "heatmaps": answer.get("heatmaps")}
+        wrong = shown != right
+        if body["example"] == "two-tokens":  # and its weight against the closed form
+            wrong |= answer["heatmaps"][0]["rows"][0][0]["text"] != expected(body["value"])
+        tally.wrong += wrong
 
 
-async def _page(url: str, text: str, args: argparse.Namespace, name: int, tally: Tally) -> None:
-    """One page: an edit (sometimes two in quick succession, the first superseded), then
-    reading its answer for a while; with ``args.no_wait``, edits at a typist's pace whether
-    answered or not."""
+async def _page(url: str, name: str, args: argparse.Namespace, page: int, tally: Tally) -> None:
+    """One page editing example ``name``: an edit (sometimes two in quick succession, the
+    first superseded), then reading its answer for a while; with ``args.no_wait``, edits at a
+    typist's pace whether answered or not."""
     import httpx
 
-    pending, seq = [], 0
+    text, pending, seq = _text(name), [], 0
     async with httpx.AsyncClient() as client:
         end = time.monotonic() + args.seconds
         while time.monotonic() < end:
             for _ in range(2 if random.random() < 0.3 else 1):
-                seq, value = seq + 1, random.randint(1, 9)
-                body = {"toml": edited(text, value), "user": f"load{name}", "seq": seq}
-                sent = _edit(client, url, {**body, "value": value}, tally)
+                seq, value = seq + 1, random.choice(VALUES)
+                body = {"toml": edited(text, value), "user": f"load{page}", "seq": seq}
+                sent = _edit(
+                    client, url, {**body, "value": value, "example": name}, tally,
+                    args.answers[name, value],
+                )  # fmt: skip
                 pending.append(asyncio.create_task(sent))
                 await asyncio.sleep(0.3)  # the page's debounce and a little typing
             if args.no_wait:
@@ -97,24 +129,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--examples", default=",".join(EXAMPLES), help="comma-separated")
     parser.add_argument(
         "--no-wait", action="store_true", help="edit on without waiting for answers (overload)"
     )
     args = parser.parse_args(argv)
+    print(machine("at the start"))
+    tally, before, after = run(args)
+    report(args, tally, before, after)
+    print(machine("at the end"))
+
+
+def run(args: argparse.Namespace) -> tuple[Tally, int, int]:
+    """The pages' edits against a server started here on a free port: what they got, and
+    the server's memory (KiB) at the start and the end."""
     from mha_symbolic.web.command import in_thread  # the server the tests start
 
-    text = resources.files("mha_symbolic").joinpath("examples", "two-tokens.toml").read_text()
+    names = args.examples.split(",")
+    args.answers = answers(names)
     tally = Tally()
     with in_thread(workers=args.workers) as address:
         before = resident_kib(os.getpid())
 
         async def pages() -> None:
             url = address + "api/solve"
-            await asyncio.gather(*(_page(url, text, args, n, tally) for n in range(args.clients)))
+            edits = (_page(url, names[n % len(names)], args, n, tally) for n in range(args.clients))
+            await asyncio.gather(*edits)
 
         asyncio.run(pages())
         after = resident_kib(os.getpid())
-    report(args, tally, before, after)
+    return tally, before, after
 
 
 def report(args: argparse.Namespace, tally: Tally, before: int, after: int) -> None:
@@ -122,7 +166,7 @@ def report(args: argparse.Namespace, tally: Tally, before: int, after: int) -> N
     sent = len(tally.answered) + tally.superseded + len(tally.errors)
     p95 = times[int(0.95 * (len(times) - 1))]
     lines = [
-        f"{args.clients} pages editing two-tokens for {args.seconds:g} s, {args.workers} "
+        f"{args.clients} pages editing {args.examples} for {args.seconds:g} s, {args.workers} "
         f"workers, {'not waiting for' if args.no_wait else 'reading'} answers",
         f"edits sent {sent}: answered {len(tally.answered)}, superseded by a newer edit "
         f"{tally.superseded}, errors {len(tally.errors)}, wrong values {tally.wrong}",

@@ -103,6 +103,15 @@ def one_thread(torch: object | None = None) -> Iterator[None]:
                 torch.set_num_threads(before)  # type: ignore[attr-defined]
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its ended child processes (the workers an
+    enclosure forks, see :mod:`mha_symbolic.exact.head_pool`)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def machine(when: str) -> str:
     """The machine's cores and load average, said beside the figures."""
     one, five, _ = os.getloadavg()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache, wraps
 from math import gcd, lcm
@@ -96,6 +96,22 @@ def number_kinds(value: Any) -> frozenset[type]:
     return frozenset(kinds)
 
 
+_SMALL = 1024  # entries: a product this small is remembered (a model-sized one is not kept)
+
+
+def times(a: Any, b: Any) -> Any:
+    """``a * b`` of matrices or of a number and a matrix; a small one is remembered (by
+    :func:`_recent`): the page's edit of one input leaves the other heads' projections and
+    scaled scores as they were."""
+    small = all(not isinstance(m, sp.MatrixBase) or len(m) <= _SMALL for m in (a, b))
+    return _times_recent(a, b) if small else a * b
+
+
+@_recent
+def _times_recent(a: Any, b: Any) -> Any:
+    return a * b
+
+
 @_recent
 def expanded_product(a: Matrix, b: Matrix) -> Matrix:
     """a b with every entry expanded into a polynomial of its symbols.
@@ -107,17 +123,50 @@ def expanded_product(a: Matrix, b: Matrix) -> Matrix:
     symbols = a.free_symbols | b.free_symbols
     if symbols:
         try:
-            ring, *_ = sp.polys.rings.ring(sorted(symbols, key=sp.default_sort_key), sp.QQ)
-            left = [[ring.from_expr(v) for v in a.row(i)] for i in range(a.rows)]
-            right = [[ring.from_expr(v) for v in b.col(j)] for j in range(b.cols)]
+            ring = _ring(tuple(sorted(symbols, key=sp.default_sort_key)))
+            left = [_in_ring(ring, tuple(a.row(i))) for i in range(a.rows)]
+            right = [_in_ring(ring, tuple(b.col(j))) for j in range(b.cols)]
         except (ValueError, sp.polys.polyerrors.PolynomialError):  # not over QQ: expand below
             pass
         else:
-            return Matrix(
-                [[sum((x * y for x, y in zip(row, col)), ring.zero).as_expr() for col in right]
-                 for row in left]
-            )  # fmt: skip
+            return Matrix([[_dot(ring, row, col) for col in right] for row in left])
     return Matrix((a * b).applyfunc(tidy))
+
+
+# The page derives its spec again at each edit: an edit of one input row changes one row of
+# Q, K and V, so most rows and entries of a product are those of the edit before. Entries
+# and converted rows are remembered by value within one ring (its symbols, in order).
+_ENTRIES = 4096
+
+
+@lru_cache(maxsize=64)
+def _ring(symbols: tuple[sp.Symbol, ...]) -> Any:
+    return sp.polys.rings.ring(symbols, sp.QQ)[0]
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A row (or column) of a product's factor in ``ring``: its entries (and the kinds of
+    number in them, see ``KINDS_IN_KEY``), and their polynomials (not compared)."""
+
+    entries: tuple[sp.Expr, ...]
+    kinds: frozenset[type] | None
+    polys: tuple[Any, ...] = field(compare=False, hash=False)
+
+
+def _in_ring(ring: Any, entries: tuple[sp.Expr, ...]) -> _Row:
+    return _converted(ring, entries, number_kinds(entries) if KINDS_IN_KEY else None)
+
+
+@lru_cache(maxsize=_ENTRIES)
+def _converted(ring: Any, entries: tuple[sp.Expr, ...], kinds: frozenset[type] | None) -> _Row:
+    return _Row(entries, kinds, tuple(ring.from_expr(v) for v in entries))
+
+
+@lru_cache(maxsize=_ENTRIES)
+def _dot(ring: Any, row: _Row, col: _Row) -> sp.Expr:
+    """The expanded entry of ``row`` times ``col``."""
+    return sum((x * y for x, y in zip(row.polys, col.polys)), ring.zero).as_expr()
 
 
 def scores(q: Matrix, k: Matrix) -> Matrix:
@@ -218,12 +267,34 @@ def divide(top: Sum, bottom: Sum, numbers: bool = False) -> sp.Expr:
         return ratio
     if bottom.primitive == 1:
         return ratio * top.primitive
-    if numbers and bottom.primitive.is_Add and top.primitive.is_Add:
+    if _plain_quotient(top.primitive, bottom.primitive, numbers):
         # What Mul makes of these (its rules have nothing to combine): the coefficient,
         # then the two factors in canonical order.
         factors = in_order(top.primitive, sp.Pow(bottom.primitive, -1, evaluate=False))
         return sp.Mul._from_args(factors if ratio == 1 else (ratio, *factors), True)
     return sp.Mul(ratio, top.primitive, sp.Pow(bottom.primitive, -1))
+
+
+def _plain_quotient(top: sp.Expr, bottom: sp.Expr, numbers: bool) -> bool:
+    """Whether ``top / bottom`` (primitive sums, as :func:`divide` has them) is simply
+    ``top * bottom^-1`` in canonical order: a sum of real exponentials and rationals over
+    another (``numbers``), or a sum or an exponential over a sum with symbols of three or
+    more terms, which Pow leaves as it is (it looks into a reciprocal's base only for a
+    number, or two terms one of which may be infinite) and Mul has nothing to combine with:
+    a softmax's weight over symbolic logits, whose evaluation asked SymPy's assumptions of
+    each exponential again (a third of a symbolic derivation's time)."""
+    if not bottom.is_Add:
+        return False
+    if numbers:
+        return bool(top.is_Add)
+    return (
+        len(bottom.args) > 2
+        and (top.is_Add or isinstance(top, sp.exp))
+        and not bottom.is_number
+        and not top.is_number
+        and bottom.is_commutative
+        and top.is_commutative
+    )
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def proved_decimal(value: sp.Expr, places: int) -> str | None:
     when arb cannot evaluate it (then SymPy's evaluation is used), when it is not real, or
     when it has more than ``MAX_INTEGER_DIGITS`` digits before the point."""
     with balls.precision(64):
-        rough = balls.to_arb(value, {})
+        rough = balls.to_arb(value, _met(64))
     if rough is None or not rough.is_finite():
         return None
     magnitude = _magnitude_bits(rough)
@@ -81,13 +81,26 @@ def proved_decimal(value: sp.Expr, places: int) -> str | None:
     start = magnitude + math.ceil(places * _LOG2_10) + _GUARD
     for bits in (start, 4 * start, 16 * start):
         with balls.precision(bits):
-            ball = balls.to_arb(value, {})
+            ball = balls.to_arb(value, _met(bits))
             if ball is None or not ball.is_finite():
                 return None
             units, decided = _nearest(ball * flint.arb(10) ** places)
         if decided:
             return _text(units, places)
     return _text(_by_signs(value, units, places), places)
+
+
+# The balls of the subterms met so far, by precision: the values printed one after another
+# share them (a softmax row's denominator in each of its weights, the exponentials in every
+# entry after them). Forgotten all at once past a bound, so a long-running page stays small.
+_MET: dict[int, dict[sp.Expr, flint.arb | None]] = {}
+_MET_LIMIT = 20_000
+
+
+def _met(bits: int) -> dict[sp.Expr, flint.arb | None]:
+    if sum(len(seen) for seen in _MET.values()) > _MET_LIMIT:
+        _MET.clear()
+    return _MET.setdefault(bits, {})
 
 
 def _magnitude_bits(ball: flint.arb) -> int | None:

@@ -10,6 +10,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic import operations
+from mha_symbolic.exact import ops
 from mha_symbolic.model.nodes import (
     EntrySum,
     HalfSquaredNorm,
@@ -36,7 +37,7 @@ def evaluate(expr: sp.Basic, values: Mapping[sp.Basic, Any]) -> Any:
 def _product(expr: sp.MatMul, values: Mapping[sp.Basic, Any]) -> Matrix:
     product: Any = _ONE
     for arg in expr.args:
-        product = product * evaluate(arg, values)
+        product = ops.times(product, evaluate(arg, values))
     return Matrix(product)
 
 

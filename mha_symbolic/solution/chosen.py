@@ -12,7 +12,9 @@ attention weight comes out close to uniform, a heatmap with nothing to see.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
+from typing import Any
 
 import flint
 import sympy as sp
@@ -118,7 +120,28 @@ def at_chosen(
     return _at(step, values, settings, subterms)
 
 
+# The lines of recent steps, by what makes them (the step's name and value, the numbers and the
+# settings): the page's edit leaves the other heads' steps as they were.
+_LINES: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
+_RECENT = 256
+
+
 def _at(
+    step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings, subterms: Subterms
+) -> str | None:
+    if not isinstance(step.entries, sp.ImmutableMatrix):  # a lazy step's: made each time
+        return _worked(step, values, settings, subterms)
+    key = (step.symbol.name, step.entries, frozenset(values.items()), settings)
+    if key in _LINES:
+        _LINES.move_to_end(key)
+        return _LINES[key]
+    line = _LINES[key] = _worked(step, values, settings, subterms)
+    if len(_LINES) > _RECENT:
+        _LINES.popitem(last=False)
+    return line
+
+
+def _worked(
     step: Step, values: Mapping[sp.Symbol, sp.Expr], settings: latex.Settings, subterms: Subterms
 ) -> str | None:
     approx = _approx_from_balls(step, values, settings, subterms)
@@ -133,7 +156,7 @@ def _at(
     return None if shown.named else rf"{step.symbol.name} = {shown.exact}"
 
 
-_BITS = 128  # the balls' precision: a few decimals are settled at once, near a boundary or not
+BITS = 128  # the balls' precision: a few decimals are settled at once, near a boundary or not
 _LARGEST = flint.arb(10) ** 100  # (far below the digits where a value has no decimals)
 _SHORT = 10**6  # a short decimal (one that reads as exact) has at most 6 places
 
@@ -153,8 +176,8 @@ def _approx_from_balls(
     entries = step.entries
     shown = latex.layout(entries, settings.max_size)
     cells = [(i, j) for i in shown.rows for j in shown.cols if i is not None and j is not None]
-    with balls.precision(_BITS):
-        seen = subterms.balls(values, _BITS)
+    with balls.precision(BITS):
+        seen = subterms.balls(values, BITS)
         found = {}
         for i in range(entries.rows):
             for j in range(entries.cols):

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import sympy as sp
 from sympy.core.mul import _keep_coeff
+
+from mha_symbolic.exact.ops import KINDS_IN_KEY, number_kinds
 
 _LETTERS = "abcdfgpruvwyz"  # not e (Euler's number), h, i, j, k, l, m, n, o, q, s, t, x
 # A name helps only while the powers stay small (a, a^2, a^3); e^{5 10^25 sqrt 2} as a
@@ -132,7 +135,7 @@ def exponentials(
             atoms = value.atoms(sp.exp) if hasattr(value, "atoms") else set()
         # In order of first appearance; only the new ones sorted (a model-sized output's
         # entries share the same hundreds of exponentials).
-        new = sorted(atoms - seen, key=sp.default_sort_key)
+        new = sorted(atoms - seen, key=_sort_key)
         seen.update(new)
         for atom in new:
             rest = _nameable(atom.args[0], declared)
@@ -156,7 +159,26 @@ def exponentials(
     return Names(tuple(bases), replace)
 
 
+# An edit on the page names the exponentials of every step again, most of them those of the
+# edit before: their order and whether each is named are remembered (by value, and by the
+# kinds of number in them where SymPy has 1.0 == 1; bounded).
+def _sort_key(atom: sp.Basic) -> Any:
+    return _remembered_key(atom, number_kinds(atom) if KINDS_IN_KEY else None)
+
+
+@lru_cache(maxsize=4096)
+def _remembered_key(atom: sp.Basic, kinds: frozenset[type] | None) -> Any:
+    return sp.default_sort_key(atom)
+
+
 def _nameable(arg: sp.Expr, parameters: frozenset[sp.Basic]) -> sp.Expr | None:
+    return _named_part(arg, parameters, number_kinds(arg) if KINDS_IN_KEY else None)
+
+
+@lru_cache(maxsize=4096)
+def _named_part(
+    arg: sp.Expr, parameters: frozenset[sp.Basic], kinds: frozenset[type] | None
+) -> sp.Expr | None:
     """The part of an exponent a name stands for, or None when it is not named: e^{k sqrt(3)/3}
     (a rational times one algebraic number: the 1/sqrt(d_k) scale) and e^{k/tau} (a rational
     function of declared parameters: a temperature). A RoPE score's cos(1) - sin(1) stays as

@@ -10,6 +10,7 @@ as SymPy's, remembered by subterm for one solution.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -115,9 +116,55 @@ def _substituted(
         return known
     args = expr.args
     new = tuple(_substituted(a, rule, made) if isinstance(a, sp.Basic) else a for a in args)
-    result = expr.func(*new) if any(n is not a for n, a in zip(new, args)) else expr
+    if not any(n is not a for n, a in zip(new, args)):
+        result = expr
+    elif isinstance(expr, sp.Mul) and _zero_times_finite(new):
+        result = sp.S.Zero  # as Mul makes it, without asking whether each factor is finite
+    else:
+        result = expr.func(*new)
     made[expr] = result
     return result
+
+
+def _zero_times_finite(factors: tuple[Any, ...]) -> bool:
+    """Some factor is 0 and every other one a finite real number (checked by their form):
+    their product is 0. Mul finds it by asking SymPy's assumptions whether each factor is
+    finite: at the chosen numbers (a weight matrix's zeros off the diagonal), most of the
+    solution's time, spent on sums of exponentials over which a product of 0 is taken."""
+    if not any(f is sp.S.Zero for f in factors):
+        return False
+    return all(f is sp.S.Zero or _finite_real(f) for f in factors)
+
+
+@functools.lru_cache(maxsize=4096)
+def _finite_real(expr: sp.Basic) -> bool:
+    """Whether ``expr`` is surely a finite real number by its form: rationals, square roots
+    and other powers of positive ones, exponentials of finite reals, and sums, products and
+    powers of these (a negative power only of a surely positive base)."""
+    if isinstance(expr, sp.Rational):
+        return True
+    if isinstance(expr, sp.exp):
+        return _finite_real(expr.args[0])
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        return all(_finite_real(a) for a in expr.args)
+    if isinstance(expr, sp.Pow) and isinstance(expr.exp, sp.Rational):
+        if expr.exp.is_Integer and expr.exp >= 0:
+            return _finite_real(expr.base)
+        return _positive(expr.base)
+    return False
+
+
+def _positive(expr: sp.Basic) -> bool:
+    """Whether ``expr`` is surely a positive finite real number by its form."""
+    if isinstance(expr, sp.Rational):
+        return expr > 0
+    if isinstance(expr, sp.exp):
+        return _finite_real(expr.args[0])
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        return all(_positive(a) for a in expr.args)
+    if isinstance(expr, sp.Pow) and isinstance(expr.exp, sp.Rational):
+        return _positive(expr.base)
+    return False
 
 
 # What the solutions made one after another in a process share (an edit on the page changes

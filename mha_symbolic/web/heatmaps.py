@@ -85,15 +85,12 @@ def _at_chosen(
     d: Any, step: Any, chosen: dict[sp.Symbol, sp.Expr], places: int
 ) -> dict[str, Any] | None:
     """The heatmap of symbolic weights at the chosen numbers; None where one is undefined."""
-    from mha_symbolic.solution import latex
-    from mha_symbolic.solution.subterms import SHARED
-
-    numbers = SHARED.substituted(step.entries, chosen)  # as the solution's own line has it
+    entries = step.entries
     rows = []
-    for i in range(numbers.rows):
-        cells = [latex.decimal(numbers[i, j], places) for j in range(numbers.cols)]
+    for i in range(entries.rows):
+        cells = [_decimal_at(entries[i, j], chosen, places) for j in range(entries.cols)]
         row = [{"text": c, "mathml": None, "decimal": c, "shade": float(c)} for c in cells if c]
-        if len(row) != numbers.cols:
+        if len(row) != entries.cols:
             return None
         rows.append(row)
     return {
@@ -103,8 +100,27 @@ def _at_chosen(
         "queries": list(d.spec.tokens),
         "keys": list(d.spec.key_tokens),
         "rows": rows,
-        "formulas": [_general()] * numbers.rows,
+        "formulas": [_general()] * entries.rows,
     }
+
+
+def _decimal_at(entry: sp.Expr, chosen: dict[sp.Symbol, sp.Expr], places: int) -> str | None:
+    """``entry`` at the chosen numbers to ``places``, as the solution's line has it: from an
+    arb ball of it (the solution's, met or made once for both) where the ball settles the
+    decimals, else from the exact value there; None where it is undefined."""
+    from mha_symbolic.exact import balls
+    from mha_symbolic.exact.rounding import decimal_of
+    from mha_symbolic.solution import latex
+    from mha_symbolic.solution.chosen import BITS
+    from mha_symbolic.solution.subterms import SHARED
+
+    if all(isinstance(v, sp.Rational) for v in chosen.values()):
+        with balls.precision(BITS):
+            ball = balls.to_arb(entry, SHARED.balls(chosen, BITS))
+            text = None if ball is None else decimal_of(ball, places)
+        if text is not None:
+            return text
+    return latex.decimal(SHARED.substituted(entry, chosen), places)
 
 
 @functools.cache
