@@ -266,3 +266,24 @@ def test_scores_are_integers_times_one_factor_and_exact(denominators: str) -> No
     ]
     assert made == expected
     _agrees(d)
+
+
+@pytest.mark.parametrize("kind", ["causal", "given"])
+def test_the_additive_mask_is_the_matrix_made_entry_by_entry(kind: str) -> None:
+    """The mask leaf (0 where a 0/1 mask allows, -oo where it blocks) is made from the mask's
+    representation at once: equal, with the same hash and form, to the one made entry by
+    entry; the structure reads it as its pattern."""
+    from mha_symbolic.exact import structured as st_walker
+    from mha_symbolic.operations.mask import additive
+
+    if kind == "causal":
+        allowed = sp.ImmutableMatrix(5, 5, lambda i, j: 1 if j <= i else 0)
+    else:
+        allowed = sp.ImmutableMatrix([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    made = additive(allowed)
+    slow = sp.ImmutableMatrix(*allowed.shape, lambda i, j: 0 if allowed[i, j] else -sp.oo)
+    assert made == slow and hash(made) == hash(slow) and made._rep == slow._rep
+    assert made.tolist() == slow.tolist()
+    form = st_walker._leaf(made)
+    assert isinstance(form, st_values.Blocked)
+    assert form.allowed == tuple(tuple(bool(a) for a in row) for row in allowed.tolist())

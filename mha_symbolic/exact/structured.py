@@ -70,10 +70,11 @@ def _leaf(value: Any) -> Value:
         return rational(value)
     except Unstructured:
         listed = value.tolist()  # read once: a causal mask of 1024 tokens has a million
-        entries = {entry for row in listed for entry in row}
-        if -sp.oo not in entries or not entries <= {sp.S.Zero, -sp.oo}:
+        zero, blocked = sp.S.Zero, sp.S.NegativeInfinity  # (SymPy's singletons: no hashing)
+        allowed = tuple(tuple(entry is zero for entry in row) for row in listed)
+        if all(map(all, allowed)) or not all(e is zero or e is blocked for r in listed for e in r):
             raise
-    return Blocked(tuple(tuple(entry is sp.S.Zero for entry in row) for row in listed))
+    return Blocked(allowed)
 
 
 # ---------------------------------------------------------------------- rational helpers
