@@ -175,3 +175,23 @@ def test_the_bench_builds_the_same_entry_in_symengine() -> None:
     assert sp.N(contenders["entry"]() - maker(4, 0), 30) == 0  # row 4 first, made cold
     assert float(contenders["symengine"]()) == float(symengine_rope_entry(mix, 4, 0))
     assert contenders["again"]() == maker(4, 0)  # the same row again, its cos and sin made
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_a_scores_remembered_compare_key_is_the_one_its_terms_make(name: str) -> None:
+    """A score's sum keeps the compare key made from its terms' keys (the exponentials of a
+    softmax row are sorted by keys that hold it): the key made from scratch, which orders as
+    SymPy does (a sum of exponentials of such scores is SymPy's Add, term for term)."""
+    from mha_symbolic.exact import canonical_order
+
+    d = derive(_spec(**SPECS[name]))
+    lazy = d.step("head1.scores").entries
+    sums = [lazy[i, j] for i in range(5) for j in range(5)]
+    sums = [s for s in sums if isinstance(s, sp.Add)]
+    assert sums  # (scores of cos and sin with rational numbers beside)
+    for made in sums:
+        remembered = canonical_order.compare_key(made)
+        assert remembered == canonical_order._sum_or_product(made)
+        assert remembered == canonical_order._made(sp.Add(*made.args))  # a copy: no memory
+    exps = [sp.exp(s) for s in sums]
+    assert ops.canonical_add(exps).args == sp.Add(*exps).args

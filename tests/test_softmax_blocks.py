@@ -77,8 +77,11 @@ def test_streamed_balls_contain_the_formulas_value(
     inputs = _inputs(seed)
     d = derive(_spec(inputs))
     logits = d.structured["head1.masked"]  # type: ignore[index]
-    assert isinstance(logits, st.Logits) and logits.factor == sp.Rational(1, 2)
-    assert logits.matrix == d.structured["head1.scores"]  # type: ignore[index]
+    scores = d.structured["head1.scores"]  # type: ignore[index]
+    # the scores are integers times one factor; the scale 1/2 joins it, no matrix is made
+    assert isinstance(scores, st.Logits) and scores.matrix.numer_denom()[1] == 1
+    assert isinstance(logits, st.Logits) and logits.factor == scores.factor * sp.Rational(1, 2)
+    assert logits.matrix is scores.matrix
     monkeypatch.setattr(softmax_blocks, "ROWS", rows)
     balls = enclose(d, "output", 50)
     reference = _reference(inputs)
@@ -113,7 +116,9 @@ def test_streamed_matches_the_unstreamed_product(rows: int) -> None:
 def test_scaled_step_is_exactly_the_scores_over_the_factor() -> None:
     d = derive(_spec(_inputs(3)))
     scaled = d.structured["head2.scaled"]  # type: ignore[index]
-    assert isinstance(scaled, st.Logits) and scaled.factor == sp.Rational(1, 2)
+    scores = d.structured["head2.scores"]  # type: ignore[index]
+    assert isinstance(scaled, st.Logits) and isinstance(scores, st.Logits)
+    assert scaled.factor == scores.factor / 2 and scaled.matrix is scores.matrix
     assert d["head2.scaled"] == d["head2.scores"] / 2
     assert d.step("head2.scaled").entries[3, 1] == d["head2.scores"][3, 1] / 2
 

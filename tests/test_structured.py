@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mha_symbolic import AttentionSpec, SpecError, derive
+from mha_symbolic.exact import structured_values as st_values
 from mha_symbolic.exact.backward import backward
 from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import walk
@@ -217,3 +218,72 @@ def test_bench_scale_forward_rows_and_peak_memory() -> None:
     peak = model_scale.peak_mb(lambda: bytearray(64 * 2**20))
     if peak is not None:  # Linux: /proc/self/clear_refs resets the peak in the child
         assert 60 <= peak < 200
+
+
+def _fractions(matrix: Any) -> list[list[Fraction]]:
+    return [[Fraction(*float(v).as_integer_ratio()) for v in row] for row in matrix]
+
+
+@pytest.mark.parametrize("denominators", ["binary", "many"])
+def test_scores_are_integers_times_one_factor_and_exact(denominators: str) -> None:
+    """Q_h K_h^T of binary floats (a power of two over every entry) is kept as an integer
+    matrix and one factor, its entries exactly the products of the floats' fractions;
+    rationals of many unrelated denominators stay a rational matrix, as exact."""
+    rng = np.random.default_rng(3)
+    length, width, heads = 6, 4, 2
+    if denominators == "binary":
+        x = _fractions(rng.standard_normal((length, width)).astype(np.float32))
+        w = _fractions(rng.standard_normal((width, width)).astype(np.float32))
+    else:
+        big = [int(sp.nextprime(2**40 + 10**6 * n)) for n in range(length * width)]
+        x = [[Fraction(i - j, big[i * width + j]) for j in range(width)] for i in range(length)]
+        w = [[Fraction(i + j + 1, 2 * j + 3) for j in range(width)] for i in range(width)]
+    raw = {"x": x, "heads": heads, "layout": "fused", "convention": "xW", "mask": "causal"}
+    raw["weights"] = {"w_q": w, "w_k": [row[::-1] for row in w], "w_v": w}
+    with exact_numbers.floats("binary"):
+        d = derive(AttentionSpec.from_dict(raw))
+    scores = d.structured["head2.scores"]  # type: ignore[index]
+    q = [[sum(a * b for a, b in zip(row, col)) for col in zip(*w)] for row in x]
+    k = [[sum(a * b for a, b in zip(row, col)) for col in zip(*[r[::-1] for r in w])] for row in x]
+    half = width // heads
+    expected = [
+        [sum(qi[c] * kj[c] for c in range(half, width)) for kj in k] for qi in q
+    ]  # head 2: the second half of the columns
+    if denominators == "binary":
+        assert isinstance(scores, st_values.Logits) and scores.factor.q & (scores.factor.q - 1) == 0
+        assert scores.matrix.numer_denom()[1] == 1  # integers: no entry put in lowest terms
+        factor = Fraction(int(scores.factor.p), int(scores.factor.q))
+        matrix = scores.matrix
+    else:
+        assert isinstance(scores, flint.fmpq_mat)  # their lcm is long: FLINT's own product
+        factor, matrix = Fraction(1), scores
+    made = [
+        [
+            factor * Fraction(int(e.p), int(e.q))
+            for e in matrix.entries()[i * length : (i + 1) * length]
+        ]
+        for i in range(length)
+    ]
+    assert made == expected
+    _agrees(d)
+
+
+@pytest.mark.parametrize("kind", ["causal", "given"])
+def test_the_additive_mask_is_the_matrix_made_entry_by_entry(kind: str) -> None:
+    """The mask leaf (0 where a 0/1 mask allows, -oo where it blocks) is made from the mask's
+    representation at once: equal, with the same hash and form, to the one made entry by
+    entry; the structure reads it as its pattern."""
+    from mha_symbolic.exact import structured as st_walker
+    from mha_symbolic.operations.mask import additive
+
+    if kind == "causal":
+        allowed = sp.ImmutableMatrix(5, 5, lambda i, j: 1 if j <= i else 0)
+    else:
+        allowed = sp.ImmutableMatrix([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    made = additive(allowed)
+    slow = sp.ImmutableMatrix(*allowed.shape, lambda i, j: 0 if allowed[i, j] else -sp.oo)
+    assert made == slow and hash(made) == hash(slow) and made._rep == slow._rep
+    assert made.tolist() == slow.tolist()
+    form = st_walker._leaf(made)
+    assert isinstance(form, st_values.Blocked)
+    assert form.allowed == tuple(tuple(bool(a) for a in row) for row in allowed.tolist())

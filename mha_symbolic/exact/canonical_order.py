@@ -37,10 +37,14 @@ _MOST = 100_000
 
 def compare_key(expr: sp.Basic) -> tuple[Any, ...]:
     """A key that orders SymPy objects as ``Basic.compare`` does."""
+    cls = type(expr)
+    if cls is sp.Add or cls is sp.Mul:
+        held = _BY_ID.get(id(expr))
+        if held is not None and held[0] is expr:
+            return held[1]  # a sum whose key was made with it (see remember)
+        return _sum_or_product(expr)  # quick from its terms' keys; not worth keeping
     if isinstance(expr, sp.Rational):
         return rational_key(expr)  # made at once: cheaper than looking it up
-    if isinstance(expr, (sp.Mul, sp.Add)):
-        return _made(expr)  # quick from its factors' keys; not worth keeping
     key = _KNOWN.get(expr)
     if key is None:
         key = _made(expr)
@@ -50,9 +54,51 @@ def compare_key(expr: sp.Basic) -> tuple[Any, ...]:
     return key
 
 
+# Keys given with the sums they belong to, by the sum's id (the sum kept alive beside its
+# key, so the id is not reused): found without hashing the sum or comparing it.
+_BY_ID: dict[int, tuple[sp.Basic, tuple[Any, ...]]] = {}
+
+
+def remember(expr: sp.Basic, key: tuple[Any, ...]) -> None:
+    """Keep ``key`` as the compare key of the Add or Mul ``expr`` (its maker built it from
+    its terms' keys): a RoPE logit is a sum of 128 products, and the exponentials of a
+    softmax row, sorted by their keys, hold the row's logits, each many times."""
+    if len(_BY_ID) >= _MOST:
+        _BY_ID.clear()
+    _BY_ID[id(expr)] = (expr, key)
+
+
+_RANKS: dict[type, tuple[int, str]] = {}  # rank() by class, without making its name
+
+
+def _rank_of(cls: type) -> tuple[int, str]:
+    made = _RANKS.get(cls)
+    if made is None:
+        made = _RANKS[cls] = rank(cls.__name__)
+    return made
+
+
 def rational_key(number: sp.Rational) -> tuple[Any, ...]:
     """The key of a SymPy Rational or Integer: its class's place, then (p, q)."""
-    return (rank(number.__class__.__name__), 2, (number.p, number.q))
+    return (_rank_of(type(number)), 2, (number.p, number.q))
+
+
+def _sum_or_product(expr: sp.Basic) -> tuple[Any, ...]:
+    """:func:`_made` of an Add or a Mul (their content is their arguments), its terms' and
+    factors' keys made in one loop: a RoPE logit is a sum of 128 products, and each softmax
+    row sorts exponentials of such sums by their keys."""
+    items: list[Any] = []
+    append = items.append
+    for arg in expr._args:
+        cls = type(arg)
+        if cls is sp.Mul or cls is sp.Add:
+            held = _BY_ID.get(id(arg))
+            append(held[1] if held is not None and held[0] is arg else _sum_or_product(arg))
+        elif isinstance(arg, sp.Rational):
+            append((_rank_of(cls), 2, (arg.p, arg.q)))
+        else:
+            append(compare_key(arg))
+    return (_rank_of(type(expr)), len(items), tuple(items))
 
 
 def _made(expr: sp.Basic) -> tuple[Any, ...]:
@@ -67,7 +113,7 @@ def _made(expr: sp.Basic) -> tuple[Any, ...]:
             items.append(item)
         else:
             raise Unordered(type(item).__name__)
-    return (rank(expr.__class__.__name__), len(content), tuple(items))
+    return (_rank_of(type(expr)), len(content), tuple(items))
 
 
 def in_order(first: sp.Basic, second: sp.Basic) -> tuple[sp.Basic, sp.Basic]:

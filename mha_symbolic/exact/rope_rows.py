@@ -24,12 +24,18 @@ from sympy.core.basic import Basic
 
 from mha_symbolic.exact import ops
 from mha_symbolic.exact.arb import arb_of
-from mha_symbolic.exact.canonical_order import Unordered, compare_key, rank, rational_key
+from mha_symbolic.exact.canonical_order import (
+    Unordered,
+    compare_key,
+    rank,
+    rational_key,
+    remember,
+)
 from mha_symbolic.exact.rope_arb import Rotated, RotatedScores
 
 EntryMaker = Callable[[int, int], sp.Expr]
 _ONE_ARGUMENT = sp.FiniteSet(1)  # what SymPy's Function sets as a cos's, sin's or exp's nargs
-_MUL = rank("Mul")
+_MUL, _ADD = rank("Mul"), rank("Add")
 
 
 def turned(x_a: sp.Expr, x_b: sp.Expr, turn: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
@@ -141,11 +147,15 @@ def rational_score(
                 keyed.append(((_MUL, 2, (rational_key(made), key)), term))
     keyed.sort(key=lambda item: item[0])  # (no two keys alike: each atom is there once)
     terms = [term for _, term in keyed]
+    keys = [key for key, _ in keyed]
     if number != 0:
         terms.insert(0, _number(number))
+        keys.insert(0, rational_key(terms[0]))
     if len(terms) < 2:
         return terms[0] if terms else sp.Integer(0)
-    return sp.Add._from_args(terms, True)
+    made = sp.Add._from_args(terms, True)
+    remember(made, (_ADD, len(terms), tuple(keys)))  # its compare key, from its terms'
+    return made
 
 
 def _number(value: flint.fmpq) -> sp.Rational:

@@ -56,7 +56,12 @@ def weighted_values(
     on the (narrower) product."""
     rows, cols, width = logits.nrows(), logits.ncols(), values.ncols()
     rows_per_block = rows_per_block or ROWS
-    entries, value_entries = logits.entries(), values.entries()
+    entries = logits.entries()
+    # the values with a column of ones beside: one product gives a block's weighted values
+    # and its row sums (arb turns the block into integer matrices once, not twice)
+    flat_values, one = values.entries(), flint.arb(1)
+    ones = [e for j in range(cols) for e in (*flat_values[j * width : (j + 1) * width], one)]
+    wide = width + 1
     out: list[flint.arb] = []
     for start in range(0, rows, rows_per_block):
         stop = min(rows, start + rows_per_block)
@@ -66,12 +71,10 @@ def weighted_values(
             open_ = None if allowed is None else allowed[i][:reach]
             made.extend(row_exps(entries[i * cols : i * cols + reach], open_, key))
         block = flint.arb_mat(stop - start, reach, made)
-        sums = (block * flint.arb_mat(reach, 1, [1] * reach)).entries()
-        product = block * flint.arb_mat(reach, width, value_entries[: reach * width])
-        flat = product.entries()
-        for n, total in enumerate(sums):
-            inverse = 1 / total
-            out.extend(e * inverse for e in flat[n * width : (n + 1) * width])
+        flat = (block * flint.arb_mat(reach, wide, ones[: reach * wide])).entries()
+        for n in range(stop - start):
+            inverse = 1 / flat[n * wide + width]  # the row's sum
+            out.extend(e * inverse for e in flat[n * wide : n * wide + width])
     return flint.arb_mat(rows, width, out)
 
 

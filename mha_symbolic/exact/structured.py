@@ -32,6 +32,7 @@ from mha_symbolic.exact.structured_values import Term as Term
 from mha_symbolic.exact.structured_values import Unstructured as Unstructured
 from mha_symbolic.exact.structured_values import Value as Value
 from mha_symbolic.exact.structured_values import Weights as Weights
+from mha_symbolic.exact.structured_values import rational_logits, rational_of
 from mha_symbolic.model.program import Program
 from mha_symbolic.spec.binary_arrays import expanded, flint_of, repeats_of
 
@@ -69,10 +70,11 @@ def _leaf(value: Any) -> Value:
         return rational(value)
     except Unstructured:
         listed = value.tolist()  # read once: a causal mask of 1024 tokens has a million
-        entries = {entry for row in listed for entry in row}
-        if -sp.oo not in entries or not entries <= {sp.S.Zero, -sp.oo}:
+        zero, blocked = sp.S.Zero, sp.S.NegativeInfinity  # (SymPy's singletons: no hashing)
+        allowed = tuple(tuple(entry is zero for entry in row) for row in listed)
+        if all(map(all, allowed)) or not all(e is zero or e is blocked for r in listed for e in r):
             raise
-    return Blocked(tuple(tuple(entry is sp.S.Zero for entry in row) for row in listed))
+    return Blocked(allowed)
 
 
 # ---------------------------------------------------------------------- rational helpers
@@ -118,22 +120,7 @@ def _plain(value: Value) -> Value:
     rule with no shortcut for them)."""
     if isinstance(value, Repeated):
         return expanded(value.base, value.kv, value.group, value.by_rows)
-    if _rational_logits(value):
-        assert isinstance(value, Logits) and isinstance(value.matrix, flint.fmpq_mat)
-        factor = value.factor
-        return value.matrix * flint.fmpq(int(factor.p), int(factor.q))
-    return value
-
-
-def _rational_logits(value: Value) -> bool:
-    """A rational factor times a rational matrix, nothing blocked: the scale kept apart
-    (its product is made only for a rule that needs it, see :func:`_times`)."""
-    return (
-        isinstance(value, Logits)
-        and value.allowed is None
-        and value.factor.is_Rational
-        and isinstance(value.matrix, flint.fmpq_mat)
-    )
+    return rational_of(value)
 
 
 def _shared(left: Value, right: Value) -> Repeated | None:
@@ -157,10 +144,36 @@ def _scalar(expr: sp.Basic, values: Mapping[sp.Basic, Value]) -> sp.Expr:
     return number
 
 
+# A common denominator of a factor up to this many bits makes its product an integer one
+# (binary floats: a power of two); beyond it (rationals of many unrelated denominators, whose
+# lcm grows with each) FLINT's rational product is quicker.
+_CLEARED_BITS = 256
+
+
+def _product(left: flint.fmpq_mat, right: flint.fmpq_mat) -> Value:
+    """``left @ right``. A product with more entries than its factors (the inner size below
+    both outer ones: the scores ``Q_h K_h^T``) is kept as an integer matrix and one rational
+    factor, ``(A B) / (a b)`` for ``left = A / a`` and ``right = B / b`` over their common
+    denominators: FLINT multiplies integers, and no entry of the result is put in lowest
+    terms (a gcd each: 12 million for a GPT-2 layer at 1024 tokens)."""
+    inner = left.ncols()
+    if not inner < min(left.nrows(), right.ncols()):
+        return left * right
+    whole, below = left.numer_denom()
+    other, beside = right.numer_denom()
+    if max(below.bit_length(), beside.bit_length()) > _CLEARED_BITS:
+        return left * right
+    factor = sp.Rational(1, int(below) * int(beside))
+    return Logits(factor, flint.fmpq_mat(whole * other))
+
+
 def _times(left: Value, right: Value) -> Value:
     shared = _shared(left, right)
     if shared is not None:
         return shared
+    if isinstance(left, sp.Expr) and rational_logits(right):
+        assert isinstance(right, Logits)  # the scale joins the factor: no matrix is made
+        return Logits(left * right.factor, right.matrix)
     left, right = _plain(left), _plain(right)
     rotated = scores_of(left, right)  # RoPE's queries times its keys: held as the pair
     if rotated is not None:
@@ -175,7 +188,7 @@ def _times(left: Value, right: Value) -> Value:
         # million entries and a gcd each), and the softmax and enclose read the factor.
         return Logits(left, right)
     if isinstance(left, flint.fmpq_mat) and isinstance(right, flint.fmpq_mat):
-        return left * right
+        return _product(left, right)
     if isinstance(left, Weights) and isinstance(right, flint.fmpq_mat):
         # one row per query (the weights' rows), not per key: cross-attention has both
         return Mix(left.logits.matrix.nrows(), right.ncols(), (Term(left, right, 0),))
@@ -188,7 +201,7 @@ def _times(left: Value, right: Value) -> Value:
 
 
 def _plus(left: Value, right: Value) -> Value:
-    if _rational_logits(left) and isinstance(right, Blocked):
+    if rational_logits(left) and isinstance(right, Blocked):
         assert isinstance(left, Logits)
         return Logits(left.factor, left.matrix, right.allowed)  # the scale still apart
     left, right = _plain(left), _plain(right)
@@ -256,7 +269,7 @@ def _matadd(expr: sp.MatAdd, values: Mapping[sp.Basic, Value]) -> Value:
 
 def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.arg, values)
-    if _rational_logits(inner):
+    if rational_logits(inner):
         inner = _plain(inner)
     if isinstance(inner, (Rotated, Repeated)):
         return inner.transpose()
@@ -268,7 +281,7 @@ def _transpose(expr: sp.Transpose, values: Mapping[sp.Basic, Value]) -> Value:
 def _slice(expr: sp.MatrixSlice, values: Mapping[sp.Basic, Value]) -> Value:
     inner = value_of(expr.parent, values)
     rows, cols = expr.rowslice, expr.colslice
-    if _rational_logits(inner):
+    if rational_logits(inner):
         inner = _plain(inner)
     if isinstance(inner, Repeated):
         head = _head_of(inner, rows, cols)

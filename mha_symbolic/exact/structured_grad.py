@@ -71,7 +71,7 @@ def structured_gradients(
     table = Table(formulas, values, scalars)
     for bar, formula in planned.assignments:  # rational where exactly computable
         try:
-            value = st.value_of(formula, values)
+            value = st.rational_of(st.value_of(formula, values))
         except (st.Unstructured, KeyError):
             continue
         if isinstance(value, flint.fmpq_mat):

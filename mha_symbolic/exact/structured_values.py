@@ -30,6 +30,27 @@ class Logits:
     allowed: tuple[tuple[bool, ...], ...] | None = None
 
 
+def rational_logits(value: object) -> bool:
+    """A rational factor times a rational matrix, nothing blocked: the scale kept apart, or
+    a product kept as integers and one factor (``exact.structured``'s products)."""
+    return (
+        isinstance(value, Logits)
+        and value.allowed is None
+        and value.factor.is_Rational
+        and isinstance(value.matrix, flint.fmpq_mat)
+    )
+
+
+def rational_of(value: Value) -> Value:
+    """``value`` with rational logits made the rational matrix they stand for (for a rule
+    that reads a plain matrix); any other value as it is."""
+    if not rational_logits(value):
+        return value
+    assert isinstance(value, Logits) and isinstance(value.matrix, flint.fmpq_mat)
+    factor = value.factor
+    return value.matrix * flint.fmpq(int(factor.p), int(factor.q))
+
+
 @dataclass(frozen=True)
 class Weights:
     """softmax over each row of ``logits``."""

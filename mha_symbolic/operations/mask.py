@@ -130,10 +130,20 @@ def leaf(builder: Any, allowed: Matrix) -> sp.MatrixSymbol:
     for known in builder.leaves:
         if known.role == "mask":
             return known.symbol
-    # From lists, not entry by entry: a causal mask of 1024 tokens is a million entries.
-    zero, blocked_entry = sp.S.Zero, -sp.oo
-    blocked = Matrix([[zero if a else blocked_entry for a in row] for row in allowed.tolist()])
-    return builder.leaf("M", "mask", blocked, None, builder.spec.mask_kind)
+    return builder.leaf("M", "mask", additive(allowed), None, builder.spec.mask_kind)
+
+
+def additive(allowed: Matrix) -> Matrix:
+    """The additive mask of a 0/1 one: 0 where it allows, -oo where it blocks. Made from the
+    rows of its representation and given SymPy as its own (the form its constructor makes),
+    not entry by entry: a causal mask of 1024 tokens is a million entries, and the
+    constructor's check of each took a second."""
+    from sympy.polys.domains import EXRAW
+    from sympy.polys.matrices import DomainMatrix
+
+    zero, blocked = sp.S.Zero, sp.S.NegativeInfinity
+    rows = [[zero if a else blocked for a in row] for row in allowed._rep.to_list()]
+    return Matrix._fromrep(DomainMatrix(rows, allowed.shape, EXRAW).to_sparse())
 
 
 def place(builder: Any, n: int, allowed: Matrix, parts: dict[str, Any]) -> Any:

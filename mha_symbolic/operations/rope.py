@@ -19,7 +19,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.rope_arb import Rotated, turn
 from mha_symbolic.exact.rope_rows import relative_score, turned
-from mha_symbolic.exact.structured_values import Unstructured
+from mha_symbolic.exact.structured_values import Unstructured, rational_of
 from mha_symbolic.operations.operation import Operation, Unary
 from mha_symbolic.operations.projection import query_widths
 from mha_symbolic.spec import bounds
@@ -192,7 +192,7 @@ def _turn(expr: Rope, width: int) -> tuple[tuple[sp.Expr, ...], tuple[tuple[int,
 
 def _structured(expr: Rope, values: Any, value_of: Any) -> Rotated:
     """The rational matrix it turns and the turn (enclosed with arb cos/sin when asked)."""
-    matrix = value_of(expr.arg, values)
+    matrix = rational_of(value_of(expr.arg, values))
     if not isinstance(matrix, flint.fmpq_mat):
         raise Unstructured("a rotation of a non-rational matrix")
     return Rotated(matrix, *_turn(expr, matrix.ncols()))
