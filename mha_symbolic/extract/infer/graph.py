@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
-from mha_symbolic.extract.infer.search import Match, Search
+from mha_symbolic.extract.infer.search_state import Match, Search
 
 # The more a relation says about attention, the more it is believed over another that holds.
 _RANK = {

@@ -11,7 +11,8 @@ from fractions import Fraction
 from mha_symbolic.extract.infer.graph import Inference
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
-from mha_symbolic.extract.infer.search import MAX_ARRAYS, MAX_EVALUATIONS, Match
+from mha_symbolic.extract.infer.search import MAX_ARRAYS
+from mha_symbolic.extract.infer.search_state import MAX_EVALUATIONS, Match
 from mha_symbolic.language.extract_phrases import Phrase, code, joined, phrase
 
 Where = Callable[[Printed], str]

@@ -1,0 +1,137 @@
+"""The search's state: the printed arrays by shape, the matches found so far, the budget of
+relations evaluated, and the test of a computed value against every printed array it could be
+(at the printed precision, with a few slips allowed, the operands' rounding carried through)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mha_symbolic.extract.infer import relations as rel
+from mha_symbolic.extract.infer.intervals import Printed
+from mha_symbolic.extract.infer.relations import Fit, Node
+
+MAX_EVALUATIONS = 60_000  # relations evaluated per document
+
+
+@dataclass(frozen=True)
+class Match:
+    """A printed array explained by a computed value."""
+
+    target: Printed
+    node: Node
+    fit: Fit
+    rounded: bool = False  # holds only with its printed operands taken as rounded
+
+
+@dataclass
+class Search:
+    arrays: list[Printed]
+    rounded: frozenset[int] = frozenset()  # arrays that are results: their radius propagates
+    matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
+    evaluations: int = 0
+    capped: bool = False
+    by_shape: dict[tuple[int, int], list[Printed]] = field(default_factory=dict)
+    last_of_rows: dict[int, int] = field(default_factory=dict)  # rows -> last array's index
+    results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
+    scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
+    first_print: dict[int, int] = field(default_factory=dict)  # a reprint -> the first print
+
+    def spend(self, count: int = 1) -> bool:
+        """Count evaluations; False once the budget is gone (and remember it was hit)."""
+        self.evaluations += count
+        if self.evaluations > MAX_EVALUATIONS:
+            self.capped = True
+        return not self.capped
+
+    def node(self, p: Printed) -> Node:
+        """A printed array as an operand: as printed when it is an input the author chose,
+        an interval when it is itself a rounded result."""
+        rad = p.rad if p.index in self.rounded else np.zeros_like(p.rad)
+        return Node(p.mid, rad, "printed", printed=p)
+
+    def operand(self, node: Node) -> bool:
+        """Whether a value can be an input, a weight or a value V (not weights or a mask)."""
+        if node.printed is not None:
+            return node.printed.index not in self.results
+        return node.kind in ("product", "slice")
+
+    def explained(self) -> set[int]:
+        """The printed arrays a relation computes so far (a reprint explains nothing)."""
+        return {i for i, ms in self.matches.items() if any(m.node.kind != "same" for m in ms)}
+
+    def targets(self, node: Node) -> list[Printed]:
+        """Printed arrays after the node's operands with its shape or its transpose's."""
+        rows, cols = node.shape
+        found = self.by_shape.get((rows, cols), []) + (
+            self.by_shape.get((cols, rows), []) if rows != cols else []
+        )
+        found = [p for p in found if p.item.columns_at == node.columns_at]  # never shifted
+        return [p for p in found if p.index > node.last and not self._tested(p, node)]
+
+    def _tested(self, p: Printed, node: Node) -> bool:
+        """Whether a reprint is tested at its first print (after the value's operands), or
+        prints an operand again: either way the reprints' relation says what it is."""
+        first = self.first_print.get(p.index)
+        if node.kind == "same" or first is None:
+            return False
+        return first > node.last or any(leaf.index == first for leaf in node.leaves)
+
+    def wanted(self, shape: tuple[int, int], after: int) -> bool:
+        rows, cols = shape
+        found = self.by_shape.get((rows, cols), []) + self.by_shape.get((cols, rows), [])
+        return any(p.index > after for p in found)
+
+    def rows_later(self, rows: int, after: int) -> bool:
+        """Whether an array with this many rows is printed after ``after`` (a weighted sum's)."""
+        return self.last_of_rows.get(rows, -1) > after
+
+    def fresh(self, node: Node) -> bool:
+        """Whether a value differs from the first pass's (it uses a rounded result)."""
+        return not self.rounded or any(p.index in self.rounded for p in node.leaves)
+
+    def test(
+        self, node: Node | None, slips: bool = True, probabilities: bool = False
+    ) -> list[Match]:
+        """Test a computed value against every printed array it could be (once: a value the
+        first pass tested is not tested again)."""
+        if node is None or not self.fresh(node):
+            return []
+        out = []
+        for target in self.targets(node):
+            one_hot = probabilities and (target.mid == np.round(target.mid)).all()
+            if one_hot and target.decimals < 2:
+                continue  # a softmax is never all 0 and 1 unless masked: an input's digits
+            # A softmax rounded to 0.000 and 1.000 (scores far apart) holds to its digits, or
+            # it is no softmax at all: a slip in an array of only 0s and 1s proves nothing.
+            if node.kind not in ("same", "mask") and not target.mid.any():
+                continue  # zeros are any multiple of anything: an index [0, 0], not a result
+            if not self.spend():
+                break
+            fitted = rel.fit(node, target, slips and not one_hot)
+            widened = None
+            if not one_hot and (
+                (fitted is not None and fitted.slips)
+                or (fitted is None and rel.mostly(node, target))
+            ):
+                widened = _rounding(node, target)
+            chosen = widened or fitted
+            if chosen is not None and chosen.transposed and node.columns_at:
+                chosen = None  # a summarised print's columns are no rows of another print
+            if chosen is not None:
+                # One decimal is a hand-typed input's, exact: not a sign of rounded inputs.
+                rounded = widened is not None and all(p.decimals > 1 for p in node.leaves)
+                match = Match(target, node, chosen, rounded)
+                self.matches[target.index].append(match)
+                out.append(match)
+        return out
+
+
+def _rounding(node: Node, target: Printed) -> Fit | None:
+    """The fit when the printed operands are rounded: slips their rounding explains are not
+    slips (a rounded result used again: 4-digit scores, 4-digit weights)."""
+    wide = rel.widened(node)
+    fitted = rel.fit(wide, target) if wide is not None else None
+    return fitted if fitted is not None and not fitted.slips else None
