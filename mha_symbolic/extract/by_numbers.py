@@ -273,7 +273,7 @@ def _given_scores(inference: Inference, names: dict[int, str]) -> None:
         if not match.node.kind.startswith("softmax"):
             continue
         below = match.node.operands[0]
-        while below.kind in ("scale", "mask") and below.printed is None:
+        while below.kind in ("scale", "mask", "row") and below.printed is None:
             below = below.operands[0]
         printed = below.printed
         if printed is None or printed.index in inference.chosen:
@@ -283,7 +283,7 @@ def _given_scores(inference: Inference, names: dict[int, str]) -> None:
             named == "x" and _logits(printed, names)
         ):
             continue
-        if inference.roles.get(printed.index, "softmax_argument") == "softmax_argument":
+        if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
             inference.roles[printed.index] = "scores"
             inference.strong.add(printed.index)
 

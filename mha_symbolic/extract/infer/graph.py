@@ -194,7 +194,7 @@ def applied_scale(node: Node) -> Scaling | Printed | None:
     printed scores it takes (whose own relation says), or None without one."""
     if node.kind.startswith("softmax") or node.kind in ("mask", "scale"):
         below = node
-        while below.kind.startswith("softmax") or below.kind == "mask":
+        while below.kind.startswith("softmax") or below.kind in ("mask", "row"):
             below = below.operands[0]
         if below.kind == "scale":
             return (below.factor, below.detail)
@@ -299,7 +299,9 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         roles.setdefault(node.printed.index, role)
         return
     kind, ops = node.kind, node.operands
-    if kind.startswith("softmax"):
+    if kind == "row":
+        _down(ops[0], role, roles)
+    elif kind.startswith("softmax"):
         _down(ops[0], "softmax_argument", roles)
     elif kind == "mask":
         _down(ops[0], "scaled" if ops[0].kind == "scale" else "scores", roles)

@@ -52,7 +52,7 @@ class Node:
             return self.printed.item.columns_at
         if self.kind == "product":
             return self.operands[1].columns_at
-        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols"):
+        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols", "row"):
             return self.operands[0].columns_at
         return ()
 
@@ -61,6 +61,8 @@ class Node:
         """How many computed values it passes through that the document does not print."""
         if self.printed is not None:
             return 0
+        if self.kind == "row":  # one row of a value is no further step
+            return self.operands[0].hidden
         return 1 + sum(o.hidden for o in self.operands)
 
 
@@ -138,6 +140,12 @@ def even(scores: Node, by_rows: bool = True) -> bool:
     return bool(np.isfinite(mid).all() and (mid == mid[:, :1]).all())
 
 
+def row(a: Node, index: int) -> Node:
+    """Row ``index`` (0-based) of A: one query's scores, soft-maxed and printed on their own."""
+    part = slice(index, index + 1)
+    return Node(a.mid[part], a.rad[part], "row", (a,), factor=index)
+
+
 def exp(a: Node) -> Node:
     with np.errstate(over="ignore"):
         value = np.exp(a.mid)
@@ -192,6 +200,8 @@ def widened(node: Node) -> Node | None:
         return softmax(a, kind == "softmax_rows")
     if kind == "same":
         return Node(a.mid, a.rad, "same", (a,))
+    if kind == "row":
+        return row(a, int(node.factor))
     return None
 
 

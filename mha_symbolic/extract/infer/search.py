@@ -15,6 +15,7 @@ from mha_symbolic.extract.infer.head_relations import heads
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.padding import padding_masks
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.row_prints import row_softmaxes
 from mha_symbolic.extract.infer.scalings import scales, usual_scales
 from mha_symbolic.extract.infer.search_state import Match, Search
 
@@ -221,6 +222,8 @@ def _attention(
             keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
             for variant in [scaled, *_masked(found, scaled)]:
                 weights.extend(_softmaxes(found, variant, keep=keep))
+                if scores.printed is not None:
+                    row_softmaxes(found, variant)
     return weights[:MAX_HIDDEN]
 
 
