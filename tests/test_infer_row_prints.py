@@ -3,6 +3,8 @@ follow (of which printed scores, scaled or not), never by its name alone. Truths
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from mha_symbolic import check
@@ -64,3 +66,40 @@ def test_a_row_of_other_numbers_under_the_same_name_is_still_judged() -> None:
     assert "head1.weights[1]" in claims
     verdicts = {c.key: c.verdict for one in found for c in check(one.spec).claims}
     assert verdicts["head1.weights[1]"] == "wrong"
+
+
+OMEGA = np.array([[8.5808, -7.6597, 3.2558, 1.0395, 11.1466, -0.4800]])
+
+
+def _cells(*cells: tuple[str, str]) -> str:
+    out = [{"cell_type": "markdown", "source": ["# One query's attention\n"]}]
+    for source, printed in cells:
+        output = {"output_type": "stream", "name": "stdout", "text": printed}
+        out.append({"cell_type": "code", "source": source, "outputs": [output]})
+    return json.dumps({"cells": out, "metadata": {}, "nbformat": 4}, indent=1)
+
+
+def _tensor(row: np.ndarray) -> str:
+    return "tensor([" + ", ".join(f"{x:.4f}" for x in row) + "])\n"
+
+
+ONE_QUERY = _cells(
+    ("query_2 = W_query.matmul(x_2)\nprint(query_2.shape)", "torch.Size([24])\n"),
+    ("omega_2 = query_2.matmul(keys.T)\nprint(omega_2)", _tensor(OMEGA[0])),
+    ("print(omega_2 / d_k**0.5)", _tensor(OMEGA[0] / np.sqrt(24))),
+    ("print(F.softmax(omega_2 / d_k**0.5, dim=0))", _tensor(softmax(OMEGA / np.sqrt(24))[0])),
+)
+
+
+def test_one_querys_scores_scaled_by_a_width_only_a_printed_shape_states() -> None:
+    """Q and K are never printed: d_k = 24 is said only by ``torch.Size([24])``. The numbers
+    divide the printed row by √24 and soft-max it: the row is the scaled scores of the one
+    query, and the example starts at its scores (once: "no input found")."""
+    (one,) = extract_all(ONE_QUERY, "ipynb")
+    assert [str(line) for line in one.inferred] == [
+        "cell 3, output line 1 (1x6): an input (no relation among the printed numbers gives it)",
+        "cell 4, output line 1 (1x6) = cell 3, output line 1 / √24: holds to 4 digits",
+        "cell 5, output line 1 (1x6) = softmax(cell 4, output line 1, by rows): holds to 4 digits",
+    ]
+    assert sorted(one.spec.claims) == ["head1.scaled[1]", "head1.scores[1]", "head1.weights[1]"]
+    assert check(one.spec).ok

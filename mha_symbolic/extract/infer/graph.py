@@ -239,9 +239,10 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
     named by its use (Q in Q Kᵀ, V in A V), and then its operands (X, W_Q)."""
     # Matrices first: a row's relation (x_1 W = k_1) never renames the matrices it uses.
     ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
+    taken = _soft_maxed(found)
     for index, match in ordered:
         own = _role_of(match.node, found.named.get(index))
-        if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names)):
+        if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names, taken)):
             found.roles[index] = own
             found.strong.add(index)
     for _ in range(4):
@@ -249,8 +250,10 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
         for index, match in ordered:
             if match.target.shape[0] == 1:
                 # A row's relation names the row only when it is a softmax or a weighted sum.
-                if _row_step(match, _role_of(match.node), names):
+                if _row_step(match, _role_of(match.node), names, taken):
                     proposed.setdefault(index, str(_role_of(match.node)))
+                    if match.node.kind == "scale":  # what the scaled row scales: scores
+                        _down(match.node, "scaled", proposed, top=True)
                 continue
             role = _role_of(match.node, found.named.get(index))
             role = role or found.roles.get(index) or _used_as(found, index)
@@ -263,9 +266,12 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
             found.roles.setdefault(index, role)
 
 
-def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
+def _row_step(
+    match: Match, role: str | None, names: Mapping[int, str], taken: frozenset[int] = frozenset()
+) -> bool:
     """Whether a row's relation names the row: a softmax or a weighted sum; a scaling only
-    of a row its name calls scores, into a row no name calls another step (rows of small
+    of a row its name calls scores, into a row no name calls another step, or into the row a
+    printed softmax takes (``taken``), printed to two decimals or more (rows of small
     numbers are multiples of each other by chance: token rows [1, 0] and [2, 0], weights
     [0.5, 0.5] and scores [1, 1]; equal numbers are any multiple of equal numbers)."""
     if role in ("weights", "head.output"):
@@ -273,9 +279,20 @@ def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
     operand = match.node.operands[0].printed if match.node.operands else None
     if operand is None or rel.even(match.node.operands[0]):
         return False
+    if role == "scaled" and match.target.index in taken and match.target.decimals > 1:
+        return True
     said = names.get(operand.index)
     own = names.get(match.target.index, "scaled")
     return role == "scaled" and said in _SCORES and own in ("scaled", "softmax_argument")
+
+
+def _soft_maxed(found: Inference) -> frozenset[int]:
+    """The printed arrays a chosen softmax takes as its argument, as printed."""
+    return frozenset(
+        m.node.operands[0].printed.index
+        for m in found.chosen.values()
+        if m.node.kind.startswith("softmax") and m.node.operands[0].printed is not None
+    )
 
 
 def _used_as(found: Inference, index: int) -> str | None:
