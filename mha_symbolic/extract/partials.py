@@ -15,6 +15,7 @@ from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.extract.draft import Draft, Value, rows_text
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.weighted_batches import weighted_batches
 
 _NUMBER = r"-?\d+(?:\.\d+)?"
 _IS = r"\s*(?:\\approx|\\simeq|≈|=)\s*"
@@ -56,7 +57,8 @@ def place_partials(
     texts = [document.lines[n].text for n in range(span[0], span[1] + 1)]
     pieces = any(_EXP.search(t) for t in texts)
     terms = any(s.role == "operand" or _TERM.search(s.item.statement) for s in seen)
-    if not (pieces or terms):
+    batches = any(len(s.item.batch_shape) == 1 for s in seen)
+    if not (pieces or terms or batches):
         return
     values = {s.key: s.value for s in derive().steps}
     if pieces:
@@ -64,6 +66,8 @@ def place_partials(
     if terms:
         _weighted_rows(draft, seen, values)
         _written_terms(draft, seen, values)
+    if batches:
+        weighted_batches(draft, seen, values)
 
 
 def _softmax_pieces(
