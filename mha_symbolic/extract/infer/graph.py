@@ -24,6 +24,8 @@ _RANK = {
     "slice": 2,
     "same": -1,  # the same numbers printed again: the simplest account there is
     "sums": 0,
+    "exp": 1,
+    "exp_sums": 1,
 }
 # Relations whose result is no step of attention (row sums of weights): never a claim.
 NO_STEP = frozenset({"sums"})
@@ -38,6 +40,8 @@ _COMPATIBLE = {
     "product": _PRODUCTS,
     "product_t": _PRODUCTS,
     "concat": ("concat",),
+    "exp": ("exp",),
+    "exp_sums": ("exp_sums",),
     "slice": ("q", "k", "v", "head.output", "head.x"),
     "same": (
         "x",
@@ -171,8 +175,8 @@ def _believed(name: str, node: Node) -> bool:
     Q, K or V what the printed arrays alone compute (a table headed "k:Paris"), or the chain
     ends in no step (a heading's "weights" over a row of ones, the rows' sums), or name and
     numbers both say scores and differ only in the stage (the scaled scores named "scores")."""
-    if node.hidden < 2 or node.kind in NO_STEP:
-        return False
+    if node.hidden < 2 or node.kind in NO_STEP or node.kind == "exp_sums":
+        return False  # a sum of e^s is one step from the logits, as a row sum of weights is
     if name in _SCORES and _role_of(node) in _SCORES:
         return False
     return name not in ("q", "k", "v") or _unprinted_qkv(node)
@@ -218,6 +222,8 @@ def _role_of(node: Node, named: str | None = None) -> str | None:
         return named
     if node.kind.startswith("softmax"):
         return "weights"
+    if node.kind in ("exp", "exp_sums"):
+        return node.kind  # the softmax's numerators and denominators
     if node.kind in ("product", "product_t") and _is_weights(node.operands[0]):
         return "head.output"  # A V, or A Vᵀ (a transpose too many, a mistake to locate)
     if node.kind in ("product_t", "scale", "mask", "concat"):

@@ -18,6 +18,7 @@ from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.row_prints import row_softmaxes
 from mha_symbolic.extract.infer.scalings import scales, usual_scales
 from mha_symbolic.extract.infer.search_state import Match, Search
+from mha_symbolic.extract.infer.softmax_parts import exp_parts
 
 MAX_ARRAYS = 200  # the arrays considered (the nearest to attention's words first)
 MAX_CONSTANTS = 8  # printed single numbers tried as a scale (√d_k, τ printed by themselves)
@@ -207,6 +208,7 @@ def _attention(
     candidates = [n for n in nodes if n.shape[1] > 1 and not _probabilities(n)]
     candidates += [p for p in products if p.kind == "product_t"] + hidden
     for scores in candidates:
+        exp_parts(found, scores)
         if not _useful(found, scores):
             continue
         _usual_scales(found, scores)
