@@ -61,8 +61,6 @@ class Node:
         """How many computed values it passes through that the document does not print."""
         if self.printed is not None:
             return 0
-        if self.kind == "row":  # one row of a value is no further step
-            return self.operands[0].hidden
         return 1 + sum(o.hidden for o in self.operands)
 
 
