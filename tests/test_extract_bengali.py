@@ -39,7 +39,10 @@ from tests.test_infer_batch import WEIGHTS, numpy_print
 from tests.test_infer_batch import page as batch_page
 from tests.test_infer_causal_pages import CAUSAL
 from tests.test_infer_numbers_first import ROW_SUMS
+from tests.test_infer_row_prints import WITH_AND_WITHOUT
 from tests.test_infer_search import hostile_notebook
+from tests.test_infer_softmax_parts import E as NUMERATORS
+from tests.test_infer_softmax_parts import page as parts_page
 
 DOCUMENTS = sorted((DATA / "documents").iterdir())
 SEEDS = ("000", "001", "002", "003", "004")
@@ -339,6 +342,17 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     assert voice("bn").say(sums) == (
         "লাইন 8 `Softmax` (1x3) = সফটম্যাক্স(লাইন 3, সারি ধরে)-এর সারিগুলোর যোগফল: হুবহু মেলে"
     )
+    # One query's row soft-maxed, and the softmax's numerators and their sums.
+    row = extract_all(WITH_AND_WITHOUT)[1].inferred[-1]
+    assert voice("bn").say(row) == (
+        "লাইন 7 `softmax` (1x3) = সফটম্যাক্স(লাইন 4-এর সারি 1, সারি ধরে): 4 অঙ্ক পর্যন্ত মেলে"
+    )
+    parts = extract_all(parts_page(NUMERATORS))[0].inferred
+    assert [voice("bn").say(line) for line in parts[2:4]] == [
+        "লাইন 6 `Softmax by hand` (3x3) = সূচকীয়(লাইন 5): 8 অঙ্ক পর্যন্ত মেলে",
+        "লাইন 7 `Softmax by hand` (3x1) = সূচকীয়(লাইন 5)-এর সারিগুলোর যোগফল, সফটম্যাক্সের হর: "
+        "8 অঙ্ক পর্যন্ত মেলে",
+    ]
     # A search stopped at its bound, and a claim moved to the step its numbers give (the
     # relations place these pages' claims before a name can misplace them: said here).
     page = read_document(hostile_notebook(260), kind="ipynb")

@@ -16,6 +16,7 @@ from mha_symbolic.extract.infer.graph import ATTENTION, NO_STEP
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.softmax_parts import unclaimed_parts
 from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
@@ -26,7 +27,7 @@ from mha_symbolic.language.extract_phrases import Phrase
 
 _CLAIMS = {
     "head.x", "q", "k", "v", "scores", "scaled", "softmax_argument", "masked", "weights",
-    "head.output", "concat", "output",
+    "head.output", "concat", "output", "exp", "exp_sums",
 }  # fmt: skip
 _INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
 _RESULTS = ATTENTION | {"concat", "output"}  # steps no input is printed alike by chance
@@ -66,6 +67,7 @@ def by_numbers(
     _weighted_values(inference)
     query_of_named_keys(inference, names)
     _given_scores(inference, names)
+    unclaimed_parts(inference)
     parents = split_variants(inference)
     where = where_of(document, items)
     labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
@@ -273,7 +275,7 @@ def _given_scores(inference: Inference, names: dict[int, str]) -> None:
         if not match.node.kind.startswith("softmax"):
             continue
         below = match.node.operands[0]
-        while below.kind in ("scale", "mask") and below.printed is None:
+        while below.kind in ("scale", "mask", "row") and below.printed is None:
             below = below.operands[0]
         printed = below.printed
         if printed is None or printed.index in inference.chosen:
@@ -283,7 +285,7 @@ def _given_scores(inference: Inference, names: dict[int, str]) -> None:
             named == "x" and _logits(printed, names)
         ):
             continue
-        if inference.roles.get(printed.index, "softmax_argument") == "softmax_argument":
+        if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
             inference.roles[printed.index] = "scores"
             inference.strong.add(printed.index)
 

@@ -6,6 +6,7 @@ And a step printed again (rounded, as a table) is judged again, in a copy of its
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ from mha_symbolic.extract.draft import Draft, Value
 from mha_symbolic.extract.place import agreeing
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.language.extract_phrases import Phrase, joined, phrase
+
+_WEIGHTED = re.compile(r"head\d+\.weighted\[")  # a_ij v_j rows: no step of the derivation
 
 
 def by_example(seen: list[Seen], found: Sequence[Example]) -> list[tuple[list[Seen], Example]]:
@@ -82,6 +85,7 @@ def printed_again(draft: Draft, values: Mapping[str, Any]) -> list[Draft]:
     said = {str(p.numbers["where"]): p.numbers["where"] for p in _placed_again(draft)}
     pending = [v for v in _again(draft) if v.key.partition("[")[0] in values]
     pending = [v for v in pending if 2 * agreeing([v], values) > len(_entries(v.value))]
+    pending += [v for v in _again(draft) if _WEIGHTED.match(v.key)]  # placed by their numbers
     return again_copies(draft, pending, said.__getitem__)
 
 

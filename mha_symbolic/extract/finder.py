@@ -22,6 +22,7 @@ from mha_symbolic.extract.lists import (
     number_like,
     parse,
 )
+from mha_symbolic.extract.ranges import prose_range
 from mha_symbolic.extract.scalars import scalars
 from mha_symbolic.extract.tables import frames, julia_blocks, tables, tabular_rows
 
@@ -194,7 +195,8 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
             position = spans[covering][1]
             continue
         if body[index] == "[" and (
-            _SUBSCRIPT.search(body, max(0, index - 12), index) or body.endswith("s!", 0, index)
+            # a slice, so that a name longer than the window still subscripts
+            _SUBSCRIPT.search(body[max(0, index - 12) : index]) or body.endswith("s!", 0, index)
         ):
             position = index + 1  # "x[0]", "scores[i, :]", "all_x_prime[1]", Rust's s![1, ..]
             continue
@@ -220,6 +222,8 @@ def _bracketed(text: Text, taken: list[tuple[int, int]], unread: list[Unread]) -
             position = parsed.end
             continue
         rows, batch = as_rows(parsed.value, body[index])
+        if prose_range(body[max(0, index - 40) : index], rows):
+            rows = ()  # "into [0, 1]": a range, no array
         if rows and not parsed.sums:  # a list of sums is the working of the list printed next
             # "([1, 2, 3])", a call's one list argument, is that list: never a tuple of counts
             bracketed = body[index] == "[" or body[index + 1 : index + 40].lstrip().startswith("[")

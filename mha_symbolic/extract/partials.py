@@ -15,6 +15,7 @@ from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.extract.draft import Draft, Value, rows_text
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.weighted_batches import weighted_batches
 
 _NUMBER = r"-?\d+(?:\.\d+)?"
 _IS = r"\s*(?:\\approx|\\simeq|≈|=)\s*"
@@ -56,7 +57,9 @@ def place_partials(
     texts = [document.lines[n].text for n in range(span[0], span[1] + 1)]
     pieces = any(_EXP.search(t) for t in texts)
     terms = any(s.role == "operand" or _TERM.search(s.item.statement) for s in seen)
-    if not (pieces or terms):
+    batches = any(len(s.item.batch_shape) == 1 for s in seen)
+    _printed_parts(draft, seen)
+    if not (pieces or terms or batches):
         return
     values = {s.key: s.value for s in derive().steps}
     if pieces:
@@ -64,6 +67,20 @@ def place_partials(
     if terms:
         _weighted_rows(draft, seen, values)
         _written_terms(draft, seen, values)
+    if batches:
+        weighted_batches(draft, seen, values)
+
+
+_PARTS = {"exp": "exp", "exp_sums": "sums"}  # role -> the softmax part's step
+
+
+def _printed_parts(draft: Draft, seen: Sequence[Seen]) -> None:
+    """The numerators e^s and their row sums the numbers found printed whole (a matrix, a
+    column): claimed on the softmax's own parts."""
+    for s in seen:
+        if s.role in _PARTS and not s.item.batch_shape:
+            step = f"head{s.head or 1}.{_PARTS[s.role]}"
+            _claim(draft, step, rows_text(s.item.rows), s.where)
 
 
 def _softmax_pieces(

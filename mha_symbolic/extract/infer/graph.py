@@ -24,6 +24,8 @@ _RANK = {
     "slice": 2,
     "same": -1,  # the same numbers printed again: the simplest account there is
     "sums": 0,
+    "exp": 1,
+    "exp_sums": 1,
 }
 # Relations whose result is no step of attention (row sums of weights): never a claim.
 NO_STEP = frozenset({"sums"})
@@ -38,6 +40,8 @@ _COMPATIBLE = {
     "product": _PRODUCTS,
     "product_t": _PRODUCTS,
     "concat": ("concat",),
+    "exp": ("exp",),
+    "exp_sums": ("exp_sums",),
     "slice": ("q", "k", "v", "head.output", "head.x"),
     "same": (
         "x",
@@ -191,8 +195,8 @@ def _believed(name: str, node: Node) -> bool:
     Q, K or V what the printed arrays alone compute (a table headed "k:Paris"), or the chain
     ends in no step (a heading's "weights" over a row of ones, the rows' sums), or name and
     numbers both say scores and differ only in the stage (the scaled scores named "scores")."""
-    if node.hidden < 2 or node.kind in NO_STEP:
-        return False
+    if node.hidden < 2 or node.kind in NO_STEP or node.kind == "exp_sums":
+        return False  # a sum of e^s is one step from the logits, as a row sum of weights is
     if name in _SCORES and _role_of(node) in _SCORES:
         return False
     return name not in ("q", "k", "v") or _unprinted_qkv(node)
@@ -214,7 +218,7 @@ def applied_scale(node: Node) -> Scaling | Printed | None:
     printed scores it takes (whose own relation says), or None without one."""
     if node.kind.startswith("softmax") or node.kind in ("mask", "scale"):
         below = node
-        while below.kind.startswith("softmax") or below.kind == "mask":
+        while below.kind.startswith("softmax") or below.kind in ("mask", "row"):
             below = below.operands[0]
         if below.kind == "scale":
             return (below.factor, below.detail)
@@ -238,6 +242,8 @@ def _role_of(node: Node, named: str | None = None) -> str | None:
         return named
     if node.kind.startswith("softmax"):
         return "weights"
+    if node.kind in ("exp", "exp_sums"):
+        return node.kind  # the softmax's numerators and denominators
     if node.kind in ("product", "product_t") and _is_weights(node.operands[0]):
         return "head.output"  # A V, or A Vᵀ (a transpose too many, a mistake to locate)
     if node.kind in ("product_t", "scale", "mask", "concat"):
@@ -262,10 +268,11 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
             del found.named[index]
     # Matrices first: a row's relation (x_1 W = k_1) never renames the matrices it uses.
     ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
+    taken = _soft_maxed(found)
     for index, match in ordered:
         own = _role_of(match.node, found.named.get(index))
         own = own or ("output" if _projected(found, match.node) else None)
-        if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names)):
+        if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names, taken)):
             found.roles[index] = own
             found.strong.add(index)
     for _ in range(4):
@@ -273,8 +280,10 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
         for index, match in ordered:
             if match.target.shape[0] == 1:
                 # A row's relation names the row only when it is a softmax or a weighted sum.
-                if _row_step(match, _role_of(match.node), names):
+                if _row_step(match, _role_of(match.node), names, taken):
                     proposed.setdefault(index, str(_role_of(match.node)))
+                    if match.node.kind == "scale":  # what the scaled row scales: scores
+                        _down(match.node, "scaled", proposed, top=True)
                 continue
             role = _role_of(match.node, found.named.get(index))
             role = role or found.roles.get(index) or _used_as(found, index)
@@ -288,9 +297,12 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
             found.roles.setdefault(index, role)
 
 
-def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
+def _row_step(
+    match: Match, role: str | None, names: Mapping[int, str], taken: frozenset[int] = frozenset()
+) -> bool:
     """Whether a row's relation names the row: a softmax or a weighted sum; a scaling only
-    of a row its name calls scores, into a row no name calls another step (rows of small
+    of a row its name calls scores, into a row no name calls another step, or into the row a
+    printed softmax takes (``taken``), printed to two decimals or more (rows of small
     numbers are multiples of each other by chance: token rows [1, 0] and [2, 0], weights
     [0.5, 0.5] and scores [1, 1]; equal numbers are any multiple of equal numbers)."""
     if role in ("weights", "head.output"):
@@ -298,6 +310,8 @@ def _row_step(match: Match, role: str | None, names: Mapping[int, str]) -> bool:
     operand = match.node.operands[0].printed if match.node.operands else None
     if operand is None or rel.even(match.node.operands[0]):
         return False
+    if role == "scaled" and match.target.index in taken and match.target.decimals > 1:
+        return True
     said = names.get(operand.index)
     own = names.get(match.target.index, "scaled")
     return role == "scaled" and said in _SCORES and own in ("scaled", "softmax_argument")
@@ -316,6 +330,15 @@ def _projected(found: Inference, node: Node) -> bool:
     return (chosen is not None and chosen.node.kind == "concat") or found.roles.get(
         joined.printed.index
     ) == "concat"
+
+
+def _soft_maxed(found: Inference) -> frozenset[int]:
+    """The printed arrays a chosen softmax takes as its argument, as printed."""
+    return frozenset(
+        m.node.operands[0].printed.index
+        for m in found.chosen.values()
+        if m.node.kind.startswith("softmax") and m.node.operands[0].printed is not None
+    )
 
 
 def _used_as(found: Inference, index: int) -> str | None:
@@ -339,7 +362,9 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         roles.setdefault(node.printed.index, role)
         return
     kind, ops = node.kind, node.operands
-    if kind.startswith("softmax"):
+    if kind == "row":
+        _down(ops[0], role, roles)
+    elif kind.startswith("softmax"):
         _down(ops[0], "softmax_argument", roles)
     elif kind == "mask":
         _down(ops[0], "scaled" if ops[0].kind == "scale" else "scores", roles)

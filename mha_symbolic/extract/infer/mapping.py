@@ -111,6 +111,10 @@ def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
     if kind == "slice":
         first = int(node.factor) + 1
         return phrase("infer.slice", a=ops[0], first=first, last=first + node.shape[1] - 1)
+    if kind in ("exp", "exp_sums"):
+        return phrase(f"infer.{kind}", a=ops[0])
+    if kind == "row":
+        return phrase("infer.row", a=ops[0], row=int(node.factor) + 1)
     if kind == "sums":
         return phrase("infer.sums", a=ops[0])
     return phrase("infer.same", a=ops[0])

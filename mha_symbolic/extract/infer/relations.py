@@ -52,7 +52,7 @@ class Node:
             return self.printed.item.columns_at
         if self.kind == "product":
             return self.operands[1].columns_at
-        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols"):
+        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols", "row"):
             return self.operands[0].columns_at
         return ()
 
@@ -138,6 +138,12 @@ def even(scores: Node, by_rows: bool = True) -> bool:
     return bool(np.isfinite(mid).all() and (mid == mid[:, :1]).all())
 
 
+def row(a: Node, index: int) -> Node:
+    """Row ``index`` (0-based) of A: one query's scores, soft-maxed and printed on their own."""
+    part = slice(index, index + 1)
+    return Node(a.mid[part], a.rad[part], "row", (a,), factor=index)
+
+
 def exp(a: Node) -> Node:
     with np.errstate(over="ignore"):
         value = np.exp(a.mid)
@@ -192,6 +198,8 @@ def widened(node: Node) -> Node | None:
         return softmax(a, kind == "softmax_rows")
     if kind == "same":
         return Node(a.mid, a.rad, "same", (a,))
+    if kind == "row":
+        return row(a, int(node.factor))
     return None
 
 

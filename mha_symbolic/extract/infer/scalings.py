@@ -17,9 +17,11 @@ _USUAL_WIDTHS = (2, 3, 4, 8, 16, 32, 64)
 
 
 def scales(arrays: list[Printed], constants: list[Printed]) -> list[tuple[float, str]]:
-    """1; 1/√d and 1/d for every width the document's arrays have and every width of a head
-    that divides one; and 1/c for every positive constant the document prints (√d_k, τ)."""
+    """1; 1/√d and 1/d for every width the document's arrays have or its printed shapes state
+    (torch.Size([24]): Q and K need not be printed) and every width of a head that divides
+    one; and 1/c for every positive constant the document prints (√d_k, τ)."""
     widths = {n for p in arrays for n in p.shape if 1 < n <= 1024}
+    widths |= {n for p in [*arrays, *constants] for n in _stated(p) if 1 < n <= 1024}
     widths |= {k for n in widths for k in range(2, min(n, 65)) if n % k == 0}
     out = [(1.0, "")]
     for d in sorted(widths):
@@ -32,6 +34,13 @@ def scales(arrays: list[Printed], constants: list[Printed]) -> list[tuple[float,
     for factor, said in out:
         distinct.setdefault(round(factor, 12), (factor, said))
     return list(distinct.values())
+
+
+def _stated(p: Printed) -> list[int]:
+    """The sizes a printed shape states (``torch.Size([6, 24])``, ``shape=[2, 4]``)."""
+    if p.item.kind != "shape" or not np.isfinite(p.mid).all():
+        return []
+    return [int(v) for v in p.mid.ravel() if v == int(v)]
 
 
 def usual_scales(scores: Node, known: list[tuple[float, str]]) -> list[Node]:

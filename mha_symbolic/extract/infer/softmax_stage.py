@@ -11,7 +11,9 @@ import numpy as np
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.padding import padding_masks
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.row_prints import row_softmaxes
 from mha_symbolic.extract.infer.scalings import usual_scales
+from mha_symbolic.extract.infer.softmax_parts import exp_parts
 from mha_symbolic.extract.infer.state import MAX_EVALUATIONS, MAX_HIDDEN, Search
 
 _SHARE = 0.7  # of the budget this stage may spend: weighted sums and heads come after it
@@ -55,6 +57,8 @@ def attention(
     candidates += [p for p in products if p.kind == "product_t"] + hidden
     # Values of earlier arrays first: a page computes from what it printed above, and a value
     # of its last arrays has the fewest prints after it left to explain.
+    for scores in candidates:
+        exp_parts(found, scores)  # e^s and its row sums, printed as a softmax's parts
     candidates = sorted((s for s in candidates if useful(found, s)), key=lambda s: s.last)
     for likely in (True, False):
         for scores in candidates:
@@ -82,6 +86,8 @@ def _scaled(found: Search, scores: Node, scale: tuple[float, str], weights: list
     keep = (scores.printed is not None and square) or factor in (1.0, _natural(scores))
     for variant in [scaled, *_masked(found, scaled)]:
         weights.extend(_softmaxes(found, variant, keep=keep))
+        if scores.printed is not None:
+            row_softmaxes(found, variant)
 
 
 def _likely(scores: Node, factor: float, said: str) -> bool:

@@ -100,7 +100,7 @@ class Search:
     ) -> list[Match]:
         """Test a computed value against every printed array it could be (once: a value the
         first pass tested is not tested again)."""
-        if node is None or not self.fresh(node):
+        if node is None or not self.fresh(node) or (probabilities and _vacuous(node)):
             return []
         out = []
         for target in self.targets(node):
@@ -138,3 +138,9 @@ def _rounding(node: Node, target: Printed) -> Fit | None:
     wide = rel.widened(node)
     fitted = rel.fit(wide, target) if wide is not None else None
     return fitted if fitted is not None and not fitted.slips else None
+
+
+def _vacuous(weights: Node) -> bool:
+    """Whether the operands' digits leave most weights anywhere in [0, 1] (scores of 10^22
+    known to 10^14): such a softmax fits any probabilities and says nothing."""
+    return bool((weights.rad >= 0.5).mean() > 0.5)

@@ -70,7 +70,7 @@ def setting(inference: Inference, index: int) -> Setting | None:
     if not (weights or role in _SCORES or _of_scores(inference, match.node)):
         return None
     below = match.node
-    while below.kind in ("scale", "mask") or below.kind.startswith("softmax"):
+    while below.kind in ("scale", "mask", "row") or below.kind.startswith("softmax"):
         below = below.operands[0]
     if below.printed is None and below.kind == "product":
         return None  # Q K with the transpose forgotten: a slip of the one example, no setting
@@ -91,7 +91,7 @@ def _mask_in(inference: Inference, index: int) -> str:
         if mask is not None:
             return mask.detail or "printed"
         below = node.operands[0] if node.operands else node
-        while below.kind in ("scale", "mask") or below.kind.startswith("softmax"):
+        while below.kind in ("scale", "mask", "row") or below.kind.startswith("softmax"):
             below = below.operands[0]
         if below.printed is None or node.kind in ("product", "product_t"):
             return ""
@@ -105,7 +105,7 @@ def _matrix(inference: Inference, index: int) -> bool:
 
 def _argument(node: Node) -> int | None:
     """The printed scores under a softmax, a mask or a scaling (None when computed)."""
-    while node.kind in ("scale", "mask") or node.kind.startswith("softmax"):
+    while node.kind in ("scale", "mask", "row") or node.kind.startswith("softmax"):
         node = node.operands[0]
     return node.printed.index if node.printed is not None else None
 
