@@ -179,6 +179,12 @@ def _symbolic(length: int, width: int, heads: int) -> str:
     return f"heads = {heads}\nx = {x}\n[weights]\n{weights}\n"
 
 
+def _slow() -> str:
+    """A spec the page takes seconds over (about 4 s on a quiet 2-core machine, since the
+    page remembers small products): symbolic W_O too, just under the size refusal."""
+    return _symbolic(24, 16, 2) + 'w_o = "symbolic"\n'
+
+
 def test_a_spec_too_large_is_refused_as_the_command_line_refuses_it(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
@@ -224,14 +230,12 @@ def test_an_older_request_answered_after_a_newer_one_is_dropped(server: str) -> 
 
 
 def test_a_running_derivation_is_stopped_by_the_next_edit(server: str) -> None:
-    """A symbolic (16, 16, 2) spec takes about 27 s on a quiet 2-core machine; the same
-    page's next request stops it."""
+    """A slow spec (``_slow``) is stopped by the same page's next request."""
     slow: dict[str, Any] = {}
     user = {"user": "stopper"}
 
     def first() -> None:
-        slow.update(_post(server, "api/solve", {"toml": _symbolic(16, 16, 2),
-                                                 "seq": 1, **user}).json())  # fmt: skip
+        slow.update(_post(server, "api/solve", {"toml": _slow(), "seq": 1, **user}).json())
 
     thread = threading.Thread(target=first)
     thread.start()
@@ -246,12 +250,12 @@ def test_a_derivation_over_the_time_limit_is_stopped() -> None:
     need_web()
     import httpx
 
-    with running(time_limit=3, workers=1) as address:
-        # 27 s measured on a quiet machine; a fresh worker then answers a tiny spec at once
-        body = {"toml": _symbolic(16, 16, 2), "user": "t", "seq": 1}
+    with running(time_limit=1, workers=1) as address:
+        # about 4 s on a quiet machine; a fresh worker then answers a tiny spec at once
+        body = {"toml": _slow(), "user": "t", "seq": 1}
         answer = httpx.post(address + "api/solve", json=body, timeout=120).json()
         assert answer["error"] == (
-            "mha-symbolic: spec.toml: stopped after 3 s, the page's time limit for one "
+            "mha-symbolic: spec.toml: stopped after 1 s, the page's time limit for one "
             "derivation (`mha-symbolic derive` has none)"
         )
         again = {**body, "toml": "x = [[1]]\n", "seq": 2}  # a fresh worker took its place
