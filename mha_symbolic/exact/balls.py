@@ -69,14 +69,17 @@ def smaller_than(number: sp.Expr, bound: sp.Rational) -> bool:
 
 def needed_bits(number: sp.Expr) -> int | None:
     """Bits that can separate ``number`` from zero if it is not zero (a heuristic estimate);
-    at most ``MAX_BITS``."""
-    needed = _estimated_bits(number)
+    at most ``MAX_BITS``. Exponentials beyond reach (e^{-10^9}) ask for nothing: no precision
+    arb is given separates them, and asking costs seconds per number (a -1e9 mask's weights
+    judged at MAX_BITS took 15 s for nine entries); the terms within reach still ask for theirs."""
+    needed = _estimated_bits(number, within_reach=True)
     return None if needed is None else min(MAX_BITS, needed)
 
 
-def _estimated_bits(number: sp.Expr) -> int | None:
+def _estimated_bits(number: sp.Expr, within_reach: bool = False) -> int | None:
     """:func:`needed_bits` without the cap. An exponential's argument too large for a float
-    (e^{-e^{1000}}) asks for the bits that resolve the argument itself."""
+    (e^{-e^{1000}}) asks for the bits that resolve the argument itself. ``within_reach``: an
+    exponential whose argument needs more than ``MAX_BITS`` is left out."""
     largest, argument_bits = 0.0, 0
     for node in sp.preorder_traversal(number):
         if isinstance(node, sp.exp):
@@ -85,6 +88,8 @@ def _estimated_bits(number: sp.Expr) -> int | None:
             if argument is None:
                 return None
             size = abs(float(argument.mid())) + float(argument.rad())
+            if within_reach and not size / math.log(2) + _MARGIN <= MAX_BITS:
+                continue
             if math.isfinite(size):
                 largest = max(largest, size)
             else:
