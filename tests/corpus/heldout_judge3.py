@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, column, given, one, other, settled
+from tests.corpus.heldout_help import a, block, column, given, one, other, settled
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -28,56 +28,6 @@ PERCENT = Doc(
         "Unscaled softmax of four given scores, shown as whole percentages for three of the "
         "four tokens ('the', about 6%, is left out of the list, so the shown weights sum to "
         "94%). cat 60.7% → 61, drinks 15.0% → 15, milk 18.3% → 18: all right."
-    ),
-)
-
-# --- blog page: projections of three 2-d embeddings, one value vector first written wrong --------
-
-_PSM_X = [[1, 0], [0, 2], [1, 1]]
-_PSM_W = {"Wq": [[1, 0], [0, 1]], "Wk": [[1, 1], [0, 1]], "Wv": [[1, 0], [0, 1]]}
-
-
-def _psm_row(i: int, w: str) -> Truth:
-    return lambda x: x["X"][i : i + 1] @ x[w]
-
-
-def _psm_step(w: str, results: tuple[tuple[str, str], ...]) -> tuple[Printed, ...]:
-    rows = [(given(one(*map(str, _PSM_X[i])), f"embedding {i}"), r) for i, r in enumerate(results)]
-    out: list[Printed] = []
-    for i, (embedding, result) in enumerate(rows):
-        out += [embedding, Printed(one(*result), _psm_row(i, w), f"token {i} · {w}")]
-    return tuple(out)
-
-
-PSM = Doc(
-    file="heldout/blog-html-self-attention-please-study-man.html",
-    url=(
-        "https://omkarchebale.vercel.app/blogs/"
-        "self-attention-from-scratch-a-complete-numerical-walkthrough"
-    ),
-    kind="blog-html",
-    language="en",
-    inputs={"X": a(_PSM_X), **{k: a(v) for k, v in _PSM_W.items()}},
-    printed=(
-        given(one("1", "0"), "please"),
-        given(one("0", "2"), "study"),
-        given(one("1", "1"), "man"),
-        given(block("1 0 1 1 1 0\n0 1 0 1 0 1"), "Wq, Wk, Wv side by side"),
-        *_psm_step("Wq", (("1", "0"), ("0", "2"), ("1", "1"))),
-        Printed(block("1 0\n0 2\n1 1"), lambda x: x["X"] @ x["Wq"], "Query vectors"),
-        *_psm_step("Wk", (("1", "1"), ("0", "2"), ("1", "2"))),
-        Printed(block("1 1\n0 2\n1 2"), lambda x: x["X"] @ x["Wk"], "Key vectors"),
-        given(one("1", "0"), "embedding 0"),
-        Printed(one("1", "0"), _psm_row(0, "Wv"), "token 0 · Wv"),
-        given(one("0", "2"), "embedding 1"),
-        Printed(one("2", "2"), _psm_row(1, "Wv"), "token 1 · Wv, first written"),
-    ),
-    notes=(
-        "Projections only (the stored copy of the page ends inside step 3, before any score "
-        "or softmax). Inputs and weights are integers; every product line prints the input "
-        "row and the result. In step 3 the author first writes study · Wv = [0+0, 0+2] = "
-        "[2, 2] — wrong, it is [0, 2] (first entry wrong, second right) — and corrects it on "
-        "the same line ('→ actually ... = [0', cut off in the copy). Everything else is right."
     ),
 )
 
@@ -278,4 +228,4 @@ ZA = Doc(
     ),
 )
 
-JUDGE_DOCS_3: list[Doc] = [PERCENT, PSM, UVA, RU_QA, ZA]
+JUDGE_DOCS_3: list[Doc] = [PERCENT, UVA, RU_QA, ZA]

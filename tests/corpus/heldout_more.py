@@ -139,29 +139,6 @@ LOSSES = Doc(
     ),
 )
 
-# --- book section as HTML: Q = K = V = X, scores written out one by one --------------------------
-
-_TINY_X = [[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0]]
-
-TINY = Doc(
-    file="heldout/book-html-tiny-vectors-walkthrough.html",
-    url="https://www.book-ai.org/books/transformer/chapter-02/section-03",
-    kind="book-html",
-    language="en",
-    inputs={"X": a(_TINY_X)},
-    printed=(
-        given(block("[1.0, 0.0, 1.0, 0.0]\n[0.0, 1.0, 0.0, 1.0]\n[1.0, 1.0, 0.0, 0.0]"), "tokens"),
-        given(block("[[1.0, 0.0, 1.0, 0.0]\n[0.0, 1.0, 0.0, 1.0]\n[1.0, 1.0, 0.0, 0.0]]"), "X"),
-        Printed(one("2.0", "0.0", "1.0"), lambda x: x["X"][:1] @ x["X"].T, "scores row 0"),
-        Printed(one("0.0", "2.0", "1.0"), lambda x: x["X"][1:2] @ x["X"].T, "scores row 1"),
-        Printed(one("1.0", "1.0"), lambda x: x["X"][2:] @ x["X"][:2].T, "scores row 2"),
-    ),
-    notes=(
-        "Scores computed element by element as sums of products, one line each; transcribed "
-        "up to scores[2][1], where the stored copy of the page ends. All right."
-    ),
-)
-
 # --- Rust API documentation: a softmax of two rows of scores ------------------------------------
 
 RUST = Doc(
@@ -224,4 +201,4 @@ ZH = Doc(
     ),
 )
 
-MORE: list[Doc] = [QUIZ, EXERCISE, LOSSES, TINY, RUST, ZH]
+MORE: list[Doc] = [QUIZ, EXERCISE, LOSSES, RUST, ZH]

@@ -12,6 +12,7 @@ from tests.corpus.dev_fresh import DEV_FRESH
 from tests.corpus.dev_i22_fit import DEV_I22_FIT
 from tests.corpus.dev_i22_fmt import DEV_I22_FMT
 from tests.corpus.dev_more import DEV_MORE
+from tests.corpus.dev_same_page import DEV_SAME_PAGE
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1477,4 +1478,5 @@ DOCS: list[Doc] = [
     *DEV_I22_FIT,
     *DEV_I22_FMT,
     *DEV_FRESH,
+    *DEV_SAME_PAGE,
 ]
