@@ -14,9 +14,8 @@ from __future__ import annotations
 import importlib
 import json
 import re
-import subprocess
 import sys
-import time
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tests.corpus.model import Doc, Printed
-from tests.cpu_bound import WALL_FACTOR, processor_limit, stopped_for_time
+from tests.forked import fork_command
 
 ROOT = Path(__file__).resolve().parents[1] / "data" / "corpus"
 TIMEOUT = 60.0  # processor seconds a document may take: a guard against hangs, not a speed target
@@ -153,21 +152,15 @@ class Run:
 
 
 def run_check(path: Path, timeout: float = TIMEOUT) -> Run:
-    command = [sys.executable, "-m", "mha_symbolic", "check", str(path), "--format", "json"]
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            timeout=timeout * WALL_FACTOR,
-            preexec_fn=processor_limit(timeout),
-        )
-    except subprocess.TimeoutExpired:
-        return Run(None, "", "timed out", time.perf_counter() - start)
-    if stopped_for_time(done.returncode):
-        return Run(None, done.stdout, "timed out", time.perf_counter() - start)
-    return Run(done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
+    """``mha-symbolic check PATH --format json`` in a forked child of this process (the package
+    imported once for every document), stopped after ``timeout`` processor seconds."""
+    with tempfile.TemporaryDirectory() as folder:
+        cwd = Path(folder) / "run"
+        cwd.mkdir()
+        done = fork_command(["check", str(path), "--format", "json"], cwd, timeout=timeout)
+    if done.code is None:
+        return Run(None, done.stdout.decode("utf-8", "replace"), "timed out", done.seconds)
+    return Run(done.code, done.stdout.decode("utf-8", "replace"), done.stderr, done.seconds)
 
 
 def tool_claims(stdout: str) -> list[tuple[list[str], list[list[int]], list[str]]]:
