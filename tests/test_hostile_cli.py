@@ -37,6 +37,9 @@ from mha_symbolic.spec.attention import example_names
 from mha_symbolic.text import decimal_text
 from tests.forked import run_forked
 
+# With pytest -n: every case runs once (the `results` fixture), on one worker.
+pytestmark = pytest.mark.xdist_group("test_hostile_cli")
+
 TIMEOUT = 60  # seconds: a generous bound; every refusal here answers in about one second
 SHIPPED = Path(__file__).resolve().parent.parent / "templates"
 E = "two-tokens"

@@ -21,6 +21,9 @@ import pytest
 from tests.cpu_bound import WALL_FACTOR, processor_limit
 from tests.hostile_cases import bmatrix, entry, toml_string, with_x
 
+# With pytest -n: one warm interpreter (the `runner` fixture), on one worker.
+pytestmark = pytest.mark.xdist_group("test_hostile_numbers")
+
 TIMEOUT = 10.0  # processor seconds: the bound for every hostile input
 DERIVE = ["derive", "spec.toml", "-o", "out.md"]
 CHECK = ["check", "spec.toml"]

@@ -19,6 +19,9 @@ from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import example_names
 from mha_symbolic.spec.latex_adapter import parse_latex
 
+# With pytest -n: every example is derived once (the `derivations` fixture), on one worker.
+pytestmark = pytest.mark.xdist_group("test_render")
+
 HAS_PDFLATEX = shutil.which("pdflatex") is not None
 needs_pdflatex = pytest.mark.skipif(
     not HAS_PDFLATEX,

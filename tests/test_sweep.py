@@ -14,6 +14,9 @@ import pytest
 from mha_symbolic.cli import main
 from mha_symbolic.sweep_grid import Config, grid
 
+# With pytest -n: one LocalCluster (the `cluster` fixture), on one worker.
+pytestmark = pytest.mark.xdist_group("test_sweep")
+
 SHAPES = [{"L": 3, "E": 4, "heads": 2}, {"L": 2, "E": 6, "heads": 3}]
 
 

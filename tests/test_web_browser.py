@@ -17,6 +17,9 @@ import pytest
 
 from tests.web_server import browser, need_web, running
 
+# With pytest -n: one Chromium (the `site` fixture), on one worker.
+pytestmark = pytest.mark.xdist_group("test_web_browser")
+
 DOCUMENT = Path(__file__).parent / "data" / "documents" / "scaled-dot-product-exercise.md"
 WAIT = 120  # seconds a state may take to appear on a loaded machine (a bound, not a timing)
 
