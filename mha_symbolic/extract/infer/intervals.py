@@ -36,7 +36,7 @@ class Printed:
 
     @property
     def masked(self) -> np.ndarray:
-        return np.isneginf(self.mid)
+        return self.mid == -np.inf
 
     @property
     def line(self) -> int:
