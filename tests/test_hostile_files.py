@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from mha_symbolic.cli import main
-from tests.cpu_bound import WALL_FACTOR
+from tests.cpu_bound import WALL_FACTOR, processor_limit
 from tests.forked import run_forked
 
 TIMEOUT = 60  # seconds: generous; the slowest case (a template loop) stops at 5 s of processor
@@ -182,14 +181,16 @@ def test_o_dev_null_and_dev_stdout_are_written_as_streams(tmp_path):
 def test_o_dev_stdout_appends_to_a_redirected_file(tmp_path):
     log = tmp_path / "log.md"
     log.write_text("first line\n")
+    argv = ["derive", "--example", E, "--format", "md", "-o", "/dev/stdout"]
     with open(log, "a") as handle:  # the shell's >> log.md
-        child = os.fork()
-        if child == 0:
-            os.dup2(handle.fileno(), 1)
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-            os._exit(main(["derive", "--example", E, "--format", "md", "-o", "/dev/stdout"]))
-        assert os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
+        done = subprocess.run(
+            [sys.executable, "-m", "mha_symbolic", *argv],
+            stdout=handle,
+            stderr=subprocess.DEVNULL,
+            timeout=60 * WALL_FACTOR,
+            preexec_fn=processor_limit(60),
+        )
+    assert done.returncode == 0
     text = log.read_text()
     assert text.startswith("first line\n# Two tokens, two heads\n")
 

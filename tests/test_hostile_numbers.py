@@ -8,21 +8,18 @@ to cover the real entry point.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.cpu_bound import WALL_FACTOR, processor_limit
+from tests.forked import fork_command
 from tests.hostile_cases import bmatrix, entry, toml_string, with_x
-
-# With pytest -n: one warm interpreter (the `runner` fixture), on one worker.
-pytestmark = pytest.mark.xdist_group("test_hostile_numbers")
 
 TIMEOUT = 10.0  # processor seconds: the issue's bound for every hostile input
 DERIVE = ["derive", "spec.toml", "-o", "out.md"]
@@ -529,29 +526,19 @@ def _prepare(folder: Path, spec: str | None) -> None:
 
 
 @pytest.fixture(scope="module")
-def runner() -> Iterator[Any]:
-    """The warm interpreter that forks one process per run (tests/hostile_runner.py)."""
-    script = Path(__file__).with_name("hostile_runner.py")
-    root = Path(__file__).resolve().parent.parent
-    process = subprocess.Popen(
-        [sys.executable, str(script)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=root,
-    )
+def runner() -> Callable[[Path, list[str]], dict[str, Any]]:
+    """Runs the command in a process forked from a warm interpreter (tests/forked.py)."""
 
     def run(folder: Path, argv: list[str]) -> dict[str, Any]:
-        assert process.stdin is not None and process.stdout is not None
-        request = {"cwd": str(folder), "argv": argv, "timeout": TIMEOUT}
-        process.stdin.write(json.dumps(request) + "\n")
-        process.stdin.flush()
-        return dict(json.loads(process.stdout.readline()))
+        done = fork_command(argv, folder, timeout=TIMEOUT)
+        return {
+            "code": done.code,
+            "stdout": done.stdout.decode("utf-8", "replace"),
+            "stderr": done.stderr,
+            "timed_out": done.code is None,
+        }
 
-    yield run
-    assert process.stdin is not None
-    process.stdin.close()
-    process.wait(timeout=30)
+    return run
 
 
 @pytest.mark.parametrize(("spec", "argv", "message"), [c[1:] for c in CASES],
