@@ -102,8 +102,14 @@ def test_check_document_prints_the_mapping_then_the_report(tmp_path: Path, capsy
 def test_check_document_json(tmp_path: Path, capsys) -> None:
     assert main(["check", str(seed(tmp_path, "000")), "--format", "json"]) == 0
     out = capsys.readouterr().out
-    report = json.loads(out[out.index("{") :])
-    assert report["ok"] is True
+    decoder, at, reports = json.JSONDecoder(), out.index("{"), []
+    while out[at:].strip():
+        at += len(out[at:]) - len(out[at:].lstrip())
+        report, at = decoder.raw_decode(out, at)
+        reports.append(report)
+    assert [r["ok"] for r in reports] == [True, True]
+    # "Q = [0, 1]" in head 2's attention for "I" prints Q2's first row again: judged again
+    assert [c["key"] for c in reports[1]["claims"]] == ["head2.q[1]"]
 
 
 def test_two_examples_need_a_folder_and_become_two_specs(tmp_path: Path, capsys) -> None:

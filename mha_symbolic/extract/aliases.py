@@ -109,3 +109,8 @@ def row_marker(text: str) -> int | None:
     """A token or row number named in ``text`` ("Token1 output", "Row 2")."""
     found = _ROW.findall(text)
     return int(found[-1]) if found else None
+
+
+def row_count(text: str) -> int:
+    """How many different token or row numbers ``text`` names."""
+    return len({int(n) for n in _ROW.findall(text)})

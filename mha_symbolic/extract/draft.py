@@ -35,6 +35,8 @@ class Draft:
     placing: list[str] = field(default_factory=list)  # notes of the last placing of claims
     shapes: list[str] = field(default_factory=list)  # shapes the document states, checked
     inferred: list[Phrase] = field(default_factory=list)  # what the numbers say, one per array
+    # a claimed step printed again with the same digits: where its claim was read, the reprint
+    repeats: list[tuple[str, Value]] = field(default_factory=list)
 
     def set(
         self,

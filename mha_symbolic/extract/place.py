@@ -64,7 +64,7 @@ def step_key(
 def place_claims(
     draft: Draft, seen: Sequence[Seen], heads: int, shapes: Shapes, scaled: bool
 ) -> None:
-    draft.claims, draft.assumed, draft.placing = [], [], []
+    draft.claims, draft.assumed, draft.placing, draft.repeats = [], [], [], []
     given = _given_roles(draft)  # the arrays the example starts from are inputs, not claims
     inputs = {w for v in draft.values if v.key in ("query", "key", "value") for w in v.where}
     for s in seen:
@@ -165,6 +165,9 @@ def _record(draft: Draft, value: Value, assumed: bool) -> None:
                         first_where=_origin(earlier),
                     )
                 )
+            elif value.where and earlier.where != value.where and earlier in draft.claims:
+                again = Value(value.key, value.value, f"{_origin(value)}: printed again")
+                draft.repeats.append((_origin(earlier), replace(again, where=value.where)))
             return
     table.append(value)
 

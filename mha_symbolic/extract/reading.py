@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from mha_symbolic.extract.aliases import normalize, resolve, row_marker
+from mha_symbolic.extract.aliases import normalize, resolve, row_count, row_marker
 from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
 from mha_symbolic.extract.call_names import argument, summarised_role
 from mha_symbolic.extract.call_roles import call_roles
@@ -161,9 +161,7 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
                     out[out.index(last)] = last = replace(last, row=1, row_from="")
                 current = replace(current, row=(last.row or 1) + 1, row_from="")
             elif _labeled_rows(last, current):
-                if last.row is None:
-                    out[out.index(last)] = last = replace(last, row=1, row_from="")
-                current = replace(current, row=(last.row or 1) + 1, row_from="")
+                last, current = _next_row(out, last, current)
             elif _numbered_rows(last, current):
                 current = replace(
                     current, head=last.head, row=int(current.names[0].split(":")[1]), row_from=""
@@ -175,8 +173,18 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
             ):
                 row = _token_named(current.item.statement, tokens)
                 current = replace(current, role=last.role, head=last.head, row=row, name=last.name)
+                if row is None and _labeled_rows(last, current):  # "cat → [..]", "sat → [..]"
+                    last, current = _next_row(out, last, current)
         out.append(current)
     return out
+
+
+def _next_row(out: list[Seen], last: Seen, current: Seen) -> tuple[Seen, Seen]:
+    """The row after ``last`` for ``current``; ``last`` row 1 when it had none, or only one
+    guessed from the text above (the labels beside the rows say more than a line above them)."""
+    if last.row is None or last.row_from:
+        out[out.index(last)] = last = replace(last, row=1, row_from="")
+    return last, replace(current, row=(last.row or 1) + 1, row_from="")
 
 
 def _stacked(last: Seen, current: Seen) -> bool:
@@ -204,7 +212,7 @@ def _labeled_rows(last: Seen, current: Seen) -> bool:
         current.item.line == last.item.line + 1
         and (current.role, current.head) == (last.role, last.head)
         and len(last.item.rows) == 1
-        and current.row in (None, (last.row or 1) + 1)
+        and (current.row in (None, (last.row or 1) + 1) or bool(current.row_from))
         and bool(_LABEL.match(last.item.statement.split("\n")[-1]))
         and bool(_LABEL.match(current.item.statement.split("\n")[-1]))
     )
@@ -423,6 +431,8 @@ def _row(
     stop = heading if heading is not None else -1
     for back in range(item.line - 1, stop, -1):
         line = document.lines[back].text
+        if row_count(line) > 1:
+            return None, ""  # a formula over rows ("a×col1_row1 + b×col1_row2"): none of them
         marker = row_marker(line)
         if marker is None:
             marker = _token_named(line, tokens)

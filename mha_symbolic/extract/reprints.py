@@ -1,8 +1,9 @@
 """The same numbers printed again elsewhere (code and its output, a recap, a summary table):
 each such print is judged too, against the step its first print was claimed on, in a copy of
-that example, so that both prints get the same verdict. Only prints of the very same entries
-(the same digits, in the same order) that nothing else claims or gives are taken, with a
-fractional entry among them (integers alike are as often an input's digits as a result's)."""
+that example, so that both prints get the same verdict. Taken are the prints the reading itself
+placed on a claimed step (a block of Query rows after each row's product), and prints of the
+very same entries (the same digits, in the same order) that nothing else claims or gives, with
+a fractional entry among them (integers alike are as often an input's digits as a result's)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
     }
     out: list[Draft] = []
     for draft in drafts:
-        again = []
+        again = _repeats(draft)
+        placed |= {(v.where[0], _entries(v.value)) for v in again}
         for claim in draft.claims:
             entries = _entries(claim.value)
             if entries in given or not _fractional(entries):
@@ -38,6 +40,20 @@ def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
                     )
                     placed.add((where, entries))
         out.extend(again_copies(draft, again))
+    return out
+
+
+def _repeats(draft: Draft) -> list[Value]:
+    """The prints the placing found on a step already claimed, with the same digits, on the
+    key that claim has now (the numbers may have moved it); none if it is no longer claimed."""
+    out = []
+    for first, value in draft.repeats:
+        entries = _entries(value.value)
+        claim = next(
+            (c for c in draft.claims if first in c.where and _entries(c.value) == entries), None
+        )
+        if claim is not None:
+            out.append(Value(claim.key, value.value, value.source, where=value.where))
     return out
 
 

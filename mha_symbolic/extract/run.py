@@ -33,6 +33,7 @@ from mha_symbolic.extract.place import (
     step_key,
 )
 from mha_symbolic.extract.reading import Reading, Seen, read
+from mha_symbolic.extract.token_products import token_products
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
@@ -69,7 +70,8 @@ def drafts(document: Document) -> list[Draft]:
 def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     """The drafts of the page's examples that the relation search finds; a step an example
     prints again with other digits, judged again in a copy of that example."""
-    reading = replace(reading, seen=tuple(_subscript_rows(stacked_vectors(reading.seen))))
+    seen = token_products(stacked_vectors(reading.seen), reading.tokens)
+    reading = replace(reading, seen=tuple(_subscript_rows(seen)))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     groups = placed_groups(groups, examples)
@@ -357,6 +359,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
             list(draft.claims),
             list(draft.assumed),
             list(draft.placing),
+            list(draft.repeats),
             d,
         )
     best = "none" if results["none"][0] > results["sqrt_dk"][0] else "sqrt_dk"
@@ -371,7 +374,7 @@ def _choose_scale(draft: Draft, seen: Sequence[Seen], facts: Facts, heads: int) 
         source = "the text does not say and the printed numbers do not decide: the usual sqrt(d_k)"
         guess = "none (no scaling) fits the printed numbers as well"
     draft.set("scale", best, source, guess=guess)
-    draft.claims, draft.assumed, draft.placing, chosen = results[best][1:]
+    draft.claims, draft.assumed, draft.placing, draft.repeats, chosen = results[best][1:]
     _numbers_placed(draft, seen, chosen)
 
 
