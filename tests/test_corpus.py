@@ -16,7 +16,8 @@ from tests.corpus import score
 from tests.corpus.helpers import given, row
 from tests.corpus.model import Doc, Printed
 
-# With pytest -n: the dev score (the `results` fixture) runs once, on one worker.
+# With pytest -n: the dev score (the `results` fixture) runs once, on one worker: the group keeps
+# the tests together, the session scope keeps the score when other modules' tests come between.
 pytestmark = pytest.mark.xdist_group("test_corpus")
 
 # Today's figures of `check` on dev (python -m tests.corpus.score dev); raise them as the tool
@@ -28,7 +29,7 @@ DOCS = score.docs("dev")
 IDS = [doc.file for doc in DOCS]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def results() -> list[score.Result]:
     return score.score("dev")
 

@@ -37,7 +37,7 @@ from mha_symbolic.spec.attention import example_names
 from mha_symbolic.text import decimal_text
 from tests.forked import run_forked
 
-# With pytest -n: every case runs once (the `results` fixture), on one worker.
+# With pytest -n: every case runs once (the session's `results` fixture), on one worker.
 pytestmark = pytest.mark.xdist_group("test_hostile_cli")
 
 TIMEOUT = 60  # seconds: a generous bound; every refusal here answers in about one second
@@ -207,7 +207,7 @@ def _run(folder: Path, case: Case) -> dict[str, Any]:
     return {**result, "before": before, "after": snapshot(folder)}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def results(tmp_path_factory):
     """Every case run once, each in its own forked process."""
     base = tmp_path_factory.mktemp("hostile")

@@ -19,7 +19,7 @@ from mha_symbolic.solution.view import Options
 from mha_symbolic.spec.attention import example_names
 from mha_symbolic.spec.latex_adapter import parse_latex
 
-# With pytest -n: every example is derived once (the `derivations` fixture), on one worker.
+# With pytest -n: every example is derived once (the session's `derivations`), on one worker.
 pytestmark = pytest.mark.xdist_group("test_render")
 
 HAS_PDFLATEX = shutil.which("pdflatex") is not None
@@ -35,7 +35,7 @@ WEIGHTS_1 = (
 HOSTILE = [r"\input{/etc/hostname}", "<script>alert(1)</script>"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def derivations():
     return {name: derive(AttentionSpec.example(name)) for name in example_names()}
 
