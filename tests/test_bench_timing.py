@@ -65,6 +65,14 @@ def test_a_median_comes_with_its_95_percent_interval() -> None:
     assert median_interval([3.0, 1.0, 2.0]) == Timing(2.0, 1.0, 3.0)  # few: their range
 
 
+def test_a_baseline_wider_than_its_column_still_leaves_the_target_apart() -> None:
+    from mha_symbolic.bench.scale_targets import _row
+
+    wide = "hand 21 us; before 1234.5 us; CPU -10.3 us, 1.01x; and more words"
+    row = _row("compiled numpy (1, 2, 2, 2) float64", "1.0 us over raw", wide, "< 5 us", True)
+    assert row.endswith(f"{wide}  < 5 us{' ' * 10} met")
+
+
 def test_the_compiled_function_row_is_judged_on_cpu_time() -> None:
     pytest.importorskip("numpy")
     from mha_symbolic.bench.scale_targets import _overhead_rows

@@ -28,14 +28,16 @@ TINY = ((1, 2, 2, 2), (1, 8, 4, 2))  # (B, L, E, h): where a call's own checks s
 
 def _row(what: str, figure: str, baseline: str, target: str, met: bool, note: str = "") -> str:
     verdict = "met" if met else "NOT met"
-    return f"  {what:<40} {figure:>26}  {baseline:<46} {target:<16} {verdict}{note}"
+    # two spaces between columns: a baseline wider than its column (a slow "before" on a
+    # loaded machine) still leaves the target readable as a column of its own
+    return f"  {what:<40} {figure:>26}  {baseline:<46}  {target:<16} {verdict}{note}"
 
 
 def bench_targets(quick: bool = False, full_context: bool = False) -> Iterator[str]:
     yield "targets: each figure beside its target and a baseline timed in the same run;"
     yield "  wall-clock medians (their range); ratios also in CPU time, which a loaded machine"
     yield "  disturbs less; a target is judged on CPU time"
-    yield f"  {'':<40} {'figure (wall)':>26}  {'baseline (same run)':<46} {'target':<16}"
+    yield f"  {'':<40} {'figure (wall)':>26}  {'baseline (same run)':<46}  {'target':<16}"
     yield from _read_rows(quick)
     yield from _overhead_rows(quick)
     yield from _entry_rows(quick)
