@@ -60,7 +60,9 @@ def _child(cwd: str, argv: list[str], streams: tuple[str, str, str | None], time
     os._exit(code or 0)
 
 
-def run(cwd: str, argv: list[str], timeout: float, stdin: bytes | None) -> dict[str, object]:
+def run(
+    cwd: str, argv: list[str], timeout: float, stdin: bytes | None, wall_factor: float = 10
+) -> dict[str, object]:
     """One run in a forked child, captured through files outside ``cwd``."""
     with tempfile.TemporaryDirectory() as capture:
         out, err = os.path.join(capture, "out"), os.path.join(capture, "err")
@@ -77,7 +79,7 @@ def run(cwd: str, argv: list[str], timeout: float, stdin: bytes | None) -> dict[
             done, raw = os.waitpid(pid, os.WNOHANG)
             if done:
                 status = raw
-            elif time.monotonic() - start > timeout * 10:
+            elif time.monotonic() - start > timeout * wall_factor:
                 os.kill(pid, signal.SIGKILL)
                 status, timed_out = os.waitpid(pid, 0)[1], True
             else:
@@ -112,7 +114,8 @@ def serve() -> None:
         request = json.loads(line)
         given = request.get("stdin", "")
         stdin = None if given is None else base64.b64decode(given)
-        answer = run(request["cwd"], request["argv"], request["timeout"], stdin)
+        factor = request.get("wall_factor", 10)
+        answer = run(request["cwd"], request["argv"], request["timeout"], stdin, factor)
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
