@@ -5,10 +5,10 @@ from __future__ import annotations
 import flint
 import mpmath
 import pytest
-import sympy as sp
 
 from mha_symbolic import AttentionSpec, derive
 from mha_symbolic.exact.enclose import enclose
+from tests.mp_value import mp_value
 
 CLOSED = ["one-token", "pytorch-style", "rope", "split-scaled", "two-tokens"]
 
@@ -29,7 +29,7 @@ def _contains_mpmath_value(d: object, key: str, digits: int) -> None:
     with mpmath.workdps(80):
         for i in range(value.rows):
             for j in range(value.cols):
-                oracle = sp.lambdify((), value[i, j], modules="mpmath")()
+                oracle = mp_value(value[i, j])
                 assert balls[i][j].overlaps(_near(oracle)), (key, i, j)
                 assert balls[i][j].rad() < flint.arb(10) ** -digits
 
@@ -67,6 +67,6 @@ def test_derivation_method_and_a_shifted_value_is_outside() -> None:
     ball = d.enclose("output", 30)[0][0]
     assert ball.rad() < flint.arb(10) ** -30
     with mpmath.workdps(80):
-        exact = sp.lambdify((), d["output"][0, 0], modules="mpmath")()
+        exact = mp_value(d["output"][0, 0])
         assert ball.overlaps(_near(exact))
         assert not ball.overlaps(_near(exact + mpmath.mpf("1e-28")))

@@ -25,6 +25,7 @@ from mha_symbolic.solution.svg_heatmap import ticks
 from mha_symbolic.solution.view import Options
 from mha_symbolic.spec import bounds
 from mha_symbolic.text import decimal_text
+from tests.mp_value import mp_value
 
 
 def _spec(length: int = 10, width: int = 4, heads: int = 2) -> AttentionSpec:
@@ -89,7 +90,7 @@ def _reference(value: sp.Expr) -> flint.arb:
     """The value by mpmath at 150 digits, as a ball of radius 1e-75 (an oracle not ours;
     digits to spare for terms that cancel, see tests/test_structured.py's ``_ball``)."""
     with mpmath.workdps(150):
-        text = mpmath.nstr(sp.lambdify((), value, modules="mpmath")(), 120)
+        text = mpmath.nstr(mp_value(value), 120)
     with _precision():
         return flint.arb(text, "1e-75")
 

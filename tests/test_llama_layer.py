@@ -15,6 +15,7 @@ import pytest
 from mha_symbolic import AttentionSpec, derive
 from mha_symbolic.exact.rope_arb import Rotated, RotatedScores
 from mha_symbolic.exact.structured_values import Logits, Weights
+from tests.mp_value import mp_value
 
 L, E, HEADS, KV = 8, 64, 4, 2  # d_k = 16: two query heads share each key/value head
 D = E // HEADS
@@ -122,7 +123,6 @@ def test_the_structure_holds_rotations_and_shared_key_value_heads() -> None:
 
 def test_a_tiny_layer_enclosure_contains_its_sympy_value() -> None:
     """The enclosure from the structure against the SymPy value the evaluator makes."""
-    import sympy as sp
 
     spec = AttentionSpec(
         x=[[1, 2], [0, "1/2"], [-1, 1]], heads=2, kv_heads=1, layout="per_head",
@@ -138,7 +138,7 @@ def test_a_tiny_layer_enclosure_contains_its_sympy_value() -> None:
     for i in range(3):
         for j in range(2):
             with mpmath.workdps(80):
-                oracle = sp.lambdify((), value[i, j], modules="mpmath")()
+                oracle = mp_value(value[i, j])
             assert _contains(balls[i][j], oracle)
 
 

@@ -23,6 +23,7 @@ from mha_symbolic.exact.enclose import enclose
 from mha_symbolic.exact.evaluate import walk
 from mha_symbolic.model.program import build
 from mha_symbolic.spec import exact_numbers
+from tests.mp_value import mp_value
 from tests.test_exercises import MASKED_CROSS  # 2 queries, 3 keys, a mask, a value bias
 
 STRUCTURED = ["one-token", "pytorch-style", "rope", "split-scaled", "two-tokens"]
@@ -34,7 +35,7 @@ def _ball(value: sp.Expr) -> flint.arb:
     formula sums terms near e^700 that cancel to thousands, and at 80 digits the value came out
     2.8e-75 off (beyond its radius) in one order of terms that Python's hash seed picks."""
     with mpmath.workdps(150):
-        number = sp.lambdify((), value, modules="mpmath")()
+        number = mp_value(value)
         text = mpmath.nstr(number, 120, strip_zeros=False)
     old = flint.ctx.prec
     flint.ctx.prec = 400
