@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -34,9 +35,14 @@ class Printed:
     def shape(self) -> tuple[int, int]:
         return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
-    @property
+    @cached_property
     def masked(self) -> np.ndarray:
         return self.mid == -np.inf
+
+    @cached_property
+    def transposed(self) -> Printed:
+        """The same print read down its columns (made once: the search tests it often)."""
+        return Printed(self.index, self.item, self.mid.T, self.rad.T, self.decimals, self.fill)
 
     @property
     def line(self) -> int:

@@ -22,7 +22,7 @@ def padding_masks(printed: list[Printed], scores: Node) -> list[np.ndarray]:
     mask is read from them) or the scores are already masked."""
     if any(p.masked.any() for p in printed) or not np.isfinite(scores.mid).all():
         return []
-    unmasked = rel.softmax(scores).mid
+    unmasked: np.ndarray | None = None  # the softmax, once a print could need it
     out: list[np.ndarray] = []
     for p in printed:
         if p.index <= scores.last or not rel.is_distribution(p) or p.item.columns_at:
@@ -32,6 +32,8 @@ def padding_masks(printed: list[Printed], scores: Node) -> list[np.ndarray]:
             continue  # the same keys blocked for every query: padding, not a pattern
         if (p.rad[~allowed] > _ZERO).any():
             continue  # a zero to one or no decimal ("0.0") may be a small weight rounded
+        if unmasked is None:
+            unmasked = rel.softmax(scores).mid
         if (unmasked[~allowed] <= p.rad[~allowed]).all():
             continue  # zeros the softmax of the scores prints as they are need no mask
         if not any((allowed == seen).all() for seen in out):

@@ -57,6 +57,16 @@ class Node:
         return ()
 
     @cached_property
+    def masked(self) -> np.ndarray:
+        return self.mid == -np.inf
+
+    @cached_property
+    def slack(self) -> np.ndarray:
+        """The value's own radius and float64's slack: the tolerance of a print against it
+        before the print's own radius (entries_fit; made once, tested against many prints)."""
+        return self.rad + _ROUNDING * (1 + np.abs(self.mid))
+
+    @cached_property
     def hidden(self) -> int:
         """How many computed values it passes through that the document does not print."""
         if self.printed is not None:
@@ -118,8 +128,10 @@ def softmax(a: Node, by_rows: bool = True) -> Node:
         value = centre / total
         upper = high / (high + low.sum(axis=1, keepdims=True) - low)
         lower = low / (low + high.sum(axis=1, keepdims=True) - high)
-    bound = np.nan_to_num(np.maximum(upper - value, value - lower), nan=1.0) + _ROUNDING
-    value = np.nan_to_num(value, nan=0.0)
+    spread = np.maximum(upper - value, value - lower)
+    # nan_to_num only where needed: this runs some 10^5 times per corpus run.
+    bound = (spread if np.isfinite(spread).all() else np.nan_to_num(spread, nan=1.0)) + _ROUNDING
+    value = value if np.isfinite(value).all() else np.nan_to_num(value, nan=0.0)
     if not by_rows:
         value, bound = value.T, bound.T
     return Node(value, bound, "softmax_rows" if by_rows else "softmax_cols", (a,))
@@ -218,50 +230,59 @@ class Fit:
 
 def entries_fit(node: Node, target: Printed) -> np.ndarray:
     """Which entries of the printed array lie within the computed value's interval."""
-    a, b = node.mid, target.mid
     with np.errstate(invalid="ignore"):  # inf - inf: NaN, which is near nothing
-        near = np.abs(a - b) <= node.rad + target.rad + _ROUNDING * (1 + np.abs(a))
+        near = np.abs(node.mid - target.mid) <= node.slack + target.rad
     # Called some 10^6 times on small arrays per corpus run: plain comparisons, no helpers.
-    return near | ((a == -np.inf) & (b == -np.inf))
+    return near | (node.masked & target.masked)
 
 
 def fit(node: Node, target: Printed, slips_allowed: bool = True) -> Fit | None:
     """Whether the printed array is this value (all entries), with a few slips, or not at all;
     a print of the transpose is noticed."""
-    vector = 1 in target.shape
-    for transposed in (False, True):
-        mid = target.mid.T if transposed else target.mid
-        if node.mid.shape != mid.shape or (transposed and (vector or mid.shape[0] == mid.shape[1])):
-            continue
-        shown = target if not transposed else _transposed(target)
-        if ((node.mid == -np.inf) != shown.masked).any():
-            continue  # a mask is a mask everywhere it applies, never a slip
-        ok = entries_fit(node, shown)
-        wrong = int((~ok).sum())
-        if wrong == 0:
-            return Fit(True, (), transposed)
-        if slips_allowed and _few(wrong, ok.size):
-            bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
-            return Fit(True, bad, transposed)
-    return None
+    return fit_or_mostly(node, target, slips_allowed, mostly_too=False)[0]
 
 
 def mostly(node: Node, target: Printed) -> bool:
     """Whether half the entries or more fit (worth trying again with rounded operands)."""
-    for mid in (target.mid, target.mid.T):
-        if node.mid.shape == mid.shape and ((node.mid == -np.inf) == (mid == -np.inf)).all():
-            shown = target if mid is target.mid else _transposed(target)
-            return bool(entries_fit(node, shown).mean() >= 0.5)
+    return _mostly(node, target, {})
+
+
+def fit_or_mostly(
+    node: Node, target: Printed, slips_allowed: bool = True, mostly_too: bool = True
+) -> tuple[Fit | None, bool]:
+    """``fit``, and when it finds no fit, ``mostly`` (if asked): the entries compared once."""
+    vector = 1 in target.shape
+    compared: dict[bool, np.ndarray] = {}
+    for transposed in (False, True):
+        mid = target.mid.T if transposed else target.mid
+        if node.mid.shape != mid.shape or (transposed and (vector or mid.shape[0] == mid.shape[1])):
+            continue
+        shown = target if not transposed else target.transposed
+        if (node.masked != shown.masked).any():
+            continue  # a mask is a mask everywhere it applies, never a slip
+        ok = compared[transposed] = entries_fit(node, shown)
+        wrong = ok.size - int(np.count_nonzero(ok))
+        if wrong == 0:
+            return Fit(True, (), transposed), False
+        if slips_allowed and _few(wrong, ok.size):
+            bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
+            return Fit(True, bad, transposed), False
+    return None, mostly_too and _mostly(node, target, compared)
+
+
+def _mostly(node: Node, target: Printed, compared: dict[bool, np.ndarray]) -> bool:
+    for transposed in (False, True):
+        shown = target.transposed if transposed else target
+        if node.mid.shape == shown.mid.shape and (node.masked == shown.masked).all():
+            ok = compared.get(transposed)
+            ok = entries_fit(node, shown) if ok is None else ok
+            return bool(2 * np.count_nonzero(ok) >= ok.size)
     return False
 
 
 def _few(wrong: int, size: int) -> bool:
     """A few slips: one in five entries at most (never more than 5), so 80 % or more holds."""
     return size >= 4 and wrong <= min(5, max(1, size // 5))
-
-
-def _transposed(p: Printed) -> Printed:
-    return Printed(p.index, p.item, p.mid.T, p.rad.T, p.decimals, p.fill)
 
 
 def is_permutation(node: Node) -> bool:

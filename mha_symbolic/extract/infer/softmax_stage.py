@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from mha_symbolic.extract.infer import relations as rel
+from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.padding import padding_masks
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.row_prints import row_softmaxes
@@ -33,14 +34,28 @@ def _mask_choices(found: Search, node: Node) -> list[tuple[np.ndarray, Node | No
     out += [(a, None) for a in padding_masks(found.by_shape.get(node.shape, []), node)]
     if rows != cols or cols < 2:
         return out if cols > 1 else []
-    for p in found.by_shape.get((rows, cols), []):
-        if node.printed is p or rel.is_permutation(found.node(p)):
+    for p, allowed, operand in _printed_masks(found, node.shape):
+        if node.printed is not p:
+            out.append((allowed, operand))
+    return out
+
+
+def _printed_masks(found: Search, shape: tuple[int, int]) -> list[tuple[Printed, np.ndarray, Node]]:
+    """The printed square masks of a shape (0/1, or 0 and -inf; no permutation): read once per
+    search, for the some 10^4 score values that try them."""
+    known = found.mask_prints.get(shape)
+    if known is not None:
+        return known
+    out = []
+    for p in found.by_shape.get(shape, []):
+        if rel.is_permutation(found.node(p)):
             continue
         finite = p.mid[np.isfinite(p.mid)]
         if p.masked.any() and (finite == 0).all():
-            out.append((~p.masked, found.node(p)))  # an additive mask of 0 and -inf
+            out.append((p, ~p.masked, found.node(p)))  # an additive mask of 0 and -inf
         elif set(np.unique(p.mid)) <= {0.0, 1.0} and 0 < p.mid.sum() < p.mid.size:
-            out.append((p.mid == 1, found.node(p)))
+            out.append((p, p.mid == 1, found.node(p)))
+    found.mask_prints[shape] = out
     return out
 
 

@@ -41,6 +41,10 @@ class Search:
     results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
     scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
     first_print: dict[int, int] = field(default_factory=dict)  # a reprint -> the first print
+    # The printed masks of a shape (softmax_stage._printed_masks), read once.
+    mask_prints: dict[tuple[int, int], list[tuple[Printed, np.ndarray, Node]]] = field(
+        default_factory=dict
+    )
 
     def spend(self, count: int = 1) -> bool:
         """Count evaluations; False once the budget is gone (and remember it was hit)."""
@@ -113,12 +117,9 @@ class Search:
                 continue  # zeros are any multiple of anything: an index [0, 0], not a result
             if not self.spend():
                 break
-            fitted = rel.fit(node, target, slips and not one_hot)
+            fitted, most = rel.fit_or_mostly(node, target, slips and not one_hot, not one_hot)
             widened = None
-            if not one_hot and (
-                (fitted is not None and fitted.slips)
-                or (fitted is None and rel.mostly(node, target))
-            ):
+            if not one_hot and ((fitted is not None and fitted.slips) or most):
                 widened = _rounding(node, target)
             chosen = widened or fitted
             if chosen is not None and chosen.transposed and node.columns_at:
