@@ -173,7 +173,7 @@ def _weighted_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.M
             continue
         printed = s.item.rows[0]
         query = _next_output(seen[index + 1 :], values)
-        terms = [t for t in _terms(values, len(printed)) if _agrees(printed, t[3])]
+        terms = [t for t in _terms(values, len(printed)) if _mostly_rounded(printed, t[3])]
         terms.sort(key=lambda t: (t[0], t[1]) != query)
         for head, i, j, _ in terms:
             key = f"head{head}.weighted[{i},{j}]"
@@ -193,7 +193,8 @@ def _terms(
         if v is not None and v.cols == width and v.rows == weights.cols:
             for i in range(weights.rows):
                 for j in range(weights.cols):
-                    out.append((head, i + 1, j + 1, list(weights[i, j] * v.row(j))))
+                    if weights[i, j] != 1:  # 1 times v_j is v_j: a reprint says no weight
+                        out.append((head, i + 1, j + 1, list(weights[i, j] * v.row(j))))
         head += 1
     return out
 
@@ -242,11 +243,20 @@ def _agrees(printed: Sequence[str], exact: Sequence[sp.Expr]) -> bool:
         return False
 
 
-def _within(printed: str, exact: float) -> bool:
+def _mostly_rounded(printed: Sequence[str], exact: Sequence[sp.Expr]) -> bool:
+    """Every entry within a unit of its last digit and most of them its rounding: a row with
+    one slip is still this row, [0.5, 0.3, 0.9] is not [0.6, 0.4, 0.9]."""
+    if not _agrees(printed, exact):
+        return False
+    rounded = sum(_within(p, float(e), half=True) for p, e in zip(printed, exact, strict=True))
+    return 2 * rounded > len(printed)
+
+
+def _within(printed: str, exact: float, half: bool = False) -> bool:
     """Whether a printed number is the exact one to within one unit of its last digit."""
     text = printed.replace("−", "-")
     decimals = len(text.partition(".")[2])
-    unit = 10.0**-decimals if decimals else 1e-9
+    unit = (10.0**-decimals if decimals else 1e-9) * (0.5 if half else 1.0)
     return abs(float(text) - exact) <= unit + 1e-12
 
 
