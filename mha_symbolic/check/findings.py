@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from mha_symbolic.check.arithmetic import shown, wrong_chains
 from mha_symbolic.language.phrases import Phrase, make
 from mha_symbolic.model.program import build
 from mha_symbolic.model.program_facts import Facts
@@ -33,7 +34,7 @@ _MAX_LINES = 20_000  # a document's lines scanned (a notebook's outputs are not 
 class Finding:
     """One contradiction: the weight it is about and the line that says it."""
 
-    weight: str  # w_q, w_k, w_v or w_o
+    weight: str  # w_q, w_k, w_v or w_o; "" for the document's own arithmetic
     phrase: Phrase
 
 
@@ -118,4 +119,14 @@ def findings(specs: Iterable[AttentionSpec], text: str) -> tuple[Finding, ...]:
     out: list[Finding] = []
     for spec in specs:
         out += [f for f in shape_findings(spec, lines) if f not in out]
-    return (*out, *transpose_findings(lines))
+    return (*out, *transpose_findings(lines), *arithmetic_findings(lines))
+
+
+def arithmetic_findings(lines: Sequence[str]) -> list[Finding]:
+    """A chain of plain arithmetic whose printed value its working cannot give (arithmetic.py)."""
+    out = []
+    for line, working, claimed, exact in wrong_chains(lines):
+        decimals = len(claimed.partition(".")[2])
+        numbers = {"line": line, "working": _code(working), "claimed": claimed}
+        out.append(Finding("", _phrase("arithmetic", exact=shown(exact, decimals), **numbers)))
+    return out

@@ -1,0 +1,192 @@
+"""A document's own arithmetic: a chain of plain arithmetic on printed numbers ending in its
+value (``0.3×0.1+0.4×0.3+0.1×0.6=0.13``, ``1 / 1.414 = 0.707``) is worked out exactly, and a
+value its working cannot give at the printed precision is a finding, with the right value.
+
+Numbers with one decimal or none are taken as typed (a hand-typed input's, exact); numbers
+with more decimals may be rounded results, so each stands for every number it rounds from and
+the value must lie outside everything they can give before it is called wrong. Only sums,
+differences, products, quotients, small integer powers and brackets of numbers are read; a
+chain with a name, a function or a root in its last step is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+# The value ending a chain: after "=" or "≈", then the end of the clause (not more arithmetic).
+_VALUE = re.compile(
+    r"(?:=|≈|\\approx)\s*(?P<value>[-−]?(?:\d+\.\d*|\.\d+|\d+))"
+    r"(?=\s*$|\s*[,;)\"|$`]|\.(?:\s|$)|\\n|\s+[^\s\d+\-−×*·⋅/^(])"
+)
+_STEPS = ("=", "≈", "\\approx", ":")  # what ends the step before a chain's last
+_LONGEST = 400  # characters of one step's working
+_TOKEN = re.compile(r"\s*(?:(?P<number>\d+\.\d*|\.\d+|\d+)|(?P<op>[-+*/^()]))")
+_TIMES = str.maketrans({"×": "*", "·": "*", "⋅": "*", "−": "-"})
+_LATEX = (("\\times", "*"), ("\\cdot", "*"), ("{", "("), ("}", ")"))
+_MAX_LINES = 20_000
+_MAX_CHAINS = 500  # a page's findings of this kind (a tutorial prints tens of chains)
+_MAX_POWER = 8
+
+Interval = tuple[Fraction, Fraction]
+
+
+def wrong_chains(lines: Sequence[str]) -> list[tuple[int, str, str, Fraction]]:
+    """(line, working as printed, value as printed, exact value) of every chain whose value
+    its working cannot give."""
+    out = []
+    for number, text in enumerate(lines[:_MAX_LINES], start=1):
+        if "=" not in text and "≈" not in text and "approx" not in text:
+            continue
+        for match in _VALUE.finditer(text):
+            # The step back to the last "=", "≈" or ":" (looked for within reach of a step).
+            window = max(0, match.start() - _LONGEST - 8)
+            at, mark = max((text.rfind(mark, window, match.start()), mark) for mark in _STEPS)
+            if at < 0 and window > 0:
+                continue  # no hand-worked step: a page's data, not its arithmetic
+            working = text[at + len(mark) if at >= 0 else 0 : match.start()]
+            working = working.strip().strip("$`").strip()
+            judged = evaluate(working)
+            if judged is None:
+                continue
+            exact, (low, high) = judged
+            printed, half = _printed(match.group("value"))
+            if printed + half < low or printed - half > high:
+                out.append((number, working, match.group("value"), exact))
+                if len(out) >= _MAX_CHAINS:
+                    return out
+    return out
+
+
+def evaluate(working: str) -> tuple[Fraction, Interval] | None:
+    """The exact value of plain arithmetic, and the interval its rounded numbers allow; None
+    when it is not plain arithmetic of two numbers or more with an operator between them."""
+    text = working.translate(_TIMES)
+    for latex, plain in _LATEX:
+        text = text.replace(latex, plain)
+    tokens = _tokens(text)
+    if tokens is None or sum(kind == "number" for kind, _ in tokens) < 2:
+        return None
+    parser = _Parser(tokens)
+    try:
+        exact, interval = parser.sum()
+    except (ValueError, ZeroDivisionError, RecursionError):
+        return None
+    return (exact, interval) if parser.done() else None
+
+
+def _tokens(text: str) -> list[tuple[str, str]] | None:
+    out, at, text = [], 0, text.rstrip()
+    while at < len(text):
+        found = _TOKEN.match(text, at)
+        if found is None or found.end() == at:
+            return None
+        out.append(("number", found["number"]) if found["number"] else ("op", found["op"]))
+        at = found.end()
+    return out
+
+
+def _printed(text: str) -> tuple[Fraction, Fraction]:
+    """A printed number and half a unit of its last digit (0 for one decimal or none: typed)."""
+    text = text.replace("−", "-")
+    decimals = len(text.partition(".")[2])
+    half = Fraction(1, 2 * 10**decimals) if decimals >= 1 else Fraction(1, 2)
+    return Fraction(text), half
+
+
+class _Parser:
+    """Recursive descent over sum, product, power and atom; each value exact and as an
+    interval of what its rounded numbers allow."""
+
+    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+        self.tokens, self.at = tokens, 0
+
+    def done(self) -> bool:
+        return self.at == len(self.tokens)
+
+    def _peek(self) -> str | None:
+        return self.tokens[self.at][1] if self.at < len(self.tokens) else None
+
+    def sum(self) -> tuple[Fraction, Interval]:
+        value = self.product()
+        while self._peek() in ("+", "-"):
+            sign = self.tokens[self.at][1]
+            self.at += 1
+            other = self.product()
+            value = _add(value, other) if sign == "+" else _add(value, _negate(other))
+        return value
+
+    def product(self) -> tuple[Fraction, Interval]:
+        value = self.power()
+        while self._peek() in ("*", "/"):
+            operator = self.tokens[self.at][1]
+            self.at += 1
+            other = self.power()
+            value = _times(value, other) if operator == "*" else _times(value, _inverse(other))
+        return value
+
+    def power(self) -> tuple[Fraction, Interval]:
+        base = self.atom()
+        if self._peek() != "^":
+            return base
+        self.at += 1
+        exponent, _ = self.atom()
+        if exponent.denominator != 1 or abs(exponent) > _MAX_POWER:
+            raise ValueError("not a small integer power")
+        value = (Fraction(1), (Fraction(1), Fraction(1)))
+        for _ in range(abs(int(exponent))):
+            value = _times(value, base)
+        return value if exponent >= 0 else _inverse(value)
+
+    def atom(self) -> tuple[Fraction, Interval]:
+        if self.done():
+            raise ValueError("the working ends early")
+        kind, text = self.tokens[self.at]
+        self.at += 1
+        if kind == "number":
+            number, half = _printed(text)
+            half = half if len(text.partition(".")[2]) >= 2 else Fraction(0)
+            return number, (number - half, number + half)
+        if text in ("+", "-"):
+            signed = self.power()
+            return signed if text == "+" else _negate(signed)
+        if text == "(":
+            inside = self.sum()
+            if self._peek() != ")":
+                raise ValueError("a bracket left open")
+            self.at += 1
+            return inside
+        raise ValueError(f"unexpected {text}")
+
+
+def _add(a: tuple[Fraction, Interval], b: tuple[Fraction, Interval]) -> tuple[Fraction, Interval]:
+    return a[0] + b[0], (a[1][0] + b[1][0], a[1][1] + b[1][1])
+
+
+def _negate(a: tuple[Fraction, Interval]) -> tuple[Fraction, Interval]:
+    return -a[0], (-a[1][1], -a[1][0])
+
+
+def _times(a: tuple[Fraction, Interval], b: tuple[Fraction, Interval]) -> tuple[Fraction, Interval]:
+    ends = [x * y for x in a[1] for y in b[1]]
+    return a[0] * b[0], (min(ends), max(ends))
+
+
+def _inverse(a: tuple[Fraction, Interval]) -> tuple[Fraction, Interval]:
+    low, high = a[1]
+    if low <= 0 <= high:
+        raise ZeroDivisionError("a quotient by a number that may be 0")
+    return 1 / a[0], (1 / high, 1 / low)
+
+
+def shown(exact: Fraction, decimals: int) -> str:
+    """The exact value as a decimal: all its digits when it ends within two more places than
+    the document printed, else rounded to that many with "≈" before it."""
+    places = decimals + 2
+    scaled = exact * 10**places
+    if scaled.denominator != 1:
+        return f"≈ {float(exact):.{places}f}"
+    digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+    whole, fraction = digits[:-places], digits[-places:].rstrip("0")
+    return ("-" if exact < 0 else "") + whole + ("." + fraction if fraction else "")

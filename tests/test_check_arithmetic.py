@@ -1,0 +1,130 @@
+"""A document's own arithmetic (check/arithmetic.py): a chain of plain arithmetic on printed
+numbers is worked out exactly, and a printed value its working cannot give is a finding with
+the right value; rounded numbers (two decimals or more) may stand for what they round from."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mha_symbolic.check.arithmetic import evaluate, shown, wrong_chains
+from mha_symbolic.cli import main
+
+_NUMBERS = st.one_of(
+    st.integers(0, 99).map(lambda n: (str(n), Fraction(n))),
+    st.integers(0, 99).map(lambda n: (f"{n / 10:.1f}", Fraction(n, 10))),
+)
+
+
+@st.composite
+def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[str, Fraction]:
+    """An expression as printed and its value, computed here with Fractions."""
+    if depth == 0 or draw(st.booleans()):
+        return draw(_NUMBERS)
+    (left, a), (right, b) = draw(_expressions(depth - 1)), draw(_expressions(depth - 1))
+    operator = draw(st.sampled_from(["+", "-", "×", "·", "*", "/", "\\times"]))
+    if operator == "/" and b == 0:
+        operator = "+"
+    value = {"+": a + b, "-": a - b, "/": a / b if b else a + b}.get(operator, a * b)
+    return f"({left} {operator} {right})", value
+
+
+@settings(max_examples=200, deadline=None)
+@given(_expressions())
+def test_plain_arithmetic_is_worked_out_exactly(expression: tuple[str, Fraction]) -> None:
+    text, value = expression
+    judged = evaluate(f"{text} + 0")  # two numbers or more: a chain
+    assert judged is not None and judged[0] == value
+    low, high = judged[1]
+    assert low == high == value  # numbers of one decimal or none are as typed: exact
+
+
+@settings(max_examples=200, deadline=None)
+@given(_expressions())
+def test_a_right_chain_is_no_finding_and_a_value_off_by_a_unit_is(
+    expression: tuple[str, Fraction],
+) -> None:
+    text, value = expression
+    right = shown(value, 4).removeprefix("≈ ")
+    decimals = len(right.partition(".")[2])
+    assert wrong_chains([f"{text} + 0 = {right}"]) == []
+    off = Fraction(right) + Fraction(1, 10**decimals)
+    line = f"{text} + 0 = {float(off):.{decimals}f}"
+    assert [(n, exact) for n, _, _, exact in wrong_chains([line])] == [(1, value)]
+
+
+def test_rounded_numbers_stand_for_what_they_round_from() -> None:
+    lines = [
+        "1 / 1.414 = 0.707",  # 1/√2 with √2 rounded
+        "e^0.5 / (1 + e^0.5) = 1.6487 / 2.6487 = 0.6225",
+        "0.5000 * 1.9269 = 0.9635",
+        "0.33 × 3 = 1",
+        "x = 2^10 = 1024",
+    ]
+    assert wrong_chains(lines) == []
+
+
+def test_wrong_chains_say_where_what_and_the_exact_value() -> None:
+    lines = [
+        "Dot Product (sitting, The)=0.3×0.1+0.4×0.3+0.1×0.6=0.13",
+        "scores: $0.5 \\times 3 = 1.4$",
+        "2 + 2 = 5.",
+    ]
+    found = wrong_chains(lines)
+    assert [(n, w, c, shown(e, 2)) for n, w, c, e in found] == [
+        (1, "0.3×0.1+0.4×0.3+0.1×0.6", "0.13", "0.21"),
+        (2, "0.5 \\times 3", "1.4", "1.5"),
+        (3, "2 + 2", "5.", "4"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(1, 3) × (3, 2) = 4",  # shapes
+        "softmax(0.13/3) = 0.9",  # a function
+        "√2 = 1.5",  # a root
+        "d_k = 64",  # no working
+        "e^1 = 3",  # a name
+        "the sum 2 + 3 = 6",  # words in the step
+        "1 / 0 = 7",  # no value at all
+        "(" * 5000 + "1 + 2" + ")" * 5000 + " = 4",  # deeper than a parser should go
+    ],
+)
+def test_what_is_not_plain_arithmetic_is_left_alone(line: str) -> None:
+    assert wrong_chains([line]) == []
+
+
+def test_a_long_line_of_many_values_is_read_once() -> None:
+    """No step is searched for further back than a step can be: a 2 MB line is linear."""
+    assert wrong_chains(["= 1, " * 400_000, "1+" * 1_000_000 + "1 = 7"]) == []
+
+
+_PAGE = """# Attention by hand
+
+"The": Query = [0.2, 0.5, 0.1], Key = [0.1, 0.3, 0.6], Value = [0.3, 0.2, 0.8]
+
+"dog": Query = [0.4, 0.6, 0.2], Key = [0.2, 0.4, 0.7], Value = [0.5, 0.3, 0.9]
+
+Dot Product (dog, The)=0.4×0.1+0.6×0.3+0.2×0.6=0.34
+Dot Product (dog, dog)=0.4×0.2+0.6×0.4+0.2×0.7=0.64
+"""
+
+
+def test_check_reports_the_pages_arithmetic(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No worked example of attention to map, yet the page's wrong sum is found (exit 1)."""
+    path = tmp_path / "page.md"
+    path.write_text(_PAGE, encoding="utf-8")
+    code = main(["check", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out == "finding: line 8: 0.4×0.2+0.6×0.4+0.2×0.7 is 0.46, the document has 0.64\n"
+    path.write_text(_PAGE.replace("=0.64", "=0.46"), encoding="utf-8")
+    assert main(["check", str(path)]) == 2  # nothing left to check
+    assert "finding" not in capsys.readouterr().out
