@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.token_lines import stacked
 from mha_symbolic.extract.token_vectors import token_vectors
 
 _STACKED = {"q": "q", "k": "k", "v": "v", "head.x": "x"}  # x1, x2 read as heads' slices: X
@@ -29,13 +29,8 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
         if vectors is None:
             continue
         first = vectors[0]
-        stack = replace(
-            first,
-            item=replace(
-                first.item,
-                rows=tuple(s.item.rows[0] for s in vectors),
-                end=vectors[-1].item.end,
-            ),
+        stack = stacked(
+            vectors,
             role=matrix,
             head=None,
             name=", ".join(s.name for s in vectors),

@@ -26,19 +26,24 @@ def token_lines(seen: Sequence[Seen]) -> list[Seen]:
         for column, role in enumerate(roles):
             vectors = [line[column] for line in run]
             first = vectors[0]
-            stack = replace(
-                first,
-                item=replace(
-                    first.item,
-                    rows=tuple(s.item.rows[0] for s in vectors),
-                    end=vectors[-1].item.end,
-                ),
+            stack = stacked(
+                vectors,
+                role=role,
+                head=None,
                 name=f"{first.name} ({', '.join(tokens)})",
                 names=(f"{role}:",),
                 printed=tokens,
             )
             out = [stack if s is first else s for s in out if s is first or not _among(s, vectors)]
     return out
+
+
+def stacked(vectors: Sequence[Seen], **fields: object) -> Seen:
+    """One-row vectors as the rows of one matrix, read where the first of them stands."""
+    first = vectors[0]
+    rows = tuple(s.item.rows[0] for s in vectors)
+    item = replace(first.item, rows=rows, end=vectors[-1].item.end)
+    return replace(first, item=item, **fields)  # type: ignore[arg-type]
 
 
 def _runs(seen: Sequence[Seen]) -> list[list[list[Seen]]]:
