@@ -82,9 +82,28 @@ def test_wrong_chains_say_where_what_and_the_exact_value() -> None:
     ]
 
 
+def test_lists_worked_entry_by_entry() -> None:
+    lines = [
+        "study: [0,2] · Wv = [0×1+2×0, 0×0+2×1] = [0+0, 0+2] = [2, 2] → actually",
+        "0.4×[0.3,0.2,0.8] = [0.12, 0.08, 0.32]",  # right: no finding
+        "0.5 * [2, 6, 3] = [1.0, 3.0, 1.6]",
+        "$[1*1 + 2*0 + 1*1 + 0*0,\\; 1*0 + 2*1 + 1*0 + 0*1] = [2,\\;3]$",
+    ]
+    found = [(n, w, c, shown(e, 2)) for n, w, c, e in wrong_chains(lines)]
+    assert found == [
+        (1, "0+0", "2", "0"),
+        (3, "0.5 × 3", "1.6", "1.5"),
+        (4, "1*0 + 2*1 + 1*0 + 0*1", "3", "2"),
+    ]
+
+
 @pytest.mark.parametrize(
     "line",
     [
+        "0.73 × [1, 0] + 0.27 × [0, 1] = [0.7, 0.27]",  # a sum of scaled lists
+        "softmax([1+1, 2]) = [0.27, 0.73]",  # a function of a list
+        "[1+1, 2] = [2, 2] + [1, 1]",  # the value is one term of a sum
+        "[1, 2] = [1, 3]",  # no working in the entries
         "(1, 3) × (3, 2) = 4",  # shapes
         "softmax(0.13/3) = 0.9",  # a function
         "√2 = 1.5",  # a root

@@ -11,6 +11,7 @@ chain with a name, a function or a root in its last step is left alone.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from fractions import Fraction
@@ -22,6 +23,11 @@ _VALUE = re.compile(
 )
 _STEPS = ("=", "≈", "\\approx", ":")  # what ends the step before a chain's last
 _LONGEST = 400  # characters of one step's working
+_LIST = re.compile(r"\[([^\[\]]{1,400})\]")  # a printed list (no nested brackets)
+_EQUALS = re.compile(r"\s*(?:=|≈|\\approx)\s*")
+_NUMBER = re.compile(r"[-−]?(?:\d+\.\d*|\.\d+|\d+)")
+_FACTOR = re.compile(r"(\d+\.\d*|\.\d+|\d+)\s*(?:×|\*|·|⋅|\\times|\\cdot)")
+_OPERATOR_NEXT = re.compile(r"\s*(?:[+\-−×*·⋅/^]|\\times|\\cdot)")
 _TOKEN = re.compile(r"\s*(?:(?P<number>\d+\.\d*|\.\d+|\d+)|(?P<op>[-+*/^()]))")
 _TIMES = str.maketrans({"×": "*", "·": "*", "⋅": "*", "−": "-"})
 _LATEX = (("\\times", "*"), ("\\cdot", "*"), ("{", "("), ("}", ")"))
@@ -34,28 +40,75 @@ Interval = tuple[Fraction, Fraction]
 
 def wrong_chains(lines: Sequence[str]) -> list[tuple[int, str, str, Fraction]]:
     """(line, working as printed, value as printed, exact value) of every chain whose value
-    its working cannot give."""
+    its working cannot give: single numbers, then lists worked entry by entry."""
     out = []
     for number, text in enumerate(lines[:_MAX_LINES], start=1):
         if "=" not in text and "≈" not in text and "approx" not in text:
             continue
-        for match in _VALUE.finditer(text):
-            # The step back to the last "=", "≈" or ":" (looked for within reach of a step).
-            window = max(0, match.start() - _LONGEST - 8)
-            at, mark = max((text.rfind(mark, window, match.start()), mark) for mark in _STEPS)
-            if at < 0 and window > 0:
-                continue  # no hand-worked step: a page's data, not its arithmetic
-            working = text[at + len(mark) if at >= 0 else 0 : match.start()]
-            working = working.strip().strip("$`").strip()
-            judged = evaluate(working)
-            if judged is None:
-                continue
-            exact, (low, high) = judged
-            printed, half = _printed(match.group("value"))
-            if printed + half < low or printed - half > high:
-                out.append((number, working, match.group("value"), exact))
+        for working, value in [*_scalar_steps(text), *_list_steps(text)]:
+            exact = _wrong(working, value)
+            if exact is not None:
+                out.append((number, working, value, exact))
                 if len(out) >= _MAX_CHAINS:
                     return out
+    return out
+
+
+def _wrong(working: str, value: str) -> Fraction | None:
+    """The exact value of the working when the printed value cannot be it, else None."""
+    judged = evaluate(working)
+    if judged is None:
+        return None
+    exact, (low, high) = judged
+    printed, half = _printed(value)
+    return exact if printed + half < low or printed - half > high else None
+
+
+def _list_steps(text: str) -> list[tuple[str, str]]:
+    """(working, value) of each entry of a list worked entry by entry: ``[1×1+0×0, 1×0+0×1] =
+    [1, 0]``, or a number times a list, ``0.4×[0.3,0.2,0.8] = [0.12, 0.08, 0.32]``."""
+    out: list[tuple[str, str]] = []
+    groups = list(_LIST.finditer(text))
+    for left, right in itertools.pairwise(groups):
+        if not _EQUALS.fullmatch(text[left.end() : right.start()]):
+            continue
+        if _OPERATOR_NEXT.match(text, right.end()):
+            continue  # the list is one term of a sum or a product: not its value
+        workings, values = _entries(left.group(1)), _entries(right.group(1))
+        if len(workings) != len(values) or not all(_NUMBER.fullmatch(v) for v in values):
+            continue
+        # What the left list is multiplied by, back to the step before it: nothing or a number.
+        window = max(0, left.start() - 60)
+        at, mark = max((text.rfind(mark, window, left.start()), mark) for mark in _STEPS)
+        prefix = text[at + len(mark) if at >= 0 else window : left.start()].strip().strip("$`")
+        factor = _FACTOR.fullmatch(prefix.strip())
+        if prefix.strip() and factor is None:
+            continue  # softmax([..]), a sum of scaled lists, a name: not plain arithmetic
+        for working, value in zip(workings, values):
+            if factor is not None:  # "0.4 × 0.3", "0.5 × (1 + 2)"
+                single = _NUMBER.fullmatch(working)
+                working = f"{factor.group(1)} × {working if single else f'({working})'}"
+            out.append((working, value))
+    return out
+
+
+def _entries(text: str) -> list[str]:
+    for space in ("\\;", "\\,", "\\ ", "\\quad"):
+        text = text.replace(space, " ")
+    return [entry.strip() for entry in text.split(",")]
+
+
+def _scalar_steps(text: str) -> list[tuple[str, str]]:
+    """(working, value) of each single number ending a chain: the step back to the last "=",
+    "≈" or ":" (looked for within reach of a step)."""
+    out = []
+    for match in _VALUE.finditer(text):
+        window = max(0, match.start() - _LONGEST - 8)
+        at, mark = max((text.rfind(mark, window, match.start()), mark) for mark in _STEPS)
+        if at < 0 and window > 0:
+            continue  # no hand-worked step: a page's data, not its arithmetic
+        working = text[at + len(mark) if at >= 0 else 0 : match.start()]
+        out.append((working.strip().strip("$`").strip(), match.group("value")))
     return out
 
 
