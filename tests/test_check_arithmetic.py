@@ -4,6 +4,7 @@ the right value; rounded numbers (two decimals or more) may stand for what they 
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -40,21 +41,35 @@ def test_plain_arithmetic_is_worked_out_exactly(expression: tuple[str, Fraction]
     judged = evaluate(f"{text} + 0")  # two numbers or more: a chain
     assert judged is not None and judged[0] == value
     low, high = judged[1]
-    assert low == high == value  # numbers of one decimal or none are as typed: exact
+    if "/" not in text:  # numbers of one decimal or none are as typed in sums and products
+        assert low == high == value
+    else:  # in a quotient a number of one decimal may be rounded: an interval around it
+        assert low <= value <= high
+
+
+def _typed(text: str) -> bool:
+    """Whether a number of exactly one decimal is in the expression."""
+    return any(len(n.partition(".")[2]) == 1 for n in re.findall(r"\d+\.\d+", text))
 
 
 @settings(max_examples=200, deadline=None)
 @given(_expressions())
-def test_a_right_chain_is_no_finding_and_a_value_off_by_a_unit_is(
+def test_a_right_chain_is_no_finding_and_a_value_well_off_is(
     expression: tuple[str, Fraction],
 ) -> None:
+    """Off by a unit of the last digit is a finding unless a number of one decimal is there
+    (it may be a rounded one); off by three units always is, but in a quotient of such."""
     text, value = expression
     right = shown(value, 4).removeprefix("≈ ")
     decimals = len(right.partition(".")[2])
     assert wrong_chains([f"{text} + 0 = {right}"]) == []
-    off = Fraction(right) + Fraction(1, 10**decimals)
-    line = f"{text} + 0 = {float(off):.{decimals}f}"
-    assert [(n, exact) for n, _, _, exact in wrong_chains([line])] == [(1, value)]
+    unit = Fraction(1, 10**decimals)
+    one_off = f"{text} + 0 = {float(Fraction(right) + unit):.{decimals}f}"
+    found = [(n, exact) for n, _, _, exact in wrong_chains([one_off])]
+    assert found == ([] if _typed(text) else [(1, value)])
+    if not ("/" in text and _typed(text)):  # a quotient of rounded numbers may be far off
+        three_off = f"{text} + 0 = {float(Fraction(right) + 3 * unit):.{decimals}f}"
+        assert [(n, exact) for n, _, _, exact in wrong_chains([three_off])] == [(1, value)]
 
 
 def test_rounded_numbers_stand_for_what_they_round_from() -> None:
@@ -64,6 +79,8 @@ def test_rounded_numbers_stand_for_what_they_round_from() -> None:
         "0.5000 * 1.9269 = 0.9635",
         "0.33 × 3 = 1",
         "x = 2^10 = 1024",
+        "e / (1 + e) = 2.7 / 3.7 = 0.731",  # e rounded to one decimal in a quotient
+        "2.7 × 0.3 = 0.82",  # one unit off with a number of one decimal: may be rounded
     ]
     assert wrong_chains(lines) == []
 
@@ -71,13 +88,13 @@ def test_rounded_numbers_stand_for_what_they_round_from() -> None:
 def test_wrong_chains_say_where_what_and_the_exact_value() -> None:
     lines = [
         "Dot Product (sitting, The)=0.3×0.1+0.4×0.3+0.1×0.6=0.13",
-        "scores: $0.5 \\times 3 = 1.4$",
+        "scores: $0.5 \\times 3 = 1.2$",
         "2 + 2 = 5.",
     ]
     found = wrong_chains(lines)
     assert [(n, w, c, shown(e, 2)) for n, w, c, e in found] == [
         (1, "0.3×0.1+0.4×0.3+0.1×0.6", "0.13", "0.21"),
-        (2, "0.5 \\times 3", "1.4", "1.5"),
+        (2, "0.5 \\times 3", "1.2", "1.5"),
         (3, "2 + 2", "5.", "4"),
     ]
 
@@ -86,13 +103,13 @@ def test_lists_worked_entry_by_entry() -> None:
     lines = [
         "study: [0,2] · Wv = [0×1+2×0, 0×0+2×1] = [0+0, 0+2] = [2, 2] → actually",
         "0.4×[0.3,0.2,0.8] = [0.12, 0.08, 0.32]",  # right: no finding
-        "0.5 * [2, 6, 3] = [1.0, 3.0, 1.6]",
+        "0.5 * [2, 6, 3] = [1.0, 3.0, 1.9]",
         "$[1*1 + 2*0 + 1*1 + 0*0,\\; 1*0 + 2*1 + 1*0 + 0*1] = [2,\\;3]$",
     ]
     found = [(n, w, c, shown(e, 2)) for n, w, c, e in wrong_chains(lines)]
     assert found == [
         (1, "0+0", "2", "0"),
-        (3, "0.5 × 3", "1.6", "1.5"),
+        (3, "0.5 × 3", "1.9", "1.5"),
         (4, "1*0 + 2*1 + 1*0 + 0*1", "3", "2"),
     ]
 

@@ -59,9 +59,12 @@ def _wrong(working: str, value: str) -> Fraction | None:
     judged = evaluate(working)
     if judged is None:
         return None
-    exact, (low, high) = judged
+    exact, (low, high), typed = judged
     printed, half = _printed(value)
-    return exact if printed + half < low or printed - half > high else None
+    # A number of one decimal may yet be a rounded one: a value one unit of its last digit
+    # off (2.7 × 0.3 = 0.82, e × 0.3 rounded) is no finding then.
+    slack = half + (2 * half if typed else 0)
+    return exact if printed + slack < low or printed - slack > high else None
 
 
 def _list_steps(text: str) -> list[tuple[str, str]]:
@@ -112,21 +115,30 @@ def _scalar_steps(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def evaluate(working: str) -> tuple[Fraction, Interval] | None:
-    """The exact value of plain arithmetic, and the interval its rounded numbers allow; None
-    when it is not plain arithmetic of two numbers or more with an operator between them."""
+def evaluate(working: str) -> tuple[Fraction, Interval, bool] | None:
+    """The exact value of plain arithmetic, the interval its rounded numbers allow, and whether
+    a number of one decimal is among them; None when it is not plain arithmetic of two numbers
+    or more with an operator between them.
+
+    A number of one decimal is taken as typed (exact) in sums and products, which a hand works
+    exactly; in a quotient it may be a rounded one (``2.7 / 3.7 = 0.731`` is e/(1+e)), so there
+    it stands for what it rounds from, as numbers of more decimals always do."""
     text = working.translate(_TIMES)
     for latex, plain in _LATEX:
         text = text.replace(latex, plain)
     tokens = _tokens(text)
     if tokens is None or sum(kind == "number" for kind, _ in tokens) < 2:
         return None
-    parser = _Parser(tokens)
+    divides = any(text == "/" for _, text in tokens) or any(
+        a == "^" and b == "-" for (_, a), (_, b) in itertools.pairwise(tokens)
+    )
+    parser = _Parser(tokens, typed_exact=not divides)
     try:
         exact, interval = parser.sum()
     except (ValueError, ZeroDivisionError, RecursionError):
         return None
-    return (exact, interval) if parser.done() else None
+    typed = any(kind == "number" and len(t.partition(".")[2]) == 1 for kind, t in tokens)
+    return (exact, interval, typed) if parser.done() else None
 
 
 def _tokens(text: str) -> list[tuple[str, str]] | None:
@@ -152,8 +164,9 @@ class _Parser:
     """Recursive descent over sum, product, power and atom; each value exact and as an
     interval of what its rounded numbers allow."""
 
-    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+    def __init__(self, tokens: list[tuple[str, str]], typed_exact: bool = True) -> None:
         self.tokens, self.at = tokens, 0
+        self.exact_below = 2 if typed_exact else 1  # decimals a number is taken as typed below
 
     def done(self) -> bool:
         return self.at == len(self.tokens)
@@ -199,7 +212,7 @@ class _Parser:
         self.at += 1
         if kind == "number":
             number, half = _printed(text)
-            half = half if len(text.partition(".")[2]) >= 2 else Fraction(0)
+            half = half if len(text.partition(".")[2]) >= self.exact_below else Fraction(0)
             return number, (number - half, number + half)
         if text in ("+", "-"):
             signed = self.power()
