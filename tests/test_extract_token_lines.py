@@ -103,3 +103,14 @@ def test_a_value_printed_again_is_no_weighted_term_judged_wrong(
     code = main(["check", str(path)])
     out = capsys.readouterr().out
     assert code != 1 and "wrong" not in out
+
+
+def test_a_page_of_q_k_v_and_no_result_says_where_its_example_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing to check; the layout offered says Q, K and V are given, not "E = 0"."""
+    path = tmp_path / "page.md"
+    path.write_text(_page(_weights()).split("Scores divided")[0], encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(per_head, xW, 3 tokens, Q, K and V given, 1 head)" in err
