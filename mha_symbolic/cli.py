@@ -328,14 +328,10 @@ def _is_folder(output: str | None) -> bool:
 def _nothing_to_check(document: str, found: list[Any]) -> int:
     if any(one.checkable for one in found):
         return 0
-    spec = found[0].spec
-    weights = "symbolic weights" if spec.symbolic else "its weights"
-    starts = {"qkv": "Q, K and V given", "scores": "scores given", "weights": "weights given"}
-    width = f"E = {spec.query.cols}" if spec.has_inputs else starts.get(spec.stage, "no input")
+    weights = "symbolic weights" if found[0].spec.symbolic else "its weights"
     _error(
         f"{document}: nothing to check: the document prints no results; the spec offers the "
-        f"layout it describes ({spec.layout}, {spec.convention}, {spec.query.rows} tokens, "
-        f"{width}, {spec.heads} head{'s' if spec.heads > 1 else ''}) with {weights}"
+        f"layout it describes ({found[0].layout}) with {weights}"
     )
     return EXIT_BAD_INPUT
 

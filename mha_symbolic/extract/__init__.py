@@ -38,6 +38,16 @@ class Extraction:
     def checkable(self) -> bool:
         return bool(self.spec.claims) or bool(self.batch and self.batch.get("claims"))
 
+    @property
+    def layout(self) -> str:
+        """The layout the spec describes, in a few words ("fused, xWT, 4 tokens, E = 6, 2
+        heads"; "3 tokens, Q, K and V given" for an example that starts past its inputs)."""
+        spec = self.spec
+        starts = {"qkv": "Q, K and V given", "scores": "scores given", "weights": "weights given"}
+        width = f"E = {spec.query.cols}" if spec.has_inputs else starts.get(spec.stage, "no input")
+        heads = f"{spec.heads} head{'s' if spec.heads > 1 else ''}"
+        return f"{spec.layout}, {spec.convention}, {spec.query.rows} tokens, {width}, {heads}"
+
 
 def extract_all(
     source: str | Path, kind: str | None = None, reprints: bool = False
