@@ -2,9 +2,10 @@
 value (``0.3×0.1+0.4×0.3+0.1×0.6=0.13``, ``1 / 1.414 = 0.707``) is worked out exactly, and a
 value its working cannot give at the printed precision is a finding, with the right value.
 
-Numbers with one decimal or none are taken as typed (a hand-typed input's, exact); numbers
-with more decimals may be rounded results, so each stands for every number it rounds from and
-the value must lie outside everything they can give before it is called wrong. Only sums,
+Integers are exact. Numbers of two decimals or more may be rounded results, so each stands for
+every number it rounds from; so does a number of one decimal in a quotient, while in sums and
+products it is taken as typed, with one unit of the value's last digit let pass (see
+``evaluate``). A value is wrong only when nothing left open can give it. Only sums,
 differences, products, quotients, small integer powers and brackets of numbers are read; a
 chain with a name, a function or a root in its last step is left alone.
 """
@@ -16,19 +17,20 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
+_DIGITS = r"\d+\.\d*|\.\d+|\d+"  # a printed number without its sign
 # The value ending a chain: after "=" or "≈", then the end of the clause (not more arithmetic).
 _VALUE = re.compile(
-    r"(?:=|≈|\\approx)\s*(?P<value>[-−]?(?:\d+\.\d*|\.\d+|\d+))"
+    rf"(?:=|≈|\\approx)\s*(?P<value>[-−]?(?:{_DIGITS}))"
     r"(?=\s*$|\s*[,;)\"|$`]|\.(?:\s|$)|\\n|\s+[^\s\d+\-−×*·⋅/^(])"
 )
 _STEPS = ("=", "≈", "\\approx", ":")  # what ends the step before a chain's last
 _LONGEST = 400  # characters of one step's working
 _LIST = re.compile(r"\[([^\[\]]{1,400})\]")  # a printed list (no nested brackets)
 _EQUALS = re.compile(r"\s*(?:=|≈|\\approx)\s*")
-_NUMBER = re.compile(r"[-−]?(?:\d+\.\d*|\.\d+|\d+)")
-_FACTOR = re.compile(r"(\d+\.\d*|\.\d+|\d+)\s*(?:×|\*|·|⋅|\\times|\\cdot)")
+_NUMBER = re.compile(rf"[-−]?(?:{_DIGITS})")
+_FACTOR = re.compile(rf"({_DIGITS})\s*(?:×|\*|·|⋅|\\times|\\cdot)")
 _OPERATOR_NEXT = re.compile(r"\s*(?:[+\-−×*·⋅/^]|\\times|\\cdot)")
-_TOKEN = re.compile(r"\s*(?:(?P<number>\d+\.\d*|\.\d+|\d+)|(?P<op>[-+*/^()]))")
+_TOKEN = re.compile(rf"\s*(?:(?P<number>{_DIGITS})|(?P<op>[-+*/^()]))")
 _TIMES = str.maketrans({"×": "*", "·": "*", "⋅": "*", "−": "-"})
 _LATEX = (("\\times", "*"), ("\\cdot", "*"), ("{", "("), ("}", ")"))
 _MAX_LINES = 20_000
@@ -81,11 +83,9 @@ def _list_steps(text: str) -> list[tuple[str, str]]:
         if len(workings) != len(values) or not all(_NUMBER.fullmatch(v) for v in values):
             continue
         # What the left list is multiplied by, back to the step before it: nothing or a number.
-        window = max(0, left.start() - 60)
-        at, mark = max((text.rfind(mark, window, left.start()), mark) for mark in _STEPS)
-        prefix = text[at + len(mark) if at >= 0 else window : left.start()].strip().strip("$`")
-        factor = _FACTOR.fullmatch(prefix.strip())
-        if prefix.strip() and factor is None:
+        prefix = _step_before(text, left.start(), 60)
+        factor = _FACTOR.fullmatch(prefix) if prefix is not None else None
+        if prefix != "" and factor is None:
             continue  # softmax([..]), a sum of scaled lists, a name: not plain arithmetic
         for working, value in zip(workings, values):
             if factor is not None:  # "0.4 × 0.3", "0.5 × (1 + 2)"
@@ -106,13 +106,21 @@ def _scalar_steps(text: str) -> list[tuple[str, str]]:
     "≈" or ":" (looked for within reach of a step)."""
     out = []
     for match in _VALUE.finditer(text):
-        window = max(0, match.start() - _LONGEST - 8)
-        at, mark = max((text.rfind(mark, window, match.start()), mark) for mark in _STEPS)
-        if at < 0 and window > 0:
-            continue  # no hand-worked step: a page's data, not its arithmetic
-        working = text[at + len(mark) if at >= 0 else 0 : match.start()]
-        out.append((working.strip().strip("$`").strip(), match.group("value")))
+        working = _step_before(text, match.start(), _LONGEST + 8)
+        if working is not None:
+            out.append((working, match.group("value")))
     return out
+
+
+def _step_before(text: str, end: int, reach: int) -> str | None:
+    """The text from the last "=", "≈" or ":" (or the line's start) to ``end``, stripped of
+    spaces and math delimiters; None when no such mark is within ``reach`` characters (a
+    page's data, not a hand-worked step). Looked for within reach: linear on a long line."""
+    window = max(0, end - reach)
+    at, mark = max((text.rfind(mark, window, end), mark) for mark in _STEPS)
+    if at < 0 and window > 0:
+        return None
+    return text[at + len(mark) if at >= 0 else 0 : end].strip().strip("$`").strip()
 
 
 def evaluate(working: str) -> tuple[Fraction, Interval, bool] | None:

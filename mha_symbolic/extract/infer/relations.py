@@ -242,11 +242,6 @@ def fit(node: Node, target: Printed, slips_allowed: bool = True) -> Fit | None:
     return fit_or_mostly(node, target, slips_allowed, mostly_too=False)[0]
 
 
-def mostly(node: Node, target: Printed) -> bool:
-    """Whether half the entries or more fit (worth trying again with rounded operands)."""
-    return _mostly(node, target, {})
-
-
 def fit_or_mostly(
     node: Node, target: Printed, slips_allowed: bool = True, mostly_too: bool = True
 ) -> tuple[Fit | None, bool]:
@@ -254,10 +249,10 @@ def fit_or_mostly(
     vector = 1 in target.shape
     compared: dict[bool, np.ndarray] = {}
     for transposed in (False, True):
-        mid = target.mid.T if transposed else target.mid
-        if node.mid.shape != mid.shape or (transposed and (vector or mid.shape[0] == mid.shape[1])):
+        shown = target.transposed if transposed else target
+        square = shown.shape[0] == shown.shape[1]
+        if node.mid.shape != shown.mid.shape or (transposed and (vector or square)):
             continue
-        shown = target if not transposed else target.transposed
         if (node.masked != shown.masked).any():
             continue  # a mask is a mask everywhere it applies, never a slip
         ok = compared[transposed] = entries_fit(node, shown)
@@ -271,6 +266,8 @@ def fit_or_mostly(
 
 
 def _mostly(node: Node, target: Printed, compared: dict[bool, np.ndarray]) -> bool:
+    """Whether half the entries or more fit (worth trying again with rounded operands), the
+    entries ``fit`` compared read again."""
     for transposed in (False, True):
         shown = target.transposed if transposed else target
         if node.mid.shape == shown.mid.shape and (node.masked == shown.masked).all():
