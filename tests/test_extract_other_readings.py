@@ -236,6 +236,9 @@ def test_a_print_no_row_of_weights_can_be_is_never_claimed_as_weights(
         ((("1/3", "2/3"),), False),
         ((("9.9e-01", "1.0e-02"),), False),
         ((("0.7", "x"),), False),  # a symbol: nothing to say
+        ((("1", "-inf"), ("0.5", "0.5")), True),  # a mask: -inf is no weight
+        ((("1", "−∞"),), True),
+        ((("0", "-\\infty"),), True),
     ],
 )
 def test_which_prints_can_be_rows_of_weights(

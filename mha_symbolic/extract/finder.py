@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.boxed import boxed_blocks
+from mha_symbolic.extract.code_arrays import code_arrays
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
 from mha_symbolic.extract.layouts import side_by_side
@@ -90,6 +91,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(boxed)
     taken.extend((item.start, item.end) for item in boxed)  # "[ CPUFloatType{2,3} ]": no list
     items.extend(f for f in frames(text, lines) if not _within(f, boxed))
+    built = code_arrays(text, document.lines)  # "Wq = np.eye(d)": an array built, not printed
+    items.extend(built)
+    taken.extend((item.start, item.end) for item in built)  # not "(4, 4)" of "np.ones((4, 4))"
     items.extend(_bracketed(text, taken, unread))
     if len(items) > MAX_ITEMS:
         raise SpecError(

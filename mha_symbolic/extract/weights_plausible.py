@@ -5,16 +5,20 @@ as one, whatever its name or its section says."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
 _MINUS = str.maketrans({"−": "-", "–": "-"})
+_INFINITE = re.compile(r"[-+−–]?(?:inf(?:inity)?|∞|\\infty)", re.IGNORECASE)
 
 
 def cannot_be_weights(rows: Sequence[Sequence[str]]) -> bool:
     """True when some entry lies outside [0, 1] beyond its rounding, or some row's sum misses 1
     by more than its entries' rounding; False when every row can be weights or an entry is not
-    a plain number (a symbol: nothing to say)."""
+    a plain number (a symbol: nothing to say). An infinite entry (a mask's -inf) is no weight."""
+    if any(_INFINITE.fullmatch(entry.strip()) for row in rows for entry in row):
+        return True
     parsed = [[_number(e) for e in row] for row in rows]
     if not parsed or any(entry is None for row in parsed for entry in row):
         return False
