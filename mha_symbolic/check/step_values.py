@@ -1,8 +1,9 @@
 """The values a claim may be about: the derivation's steps and the intermediates documents print.
 
 Documents print the softmax numerators e^{s_ij} (``head1.exp``), their row sums
-(``head1.sums``, one column) and each key's share of an output row, a_ij v_j
-(``head1.weighted[i]``: one row per key j for query i; ``head1.weighted[i,j]`` one row).
+(``head1.sums``, one column), each key's share of an output row, a_ij v_j
+(``head1.weighted[i]``: one row per key j for query i; ``head1.weighted[i,j]`` one row) and the
+row sums of the weights, printed to show that each row sums to 1 (``head1.weight_sums``, a row).
 They are computed here from the derivation's exact values: the model has no nodes for them.
 """
 
@@ -46,6 +47,8 @@ class Values(Mapping[str, Matrix]):
             logits = program.logits(n).key
             self._put(f"head{n}.exp", (rows, cols), lambda: _exponentials(self.d[logits]))
             self._put(f"head{n}.sums", (rows, 1), lambda: _row_sums(self[f"head{n}.exp"]))
+        weights_key = f"head{n}.weights"
+        self._put(f"head{n}.weight_sums", (1, rows), lambda: _weight_sums(self.d[weights_key]))
         value = _value_key(program, n)
         if value is None:
             return
@@ -100,6 +103,12 @@ def _exponentials(logits: Matrix) -> Matrix:
 
 def _row_sums(exponentials: Matrix) -> Matrix:
     return Matrix([[sum(exponentials.row(i))] for i in range(exponentials.rows)])
+
+
+def _weight_sums(weights: Matrix) -> Matrix:
+    """Each row's sum of weights as one row: 1 (0 for a row masked whole), put together over
+    the softmax's common denominator so that the 1 is exact."""
+    return Matrix([[sp.together(sp.Add(*weights.row(i))) for i in range(weights.rows)]])
 
 
 def _weighted(weights: Matrix, values: Matrix, i: int) -> Matrix:

@@ -22,6 +22,7 @@ from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.single_precision import single_precision
+from mha_symbolic.extract.weight_sums import weight_sums
 from mha_symbolic.extract.weights_plausible import cannot_be_weights
 from mha_symbolic.language.extract_phrases import Phrase
 
@@ -413,7 +414,8 @@ def _decided(
     role = inference.roles.get(n)
     component = inference.component_of(n)
     if _no_step(inference, n):
-        return replace(s, role="unnamed", names=(), printed=())
+        sums = weight_sums(s, n, inference, examples)  # "tensor([1., 1., 1.])": a check of A
+        return sums or replace(s, role="unnamed", names=(), printed=())
     # Numbers overrule a name with the relation that gives an array; as an operand it keeps
     # the role its name says.
     decisive = n in inference.strong or s.role not in _NAMED

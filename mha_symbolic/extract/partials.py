@@ -71,7 +71,7 @@ def place_partials(
         weighted_batches(draft, seen, values)
 
 
-_PARTS = {"exp": "exp", "exp_sums": "sums"}  # role -> the softmax part's step
+_PARTS = {"exp": "exp", "exp_sums": "sums", "weight_sums": "weight_sums"}  # role -> its step
 
 
 def _printed_parts(draft: Draft, seen: Sequence[Seen]) -> None:

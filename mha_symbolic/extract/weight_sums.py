@@ -1,0 +1,57 @@
+"""The row sums of the weights a page prints to show that each row sums to 1
+(``attn.sum(dim=-1)`` -> ``tensor([1., 1., 1.])``): found by the numbers as the sums of an
+example's weights, claimed on ``head{n}.weight_sums`` (one row, as such a sum prints)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from mha_symbolic.extract.infer.graph import Inference
+from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.reading import Seen
+
+if TYPE_CHECKING:
+    from mha_symbolic.extract.by_numbers import Example
+
+ROLE = "weight_sums"
+
+
+def weight_sums(s: Seen, n: int, inference: Inference, examples: Sequence[Example]) -> Seen | None:
+    """``s`` as the row sums of its example's weights, or None when the numbers do not say
+    whose weights they sum (several heads, a batch, sums printed as several rows)."""
+    match = inference.chosen.get(n)
+    component = inference.component_of(n)
+    if match is None or match.node.kind != "sums" or component is None:
+        return None
+    if match.target.shape[0] != 1 or s.item.batch_shape:
+        return None
+    weights = match.node.operands[0]
+    printed = weights.printed
+    if printed is not None and inference.roles.get(printed.index) != "weights":
+        return None  # the sums of another distribution than the example's weights
+    if printed is None and not _softmax_of_scores(weights, inference):
+        return None
+    head = inference.heads.get(printed.index) if printed is not None else None
+    if head is None and examples[component].heads == 1:
+        head = 1
+    if head is None:
+        return None
+    return replace(s, role=ROLE, head=head, names=(f"{ROLE}:{head}",), printed=(s.name,))
+
+
+_SCORES = frozenset({"scores", "scaled", "masked", "softmax_argument"})
+
+
+def _softmax_of_scores(node: Node, inference: Inference) -> bool:
+    """Whether a computed value is a softmax of the example's scores (printed as its scores,
+    or Q Kᵀ computed): not a softmax of any other printed matrix (an input, a weight)."""
+    if not node.kind.startswith("softmax"):
+        return False
+    below = node.operands[0]
+    while below.printed is None and below.kind in ("scale", "mask", "row") and below.operands:
+        below = below.operands[0]
+    if below.printed is not None:
+        return inference.roles.get(below.printed.index) in _SCORES
+    return below.kind == "product_t"
