@@ -414,7 +414,9 @@ def _decided(
     role = inference.roles.get(n)
     component = inference.component_of(n)
     if _no_step(inference, n):
-        sums = weight_sums(s, n, inference, examples)  # "tensor([1., 1., 1.])": a check of A
+        sums = weight_sums(
+            s, n, inference, [e.heads for e in examples]
+        )  # "tensor([1., 1., 1.])": a check of A
         return sums or replace(s, role="unnamed", names=(), printed=())
     # Numbers overrule a name with the relation that gives an array; as an operand it keeps
     # the role its name says.

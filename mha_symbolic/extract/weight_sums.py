@@ -6,21 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from mha_symbolic.extract.infer.graph import Inference
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.reading import Seen
 
-if TYPE_CHECKING:
-    from mha_symbolic.extract.by_numbers import Example
-
 ROLE = "weight_sums"
 
 
-def weight_sums(s: Seen, n: int, inference: Inference, examples: Sequence[Example]) -> Seen | None:
-    """``s`` as the row sums of its example's weights, or None when the numbers do not say
-    whose weights they sum (several heads, a batch, sums printed as several rows)."""
+def weight_sums(s: Seen, n: int, inference: Inference, heads: Sequence[int]) -> Seen | None:
+    """``s`` as the row sums of its example's weights (``heads``: each example's head count),
+    or None when the numbers do not say whose weights they sum (several heads, a batch, sums
+    printed as several rows)."""
     match = inference.chosen.get(n)
     component = inference.component_of(n)
     if match is None or match.node.kind != "sums" or component is None:
@@ -34,7 +31,7 @@ def weight_sums(s: Seen, n: int, inference: Inference, examples: Sequence[Exampl
     if printed is None and not _softmax_of_scores(weights, inference):
         return None
     head = inference.heads.get(printed.index) if printed is not None else None
-    if head is None and examples[component].heads == 1:
+    if head is None and heads[component] == 1:
         head = 1
     if head is None:
         return None
