@@ -33,13 +33,17 @@ RIGHT = frozenset({"exact", "rounded", "within", "holds", "consistent", "assumed
 WRONG = frozenset({"wrong", "differs"})
 FOLLOWS = frozenset({"follows"})
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-"})
+_INFINITY = re.compile(r"\$?([-+]?)(?:\\infty|∞|inf(?:inity)?)\$?", re.IGNORECASE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf")
 
 
 # ------------------------------------------------------------------ the oracle
 def normal(text: str) -> str:
-    """A printed entry as compared: no whitespace, an ASCII minus."""
-    return "".join(text.translate(_MINUS).split())
+    """A printed entry as compared: no whitespace, an ASCII minus, infinity spelled "inf"
+    (a table's ``-\\infty`` and the claim's ``-inf`` are one printed entry)."""
+    text = "".join(text.translate(_MINUS).split())
+    infinite = _INFINITY.fullmatch(text)
+    return f"{infinite.group(1)}inf" if infinite else text
 
 
 def value_and_unit(text: str) -> tuple[float, float]:
