@@ -228,8 +228,8 @@ def test_a_mark_after_a_number_is_no_part_of_it() -> None:
 
 def test_a_last_column_of_row_totals_is_read_apart_from_the_weights() -> None:
     """A table of weights with a last column "sum" (each row's total, 1.0000): the weights are
-    the 3x3 matrix the softmax gives, the totals a row of their own (the weights' row sums),
-    never a fourth column of weights."""
+    the 3x3 matrix the softmax gives, the totals a row of their own (the weights' row sums,
+    checked as such), never a fourth column of weights."""
     s = np.array([[0.2, 0.1, 0.3], [0.0, 0.4, 0.2], [0.2, -0.1, 0.4]])
     a = softmax(s)
     lines = ["| | a | b | c | sum |", "|---|---|---|---|---|"]
@@ -244,7 +244,7 @@ def test_a_last_column_of_row_totals_is_read_apart_from_the_weights() -> None:
         "line 13, array 1 (3x3) = softmax(line 5, by rows): holds to 4 digits",
         "line 13, array 2 (1x3) = the row sums of line 13, array 1: holds to 4 digits",
     ]
-    assert sorted(one.spec.claims) == ["head1.weights"]
+    assert sorted(one.spec.claims) == ["head1.weight_sums", "head1.weights"]
     assert check(one.spec).ok
 
 

@@ -107,7 +107,7 @@ def _table(
     end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
     item = Item(tuple(out), start, end, data[0][0], "table", statement, "")
     item = replace(item, columns=tuple(header), labels=labels)
-    items.extend(_step_columns(item) or without_totals(item))
+    items.extend(_step_columns(item) or _vector_columns(item) or without_totals(item))
 
 
 def _offset(line: str, column: int) -> int:
@@ -132,6 +132,36 @@ def _step_columns(item: Item) -> list[Item]:
         vector = (tuple(row[column] for row in item.rows),)
         out.append(replace(item, rows=vector, statement=f"{header} =", columns=(), labels=()))
     return out
+
+
+_DIMENSION = re.compile(
+    r"(?:dim(?:ension)?|d|feature|feat|f|차원|次元|维度|维)\s*[_-]?\s*\d+", re.IGNORECASE
+)
+_VECTOR = re.compile(r"([A-Za-z])\s*_?\s*\{?(\d+|[₀-₉]+)\}?")
+
+
+def _vector_columns(item: Item) -> list[Item]:
+    """A table whose columns are vectors (headers ``Q1 | Q2`` over rows labelled ``dim1``,
+    ``dim2``: "one column per word"): the matrix of those vectors as rows, named by their
+    letter, its rows labelled by the headers."""
+    if len(item.columns) < 2 or len(item.labels) != len(item.rows):
+        return []
+    if not all(_DIMENSION.fullmatch(label.strip()) for label in item.labels):
+        return []
+    found = [_VECTOR.fullmatch(header.strip()) for header in item.columns]
+    letters = {m.group(1) for m in found if m is not None}
+    if None in found or len(letters) != 1:
+        return []
+    rows = tuple(zip(*item.rows))
+    return [
+        replace(
+            item,
+            rows=rows,
+            statement=f"{letters.pop()} =",
+            columns=item.labels,
+            labels=item.columns,
+        )
+    ]
 
 
 def _list_columns(
