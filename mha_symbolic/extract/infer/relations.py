@@ -263,7 +263,7 @@ def fit_or_mostly(
         wrong = ok.size - int(np.count_nonzero(ok))
         if wrong == 0:
             return Fit(True, (), transposed), False
-        if slips_allowed and _few(wrong, ok.size):
+        if slips_allowed and _few(wrong, ok.size) and _telling(ok, shown, wrong):
             bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
             return Fit(True, bad, transposed), False
     return None, mostly_too and _mostly(node, target, compared)
@@ -295,6 +295,13 @@ def _close(node: Node, shown: Printed) -> bool:
     if not finite.any():
         return False
     return bool((gap[finite] <= _CLOSE * (node.slack + shown.rad)[finite]).all())
+
+
+def _telling(ok: np.ndarray, shown: Printed, wrong: int) -> bool:
+    """Whether more nonzero entries hold than fail: zeros hold for a masked or one-hot value
+    whatever it is ([1, 0, 0] against a printed [0.19, 0, 0] is no slip but another array)."""
+    nonzero = (shown.mid != 0) & np.isfinite(shown.mid)
+    return int(np.count_nonzero(ok & nonzero)) > wrong
 
 
 def _few(wrong: int, size: int) -> bool:
