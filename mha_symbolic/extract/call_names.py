@@ -2,7 +2,8 @@
 (``attention(np.array([[...]]), ...)``) is whichever argument its numbers say; a name whose
 "=" another value follows first (``V = [[1, 2]] | [[0.6, 1.3]]``, a table's next cell) is not
 this value's; a print in Rust, JavaScript or tf.js names what it prints below it; a summarised
-print keeps only the name of V or of an output."""
+print keeps only the name of V or of an output; the integers of ``x.permute(1, 0, 2)`` are axes,
+no value named by ``q = x.permute(...)``."""
 
 from __future__ import annotations
 
@@ -27,6 +28,13 @@ _ARGUMENT = re.compile(
     rf"(?<![\w.:])(?!{_MAKER}|[\w.]*(?:softmax|print|log|display|dbg)\w*!?\()"
     r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*$"
 )
+# Calls whose integer arguments are axes or sizes: h.permute(1, 0, 2), w.transpose(0, 1),
+# x.view(1, 4, 2), torch.ones(3, 3).
+_DIMENSION_CALL = re.compile(
+    r"(?:\.(?:permute|transpose|view|reshape|unsqueeze|squeeze|repeat|expand|flatten|swapaxes"
+    r"|swapdims|movedim|tile|size|split|chunk)|(?<![\w.])(?:torch|np|numpy|jnp|tf)\.(?:ones"
+    r"|zeros|empty|rand|randn|randint|eye|full|arange))\s*$"
+)
 _WRAPPER_END = re.compile(rf"(?:(?<![\w.:]){_MAKER}\s*)+$")
 # Between the name's "=" and the value: another value's end and a cell or list separator
 # ("V = [[1, 2]] | [[0.6, 1.3]]"), or a new line that calls a function of it
@@ -50,3 +58,10 @@ def summarised_role(columns_at: tuple[int, ...], role: str) -> bool:
     """Whether a value may keep the role its name gives: a summarised print (its middle
     columns left out) is only ever V or an output A V, never an input of a product."""
     return not columns_at or role in ("v", "head.output", "output", "unnamed")
+
+
+def dimension_arguments(statement: str, kind: str, rows: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a tuple of integers is the axes or sizes a call takes (``.permute(1, 0, 2)``),
+    not a value: the name its statement gives is the call's result's."""
+    integers = all(entry.isdigit() for row in rows for entry in row)
+    return kind == "tuple" and integers and bool(_DIMENSION_CALL.search(statement))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.aliases import normalize, resolve, row_count, row_marker
 from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
-from mha_symbolic.extract.call_names import argument, summarised_role
+from mha_symbolic.extract.call_names import argument, dimension_arguments, summarised_role
 from mha_symbolic.extract.call_roles import call_roles
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
@@ -267,6 +267,8 @@ def _classify(
         first = named[0] if named else ("", None, "")
         return Seen(item, "shape", first[1], None, first[2], where, names=_tags(named or []))
     if argument(statement.split("\n")[-1]):  # attention(np.array([[...]]), ...)
+        return Seen(item, "unnamed", None, None, "", where)
+    if dimension_arguments(statement, item.kind, item.rows):  # q = h.permute(1, 0, 2)
         return Seen(item, "unnamed", None, None, "", where)
     if _SOFTMAX_ARGUMENT.search(statement):
         return _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)

@@ -72,7 +72,7 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     """The drafts of the page's examples that the relation search finds; a step an example
     prints again with other digits, judged again in a copy of that example."""
     seen = token_products(stacked_vectors(token_lines(reading.seen)), reading.tokens)
-    reading = replace(reading, seen=tuple(_subscript_rows(seen)))
+    reading = replace(reading, seen=tuple(_token_rows(_subscript_rows(seen))))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
     groups = placed_groups(groups, examples)
@@ -128,18 +128,29 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
 
 
 def _token_rows(seen: list[Seen]) -> list[Seen]:
-    """A one-row X that is a row of the X printed next ("I → [1, 0, 1, 0]" before the matrix)
-    is that token's row, not an example of one token."""
+    """A one-row X that is a row of the X printed next ("I → [1, 0, 1, 0]" before the matrix),
+    or else of the X printed before it (``x_2 = inputs[1]`` printed as 0.5500, 0.8700), is that
+    token's row, not an example of one token."""
     out = list(seen)
+    wholes = [i for i, t in enumerate(seen) if t.role == "x" and t.row is None]
+    wholes = [i for i in wholes if len(seen[i].item.rows) > 1]
     for index, s in enumerate(seen):
         if s.role != "x" or s.row is not None or len(s.item.rows) != 1:
             continue
-        later = (t for t in seen[index + 1 :] if t.role == "x" and t.row is None)
-        whole = next((t for t in later if len(t.item.rows) > 1), None)
-        rows = [assemble.plain((r,)) for r in whole.item.rows] if whole else []
-        if assemble.plain(s.item.rows) in rows:
-            out[index] = replace(s, row=rows.index(assemble.plain(s.item.rows)) + 1)
+        after = [i for i in wholes if i > index]
+        before = [i for i in wholes if i < index]
+        whole = seen[after[0]] if after else seen[before[-1]] if before else None
+        rows = [_numbers(r) for r in whole.item.rows] if whole else []
+        if _numbers(s.item.rows[0]) in rows:
+            out[index] = replace(s, row=rows.index(_numbers(s.item.rows[0])) + 1)
     return out
+
+
+def _numbers(row: tuple[str, ...]) -> tuple[float, ...] | None:
+    try:
+        return tuple(float(e.replace("−", "-")) for e in row)
+    except ValueError:
+        return None
 
 
 _SEQUENCE = ("x", "q", "k", "v")

@@ -11,6 +11,7 @@ import numpy as np
 from tests.corpus.dev_fresh import DEV_FRESH
 from tests.corpus.dev_i22_fit import DEV_I22_FIT
 from tests.corpus.dev_i22_fmt import DEV_I22_FMT
+from tests.corpus.dev_i22_kinds import DEV_I22_KINDS
 from tests.corpus.dev_i22_lines import DEV_I22_LINES
 from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.dev_same_page import DEV_SAME_PAGE
@@ -1479,6 +1480,7 @@ DOCS: list[Doc] = [
     *DEV_I22_FIT,
     *DEV_I22_FMT,
     *DEV_I22_LINES,
+    *DEV_I22_KINDS,
     *DEV_FRESH,
     *DEV_SAME_PAGE,
 ]

@@ -362,7 +362,7 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         roles.setdefault(node.printed.index, role)
         return
     kind, ops = node.kind, node.operands
-    if kind == "row":
+    if kind in ("row", "same"):  # a reprint is the value it prints again: the same role
         _down(ops[0], role, roles)
     elif kind.startswith("softmax"):
         _down(ops[0], "softmax_argument", roles)

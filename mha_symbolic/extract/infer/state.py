@@ -143,5 +143,9 @@ def _rounding(node: Node, target: Printed) -> Fit | None:
 
 def _vacuous(weights: Node) -> bool:
     """Whether the operands' digits leave most weights anywhere in [0, 1] (scores of 10^22
-    known to 10^14): such a softmax fits any probabilities and says nothing."""
+    known to 10^14), or the mask leaves each row one entry (the first row of a causal mask:
+    [1, 0, 0] whatever the scores): such a softmax fits any probabilities and says nothing."""
+    argument = weights.operands[0] if weights.operands else None
+    if argument is not None and ((~argument.masked).sum(axis=-1) <= 1).all():
+        return True
     return bool((weights.rad >= 0.5).mean() > 0.5)
