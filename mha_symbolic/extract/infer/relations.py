@@ -13,10 +13,6 @@ from mha_symbolic.extract.infer.intervals import Printed
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
 _ROUNDING = 1e-9
-# A miss of up to this many half units of the last printed digit on every entry: the rounding of
-# printed operands may explain it (state.Search.test then tries them as intervals).
-_CLOSE = 10.0
-_CLOSE_DECIMALS = 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -270,31 +266,15 @@ def fit_or_mostly(
 
 
 def _mostly(node: Node, target: Printed, compared: dict[bool, np.ndarray]) -> bool:
-    """Whether half the entries or more fit, or every entry misses by a few units of its
-    last digit (worth trying again with rounded operands), the entries ``fit`` compared read
-    again."""
+    """Whether half the entries or more fit (worth trying again with rounded operands), the
+    entries ``fit`` compared read again."""
     for transposed in (False, True):
         shown = target.transposed if transposed else target
         if node.mid.shape == shown.mid.shape and (node.masked == shown.masked).all():
             ok = compared.get(transposed)
             ok = entries_fit(node, shown) if ok is None else ok
-            return bool(2 * np.count_nonzero(ok) >= ok.size) or _close(node, shown)
+            return bool(2 * np.count_nonzero(ok) >= ok.size)
     return False
-
-
-def _close(node: Node, shown: Printed) -> bool:
-    """Whether every finite entry of a print of 3 decimals or more (a program's, not a
-    hand-typed 0.25) lies within a few units of its last digit: a product of weights printed
-    to 4 decimals misses each entry by up to |x| 5e-5 summed over a row, more than the
-    print's own half unit wherever |x| is large."""
-    if shown.decimals < _CLOSE_DECIMALS:
-        return False
-    with np.errstate(invalid="ignore"):
-        gap = np.abs(node.mid - shown.mid)
-    finite = np.isfinite(gap)
-    if not finite.any():
-        return False
-    return bool((gap[finite] <= _CLOSE * (node.slack + shown.rad)[finite]).all())
 
 
 def _telling(ok: np.ndarray, shown: Printed, wrong: int) -> bool:
