@@ -61,7 +61,6 @@ def _verdicts(doc: Doc) -> Counter[str]:
 
 # What the oracle must find in each document (right, wrong, follows), as the notes describe.
 EXPECTED = {
-    "heldout/book-pytorch-step-by-step-ch9-attention.ipynb": (34, 2, 0),
     "heldout/ko-blog-transformer-scaled-dot-product.md": (192, 0, 0),
     "heldout/pt-lab-scaled-dot-product-readme.md": (4, 0, 0),
     "heldout/notebook-torch-naive-context-bank.ipynb": (4, 0, 0),
@@ -86,7 +85,6 @@ EXPECTED = {
     "heldout/fr-course-notes-attention-illustrative-matrix.md": (0, 0, 0),
     "heldout/blog-md-transformer-architecture-sat-weights.md": (4, 2, 0),
     "heldout/notebook-torch-causal-average-trick-bag-of-words.ipynb": (160, 0, 0),
-    "heldout/notebook-torch-masked-self-attention-step-check.ipynb": (48, 0, 0),
     "heldout/html-lesson-softmax-percent-blend.html": (3, 0, 0),
     "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
     "heldout/ru-qa-interview-why-scale-attention.md": (1, 0, 0),

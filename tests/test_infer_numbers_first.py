@@ -51,7 +51,8 @@ A = {text(softmax(S))}
 
 def test_a_row_of_ones_after_a_softmax_is_its_row_sums_never_weights() -> None:
     """A heading calls a printed check `[1. 1. 1.]` "Softmax": the numbers say the row sums
-    of a softmax (each 1), so the row is no claim of weights (once claimed, and wrong)."""
+    of a softmax (each 1), so the row is no claim of weights (once claimed, and wrong): it is
+    checked as the weights' row sums."""
     (one,) = extract_all(ROW_SUMS)
     assert [str(line) for line in one.inferred] == [
         "line 3 S (3x3): an input (no relation among the printed numbers gives it)",
@@ -59,7 +60,7 @@ def test_a_row_of_ones_after_a_softmax_is_its_row_sums_never_weights() -> None:
         "line 9 Softmax (1x3) = line 8, printed again: holds exactly",
         "line 12 A (3x3) = softmax(line 3, by rows): holds to 4 digits",
     ]
-    assert sorted(one.spec.claims) == ["head1.weights"]
+    assert sorted(one.spec.claims) == ["head1.weight_sums", "head1.weights"]
     assert [str(note) for note in one.notes] == [
         "the example starts at scores, as printed: no input, no projections"
     ]

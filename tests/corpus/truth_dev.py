@@ -15,6 +15,7 @@ from tests.corpus.dev_i22_kinds import DEV_I22_KINDS
 from tests.corpus.dev_i22_lines import DEV_I22_LINES
 from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.dev_same_page import DEV_SAME_PAGE
+from tests.corpus.dev_seen_heldout import DEV_SEEN_HELDOUT
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1483,4 +1484,5 @@ DOCS: list[Doc] = [
     *DEV_I22_KINDS,
     *DEV_FRESH,
     *DEV_SAME_PAGE,
+    *DEV_SEEN_HELDOUT,
 ]

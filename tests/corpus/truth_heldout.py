@@ -12,7 +12,6 @@ import numpy as np
 from tests.corpus.heldout_help import (
     a,
     block,
-    column,
     given,
     one,
     other,
@@ -27,114 +26,6 @@ from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 _ROUNDED_4 = 5e-5
-
-# --- book notebook, torch prints: PyTorch Step-by-Step, chapter 9 -------------------------------
-
-_CH9_PRODUCTS = one("0.0569", "0.4821")
-_CH9_ALPHAS = one("0.3953", "0.6047")
-_CH9_UNIFORM_CONTEXT = one("0.1968", "-0.2809")
-_CH9_CONCAT = one("0.1968", "-0.2809", "0.3913", "-0.6853")
-_CH9_SCALED = one("0.0403", "0.3409")
-_CH9_SCALED_ALPHAS = one("0.4254", "0.5746")
-_CH9_CONTEXT = one("0.2138", "-0.3175")
-_CH9_HALVES = {"hidden": _ROUNDED_4, "query": _ROUNDED_4}
-
-
-def _ch9_products(x: Arrays) -> np.ndarray:
-    return x["query"] @ x["hidden"].T
-
-
-def _ch9_uniform(x: Arrays) -> np.ndarray:
-    return np.full((1, 2), 0.5) @ x["hidden"]
-
-
-def _ch9_scaled_alphas(x: Arrays) -> np.ndarray:
-    return softmax(_ch9_products(x) / np.sqrt(2))
-
-
-def _ch9_truths() -> tuple[Printed, ...]:
-    products, halves = _ch9_products, _CH9_HALVES
-    return (
-        Printed(one("0.5000", "0.5000"), lambda x: np.full((1, 2), 0.5), "alphas (uniform)"),
-        Printed(_CH9_UNIFORM_CONTEXT, settled(_ch9_uniform, halves, _CH9_UNIFORM_CONTEXT)),
-        Printed(
-            _CH9_CONCAT,
-            settled(lambda x: np.hstack([_ch9_uniform(x), x["query"]]), halves, _CH9_CONCAT),
-            "concatenated",
-        ),
-        Printed(_CH9_PRODUCTS, settled(products, halves, _CH9_PRODUCTS), "products"),
-        Printed(
-            _CH9_ALPHAS, settled(lambda x: softmax(products(x)), halves, _CH9_ALPHAS), "alphas"
-        ),
-    )
-
-
-def _ch9_drawn(x: Arrays) -> np.ndarray:
-    return x["q"] @ x["k"].T
-
-
-CH9 = Doc(
-    file="heldout/book-pytorch-step-by-step-ch9-attention.ipynb",
-    url="https://github.com/dvgodoy/PyTorchStepByStep/blob/master/Chapter09.ipynb",
-    kind="book-notebook",
-    language="en",
-    inputs={
-        "hidden": a([[0.0832, -0.0356], [0.3105, -0.5263]]),
-        "query": a([[0.3913, -0.6853]]),
-        "q": a([[0.55, 0.95]]),
-        "k": a([[0.65, 0.2], [0.85, -0.4], [-0.95, -0.75]]),
-        "dummy": a([[4.0, 1.0]]),
-    },
-    printed=(
-        given(block("[[-1, -1], [-1, 1], [1, 1], [1, -1]]"), "full_seq"),
-        other(one("0.3105", "-0.5263"), "Hidden (GRU state)"),
-        other(one("-0.2339", "0.4702"), "Output (decoder prediction)"),
-        other(one("0.3913", "-0.6853"), "Hidden (GRU state)"),
-        other(one("-0.0226", "0.4628"), "Output (decoder prediction)"),
-        given(block("0.0832 -0.0356\n0.3105 -0.5263"), "values"),
-        given(block("0.0832 -0.0356\n0.3105 -0.5263"), "keys"),
-        given(one("0.3913", "-0.6853"), "query"),
-        *_ch9_truths(),
-        given(one(".55", ".95"), "q"),
-        given(block(".65 .2\n.85 -.4\n-.95 -.75"), "k"),
-        other(block("0.73 1.10 0.68\n0.08 1.10 0.94\n-0.93 1.10 1.21"), "cos and norms"),
-        Printed(column("0.54", "0.08", "-1.23"), lambda x: _ch9_drawn(x).T, "Q . K_i"),
-        Printed(one("0.5475", "0.0875", "-1.2350"), _ch9_drawn, "prod"),
-        Printed(one("0.5557", "0.3508", "0.0935"), lambda x: softmax(_ch9_drawn(x)), "scores"),
-        Printed(
-            one("0.5557", "0.3508", "0.0935"),
-            lambda x: softmax(_ch9_drawn(x)),
-            "weights in the context-vector sum",
-        ),
-        given(block("0.65 0.20\n0.85 -0.40\n-0.95 -0.75"), "value vectors in the sum"),
-        Printed(one("0.5706", "-0.0993"), lambda x: softmax(_ch9_drawn(x)) @ x["k"], "context"),
-        Printed(
-            _CH9_SCALED,
-            settled(lambda x: _ch9_products(x) / np.sqrt(2), _CH9_HALVES, _CH9_SCALED),
-            "scaled_products",
-        ),
-        given(one("4.0", "1.0"), "dummy_product"),
-        Printed(one("0.9526", "0.0474"), lambda x: softmax(x["dummy"]), "softmax"),
-        Printed(one("1.", "0."), lambda x: softmax(100 * x["dummy"]), "softmax of 100x"),
-        Printed(
-            _CH9_SCALED_ALPHAS,
-            settled(_ch9_scaled_alphas, _CH9_HALVES, _CH9_SCALED_ALPHAS),
-            "alphas",
-        ),
-        Printed(
-            _CH9_CONTEXT,
-            settled(lambda x: _ch9_scaled_alphas(x) @ x["hidden"], _CH9_HALVES, _CH9_CONTEXT),
-            "context_vector",
-        ),
-    ),
-    notes=(
-        "Bahdanau-style single query (N, 1, L) printed as 3-d torch tensors; the encoder's GRU "
-        "states are the keys and values, the decoder's GRU state is the query. Earlier the "
-        "decoder loop prints GRU states and predictions (not attention). The LaTeX array "
-        "truncates instead of rounding: Q.K_0 = 0.5475 printed 0.54 and Q.K_1 = 0.0875 printed "
-        "0.08 (both wrong at two decimals). A softmax of a dummy [4, 1] is printed as a tuple."
-    ),
-)
 
 # --- Korean blog, padding mask with masked_fill(-1e9), e-notation prints ------------------------
 
@@ -376,4 +267,4 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [CH9, KO, PT_LAB, BANK, *MORE, *NEW, *JUDGE_DOCS, *JUDGE_DOCS_2, *JUDGE_DOCS_3]
+DOCS: list[Doc] = [KO, PT_LAB, BANK, *MORE, *NEW, *JUDGE_DOCS, *JUDGE_DOCS_2, *JUDGE_DOCS_3]
