@@ -102,7 +102,7 @@ def _searched(
     stopped = None
     for part in parts(reading.seen, [line.text for line in document.lines]):
         decided, found, note = by_numbers(document, [reading.seen[i] for i in part])
-        decided = _token_rows(decided)
+        decided = _token_rows(decided if found else _unfounded_results(decided))
         seen.extend(decided)
         examples.extend(found)
         cuts: list[tuple[list[Seen], Example | None]] = [*by_example(decided, found)]
@@ -125,6 +125,22 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
         at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
         groups[at[-1] if at else 0].append(s)
     return groups
+
+
+_RESULTS = ("head.output", "output", "concat")
+_GIVES = ("w_q", "w_k", "w_v", "w_o", "q", "k", "v", "scores", "scaled", "masked", "weights")
+
+
+def _unfounded_results(seen: list[Seen]) -> list[Seen]:
+    """A part where the numbers found no example and nothing that computes a result is printed
+    (no weight, no Q, K or V, no scores or weights): a print named "Output" there would be
+    judged against its input put through identity stand-ins, a comparison the page never
+    made (a decoder's prediction printed next to its hidden state). It is left alone."""
+    if any(s.role in _GIVES for s in seen):
+        return seen
+    return [
+        replace(s, role="unnamed", names=(), printed=()) if s.role in _RESULTS else s for s in seen
+    ]
 
 
 def _token_rows(seen: list[Seen]) -> list[Seen]:
