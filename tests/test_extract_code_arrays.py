@@ -72,6 +72,8 @@ def test_constructors_with_sizes_named_before_are_read_exactly() -> None:
         ("x = np.eye(n)",),  # a size never given
         ("x = (torch.arange(6).reshape(2, 3) / 4).long()",),  # a conversion not read
         ("x = np.arange(10**9)",),  # too big
+        ("x = np.eye(4096)",),  # 16 million entries: too big
+        ("x = np.ones((4096, 4096))",),
     ],
 )
 def test_what_is_not_known_exactly_is_left_unread(lines: tuple[str, ...]) -> None:

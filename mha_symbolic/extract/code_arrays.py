@@ -371,7 +371,7 @@ def _construct(name: str, evaluator: _Evaluator, node: ast.Call) -> np.ndarray:
             raise _Unknown("fill")
         return _filled(_shape([args[0]]), fill)
     if name in ("eye", "identity") and len(args) == 1:
-        size = _size(args[0])
+        size = _shape([args[0], args[0]])[0]  # at most MAX_ENTRIES entries in all
         out = _filled((size, size), Fraction(0))
         for i in range(size):
             out[i, i] = Fraction(1)
