@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
@@ -23,7 +22,7 @@ from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.single_precision import single_precision
 from mha_symbolic.extract.weight_sums import weight_sums
-from mha_symbolic.extract.weights_plausible import cannot_be_weights
+from mha_symbolic.extract.weights_plausible import no_weights, not_weights
 from mha_symbolic.language.extract_phrases import Phrase
 
 _CLAIMS = {
@@ -100,9 +99,9 @@ def by_numbers(
     for n, group in enumerate(groups):
         for i in group:
             given = not examples or n not in inference.chosen  # no relation gives it
-            alone = (given and _not_weights(document, out[i])) or _no_weights(out[i])
+            alone = (given and not_weights(document, out[i])) or no_weights(out[i])
             out[i] = _decided(out[i], n, inference, examples, alone)
-            if _no_weights(out[i]) and not (n in inference.chosen and _is_softmax(inference, n)):
+            if no_weights(out[i]) and not (n in inference.chosen and _is_softmax(inference, n)):
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())  # [1, 1, 3]
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
@@ -446,49 +445,6 @@ def _no_step(inference: Inference, n: int) -> bool:
     source = _source(inference, n)
     match = inference.chosen.get(n if source is None else source)
     return match is not None and match.node.kind in NO_STEP
-
-
-def _not_weights(document: Document, s: Seen) -> bool:
-    """Numbers only their section's heading or a sentence calls weights ("## Softmax with and
-    without a mask", "3. Softmax of each row: Row 1: [0.71, 0, 0.71]") whose rows are no
-    probabilities: the row sums printed there, or the softmax's argument."""
-    if s.role != "weights" or not (_by_heading(document, s) or not _label(s.name)):
-        return False
-    try:
-        rows = [[Decimal(e.replace("−", "-")) for e in row] for row in s.item.rows]
-    except InvalidOperation:
-        return False
-    if not all(e.is_finite() for row in rows for e in row):
-        return False
-    return not any(abs(sum(row, Decimal(0)) - 1) <= _half_units(row) for row in rows)
-
-
-def _half_units(row: list[Decimal]) -> Decimal:
-    """How far a row's printed sum may be from its exact one: half a unit per decimal entry
-    (a weight printed without decimals, 0 or 1, is exact: a one-hot row, a masked entry)."""
-    total = Decimal(0)
-    for entry in row:
-        exponent = int(entry.as_tuple().exponent)
-        total += Decimal(5).scaleb(exponent - 1) if exponent < 0 else Decimal(0)
-    return total
-
-
-def _no_weights(s: Seen) -> bool:
-    """Numbers called weights (by a name, or by the print they repeat) that no row of weights
-    can be (entries outside [0, 1], rows not summing to 1 at their printed precision): never
-    claimed as weights unless a softmax relation computes them (a slip to judge)."""
-    return s.role == "weights" and cannot_be_weights(s.item.rows)
-
-
-def _by_heading(document: Document, s: Seen) -> bool:
-    """Whether the name is its section's heading, not a name the array is printed under."""
-    if not s.name:
-        return False
-    for line in reversed(document.lines[: s.item.line]):
-        text = line.text.strip()
-        if text.startswith("#"):
-            return text.strip("# *") == s.name
-    return False
 
 
 def _after(s: Seen, examples: Sequence[Example]) -> bool:

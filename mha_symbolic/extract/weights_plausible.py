@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+
+from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.reading import Seen
 
 _MINUS = str.maketrans({"−": "-", "–": "-"})
 _INFINITE = re.compile(r"[-+−–]?(?:inf(?:inity)?|∞|\\infty)", re.IGNORECASE)
@@ -46,3 +50,49 @@ def _number(entry: str) -> tuple[Fraction, Fraction] | None:
     places = decimals - (int(exponent) if exponent else 0)
     half = Fraction(1, 2) * Fraction(10) ** -places if decimals or exponent else Fraction(0)
     return value, half
+
+
+_LABEL = 24  # characters: a longer name is a heading's sentence, no name
+
+
+def not_weights(document: Document, s: Seen) -> bool:
+    """Numbers only their section's heading or a sentence calls weights ("## Softmax with and
+    without a mask", "3. Softmax of each row: Row 1: [0.71, 0, 0.71]") whose rows are no
+    probabilities: the row sums printed there, or the softmax's argument."""
+    if s.role != "weights" or not (_by_heading(document, s) or len(s.name) > _LABEL):
+        return False
+    try:
+        rows = [[Decimal(e.replace("−", "-")) for e in row] for row in s.item.rows]
+    except InvalidOperation:
+        return False
+    if not all(e.is_finite() for row in rows for e in row):
+        return False
+    return not any(abs(sum(row, Decimal(0)) - 1) <= _half_units(row) for row in rows)
+
+
+def _half_units(row: list[Decimal]) -> Decimal:
+    """How far a row's printed sum may be from its exact one: half a unit per decimal entry
+    (a weight printed without decimals, 0 or 1, is exact: a one-hot row, a masked entry)."""
+    total = Decimal(0)
+    for entry in row:
+        exponent = int(entry.as_tuple().exponent)
+        total += Decimal(5).scaleb(exponent - 1) if exponent < 0 else Decimal(0)
+    return total
+
+
+def no_weights(s: Seen) -> bool:
+    """Numbers called weights (by a name, or by the print they repeat) that no row of weights
+    can be (entries outside [0, 1], rows not summing to 1 at their printed precision): never
+    claimed as weights unless a softmax relation computes them (a slip to judge)."""
+    return s.role == "weights" and cannot_be_weights(s.item.rows)
+
+
+def _by_heading(document: Document, s: Seen) -> bool:
+    """Whether the name is its section's heading, not a name the array is printed under."""
+    if not s.name:
+        return False
+    for line in reversed(document.lines[: s.item.line]):
+        text = line.text.strip()
+        if text.startswith("#"):
+            return text.strip("# *") == s.name
+    return False
