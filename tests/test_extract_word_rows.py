@@ -12,7 +12,7 @@ import pytest
 
 from mha_symbolic.cli import main
 from mha_symbolic.extract.formats import read_document
-from mha_symbolic.extract.reading import read
+from mha_symbolic.extract.reading import Seen, read
 from mha_symbolic.extract.word_rows import word_rows
 
 _WORDS = ("cats", "chase", "mice", "daily")
@@ -53,12 +53,35 @@ def _page() -> str:
     )
 
 
+def _word_rows(page: str) -> list[Seen]:
+    document = read_document(page)
+    return word_rows(read(document).seen, [line.text for line in document.lines])
+
+
 def test_word_labelled_lines_are_one_matrix_labelled_by_the_words() -> None:
-    seen = word_rows(read(read_document(_page())).seen)
-    tables = [s for s in seen if s.item.labels]
-    assert len(tables) == 1 and tables[0].item.labels == _WORDS
+    """The table under its header, and the first rows retold later under the same words."""
+    first = "\n".join(
+        f"{w}: [" + ", ".join(f"{x:.2f}" for x in r) + "]" for w, r in zip(_WORDS[:2], _weights())
+    )
+    tables = [
+        s for s in _word_rows(f"{_page()}\nThe first two rows:\n\n{first}\n") if s.item.labels
+    ]
+    assert [s.item.labels for s in tables] == [_WORDS, _WORDS[:2]]
     expected = tuple(tuple(f"{x:.2f}" for x in r) for r in _weights())
-    assert tables[0].item.rows == expected
+    assert tables[0].item.rows == expected and tables[1].item.rows == expected[:2]
+
+
+def test_rows_named_by_steps_are_no_table() -> None:
+    """ "shifted:", "exponentials:" over a softmax worked by hand are steps, not tokens: no
+    header lists them, so each line stays a vector of its own."""
+    shifted = _SCORES[3] - _SCORES[3].max()
+    page = (
+        "# By hand\n\nA row worked out:\n\n"
+        f"shifted: [{', '.join(f'{x:.2f}' for x in shifted)}]\n"
+        f"exponentials: [{', '.join(f'{x:.4f}' for x in np.exp(shifted))}]\n"
+    )
+    seen = _word_rows(page)
+    assert [len(s.item.rows) for s in seen] == [1, 1]
 
 
 def _reports(text: str) -> list[dict]:

@@ -72,7 +72,10 @@ def drafts(document: Document) -> list[Draft]:
 def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     """The drafts of the page's examples that the relation search finds; a step an example
     prints again with other digits, judged again in a copy of that example."""
-    seen = token_products(word_rows(stacked_vectors(token_lines(reading.seen))), reading.tokens)
+    lines = [line.text for line in document.lines]
+    seen = token_products(
+        word_rows(stacked_vectors(token_lines(reading.seen)), lines), reading.tokens
+    )
     reading = replace(reading, seen=tuple(_token_rows(_subscript_rows(seen))))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))

@@ -1,7 +1,10 @@
 """Rows labelled by words, one a line (``Your    [0.19 0.16 0.17]``, ``journey: [0.55, 0.45]``,
 a table retold in text under a header of the same words): lines one after another, each a
 different word and a vector of one width, are the rows of ONE matrix in line order, its labels
-the words, not a vector per line. A word that names a role ("Q:", "scores:") is no label."""
+the words, not a vector per line. The words must be tokens, not names of steps ("raw:",
+"exp:" over a softmax worked in parts): a header line right above that lists them, each
+quoted (``"Your"``), or the tokens of such a table elsewhere on the page. A word that names a
+role ("Q:", "scores:") is no label."""
 
 from __future__ import annotations
 
@@ -13,21 +16,40 @@ from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.token_lines import stacked
 
+_QUOTES = "\"'“”‘’"
+_QUOTED = re.compile(r"""^\s*(?:[-*•]\s+)?["'“‘][^\W\d][\w'’-]*["'”’]""")
 # A line that holds nothing before its vector but one word (quoted or not, a list's bullet
 # before it, ":", "→" or "->" after it).
 _WORD = re.compile(r"""^\s*(?:[-*•]\s+)?["'“‘]?([^\W\d][\w'’-]*)["'”’]?\s*(?::|→|->)?\s*$""")
 
 
-def word_rows(seen: Sequence[Seen]) -> list[Seen]:
-    """The arrays with each run of word-labelled rows replaced by their matrix."""
+def word_rows(seen: Sequence[Seen], lines: Sequence[str]) -> list[Seen]:
+    """The arrays with each run of token-labelled rows replaced by their matrix (``lines``:
+    the document's lines, where a run's header stands)."""
+    runs = _runs(seen)
+    tokens = {w for run in runs if _table(run, lines) for w in _labels(run)}
     out = list(seen)
-    for run in _runs(seen):
+    for run in runs:
+        if not _table(run, lines) and not set(_labels(run)) <= tokens:
+            continue
         first = run[0]
-        labels = tuple(_label(s) or "" for s in run)
         stack = stacked(run, row=None, row_from="")
-        stack = replace(stack, item=replace(stack.item, labels=labels))
+        stack = replace(stack, item=replace(stack.item, labels=_labels(run)))
         out = [stack if s is first else s for s in out if s is first or not _among(s, run)]
     return out
+
+
+def _labels(run: Sequence[Seen]) -> tuple[str, ...]:
+    return tuple(_label(s) or "" for s in run)
+
+
+def _table(run: Sequence[Seen], lines: Sequence[str]) -> bool:
+    """Whether a run's words are tokens by its own print: a header line right above it that
+    lists them, or each label quoted."""
+    line = run[0].item.line
+    header = {w.strip(_QUOTES + "|:") for w in lines[line - 1].split()} if line else set()
+    quoted = all(_QUOTED.match(s.item.statement.split("\n")[-1]) for s in run)
+    return set(_labels(run)) <= header or quoted
 
 
 def _runs(seen: Sequence[Seen]) -> list[list[Seen]]:
