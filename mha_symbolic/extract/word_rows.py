@@ -9,10 +9,12 @@ role ("Q:", "scores:") is no label."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from mha_symbolic.extract.aliases import resolve
+from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.token_lines import stacked
 
@@ -23,78 +25,103 @@ _QUOTED = re.compile(r"""^\s*(?:[-*•]\s+)?["'“‘][^\W\d][\w'’-]*["'”’
 _WORD = re.compile(r"""^\s*(?:[-*•]\s+)?["'“‘]?([^\W\d][\w'’-]*)["'”’]?\s*(?::|→|->)?\s*$""")
 
 
+T = TypeVar("T")
+
+
 def word_rows(seen: Sequence[Seen], lines: Sequence[str]) -> list[Seen]:
     """The arrays with each run of token-labelled rows replaced by their matrix (``lines``:
     the document's lines, where a run's header stands)."""
-    runs = _runs(seen)
-    tokens = {w for run in runs if _table(run, lines) for w in _labels(run)}
     out = list(seen)
-    for run in runs:
-        if not _table(run, lines) and not set(_labels(run)) <= tokens:
-            continue
+    for run in _token_runs(seen, lambda s: s.item, _same_reading, lines):
         first = run[0]
         stack = stacked(run, row=None, row_from="")
-        stack = replace(stack, item=replace(stack.item, labels=_labels(run)))
+        stack = replace(stack, item=replace(stack.item, labels=_labels([s.item for s in run])))
         out = [stack if s is first else s for s in out if s is first or not _among(s, run)]
     return out
 
 
-def _labels(run: Sequence[Seen]) -> tuple[str, ...]:
-    return tuple(_label(s) or "" for s in run)
+def word_tables(items: Sequence[Item], lines: Sequence[str]) -> list[Item]:
+    """The printed items as ``word_rows`` reads them: each run of token-labelled rows one
+    matrix (where another reader walks the page's prints again)."""
+    out = list(items)
+    for run in _token_runs(items, lambda i: i, lambda a, b: True, lines):
+        rows = tuple(i.rows[0] for i in run)
+        stack = replace(run[0], rows=rows, end=run[-1].end, labels=_labels(run))
+        out = [stack if i is run[0] else i for i in out if i is run[0] or not _among(i, run)]
+    return out
 
 
-def _table(run: Sequence[Seen], lines: Sequence[str]) -> bool:
+def _token_runs(
+    entries: Sequence[T],
+    item: Callable[[T], Item],
+    same: Callable[[T, T], bool],
+    lines: Sequence[str],
+) -> list[list[T]]:
+    """Runs of two or more word-labelled one-row vectors on consecutive lines, alone on their
+    lines, of one width, each a different word (and ``same`` of each two in a row), whose
+    words are tokens: by the run's own print, or as the tokens of such a table elsewhere."""
+    count: dict[int, int] = {}
+    for e in entries:
+        count[item(e).line] = count.get(item(e).line, 0) + 1
+    runs: list[list[T]] = [[]]
+    for e in entries:
+        row = count[item(e).line] == 1 and _row(item(e))
+        if (
+            row
+            and runs[-1]
+            and same(runs[-1][-1], e)
+            and _continues([item(r) for r in runs[-1]], item(e))
+        ):
+            runs[-1].append(e)
+        else:
+            runs.append([e] if row else [])
+    runs = [run for run in runs if len(run) >= 2]
+    tables = [run for run in runs if _table([item(e) for e in run], lines)]
+    tokens = {w for run in tables for w in _labels([item(e) for e in run])}
+    return [run for run in runs if run in tables or set(_labels([item(e) for e in run])) <= tokens]
+
+
+def _same_reading(last: Seen, s: Seen) -> bool:
+    """Two rows read alike: one role, head and assumption, no row or column of their own."""
+    plain = all(
+        r.row is None and r.col is None and r.role not in ("operand", "shape", "softmax_argument")
+        for r in (last, s)
+    )
+    return plain and (s.role, s.head, s.assumed) == (last.role, last.head, last.assumed)
+
+
+def _labels(run: Sequence[Item]) -> tuple[str, ...]:
+    return tuple(_label(i) or "" for i in run)
+
+
+def _table(run: Sequence[Item], lines: Sequence[str]) -> bool:
     """Whether a run's words are tokens by its own print: a header line right above it that
     lists them, or each label quoted."""
-    line = run[0].item.line
+    line = run[0].line
     header = {w.strip(_QUOTES + "|:") for w in lines[line - 1].split()} if line else set()
-    quoted = all(_QUOTED.match(s.item.statement.split("\n")[-1]) for s in run)
+    quoted = all(_QUOTED.match(i.statement.split("\n")[-1]) for i in run)
     return set(_labels(run)) <= header or quoted
 
 
-def _runs(seen: Sequence[Seen]) -> list[list[Seen]]:
-    """Runs of two or more labelled one-row vectors on consecutive lines, alone on their
-    lines, of one role, head and width, each a different word."""
-    lines: dict[int, int] = {}
-    for s in seen:
-        lines[s.item.line] = lines.get(s.item.line, 0) + 1
-    runs: list[list[Seen]] = [[]]
-    for s in seen:
-        if _row(s, lines) and runs[-1] and _continues(runs[-1], s):
-            runs[-1].append(s)
-        else:
-            runs.append([s] if _row(s, lines) else [])
-    return [run for run in runs if len(run) >= 2]
+def _row(item: Item) -> bool:
+    return len(item.rows) == 1 and not item.batch_shape and _label(item) is not None
 
 
-def _row(s: Seen, lines: dict[int, int]) -> bool:
-    return (
-        len(s.item.rows) == 1
-        and not s.item.batch_shape
-        and s.row is None
-        and s.col is None
-        and lines[s.item.line] == 1
-        and s.role not in ("operand", "shape", "softmax_argument")
-        and _label(s) is not None
-    )
-
-
-def _continues(run: list[Seen], s: Seen) -> bool:
+def _continues(run: list[Item], item: Item) -> bool:
     last = run[-1]
     return (
-        s.item.line == last.item.line + 1
-        and (s.role, s.head, s.assumed) == (last.role, last.head, last.assumed)
-        and len(s.item.rows[0]) == len(last.item.rows[0])
-        and _label(s) not in {_label(r) for r in run}
+        item.line == last.line + 1
+        and len(item.rows[0]) == len(last.rows[0])
+        and _label(item) not in set(_labels(run))
     )
 
 
-def _label(s: Seen) -> str | None:
-    found = _WORD.match(s.item.statement.split("\n")[-1])
+def _label(item: Item) -> str | None:
+    found = _WORD.match(item.statement.split("\n")[-1])
     if found is None or resolve(found.group(1)) is not None:
         return None
     return found.group(1)
 
 
-def _among(s: Seen, run: Sequence[Seen]) -> bool:
-    return any(s is r for r in run)
+def _among(e: object, run: Sequence[object]) -> bool:
+    return any(e is r for r in run)
