@@ -71,6 +71,17 @@ def test_word_labelled_lines_are_one_matrix_labelled_by_the_words() -> None:
     assert tables[0].item.rows == expected and tables[1].item.rows == expected[:2]
 
 
+def test_quoted_tokens_are_one_matrix_though_a_word_comes_again() -> None:
+    vectors = np.round(_weights()[:3], 2)
+    lines = [
+        f'- "{w}": [' + ", ".join(f"{x:.2f}" for x in r) + "]"
+        for w, r in zip(("the", "cat", "the"), vectors)
+    ]
+    page = "# Outputs\n\nThe layer returns:\n\n" + "\n".join(lines) + "\n"
+    tables = [s for s in _word_rows(page) if s.item.labels]
+    assert len(tables) == 1 and tables[0].item.labels == ("the", "cat", "the")
+
+
 def test_rows_named_by_steps_are_no_table() -> None:
     """ "shifted:", "exponentials:" over a softmax worked by hand are steps, not tokens: no
     header lists them, so each line stays a vector of its own."""

@@ -1,7 +1,7 @@
 """Rows labelled by words, one a line (``Your    [0.19 0.16 0.17]``, ``journey: [0.55, 0.45]``,
 a table retold in text under a header of the same words): lines one after another, each a
-different word and a vector of one width, are the rows of ONE matrix in line order, its labels
-the words, not a vector per line. The words must be tokens, not names of steps ("raw:",
+word and a vector of one width, are the rows of ONE matrix in line order, its labels the
+words, not a vector per line. The words must be tokens, not names of steps ("raw:",
 "exp:" over a softmax worked in parts): a header line right above that lists them, each
 quoted (``"Your"``), or the tokens of such a table elsewhere on the page. A word that names a
 role ("Q:", "scores:") is no label."""
@@ -58,8 +58,9 @@ def _token_runs(
     lines: Sequence[str],
 ) -> list[list[T]]:
     """Runs of two or more word-labelled one-row vectors on consecutive lines, alone on their
-    lines, of one width, each a different word (and ``same`` of each two in a row), whose
-    words are tokens: by the run's own print, or as the tokens of such a table elsewhere."""
+    lines, of one width (and ``same`` of each two in a row), whose words are tokens: by the
+    run's own print, or as the tokens of such a table elsewhere. A word may come again (a
+    sentence says "the" twice)."""
     count: dict[int, int] = {}
     for e in entries:
         count[item(e).line] = count.get(item(e).line, 0) + 1
@@ -109,11 +110,7 @@ def _row(item: Item) -> bool:
 
 def _continues(run: list[Item], item: Item) -> bool:
     last = run[-1]
-    return (
-        item.line == last.line + 1
-        and len(item.rows[0]) == len(last.rows[0])
-        and _label(item) not in set(_labels(run))
-    )
+    return item.line == last.line + 1 and len(item.rows[0]) == len(last.rows[0])
 
 
 def _label(item: Item) -> str | None:
