@@ -13,14 +13,14 @@ from mha_symbolic.extract.draft import Draft, Value
 from mha_symbolic.extract.example_groups import again_copies
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.word_rows import word_tables
 
 Entries = tuple[str, ...]
 
 
 def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
     """A copy of each draft whose claimed numbers the page prints again, claiming the reprints."""
-    _, items = find_items(document)
-    prints = [(document.lines[item.line].where, _flat(item.rows)) for item in items]
+    prints = _prints(document)
     given = {_entries(v.value) for d in drafts for v in d.values if isinstance(v.value, list)}
     placed = {
         (w, _entries(c.value)) for d in drafts for c in (*d.claims, *d.assumed) for w in c.where
@@ -40,6 +40,20 @@ def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
                     )
                     placed.add((where, entries))
         out.extend(again_copies(draft, again))
+    return out
+
+
+def _prints(document: Document) -> list[tuple[str, Entries]]:
+    """Every print's entries where it stands; lines of rows labelled by words, as the reading
+    takes them, one table there, and each of its rows a print at the table's place too."""
+    _, items = find_items(document)
+    tables = word_tables(items, [line.text for line in document.lines])
+    out = []
+    for item in tables:
+        where = document.lines[item.line].where
+        out.append((where, _flat(item.rows)))
+        if not any(item is i for i in items):
+            out.extend((where, _flat((row,))) for row in item.rows)
     return out
 
 

@@ -35,6 +35,7 @@ from mha_symbolic.extract.place import (
 from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
+from mha_symbolic.extract.word_rows import word_rows
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
@@ -71,7 +72,10 @@ def drafts(document: Document) -> list[Draft]:
 def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     """The drafts of the page's examples that the relation search finds; a step an example
     prints again with other digits, judged again in a copy of that example."""
-    seen = token_products(stacked_vectors(token_lines(reading.seen)), reading.tokens)
+    lines = [line.text for line in document.lines]
+    seen = token_products(
+        word_rows(stacked_vectors(token_lines(reading.seen)), lines), reading.tokens
+    )
     reading = replace(reading, seen=tuple(_token_rows(_subscript_rows(seen))))
     seen, examples, groups, stopped = _searched(document, reading)
     reading = replace(reading, seen=tuple(seen))
