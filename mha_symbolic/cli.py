@@ -353,6 +353,7 @@ def _check_document(args: argparse.Namespace) -> int:
         _note(line) if args.format == "json" else print(fill(line))
     if not any(one.checkable for one in found):
         return EXIT_WRONG_CLAIM if noticed else _nothing_to_check(args.spec, found)
+    found = [one for one in found if one.checkable]  # a reading with no claim is no report
     worst, words, out = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang), []
     for number, one in enumerate(found, start=1):
         # JSON stays one parseable document on stdout; the mapping then goes to stderr.
