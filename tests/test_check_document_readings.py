@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mha_symbolic.cli import main
+from mha_symbolic.web.documents import checked
 
 
 def _cell(source: str, output: str = "") -> dict:
@@ -52,3 +53,8 @@ def test_a_reading_with_nothing_to_check_is_no_report(
     out = capsys.readouterr().out
     assert "no claims to check" not in out and "== example" not in out
     assert out.splitlines()[-1] == f"{path}: 1 claim: 1 holds (0 exact, 1 rounded)"
+
+
+def test_the_page_shows_the_same_examples() -> None:
+    examples = checked(_notebook(), "ipynb", "en")["examples"]
+    assert len(examples) == 1 and len(examples[0]["claims"]) == 1

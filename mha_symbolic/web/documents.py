@@ -33,7 +33,7 @@ def checked(text: str, kind: Any, lang: str) -> dict[str, Any]:
     say, words = voice(lang), check_voice(lang)
     noticed = [say.say(f.phrase) for f in findings([one.spec for one in found], text)]
     examples = []
-    for one in found:
+    for one in [one for one in found if one.checkable] or found:  # readings with claims
         lines = [say.say(line) for line in (*one.inferred, *one.mapping)]
         lines += [say("note", text=say.say(note)) for note in one.notes]
         report = check(one.spec) if one.checkable else None
