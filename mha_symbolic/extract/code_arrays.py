@@ -106,10 +106,9 @@ def _events(lines: Sequence[Line]) -> dict[str, list[tuple[int, bool]]]:
         if line.output:
             continue
         text = line.text.lstrip()
-        changed = _INDEXED.match(text) or _INPLACE.match(text)
+        changed = _changed(text)
         if changed:
-            name = next(g for g in changed.groups() if g)
-            out.setdefault(name, []).append((index, True))
+            out.setdefault(changed, []).append((index, True))
         elif found := _ASSIGN.match(text):
             for name in found.group(1).split(","):
                 out.setdefault(name.strip(), []).append((index, False))
@@ -123,11 +122,17 @@ def _changed_later(events: list[tuple[int, bool]], number: int) -> bool:
     return at < len(events) and events[at][1]
 
 
+def _changed(line: str) -> str | None:
+    """The name a statement changes in place (``X[mask] = 100``, ``d += 1``, ``x.fill_(1)``)."""
+    found = _INDEXED.match(line) or _INPLACE.match(line)
+    return next((g for g in found.groups() if g), None) if found else None
+
+
 def _forget(line: str, scalars: dict[str, Scalar]) -> None:
     """A name changed in place is no longer the number it was set to."""
-    changed = _INDEXED.match(line) or _INPLACE.match(line)
+    changed = _changed(line)
     if changed:
-        scalars.pop(next(g for g in changed.groups() if g), None)
+        scalars.pop(changed, None)
 
 
 def _unpack(names: list[str], value: Value, scalars: dict[str, Scalar]) -> None:
@@ -157,10 +162,7 @@ def _entries_set(
                 return None, number
             number += 1
             continue
-        changed = _INDEXED.match(line) or _INPLACE.match(line)
-        if changed and name in changed.groups():
-            return None, number
-        return value, number
+        return (None if _changed(line) == name else value), number
     return value, number
 
 
@@ -194,9 +196,9 @@ def _evaluated(source: str, scalars: dict[str, Scalar]) -> Value | None:
     try:
         tree = ast.parse(source, mode="eval")
         value = _Evaluator(scalars).value(tree.body)
-    except (_Unknown, SyntaxError, ValueError, TypeError, ZeroDivisionError, RecursionError):
+    except (_Unknown, SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         return None
-    except (OverflowError, MemoryError, IndexError, ArithmeticError):
+    except (ArithmeticError, IndexError):  # ZeroDivisionError and OverflowError among them
         return None
     if isinstance(value, np.ndarray):
         if value.size > MAX_ENTRIES or not all(_exact(x) for x in value.flat):
