@@ -56,7 +56,8 @@ def test_a_row_soft_maxed_without_the_scale_is_its_own_example_not_a_wrong_weigh
 
 def test_a_row_of_other_numbers_under_the_same_name_is_still_judged() -> None:
     """A row no softmax of the printed scores gives (a slip in two entries) stays a claim on
-    the row its name says, and is found wrong."""
+    the row its name says, and is found wrong; the unscaled row beside it, which its numbers
+    place (row 1 of the unscaled example), is judged right."""
     wrong = softmax(SCALED[:1]).copy()
     wrong[0, :2] = wrong[0, 1::-1]
     page = WITH_AND_WITHOUT.replace(text(softmax(SCALED[:1]))[1:-1], text(wrong)[1:-1])
@@ -64,8 +65,10 @@ def test_a_row_of_other_numbers_under_the_same_name_is_still_judged() -> None:
     found = extract_all(page)
     claims = [key for one in found for key in one.spec.claims]
     assert "head1.weights[1]" in claims
-    verdicts = {c.key: c.verdict for one in found for c in check(one.spec).claims}
-    assert verdicts["head1.weights[1]"] == "wrong"
+    judged = [(c.key, c.verdict, c.claim.text) for one in found for c in check(one.spec).claims]
+    row = [(v, claimed) for k, v, claimed in judged if k == "head1.weights[1]"]
+    assert {v for v, claimed in row if text(wrong)[2:8] in claimed} == {"wrong"}
+    assert {v for v, claimed in row if text(softmax(S[:1]))[2:8] in claimed} == {"rounded"}
 
 
 OMEGA = np.array([[8.5808, -7.6597, 3.2558, 1.0395, 11.1466, -0.4800]])

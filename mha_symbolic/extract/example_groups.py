@@ -80,12 +80,16 @@ def _seen(value: Value) -> tuple[str, str, tuple[str, ...]]:
 
 def printed_again(draft: Draft, values: Mapping[str, Any]) -> list[Draft]:
     """Copies of an example that claim the steps it prints again with other digits (each
-    copy at most one print per step); a print most of whose numbers differ from the
-    example's is another computation the numbers did not find, and is left alone."""
+    copy at most one print per step, and only of steps this example claims); a print most of
+    whose numbers differ from the example's is another computation the numbers did not find,
+    and is left alone."""
     said = {str(p.numbers["where"]): p.numbers["where"] for p in _placed_again(draft)}
     pending = [v for v in _again(draft) if v.key.partition("[")[0] in values]
-    pending = [v for v in pending if 2 * agreeing([v], values) > len(_entries(v.value))]
+    float32 = draft.get("dtype") == "float32"
+    pending = [v for v in pending if 2 * agreeing([v], values, float32) > len(_entries(v.value))]
     pending += [v for v in _again(draft) if _WEIGHTED.match(v.key)]  # placed by their numbers
+    claimed = {c.key for c in draft.claims}  # a first print another example claims: its own
+    pending = [v for v in pending if v.key in claimed]
     return again_copies(draft, pending, said.__getitem__)
 
 

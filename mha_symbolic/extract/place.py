@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 import sympy as sp
 
 from mha_symbolic.extract.draft import Draft, Value, rows_text
+from mha_symbolic.extract.infer.float32_slack import SLACK
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.language.extract_phrases import code, phrase
 
@@ -192,9 +193,11 @@ _ROW_STEPS = ("scores", "scaled", "masked", "weights", "output", "concat")
 def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.MatrixBase]) -> None:
     """A vector printed without its token ("Attention weights: [0.14, 0.24, ...]", or a
     bare print after the matrix) is the one row of a step its numbers give, when exactly one
-    row of one step does: claimed there, and the row said."""
+    row of one step does: claimed there, and the row said; a row claimed already (the
+    matrix printed twice) is judged again, as that row's print."""
     taken = {c.key for c in (*draft.claims, *draft.assumed)}
-    placed = {c.where for c in (*draft.claims, *draft.assumed)}
+    placed = {c.where for c in (*draft.claims, *draft.assumed)} | _again_at(draft)
+    float32 = draft.get("dtype") == "float32"
     for s in seen:
         if s.row is not None or s.col is not None or len(s.item.rows) != 1 or s.assumed:
             continue
@@ -211,15 +214,26 @@ def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.Matr
             for key in steps
             for n in range(1, values[key].rows + 1)
             if values[key].cols == len(s.item.rows[0]) > 1
-            and agreeing([_value(f"{key}[{n}]", rows_text(s.item.rows), s)], values)
+            and agreeing([_value(f"{key}[{n}]", rows_text(s.item.rows), s)], values, float32)
             == len(s.item.rows[0])
         ]
         key = _one_row(found, values)
-        if key is not None and key not in taken:
-            taken.add(key)
-            _record(draft, _value(key, rows_text(s.item.rows), s), False)
-            draft.placing = [p for p in draft.placing if not _asks_row(p, s.where)]
+        if key is None:
+            continue
+        _record(draft, _value(key, rows_text(s.item.rows), s), False)  # taken: a reprint
+        draft.placing = [p for p in draft.placing if not _asks_row(p, s.where)]
+        if key not in taken:
             draft.placing.append(phrase("placing.row_found", where=s.where, key=code(key)))
+        taken.add(key)
+
+
+def _again_at(draft: Draft) -> set[tuple[str, ...]]:
+    """Where the prints stand that are judged already as a step's print again."""
+    again = {v.where for _, v in draft.repeats}
+    for said in draft.placing:
+        if getattr(said, "key", "") == "placing.again":
+            again.add((str(getattr(said, "numbers", {}).get("where", "")),))
+    return again
 
 
 def _asks_row(said: str, where: str) -> bool:
@@ -282,8 +296,11 @@ def restaged(draft: Draft, values: Mapping[str, sp.MatrixBase]) -> None:
                     break
 
 
-def agreeing(claims: Sequence[Value], values: Mapping[str, sp.MatrixBase]) -> int:
-    """How many claimed entries a derivation's values round to (within one printed unit)."""
+def agreeing(
+    claims: Sequence[Value], values: Mapping[str, sp.MatrixBase], float32: bool = False
+) -> int:
+    """How many claimed entries a derivation's values round to (within one printed unit;
+    ``float32``: or within float32's rounding of a softmax or a short sum, ``SLACK``)."""
     count = 0
     for claim in claims:
         step, _, index = claim.key.partition("[")
@@ -294,7 +311,7 @@ def agreeing(claims: Sequence[Value], values: Mapping[str, sp.MatrixBase]) -> in
             exact = [matrix[at[0], at[1]]]
         else:
             exact = list(matrix.row(at[0])) if at else list(matrix)
-        count += sum(_close(p, e) for p, e in zip(printed, exact))
+        count += sum(_close(p, e, float32) for p, e in zip(printed, exact))
     return count
 
 
@@ -302,7 +319,7 @@ def _entries(text: str) -> list[str]:
     return [e.strip() for e in text.replace("[", " ").replace("]", " ").split(",") if e.strip()]
 
 
-def _close(printed: str, exact: sp.Expr) -> bool:
+def _close(printed: str, exact: sp.Expr, float32: bool = False) -> bool:
     if exact.free_symbols:
         return False
     try:
@@ -318,4 +335,6 @@ def _close(printed: str, exact: sp.Expr) -> bool:
     if number.is_infinite():
         return False
     value = Decimal(str(sp.N(exact, 30)))
+    if float32:  # a float32 value printed to more digits than float32 holds
+        unit = max(unit, Decimal(SLACK) * max(abs(value), Decimal(1)))
     return abs(value - number) <= unit

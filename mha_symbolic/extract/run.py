@@ -33,6 +33,7 @@ from mha_symbolic.extract.place import (
     step_key,
 )
 from mha_symbolic.extract.reading import Reading, Seen, read
+from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
 from mha_symbolic.extract.word_rows import word_rows
@@ -244,6 +245,7 @@ def build_draft(
     found: Sequence[Example] = (),
 ) -> Draft:
     draft = Draft(document.name, title)
+    mark_float32(draft, document)  # before the numbers place rows: float32's rounding allowed
     length, width = assemble.build_input(draft, seen, facts)
     if reading.tokens and len(reading.tokens) == length:
         draft.set("tokens", list(reading.tokens), "the labels of the token lines")
