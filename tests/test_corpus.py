@@ -27,14 +27,14 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # lower the share to 2424 of 3045 without a number checked less. Then 2473 of 3045 (81.2 %);
 # the 49th (en-causal-attention-step-by-step-dropout: 311 numbers, 72 checked) makes it 2545 of
 # 3356 (75.8 %); two documents moved from held-out (seen in development) make it 2584 of 3440,
-# and word-labelled rows read as one matrix 2644 of 3440.
+# and word-labelled rows read as one matrix 2644 of 3440; rows placed by their numbers as prints
+# again 2663 of 3440.
 DEV_FLOOR = 0.774
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
-# none. The book chapter came from held-out with 6 (a decoder's regression "Output" next to its
-# hidden state claimed as the attention output by its name alone); 2 are mended, the second
-# "Output" of the loop still stands within the attention example that follows it.
-KNOWN_FALSE_ALARMS = {"dev/book-pytorch-step-by-step-ch9-attention.ipynb": 4}
+# none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a
+# reading whose printed scores attend over other keys than its tokens give.)
+KNOWN_FALSE_ALARMS: dict[str, int] = {}
 
 DOCS = score.docs("dev")
 IDS = [doc.file for doc in DOCS]

@@ -36,8 +36,8 @@ def best_draft(
     build: Build, fit: Fit, seen: list[Seen], facts: Facts, found: Sequence[Example]
 ) -> Draft:
     """The draft of the first reading when most of its claimed entries hold (the others are
-    the page's slips); else that of the reading under which the most hold (the first on a
-    tie)."""
+    the page's slips); else (also when it claims nothing) that of the reading under which the
+    most hold (the first on a tie)."""
     best: tuple[int, Draft] | None = None
     failure: SpecError | None = None
     readings = [Reading("", seen, facts, found), *_others(seen, facts, found)]
@@ -52,7 +52,7 @@ def best_draft(
             draft.notes.append(phrase("notes.other_reading", reading=reading.said))
         if best is None or holding > best[0]:
             best = (holding, draft)
-        if not reading.said and 2 * holding >= claimed:
+        if not reading.said and claimed and 2 * holding >= claimed:
             break  # the first reading fits most printed numbers: its misfits are the page's
     if best is not None:
         return best[1]

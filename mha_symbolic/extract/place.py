@@ -68,9 +68,12 @@ def place_claims(
     draft.claims, draft.assumed, draft.placing, draft.repeats = [], [], [], []
     given = _given_roles(draft)  # the arrays the example starts from are inputs, not claims
     inputs = {w for v in draft.values if v.key in ("query", "key", "value") for w in v.where}
+    start = _start(draft, seen)
     for s in seen:
         if s.where in inputs:
             continue  # Q, K, V projected by the weights printed with them: the inputs
+        if s.role in _RESULTS and s.item.line < start:
+            continue  # a result printed before the example's inputs: another computation's
         for n, (role, head, name) in enumerate(claim_roles(s)):
             if role in given and s.col is None:
                 continue
@@ -78,6 +81,16 @@ def place_claims(
                 continue  # "head_1 = α_1 V_1" names a factor of a product, not the numbers
             key = step_key(role, head, heads, shapes, scaled)
             _place(draft, replace(s, name=name), role, head, key, shapes)
+
+
+_RESULTS = ("output", "head.output", "concat")
+_GIVEN = ("x", "query", "key", "value", "q", "k", "v", "scores", "attention_weights")
+
+
+def _start(draft: Draft, seen: Sequence[Seen]) -> int:
+    """The line of the first print the example starts from (its input, or what it gives)."""
+    wheres = {w for v in draft.values if v.key in _GIVEN for w in v.where}
+    return min((s.item.line for s in seen if s.where in wheres), default=-1)
 
 
 def _given_roles(draft: Draft) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
+from mha_symbolic.extract.unfit import unfit
 from mha_symbolic.extract.word_rows import word_rows
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 from mha_symbolic.spec import bounds
@@ -265,7 +266,7 @@ def build_draft(
     _found_scale(draft, found)
     _choose_scale(draft, seen, _numbers_over_words(facts, found), heads)
     place_partials(draft, document, seen, lambda: _derived(draft, seen))
-    _unfit(draft)
+    unfit(draft)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
         draft.notes.insert(0, phrase("notes.no_numbers"))
@@ -423,31 +424,6 @@ def _numbers_placed(draft: Draft, seen: Sequence[Seen], d: Derivation) -> None:
     values = {s.key: s.value for s in d.steps}
     restaged(draft, values)
     placed_rows(draft, seen, values)
-
-
-_SQUARE_STEPS = ("scores", "scaled", "masked", "weights")
-
-
-def _unfit(draft: Draft) -> None:
-    """Printed scores or weights of another size than the example's tokens (a batch read as
-    one long sequence, say): the example does not fit the page's numbers, so none of its
-    results is claimed (a claim on it would be judged against another computation)."""
-    for said in draft.placing:
-        numbers = getattr(said, "numbers", {})
-        if getattr(said, "key", "") != "placing.shape":
-            continue
-        step = str(numbers.get("key", "")).strip("`").rpartition(".")[2]
-        shape, target = numbers.get("shape"), numbers.get("target")
-        if step in _SQUARE_STEPS and _square(shape) and _square(target) and shape != target:
-            draft.claims, draft.assumed = [], []
-            draft.notes.append(
-                phrase("notes.unfit", where=numbers.get("where"), shape=shape, target=target)
-            )
-            return
-
-
-def _square(shape: object) -> bool:
-    return isinstance(shape, tuple) and len(shape) == 2 and shape[0] == shape[1]
 
 
 def _after_scores(key: str) -> bool:
