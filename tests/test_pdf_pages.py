@@ -270,3 +270,14 @@ def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda
     height = TEXT_BOTTOM - TEXT_TOP
     assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) <= 0.45
     assert not re.search(r"(?m)^।[ \t]*\S", _text(pdf, tmp_path))
+
+
+def test_the_closed_form_sets_the_heads_side_by_side_when_they_fit(tmp_path: Path) -> None:
+    """The closed form ("the whole block in one line") was a line per head; side by side,
+    alibi's output step and summary fit below its concatenation (its page 8 was 38% empty)."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    lines = [line for page in _pages(_example_pdf("alibi"), tmp_path) for line in page]
+    heads = [line for line in lines if line.startswith("head1 = softmax")]
+    assert heads and "head2 = softmax" in heads[0]
+    assert len(_pages(_example_pdf("alibi"), tmp_path)) == 8

@@ -681,7 +681,20 @@ def test_html_writes_a_short_chain_on_one_line_and_a_long_one_line_by_line() -> 
         return equation[: equation.index("</div>")].count('display="block"')
 
     assert displays("head1.scores") == 1  # S_1 = Q_1 K_1^T = [..][..]^T = [..]
-    assert displays("head1.weights") == 3  # softmax of a 3x3 of fractions: too wide for one
+    # A_1 = softmax(S'_1) = [..]: S'_1's 3x3 of fractions, just shown, is not written again
+    assert displays("head1.weights") == 1
+    html = derive(AttentionSpec.example("pytorch-style")).to_html()
+    assert displays("head1.output") == 4  # A_1 V_1 with a 4x4 of fractions: too wide for one
+
+
+def test_softmax_writes_its_scores_again_only_when_they_are_short() -> None:
+    """two-tokens' softmax of [[1, 0], [0, 1]] is worked as a teacher writes it; pytorch-style's
+    4 x 4 of fractions just shown is not copied a third time (scores, decimals, softmax)."""
+    again = r"\operatorname{softmax}\left(\begin{bmatrix}"
+    assert again in derive(AttentionSpec.example("two-tokens")).to_markdown()
+    md = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    assert again not in md
+    assert r"A_{2} &= \operatorname{softmax}\left(S'_{2}\right) \\" in md
 
 
 def test_tex_sets_a_matrix_of_fractions_full_size_with_its_rows_apart() -> None:
@@ -772,3 +785,16 @@ def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small
     # 1/sqrt(4) is 1/2, pulled out of the scores just shown, not written under every entry
     assert r"= \frac{S_{2}}{2}" in tex
     assert r"\dfrac{\cos" not in tex
+
+
+def test_an_output_that_passes_the_concatenation_on_is_not_written_again() -> None:
+    """O = C: C's exact matrix was just shown, so the output step writes O = C and its decimals
+    (the answer in numbers), not C's matrix of exponentials a second time; with one head and
+    symbols (temperature) nothing is repeated at all, nor at the chosen numbers."""
+    md = derive(AttentionSpec.example("alibi")).to_markdown()
+    output = md[md.index('<a id="output"></a>') :]
+    assert "O &= C \\\\\n&\\approx \\begin{bmatrix} 1 & 0 & 0 & 1" in output
+    assert "e^{" not in output.partition("## Summary")[0]
+    md = derive(AttentionSpec.example("temperature")).to_markdown()
+    output = md[md.index('<a id="output"></a>') :].partition("## Summary")[0]
+    assert "\\begin{bmatrix}" not in output and "chosen" not in output

@@ -33,10 +33,15 @@ def test_symbolic_weights_are_worked_with_the_numbers_the_setup_says_it_chose_an
     x = derive(spec)["x"].tolist()
     concrete = _steps(AttentionSpec(x=x, heads=2, layout="split", weights=weights))
     steps = solution.steps()
-    for key in ("head1.q", "head1.scores", "head1.weights", "head2.output", "output"):
+    for key in ("head1.q", "head1.scores", "head1.weights", "head2.output", "concat"):
         value = concrete[key].approx or concrete[key].exact
         assert steps[key].chosen is not None
         assert steps[key].chosen.split(" ", 2)[2] == value, key
+    # A chosen value that an earlier step printed is named, not printed twice: W_O and W_K
+    # chosen as the identity and as W_Q make O the concatenation and K_1 the queries.
+    assert concrete["output"].approx == concrete["concat"].approx
+    assert steps["output"].chosen == r"O \approx \mathrm{MultiHead}"
+    assert steps["head1.k"].chosen == "K_{1} = Q_{1}"
     # the weights now differ (0.01 to 0.56), where the identity gave 0.10 to 0.15 everywhere
     assert steps["head1.weights"].chosen.startswith(
         r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.07 & 0.15 & 0.03 & 0.24"

@@ -83,7 +83,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
-        chosen=at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms),
+        chosen=_chosen(context, step, shown.exact),
     )
     if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
@@ -92,14 +92,35 @@ def step_block(context: Context, step: Step) -> StepBlock:
     return block
 
 
+def _chosen(context: Context, step: Step, general: str | None) -> str | None:
+    """The step's value at the chosen numbers; the name of an earlier step instead when that
+    printed the same matrix (``O = MultiHead``: a chosen W_O of the identity passes its input
+    on, and the matrix just shown is not printed twice); nothing when the earlier step's
+    general value is this one's too (one head's C is head_1 at any numbers)."""
+    line = at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms)
+    if line is None:
+        return None
+    name = step.symbol.name
+    for relation in (r" \approx ", " = "):
+        if line.startswith(name + relation):
+            value = line[len(name + relation) :]
+            earlier, exact = context.chosen_shown.setdefault(value, (name, general))
+            if earlier == name:
+                return line
+            return None if general is not None and exact == general else name + relation + earlier
+    return line
+
+
 def _value_lines(
     context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
-    passes its input on (O = C too long to print: C was just written, by its blocks or its
-    general entry, so a grid of O's names and a repeat of its first entry would add nothing)."""
+    passes its input on (O = C: C was just written, exactly or by its blocks or its general
+    entry, so O's exact matrix again, a grid of its names or its first entry would add nothing;
+    its decimals stay, the answer in numbers)."""
     final = context.facts.is_a(step.kind, "final")
-    if shown.named and isinstance(step.formula, sp.MatrixSymbol) and final:
+    passed_on = isinstance(step.formula, sp.MatrixSymbol) and final
+    if passed_on:
         return None, (), True
     if book is not None:
         return None, (textbook.note(context, step, book),), False
@@ -197,10 +218,25 @@ def substituted(context: Context, step: Step) -> str | None:
         if text is None:
             return None
         replace[symbol] = text
+    if _repeats_a_tall_operand(formula, replace):
+        return None
     text = latex.formula(formula, replace)
     # Its operands were just shown full size; a product of them too wide for a page would be
     # shrunk past reading (RoPE's scores: two 3x4 matrices of sines and cosines), so leave it.
     return None if plain.drawn_width(text) > _WIDEST_SUBSTITUTION else text
+
+
+# Lines of the text format's drawing: two rows of fractions (split-scaled's scores) are 7.
+_TALLEST_REPEAT = 9
+
+
+def _repeats_a_tall_operand(formula: sp.Basic, replace: Mapping[sp.Basic, str]) -> bool:
+    """``softmax(S')`` with S' written out again: the substitution only repeats the value
+    the step before just showed, which for a tall one (pytorch-style's 4 x 4 of fractions)
+    fills a third of a page with a copy; a short one stays, as a teacher writes it."""
+    if len(formula.args) != 1 or not isinstance(formula.args[0], sp.MatrixSymbol):
+        return False
+    return plain.drawn_height(replace[formula.args[0]]) > _TALLEST_REPEAT
 
 
 def _factored(context: Context, step: Step) -> sp.Basic | None:
