@@ -251,6 +251,12 @@ def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
     assert full_size_fractions(f"X = {matrix(5)}") == f"X = {matrix(5)}"
     fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
     assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
+    # One row has no rows to part: its brackets hug it (one-token's [34] stood in brackets
+    # twice its height), its fractions full size all the same.
+    assert full_size_fractions(matrix(1)) == rf"{{\def\arraystretch{{0.8}}{matrix(1)}}}"
+    assert full_size_fractions(matrix(1, r"\frac{a}{2}")).startswith(
+        r"{\def\arraystretch{0.8}\begin{bmatrix} \dfrac{a}{2} & 1"
+    )
 
 
 def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda(

@@ -273,6 +273,10 @@ def full_size_fractions(tex: str) -> str:
 
     def spaced(match: re.Match[str]) -> str:
         body = match.group(0)
+        if r"\\" not in body:
+            # One row has no rows to part: its brackets hug it (one-token's [34], [4  11] stood
+            # in brackets twice their height).
+            return r"{\def\arraystretch{0.8}" + _outer_fractions_full_size(body) + "}"
         if r"\frac" not in body:
             # A tall matrix of numbers at the rows' own height, as amsmath sets it: eight rows
             # 1.3 apart took a fifth of a page each, and pages went a quarter empty before them.
