@@ -798,3 +798,8 @@ def test_an_output_that_passes_the_concatenation_on_is_not_written_again() -> No
     md = derive(AttentionSpec.example("temperature")).to_markdown()
     output = md[md.index('<a id="output"></a>') :].partition("## Summary")[0]
     assert "\\begin{bmatrix}" not in output and "chosen" not in output
+    # one head's concatenation is that head's output, named rather than written again
+    assert (
+        "C &= \\operatorname{Concat}\\left(\\mathrm{head}_{1}\\right) \\\\\n"
+        " &= \\mathrm{head}_{1}\n" in md
+    )

@@ -76,7 +76,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=worked,
         exact=exact,
-        approx=shown.approx,
+        approx=None if _one_block(step) is not None else shown.approx,
         shape=shape_text(step),
         entry=entry,
         notes=(*said, *remarks(context, step)),
@@ -122,12 +122,23 @@ def _value_lines(
     passed_on = isinstance(step.formula, sp.MatrixSymbol) and final
     if passed_on:
         return None, (), True
+    block = _one_block(step)
+    if block is not None:  # one head's "concatenation" is that head's output, just shown
+        return latex.formula(block), (), True
     if book is not None:
         return None, (textbook.note(context, step, book),), False
     written = _by_formula(context, step, shown)
     if written is None:
         return shown.exact, _notes(context, step, shown), False
     return written[0], (written[1],), False
+
+
+def _one_block(step: Step) -> sp.Basic | None:
+    """The one matrix a concatenation of one block is (temperature's Concat(head_1))."""
+    formula = step.formula
+    if isinstance(formula, sp.BlockMatrix) and formula.blocks.shape == (1, 1):
+        return formula.blocks[0, 0]
+    return None
 
 
 def _pulled_out(context: Context, step: Step, shown: latex.Shown) -> str | None:
