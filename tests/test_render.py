@@ -80,12 +80,18 @@ def test_two_tokens_output_is_exactly_one_half(two):
 def test_scaled_scores_in_paper_notation_then_substituted(derivations):
     md = derivations["split-scaled"].to_markdown(decimals=3)
     assert r"S'_{1} &= \frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}} \\" in md
+    # 1/sqrt(2) stays pulled out of the scores (not written into each entry as sqrt(2)/2:
+    # pytorch-style's 4 x 4 of sqrt(3)/3 took a third of a page); the softmax writes S' out.
     assert (
         r" &= \frac{1}{\sqrt{2}} \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix} \\" + "\n"
-        r" &= \begin{bmatrix} \frac{\sqrt{2}}{2} & 0 \\ 0 & \frac{\sqrt{2}}{2} \end{bmatrix} \\"
-        + "\n"
         r"&\approx \begin{bmatrix} 0.707 & 0 \\ 0 & 0.707 \end{bmatrix}"
     ) in md
+    assert (
+        r"\operatorname{softmax}\left(\begin{bmatrix} \frac{\sqrt{2}}{2} & 0 \\ 0 & "
+        r"\frac{\sqrt{2}}{2} \end{bmatrix}\right)"
+    ) in md
+    pytorch = derivations["pytorch-style"].to_markdown()
+    assert r"\frac{\sqrt{3}}{3} & \frac{\sqrt{3}}{3}" not in pytorch
     # e^{sqrt(2)/2} is named once, then the weights are written with it.
     assert r"Let $a = e^{\sqrt{2}/2} \approx 2.028$" in md
     assert r"\begin{bmatrix} \frac{a}{a + 1} & \frac{1}{a + 1} \\" in md

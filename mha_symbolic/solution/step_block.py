@@ -58,7 +58,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
     book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else None
     exact, said, passed_on = _value_lines(context, step, shown, book)
     worked = None if step.kind == "input" or book else substituted(context, step)
-    pulled = _pulled_out(context, step, shown)
+    pulled = _pulled_out(context, step, shown, worked)
     if pulled is not None:  # (1/2) S: its entries are not written again, each over 2
         worked, exact = worked or pulled, None
     entry = None if passed_on else _first_entry(context, step, shown, book)
@@ -141,17 +141,24 @@ def _one_block(step: Step) -> sp.Basic | None:
     return None
 
 
-def _pulled_out(context: Context, step: Step, shown: latex.Shown) -> str | None:
+def _pulled_out(context: Context, step: Step, shown: latex.Shown, worked: str | None) -> str | None:
     """``\\frac{1}{2} S_{1}``: scores scaled by a fraction (RoPE's 1/sqrt(4)), the fraction
-    pulled out of the scores just shown, not written into every entry again; None for any
-    other step."""
+    pulled out of the scores just shown, not written into every entry again; also another
+    factor (1/sqrt(3)) beside the scores written out (``worked``); None for any other step."""
     scaled = _factored(context, step)
     if scaled is None or shown.named or _numbers_only(context, step):
         return None  # plain numbers (ALiBi's 0.5, 1, 2) are worked out, not left as (1/2) S
     factor = sp.Mul(*[a for a in scaled.args if not getattr(a, "is_Matrix", False)])
-    if not factor.is_Rational or factor == 1:
-        return None
+    if factor == 1 or not (factor.is_Rational or (worked is not None and _several(step))):
+        return None  # one score times 1/sqrt(2) is worked out: 17 sqrt(2)
     return latex.formula(scaled)
+
+
+def _several(step: Step) -> bool:
+    """More than one entry: a factor such as 1/sqrt(3) or 1/tau pulled out of them, not
+    written into each (pytorch-style's 4 x 4 of sqrt(3)/3 took a third of a page again)."""
+    rows, cols = step.entries.shape
+    return bool(rows * cols > 1)
 
 
 def _numbers_only(context: Context, step: Step) -> bool:
