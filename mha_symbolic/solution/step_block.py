@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -11,19 +10,17 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
-from mha_symbolic.solution import entries, latex, notes, plain, textbook
+from mha_symbolic.solution import claim_marks, entries, latex, notes, plain, textbook
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import named_block
 from mha_symbolic.solution.remarks import remarks, temperature
-from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
+from mha_symbolic.solution.view import StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value);
 # and the heads joined, whose values were just shown side by side.
 _NO_SUBSTITUTION = ("input", "slice")
 _LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
-_LIST = re.compile(r"\s*\[\s*(\[[^\[\]]*\]\s*,?\s*)+\]\s*|\s*\[[^\[\]]*\]\s*")
-_NUMBER = re.compile(r"[-\u2212]?\d+(\.\d+)?")
 
 
 def title_key(step: Step) -> str:
@@ -80,7 +77,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         shape=shape_text(step),
         entry=entry,
         notes=(*said, *remarks(context, step)),
-        marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
+        marks=claim_marks.marks(context, step),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
         chosen=_chosen(context, step, shown.exact),
@@ -269,47 +266,6 @@ def _factored(context: Context, step: Step) -> sp.Basic | None:
     if worked.is_Rational:  # 1/sqrt(4) is 1/2: said as the number it is
         factor = worked
     return sp.MatMul(factor, scores, evaluate=False)
-
-
-def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
-    """A printed number that does not hold: what was printed, and the exact value."""
-    shown = context.show_value(mark["exact"], step.symbol.name, step.key)
-    words = context.words
-    verdict = str(mark["verdict"])
-    follows = verdict == "follows"  # what the document's own assumed numbers give
-    claimed_math = _printed_numbers(str(mark["claimed"]))
-    printed = f"${claimed_math}$" if claimed_math else str(mark["claimed"])
-    return Mark(
-        key=mark["key"],
-        kind="follows" if follows else "wrong",
-        title=words("text", "follows" if follows else "wrong"),
-        claimed=mark["claimed"],
-        verdict=words.get("verdicts", verdict) or verdict,
-        exact_is=words("text", "computed_is" if follows else "exact_is"),
-        exact=shown.exact,
-        approx=shown.approx,
-        diagnosis=notes.reason(context, step, mark),
-        claimed_math=claimed_math,
-        sentence=notes.as_assumed(context, step, mark, printed),
-    )
-
-
-def _printed_numbers(text: str) -> str | None:
-    """``[0.5, 1.2, -0.4, 2.3]`` as maths, each number as printed (0.60 stays 0.60) with a
-    true minus sign, not a typewriter hyphen; None for anything but a list (or rows) of numbers."""
-    if len(text) > 2000 or not _LIST.fullmatch(text):
-        return None
-    rows = [
-        [cell.strip().replace("\u2212", "-") for cell in row.split(",")]
-        for row in re.findall(r"\[([^\[\]]*)\]", text)
-    ]
-    if not rows or len({len(r) for r in rows}) != 1:
-        return None
-    if not all(_NUMBER.fullmatch(cell) for row in rows for cell in row):
-        return None
-    if len(rows) == 1:
-        return r"\left[" + r",\; ".join(rows[0]) + r"\right]"
-    return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(r) for r in rows) + r" \end{bmatrix}"
 
 
 def _first_entry(
