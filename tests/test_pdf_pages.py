@@ -249,6 +249,11 @@ def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
 
     assert full_size_fractions(f"X = {matrix(6)}") == rf"X = {{\def\arraystretch{{1}}{matrix(6)}}}"
     assert full_size_fractions(f"X = {matrix(5)}") == f"X = {matrix(5)}"
+    # Fractions of exponentials reach past rows 2.1 apart (alibi's 1/(1 + e^{1/16}) touched
+    # the row below): a little space between the rows themselves.
+    exponentials = full_size_fractions(matrix(2, r"\frac{1}{1 + e^{1/16}}"))
+    assert r"\\ \noalign{\vskip 0.8ex} \dfrac{1}{1 + e^{1/16}}" in exponentials
+    assert r"\noalign" not in full_size_fractions(matrix(2, r"\frac{a}{2}"))
     fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
     assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
     # One row has no rows to part: its brackets hug it (one-token's [34] stood in brackets

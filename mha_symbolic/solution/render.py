@@ -283,6 +283,11 @@ def full_size_fractions(tex: str) -> str:
             tall = body.count(r"\\") >= _TALL_ROWS - 1
             return r"{\def\arraystretch{1}" + body + "}" if tall else body
         # A row's strut grows with \arraystretch (a "\\[1ex]" would not part rows this tall).
+        # Exponentials in a fraction (1/(1 + e^{1/16}) over (1 + e^{9/8})/(...)) reach past a
+        # row 2.1 apart: one row's denominator touched the next row's numerator. A little
+        # space goes between the rows themselves there.
+        if "e^{" in body:
+            body = body.replace(" \\\\ ", " \\\\ \\noalign{\\vskip 0.8ex} ")
         return r"{\def\arraystretch{2.1}" + _outer_fractions_full_size(body) + "}"
 
     return _MATRIX.sub(spaced, tex)
