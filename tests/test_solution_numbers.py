@@ -42,6 +42,7 @@ def test_symbolic_weights_are_worked_with_the_numbers_the_setup_says_it_chose_an
     assert concrete["output"].approx == concrete["concat"].approx
     assert steps["output"].chosen == r"O \approx \mathrm{MultiHead}"
     assert steps["head1.k"].chosen == "K_{1} = Q_{1}"
+    assert steps["head1.v"].chosen == "V_{1} = X_{1}"  # the given slice, at W_V = I
     # the weights now differ (0.01 to 0.56), where the identity gave 0.10 to 0.15 everywhere
     assert steps["head1.weights"].chosen.startswith(
         r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.07 & 0.15 & 0.03 & 0.24"

@@ -80,7 +80,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         marks=claim_marks.marks(context, step),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
-        chosen=_chosen(context, step, shown.exact),
+        chosen=_chosen(context, step, shown),
     )
     if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
@@ -89,18 +89,22 @@ def step_block(context: Context, step: Step) -> StepBlock:
     return block
 
 
-def _chosen(context: Context, step: Step, general: str | None) -> str | None:
+def _chosen(context: Context, step: Step, shown: latex.Shown) -> str | None:
     """The step's value at the chosen numbers; the name of an earlier step instead when that
     printed the same matrix (``O = MultiHead``: a chosen W_O of the identity passes its input
-    on, and the matrix just shown is not printed twice); nothing when the earlier step's
-    general value is this one's too (one head's C is head_1 at any numbers)."""
+    on, and the matrix just shown is not printed twice; ``V_1 = X_1``, a given slice); nothing
+    when the earlier step's general value is this one's too (one head's C is head_1)."""
+    general = shown.exact
     line = at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms)
     if line is None:
+        if context.chosen and not shown.named and general is not None:
+            printed = (r" \approx " + shown.approx) if shown.approx else " = " + general
+            context.chosen_shown.setdefault(printed, (step.symbol.name, general))
         return None
     name = step.symbol.name
     for relation in (r" \approx ", " = "):
         if line.startswith(name + relation):
-            value = line[len(name + relation) :]
+            value = relation + line[len(name + relation) :]
             earlier, exact = context.chosen_shown.setdefault(value, (name, general))
             if earlier == name:
                 return line
