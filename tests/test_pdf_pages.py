@@ -249,8 +249,19 @@ def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
 
     assert full_size_fractions(f"X = {matrix(6)}") == rf"X = {{\def\arraystretch{{1}}{matrix(6)}}}"
     assert full_size_fractions(f"X = {matrix(5)}") == f"X = {matrix(5)}"
+    # Fractions of exponentials reach past rows 2.1 apart (alibi's 1/(1 + e^{1/16}) touched
+    # the row below): a little space between the rows themselves.
+    exponentials = full_size_fractions(matrix(2, r"\frac{1}{1 + e^{1/16}}"))
+    assert r"\\ \noalign{\vskip 0.8ex} \dfrac{1}{1 + e^{1/16}}" in exponentials
+    assert r"\noalign" not in full_size_fractions(matrix(2, r"\frac{a}{2}"))
     fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
     assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
+    # One row has no rows to part: its brackets hug it (one-token's [34] stood in brackets
+    # twice its height), its fractions full size all the same.
+    assert full_size_fractions(matrix(1)) == rf"{{\def\arraystretch{{0.8}}{matrix(1)}}}"
+    assert full_size_fractions(matrix(1, r"\frac{a}{2}")).startswith(
+        r"{\def\arraystretch{0.8}\begin{bmatrix} \dfrac{a}{2} & 1"
+    )
 
 
 def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda(
@@ -270,3 +281,39 @@ def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda
     height = TEXT_BOTTOM - TEXT_TOP
     assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) <= 0.45
     assert not re.search(r"(?m)^।[ \t]*\S", _text(pdf, tmp_path))
+
+
+def test_the_closed_form_sets_the_heads_side_by_side_when_they_fit(tmp_path: Path) -> None:
+    """The closed form ("the whole block in one line") was a line per head; side by side,
+    alibi's output step and summary fit below its concatenation (its page 8 was 38% empty)."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    lines = [line for page in _pages(_example_pdf("alibi"), tmp_path) for line in page]
+    heads = [line for line in lines if line.startswith("head1 = softmax")]
+    assert heads and "head2 = softmax" in heads[0]
+    assert len(_pages(_example_pdf("alibi"), tmp_path)) == 8
+
+
+@pytest.mark.parametrize(
+    ("name", "pages"), [("eight-tokens-split", 11), ("temperature", 5), ("pytorch-style", 10)]
+)
+def test_a_step_s_notes_come_before_its_chosen_numbers_and_the_pages_fill(
+    name: str, pages: int, tmp_path: Path
+) -> None:
+    """A note on how a step's general value is written ("too long to print ... Here q_i is
+    row i of Q_1") follows that value, before the numbers chosen to work it, where it read
+    as a note on the matrix of numbers just printed; one head's concatenation is that head's
+    output (C = head_1), not its matrix again. eight-tokens-split went from 12 pages (its
+    page 11 a third empty) to 11, temperature from 6 (page 5 38% empty) to 5; pytorch-style
+    from 11 (page 4 33% empty) to 10, its 1/sqrt(3) pulled out of the scores (not written
+    into every entry as sqrt(3)/3) and its softmax not writing them out a third time."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    md = derive(AttentionSpec.example(name)).to_markdown()
+    both = [s for s in md.split('<a id="') if "*Note:*" in s and "With the chosen numbers" in s]
+    assert both or "With the chosen numbers" not in md  # pytorch-style chooses none
+    assert all(s.index("*Note:*") < s.index("With the chosen numbers") for s in both)
+    extents = _extents(_example_pdf(name), tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    assert len(extents) == pages
+    assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) < 0.3

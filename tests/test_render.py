@@ -80,12 +80,18 @@ def test_two_tokens_output_is_exactly_one_half(two):
 def test_scaled_scores_in_paper_notation_then_substituted(derivations):
     md = derivations["split-scaled"].to_markdown(decimals=3)
     assert r"S'_{1} &= \frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}} \\" in md
+    # 1/sqrt(2) stays pulled out of the scores (not written into each entry as sqrt(2)/2:
+    # pytorch-style's 4 x 4 of sqrt(3)/3 took a third of a page); the softmax writes S' out.
     assert (
         r" &= \frac{1}{\sqrt{2}} \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix} \\" + "\n"
-        r" &= \begin{bmatrix} \frac{\sqrt{2}}{2} & 0 \\ 0 & \frac{\sqrt{2}}{2} \end{bmatrix} \\"
-        + "\n"
         r"&\approx \begin{bmatrix} 0.707 & 0 \\ 0 & 0.707 \end{bmatrix}"
     ) in md
+    assert (
+        r"\operatorname{softmax}\left(\begin{bmatrix} \frac{\sqrt{2}}{2} & 0 \\ 0 & "
+        r"\frac{\sqrt{2}}{2} \end{bmatrix}\right)"
+    ) in md
+    pytorch = derivations["pytorch-style"].to_markdown()
+    assert r"\frac{\sqrt{3}}{3} & \frac{\sqrt{3}}{3}" not in pytorch
     # e^{sqrt(2)/2} is named once, then the weights are written with it.
     assert r"Let $a = e^{\sqrt{2}/2} \approx 2.028$" in md
     assert r"\begin{bmatrix} \frac{a}{a + 1} & \frac{1}{a + 1} \\" in md
@@ -681,7 +687,20 @@ def test_html_writes_a_short_chain_on_one_line_and_a_long_one_line_by_line() -> 
         return equation[: equation.index("</div>")].count('display="block"')
 
     assert displays("head1.scores") == 1  # S_1 = Q_1 K_1^T = [..][..]^T = [..]
-    assert displays("head1.weights") == 3  # softmax of a 3x3 of fractions: too wide for one
+    # A_1 = softmax(S'_1) = [..]: S'_1's 3x3 of fractions, just shown, is not written again
+    assert displays("head1.weights") == 1
+    html = derive(AttentionSpec.example("pytorch-style")).to_html()
+    assert displays("head1.output") == 4  # A_1 V_1 with a 4x4 of fractions: too wide for one
+
+
+def test_softmax_writes_its_scores_again_only_when_they_are_short() -> None:
+    """two-tokens' softmax of [[1, 0], [0, 1]] is worked as a teacher writes it; pytorch-style's
+    4 x 4 of fractions just shown is not copied a third time (scores, decimals, softmax)."""
+    again = r"\operatorname{softmax}\left(\begin{bmatrix}"
+    assert again in derive(AttentionSpec.example("two-tokens")).to_markdown()
+    md = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    assert again not in md
+    assert r"A_{2} &= \operatorname{softmax}\left(S'_{2}\right) \\" in md
 
 
 def test_tex_sets_a_matrix_of_fractions_full_size_with_its_rows_apart() -> None:
@@ -772,3 +791,21 @@ def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small
     # 1/sqrt(4) is 1/2, pulled out of the scores just shown, not written under every entry
     assert r"= \frac{S_{2}}{2}" in tex
     assert r"\dfrac{\cos" not in tex
+
+
+def test_an_output_that_passes_the_concatenation_on_is_not_written_again() -> None:
+    """O = C: C's exact matrix was just shown, so the output step writes O = C and its decimals
+    (the answer in numbers), not C's matrix of exponentials a second time; with one head and
+    symbols (temperature) nothing is repeated at all, nor at the chosen numbers."""
+    md = derive(AttentionSpec.example("alibi")).to_markdown()
+    output = md[md.index('<a id="output"></a>') :]
+    assert "O &= C \\\\\n&\\approx \\begin{bmatrix} 1 & 0 & 0 & 1" in output
+    assert "e^{" not in output.partition("## Summary")[0]
+    md = derive(AttentionSpec.example("temperature")).to_markdown()
+    output = md[md.index('<a id="output"></a>') :].partition("## Summary")[0]
+    assert "\\begin{bmatrix}" not in output and "chosen" not in output
+    # one head's concatenation is that head's output, named rather than written again
+    assert (
+        "C &= \\operatorname{Concat}\\left(\\mathrm{head}_{1}\\right) \\\\\n"
+        " &= \\mathrm{head}_{1}\n" in md
+    )

@@ -33,10 +33,16 @@ def test_symbolic_weights_are_worked_with_the_numbers_the_setup_says_it_chose_an
     x = derive(spec)["x"].tolist()
     concrete = _steps(AttentionSpec(x=x, heads=2, layout="split", weights=weights))
     steps = solution.steps()
-    for key in ("head1.q", "head1.scores", "head1.weights", "head2.output", "output"):
+    for key in ("head1.q", "head1.scores", "head1.weights", "head2.output", "concat"):
         value = concrete[key].approx or concrete[key].exact
         assert steps[key].chosen is not None
         assert steps[key].chosen.split(" ", 2)[2] == value, key
+    # A chosen value that an earlier step printed is named, not printed twice: W_O and W_K
+    # chosen as the identity and as W_Q make O the concatenation and K_1 the queries.
+    assert concrete["output"].approx == concrete["concat"].approx
+    assert steps["output"].chosen == r"O \approx \mathrm{MultiHead}"
+    assert steps["head1.k"].chosen == "K_{1} = Q_{1}"
+    assert steps["head1.v"].chosen == "V_{1} = X_{1}"  # the given slice, at W_V = I
     # the weights now differ (0.01 to 0.56), where the identity gave 0.10 to 0.15 everywhere
     assert steps["head1.weights"].chosen.startswith(
         r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.07 & 0.15 & 0.03 & 0.24"
@@ -210,7 +216,7 @@ def test_a_printed_list_of_numbers_in_a_mark_is_typeset_as_maths_as_printed() ->
     (mark,) = build(d, Options(marks=check(d).marks())).steps()["concat"].marks
     assert mark.claimed == "[0.5, 1.2, -0.4, 2.3]"
     assert mark.claimed_math == r"\left[0.5,\; 1.2,\; -0.4,\; 2.3\right]"
-    from mha_symbolic.solution.step_block import _printed_numbers
+    from mha_symbolic.solution.claim_marks import _printed_numbers
 
     assert _printed_numbers("[[0.60, 0.40], [0.40, 0.60]]") == (
         r"\begin{bmatrix} 0.60 & 0.40 \\ 0.40 & 0.60 \end{bmatrix}"
@@ -220,19 +226,20 @@ def test_a_printed_list_of_numbers_in_a_mark_is_typeset_as_maths_as_printed() ->
 
 
 def test_a_concat_row_that_holds_only_as_assumed_is_said_in_one_sentence() -> None:
+    """Both rows in one sentence: they were two boxes of the same words, one a token."""
     d = derive(AttentionSpec.example("split-scaled"))
     marks = build(d, Options(marks=check(d).marks())).steps()["concat"].marks
     assert [m.sentence for m in marks] == [
-        r"The document prints $\left[0.67,\; 0.33,\; 0.60,\; 0.40\right]$ here: the "
+        r"The document prints the rows $\left[0.67,\; 0.33,\; 0.60,\; 0.40\right]$ and "
+        r"$\left[0.33,\; 0.67,\; 0.40,\; 0.60\right]$ here: the "
         "concatenation is right given the assumed head output, which the given weights do not "
         r"produce ($\left[\frac{a}{a + 1},\; \frac{1}{a + 1}\right] \approx "
-        r"\left[0.67,\; 0.33\right]$).",
-        r"The document prints $\left[0.33,\; 0.67,\; 0.40,\; 0.60\right]$ here: the "
-        "concatenation is right given the assumed head output, which the given weights do not "
-        r"produce ($\left[\frac{1}{a + 1},\; \frac{a}{a + 1}\right] \approx "
-        r"\left[0.33,\; 0.67\right]$).",
+        r"\left[0.67,\; 0.33\right]$ and $\left[\frac{1}{a + 1},\; \frac{a}{a + 1}\right] "
+        r"\approx \left[0.33,\; 0.67\right]$).",
     ]
     assert all(m.diagnosis is None for m in marks)  # nothing said twice
+    bengali = build(d, Options(lang="bn", marks=check(d).marks())).steps()["concat"].marks
+    assert len(bengali) == 1 and "সারিগুলো ঠিক" in str(bengali[0].sentence)
 
 
 def test_one_token_names_w_o_as_its_document_does() -> None:

@@ -41,6 +41,9 @@ class Context:
     chosen: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
     # The values' symbols, exponentials and values at the chosen numbers, by shared subterm.
     subterms: Subterms = field(default_factory=Subterms)
+    # The value a step's chosen numbers give (its matrix as printed) -> that step's name and
+    # its general exact value as printed.
+    chosen_shown: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, d: Derivation, options: Options, images: Mapping[int, str] | None) -> Context:

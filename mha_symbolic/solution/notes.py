@@ -245,6 +245,18 @@ def _concat_reason(context: Context, heads: list[int]) -> str | None:
 def as_assumed(context: Context, step: Step, mark: Mapping[str, Any], printed: str) -> str | None:
     """A concat row that holds only under the document's assumed head outputs, in one
     sentence with what the given weights produce instead; None for any other mark."""
+    found = assumed_rows(context, step, mark)
+    if found is None:
+        return None
+    computed, many = found
+    key = "concat_follows_many" if many else "concat_follows_one"
+    return context.words("notes", key, printed=printed, computed=computed)
+
+
+def assumed_rows(context: Context, step: Step, mark: Mapping[str, Any]) -> tuple[str, bool] | None:
+    """What the given weights produce for a concat row the document's assumed head outputs
+    make (``$[a/(a+1), 1/(a+1)] \\approx [0.67, 0.33]$``), and whether more than one head
+    was assumed; None for any other mark."""
     if not context.facts.is_a(step.kind, "joined_heads") or str(mark["verdict"]) != "follows":
         return None
     heads = _concat_heads(context, step, mark)
@@ -256,8 +268,7 @@ def as_assumed(context: Context, step: Step, mark: Mapping[str, Any], printed: s
     computed = context.words("text", "and").join(
         _row_and_decimals(context, r, step.key) for r in rows
     )
-    key = "concat_follows_one" if len(heads) == 1 else "concat_follows_many"
-    return context.words("notes", key, printed=printed, computed=computed)
+    return computed, len(heads) > 1
 
 
 def _row_and_decimals(context: Context, row: sp.MatrixBase, key: str) -> str:

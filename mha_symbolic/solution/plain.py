@@ -411,6 +411,12 @@ def drawn_width(tex: str) -> int:
     return max((len(line) for line in _Parser(tex, stacked=True).sequence().lines), default=0)
 
 
+@lru_cache(maxsize=1024)
+def drawn_height(tex: str) -> int:
+    """How many lines tall ``tex`` is drawn in two dimensions (fractions stacked)."""
+    return len(_Parser(tex, stacked=True).sequence().lines)
+
+
 def display(
     tex: str, width: int = 100, columns: Columns = COLUMNS, named: Columns | None = None
 ) -> str:

@@ -273,12 +273,21 @@ def full_size_fractions(tex: str) -> str:
 
     def spaced(match: re.Match[str]) -> str:
         body = match.group(0)
+        if r"\\" not in body:
+            # One row has no rows to part: its brackets hug it (one-token's [34], [4  11] stood
+            # in brackets twice their height).
+            return r"{\def\arraystretch{0.8}" + _outer_fractions_full_size(body) + "}"
         if r"\frac" not in body:
             # A tall matrix of numbers at the rows' own height, as amsmath sets it: eight rows
             # 1.3 apart took a fifth of a page each, and pages went a quarter empty before them.
             tall = body.count(r"\\") >= _TALL_ROWS - 1
             return r"{\def\arraystretch{1}" + body + "}" if tall else body
         # A row's strut grows with \arraystretch (a "\\[1ex]" would not part rows this tall).
+        # Exponentials in a fraction (1/(1 + e^{1/16}) over (1 + e^{9/8})/(...)) reach past a
+        # row 2.1 apart: one row's denominator touched the next row's numerator. A little
+        # space goes between the rows themselves there.
+        if "e^{" in body:
+            body = body.replace(" \\\\ ", " \\\\ \\noalign{\\vskip 0.8ex} ")
         return r"{\def\arraystretch{2.1}" + _outer_fractions_full_size(body) + "}"
 
     return _MATRIX.sub(spaced, tex)

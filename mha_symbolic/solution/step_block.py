@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -11,19 +10,17 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
-from mha_symbolic.solution import entries, latex, notes, plain, textbook
+from mha_symbolic.solution import claim_marks, entries, latex, notes, plain, textbook
 from mha_symbolic.solution.chosen import at_chosen
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import named_block
 from mha_symbolic.solution.remarks import remarks, temperature
-from mha_symbolic.solution.view import Mark, StepBlock, TokenRow
+from mha_symbolic.solution.view import StepBlock, TokenRow
 
 # Steps whose substituted form would only repeat the value (or a slice of an earlier value);
 # and the heads joined, whose values were just shown side by side.
 _NO_SUBSTITUTION = ("input", "slice")
 _LINE = 72  # characters of a worked entry per line: a page's width of full-size maths
-_LIST = re.compile(r"\s*\[\s*(\[[^\[\]]*\]\s*,?\s*)+\]\s*|\s*\[[^\[\]]*\]\s*")
-_NUMBER = re.compile(r"[-\u2212]?\d+(\.\d+)?")
 
 
 def title_key(step: Step) -> str:
@@ -58,7 +55,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
     book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else None
     exact, said, passed_on = _value_lines(context, step, shown, book)
     worked = None if step.kind == "input" or book else substituted(context, step)
-    pulled = _pulled_out(context, step, shown)
+    pulled = _pulled_out(context, step, shown, worked)
     if pulled is not None:  # (1/2) S: its entries are not written again, each over 2
         worked, exact = worked or pulled, None
     entry = None if passed_on else _first_entry(context, step, shown, book)
@@ -76,14 +73,14 @@ def step_block(context: Context, step: Step) -> StepBlock:
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=worked,
         exact=exact,
-        approx=shown.approx,
+        approx=None if _one_block(step) is not None else shown.approx,
         shape=shape_text(step),
         entry=entry,
         notes=(*said, *remarks(context, step)),
-        marks=tuple(_mark(context, step, m) for m in options.marks.get(step.key, ())),
+        marks=claim_marks.marks(context, step),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
-        chosen=at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms),
+        chosen=_chosen(context, step, shown),
     )
     if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
@@ -92,15 +89,43 @@ def step_block(context: Context, step: Step) -> StepBlock:
     return block
 
 
+def _chosen(context: Context, step: Step, shown: latex.Shown) -> str | None:
+    """The step's value at the chosen numbers; the name of an earlier step instead when that
+    printed the same matrix (``O = MultiHead``: a chosen W_O of the identity passes its input
+    on, and the matrix just shown is not printed twice; ``V_1 = X_1``, a given slice); nothing
+    when the earlier step's general value is this one's too (one head's C is head_1)."""
+    general = shown.exact
+    line = at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms)
+    if line is None:
+        if context.chosen and not shown.named and general is not None:
+            printed = (r" \approx " + shown.approx) if shown.approx else " = " + general
+            context.chosen_shown.setdefault(printed, (step.symbol.name, general))
+        return None
+    name = step.symbol.name
+    for relation in (r" \approx ", " = "):
+        if line.startswith(name + relation):
+            value = relation + line[len(name + relation) :]
+            earlier, exact = context.chosen_shown.setdefault(value, (name, general))
+            if earlier == name:
+                return line
+            return None if general is not None and exact == general else name + relation + earlier
+    return line
+
+
 def _value_lines(
     context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
-    passes its input on (O = C too long to print: C was just written, by its blocks or its
-    general entry, so a grid of O's names and a repeat of its first entry would add nothing)."""
+    passes its input on (O = C: C was just written, exactly or by its blocks or its general
+    entry, so O's exact matrix again, a grid of its names or its first entry would add nothing;
+    its decimals stay, the answer in numbers)."""
     final = context.facts.is_a(step.kind, "final")
-    if shown.named and isinstance(step.formula, sp.MatrixSymbol) and final:
+    passed_on = isinstance(step.formula, sp.MatrixSymbol) and final
+    if passed_on:
         return None, (), True
+    block = _one_block(step)
+    if block is not None:  # one head's "concatenation" is that head's output, just shown
+        return latex.formula(block), (), True
     if book is not None:
         return None, (textbook.note(context, step, book),), False
     written = _by_formula(context, step, shown)
@@ -109,17 +134,32 @@ def _value_lines(
     return written[0], (written[1],), False
 
 
-def _pulled_out(context: Context, step: Step, shown: latex.Shown) -> str | None:
+def _one_block(step: Step) -> sp.Basic | None:
+    """The one matrix a concatenation of one block is (temperature's Concat(head_1))."""
+    formula = step.formula
+    if isinstance(formula, sp.BlockMatrix) and formula.blocks.shape == (1, 1):
+        return formula.blocks[0, 0]
+    return None
+
+
+def _pulled_out(context: Context, step: Step, shown: latex.Shown, worked: str | None) -> str | None:
     """``\\frac{1}{2} S_{1}``: scores scaled by a fraction (RoPE's 1/sqrt(4)), the fraction
-    pulled out of the scores just shown, not written into every entry again; None for any
-    other step."""
+    pulled out of the scores just shown, not written into every entry again; also another
+    factor (1/sqrt(3)) beside the scores written out (``worked``); None for any other step."""
     scaled = _factored(context, step)
     if scaled is None or shown.named or _numbers_only(context, step):
         return None  # plain numbers (ALiBi's 0.5, 1, 2) are worked out, not left as (1/2) S
     factor = sp.Mul(*[a for a in scaled.args if not getattr(a, "is_Matrix", False)])
-    if not factor.is_Rational or factor == 1:
-        return None
+    if factor == 1 or not (factor.is_Rational or (worked is not None and _several(step))):
+        return None  # one score times 1/sqrt(2) is worked out: 17 sqrt(2)
     return latex.formula(scaled)
+
+
+def _several(step: Step) -> bool:
+    """More than one entry: a factor such as 1/sqrt(3) or 1/tau pulled out of them, not
+    written into each (pytorch-style's 4 x 4 of sqrt(3)/3 took a third of a page again)."""
+    rows, cols = step.entries.shape
+    return bool(rows * cols > 1)
 
 
 def _numbers_only(context: Context, step: Step) -> bool:
@@ -197,10 +237,25 @@ def substituted(context: Context, step: Step) -> str | None:
         if text is None:
             return None
         replace[symbol] = text
+    if _repeats_a_tall_operand(formula, replace):
+        return None
     text = latex.formula(formula, replace)
     # Its operands were just shown full size; a product of them too wide for a page would be
     # shrunk past reading (RoPE's scores: two 3x4 matrices of sines and cosines), so leave it.
     return None if plain.drawn_width(text) > _WIDEST_SUBSTITUTION else text
+
+
+# Lines of the text format's drawing: two rows of fractions (split-scaled's scores) are 7.
+_TALLEST_REPEAT = 9
+
+
+def _repeats_a_tall_operand(formula: sp.Basic, replace: Mapping[sp.Basic, str]) -> bool:
+    """``softmax(S')`` with S' written out again: the substitution only repeats the value
+    the step before just showed, which for a tall one (pytorch-style's 4 x 4 of fractions)
+    fills a third of a page with a copy; a short one stays, as a teacher writes it."""
+    if len(formula.args) != 1 or not isinstance(formula.args[0], sp.MatrixSymbol):
+        return False
+    return plain.drawn_height(replace[formula.args[0]]) > _TALLEST_REPEAT
 
 
 def _factored(context: Context, step: Step) -> sp.Basic | None:
@@ -215,47 +270,6 @@ def _factored(context: Context, step: Step) -> sp.Basic | None:
     if worked.is_Rational:  # 1/sqrt(4) is 1/2: said as the number it is
         factor = worked
     return sp.MatMul(factor, scores, evaluate=False)
-
-
-def _mark(context: Context, step: Step, mark: Mapping[str, Any]) -> Mark:
-    """A printed number that does not hold: what was printed, and the exact value."""
-    shown = context.show_value(mark["exact"], step.symbol.name, step.key)
-    words = context.words
-    verdict = str(mark["verdict"])
-    follows = verdict == "follows"  # what the document's own assumed numbers give
-    claimed_math = _printed_numbers(str(mark["claimed"]))
-    printed = f"${claimed_math}$" if claimed_math else str(mark["claimed"])
-    return Mark(
-        key=mark["key"],
-        kind="follows" if follows else "wrong",
-        title=words("text", "follows" if follows else "wrong"),
-        claimed=mark["claimed"],
-        verdict=words.get("verdicts", verdict) or verdict,
-        exact_is=words("text", "computed_is" if follows else "exact_is"),
-        exact=shown.exact,
-        approx=shown.approx,
-        diagnosis=notes.reason(context, step, mark),
-        claimed_math=claimed_math,
-        sentence=notes.as_assumed(context, step, mark, printed),
-    )
-
-
-def _printed_numbers(text: str) -> str | None:
-    """``[0.5, 1.2, -0.4, 2.3]`` as maths, each number as printed (0.60 stays 0.60) with a
-    true minus sign, not a typewriter hyphen; None for anything but a list (or rows) of numbers."""
-    if len(text) > 2000 or not _LIST.fullmatch(text):
-        return None
-    rows = [
-        [cell.strip().replace("\u2212", "-") for cell in row.split(",")]
-        for row in re.findall(r"\[([^\[\]]*)\]", text)
-    ]
-    if not rows or len({len(r) for r in rows}) != 1:
-        return None
-    if not all(_NUMBER.fullmatch(cell) for row in rows for cell in row):
-        return None
-    if len(rows) == 1:
-        return r"\left[" + r",\; ".join(rows[0]) + r"\right]"
-    return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(r) for r in rows) + r" \end{bmatrix}"
 
 
 def _first_entry(
