@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mha_symbolic.extract.aliases import resolve
+from mha_symbolic.extract.column_groups import column_groups
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry
 from mha_symbolic.extract.lists import Parsed, as_rows, number_like, parse
 from mha_symbolic.extract.table_blocks import blocks, corner_statement
@@ -107,7 +108,9 @@ def _table(
     end = text.starts[data[-1][0]] + len(lines[data[-1][0]])
     item = Item(tuple(out), start, end, data[0][0], "table", statement, "")
     item = replace(item, columns=tuple(header), labels=labels)
-    items.extend(_step_columns(item) or _vector_columns(item) or without_totals(item))
+    items.extend(
+        _step_columns(item) or _vector_columns(item) or column_groups(item) or without_totals(item)
+    )
 
 
 def _offset(line: str, column: int) -> int:
@@ -234,7 +237,8 @@ def frames(text: Text, lines: list[str]) -> list[Item]:
             continue
         start, end = text.starts[first], text.starts[stop - 1] + len(lines[stop - 1])
         item = Item(tuple(rows), start, end, first, "frame", "", "")  # the header: its columns
-        items.append(replace(item, columns=tuple(names), labels=tuple(labels)))
+        item = replace(item, columns=tuple(names), labels=tuple(labels))
+        items.extend(column_groups(item) or [item])
         number = stop
     return items
 

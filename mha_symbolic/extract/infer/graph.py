@@ -112,7 +112,11 @@ class Inference:
         """The scale the chosen relation of an array applies to its scores, or None when the
         relation takes no scores (a product, a reprint)."""
         match = self.chosen.get(index)
-        said = applied_scale(match.node) if match is not None else None
+        return self.node_scaling(match.node) if match is not None else None
+
+    def node_scaling(self, node: Node) -> Scaling | None:
+        """The scale a relation (or a part of one, a softmax not printed) applies."""
+        said = applied_scale(node)
         return self._carried(said) if isinstance(said, Printed) else said
 
     def _carried(self, scores: Printed) -> Scaling:

@@ -68,7 +68,7 @@ def setting(inference: Inference, index: int) -> Setting | None:
     role = inference.roles.get(index)
     weights = match.node.kind.startswith("softmax") and role == "weights"
     if not (weights or role in _SCORES or _of_scores(inference, match.node)):
-        return None
+        return _through_softmax(inference, match.node)
     below = match.node
     while below.kind in ("scale", "mask", "row") or below.kind.startswith("softmax"):
         below = below.operands[0]
@@ -78,6 +78,24 @@ def setting(inference: Inference, index: int) -> Setting | None:
     if scale is None or (scale[0] != 1.0 and not scale[1]):
         return None  # a factor no width, constant or usual scale of the page says
     return (round(scale[0], 9), _mask_in(inference, index))
+
+
+def _through_softmax(inference: Inference, node: Node) -> Setting | None:
+    """The setting of the weights a weighted sum takes when they are not printed (an output
+    without the mask beside the masked one): that softmax's scale and mask."""
+    if node.kind != "product" or not node.operands:
+        return None
+    weights = node.operands[0]
+    if weights.printed is not None or not weights.kind.startswith("softmax"):
+        return None
+    scale = inference.node_scaling(weights)
+    if scale is None or (scale[0] != 1.0 and not scale[1]):
+        return None
+    mask = _mask_of(weights)
+    if mask is not None:
+        return (round(scale[0], 9), mask.detail or "printed")
+    below = _argument(weights)
+    return (round(scale[0], 9), "" if below is None else _mask_in(inference, below))
 
 
 def _mask_in(inference: Inference, index: int) -> str:
