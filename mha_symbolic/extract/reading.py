@@ -13,6 +13,7 @@ from mha_symbolic.extract.call_roles import call_roles
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
+from mha_symbolic.extract.labelled_work import label_row, labelled_work
 from mha_symbolic.extract.layouts import indexed_entries
 from mha_symbolic.extract.statement_names import (
     RELATION,
@@ -271,11 +272,15 @@ def _classify(
     if dimension_arguments(statement, item.kind, item.rows):  # q = h.permute(1, 0, 2)
         return Seen(item, "unnamed", None, None, "", where)
     if _SOFTMAX_ARGUMENT.search(statement):
-        return _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)
+        seen = _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)
+        return _labelled(seen, label_row(statement))  # "Q1: softmax([0.707, 0])": row 1
     operand = _OPERATOR_START.match(item.after)
     factor = _FACTOR.search(statement) if item.kind == "list" and not operand else None
     if factor and not RELATION.search(statement[: factor.start()].rstrip()[-12:]):
         factor = None
+    if work := labelled_work(statement):  # "Q1: softmax([0.707, 0]) ≈ [0.668, 0.332]"
+        seen = _placed(document, item, headings, tokens, work[0], None, work[0], where)
+        return _labelled(seen, work[1])
     named = (
         column_name(item)
         or frame_name(document, item)
@@ -311,6 +316,13 @@ def _classify(
     return replace(
         seen, name=name, assumed=assumed, factor=value, names=_tags(named), printed=printed
     )
+
+
+def _labelled(seen: Seen, row: int | None) -> Seen:
+    """The array as the row its line's label names (query 1's weights), named by its role."""
+    if row is None:
+        return seen
+    return replace(seen, row=row, row_from="", names=_tags([(seen.role, None, "")]))
 
 
 def _tags(named: list[tuple[str, int | None, str]]) -> tuple[str, ...]:
