@@ -16,7 +16,7 @@ import sympy as sp
 from mha_symbolic import AttentionSpec, derive
 from mha_symbolic.exact import softmax_blocks
 from mha_symbolic.exact import structured as st
-from mha_symbolic.exact.enclose import _logit_balls, enclose
+from mha_symbolic.exact.enclose import _logit_balls, _logit_blocks, enclose
 from mha_symbolic.exact.rope_arb import exps, scaled_rows
 from tests.test_enclose import _near
 
@@ -78,8 +78,9 @@ def test_streamed_balls_contain_the_formulas_value(
     d = derive(_spec(inputs))
     logits = d.structured["head1.masked"]  # type: ignore[index]
     scores = d.structured["head1.scores"]  # type: ignore[index]
-    # the scores are integers times one factor; the scale 1/2 joins it, no matrix is made
-    assert isinstance(scores, st.Logits) and scores.matrix.numer_denom()[1] == 1
+    # the scores are their integer factors and one factor (not multiplied out); the scale
+    # 1/2 joins the factor, no matrix is made
+    assert isinstance(scores, st.Logits) and isinstance(scores.matrix, st.Scores)
     assert isinstance(logits, st.Logits) and logits.factor == scores.factor * sp.Rational(1, 2)
     assert logits.matrix is scores.matrix
     monkeypatch.setattr(softmax_blocks, "ROWS", rows)
@@ -105,10 +106,17 @@ def test_streamed_matches_the_unstreamed_product(rows: int) -> None:
             made, sums = exps(balls, logits.allowed, "output")
             whole = scaled_rows(made * values, [1 / total for total in sums])
             streamed = softmax_blocks.weighted_values(balls, logits.allowed, values, "output", rows)
-            for a, b in zip(whole.entries(), streamed.entries()):
-                assert a.overlaps(b)
+            # the scores' blocks made from their factors, each only as wide as the mask opens
+            blocks = _logit_blocks(logits)
+            assert isinstance(blocks, softmax_blocks.Blocks)
+            made_by_blocks = softmax_blocks.weighted_values(
+                blocks, logits.allowed, values, "output", rows
+            )
+            for a, b, c in zip(whole.entries(), streamed.entries(), made_by_blocks.entries()):
+                assert a.overlaps(b) and a.overlaps(c)
                 assert abs(a.mid() - b.mid()) < flint.arb(10) ** -55
-                assert b.rad() < flint.arb(10) ** -55
+                assert abs(a.mid() - c.mid()) < flint.arb(10) ** -55
+                assert b.rad() < flint.arb(10) ** -55 and c.rad() < flint.arb(10) ** -55
     finally:
         flint.ctx.prec = old
 

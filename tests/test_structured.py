@@ -227,9 +227,10 @@ def _fractions(matrix: Any) -> list[list[Fraction]]:
 
 @pytest.mark.parametrize("denominators", ["binary", "many"])
 def test_scores_are_integers_times_one_factor_and_exact(denominators: str) -> None:
-    """Q_h K_h^T of binary floats (a power of two over every entry) is kept as an integer
-    matrix and one factor, its entries exactly the products of the floats' fractions;
-    rationals of many unrelated denominators stay a rational matrix, as exact."""
+    """Q_h K_h^T of binary floats (a power of two over every entry) is kept as its two
+    integer factors and one factor, not multiplied out; its entries, read by rows and as the
+    whole product, are exactly the products of the floats' fractions; rationals of many
+    unrelated denominators stay a rational matrix, as exact."""
     rng = np.random.default_rng(3)
     length, width, heads = 6, 4, 2
     if denominators == "binary":
@@ -252,17 +253,18 @@ def test_scores_are_integers_times_one_factor_and_exact(denominators: str) -> No
     ]  # head 2: the second half of the columns
     if denominators == "binary":
         assert isinstance(scores, st_values.Logits) and scores.factor.q & (scores.factor.q - 1) == 0
-        assert scores.matrix.numer_denom()[1] == 1  # integers: no entry put in lowest terms
+        held = scores.matrix
+        assert isinstance(held, st_values.Scores)  # the pair: no product made when derived
+        assert isinstance(held.left, flint.fmpz_mat) and isinstance(held.right, flint.fmpz_mat)
         factor = Fraction(int(scores.factor.p), int(scores.factor.q))
-        matrix = scores.matrix
+        by_rows = [[held[i, j] for j in range(length)] for i in range(length)]
+        assert [e for row in by_rows for e in row] == held.exact().entries()
+        entries = held.exact().entries()
     else:
         assert isinstance(scores, flint.fmpq_mat)  # their lcm is long: FLINT's own product
-        factor, matrix = Fraction(1), scores
+        factor, entries = Fraction(1), scores.entries()
     made = [
-        [
-            factor * Fraction(int(e.p), int(e.q))
-            for e in matrix.entries()[i * length : (i + 1) * length]
-        ]
+        [factor * Fraction(int(e.p), int(e.q)) for e in entries[i * length : (i + 1) * length]]
         for i in range(length)
     ]
     assert made == expected

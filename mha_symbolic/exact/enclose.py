@@ -19,7 +19,7 @@ from mha_symbolic.exact.rope_arb import (
     scores_balls,
     softmax_balls,
 )
-from mha_symbolic.exact.softmax_blocks import weighted_values
+from mha_symbolic.exact.softmax_blocks import Blocks, weighted_values
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
 from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
@@ -66,7 +66,7 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
     if isinstance(form, st.Logits):
         if form.allowed is not None:
             raise ValueError(f"enclose: step {key!r} has blocked (-oo) entries")
-        return _ball_matrix(form.matrix, key) * arb_of(form.factor)
+        return _logit_balls(form)
     if isinstance(form, st.Weights):
         return _softmax(form.logits, key)
     if isinstance(form, Gradient):
@@ -100,18 +100,46 @@ def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
 
 
 def _logit_balls(logits: st.Logits) -> flint.arb_mat:
-    """The logits ``f r`` as balls: rational ``r``, or RoPE's scores, times the factor."""
+    """The logits ``f r`` as balls: rational ``r``, or the scores by their factors (RoPE's
+    too), times the factor."""
     factor = arb_of(logits.factor)
-    if isinstance(logits.matrix, RotatedScores):
-        return scores_balls(logits.matrix) * factor
-    return flint.arb_mat(logits.matrix) * factor
+    if isinstance(logits.matrix, flint.fmpq_mat):
+        return flint.arb_mat(logits.matrix) * factor
+    queries, keys = _factor_balls(logits.matrix)
+    return queries * keys.transpose() * factor
+
+
+def _factor_balls(scores: st.Scores | RotatedScores) -> tuple[flint.arb_mat, flint.arb_mat]:
+    """The balls of the queries and of the keys (one row per key) whose product the scores
+    are."""
+    if isinstance(scores, RotatedScores):
+        return rotated_balls(scores.q), rotated_balls(scores.k)
+    return flint.arb_mat(scores.left), flint.arb_mat(scores.right.transpose())
+
+
+def _logit_blocks(logits: st.Logits) -> Blocks | flint.arb_mat:
+    """The logits of a softmax by blocks of rows: the scores (held as their factors) are
+    multiplied block by block, each block only by the keys it may attend."""
+    if isinstance(logits.matrix, flint.fmpq_mat):
+        return _logit_balls(logits)
+    factor = arb_of(logits.factor)
+    queries, keys = _factor_balls(logits.matrix)
+    q, k, width = queries.entries(), keys.entries(), queries.ncols()
+
+    def block(start: int, stop: int, reach: int) -> list[flint.arb]:
+        rows = flint.arb_mat(stop - start, width, q[start * width : stop * width])
+        opened = flint.arb_mat(reach, width, k[: reach * width]).transpose()
+        return (rows * opened * factor).entries()
+
+    return Blocks(queries.nrows(), keys.nrows(), block)
 
 
 def _head(term: st.Term, key: str) -> flint.arb_mat:
     """A head's weights times its values, ``diag(1/sums) (E V)``, streamed by blocks of rows
     (see :mod:`mha_symbolic.exact.softmax_blocks`)."""
     logits = term.weights.logits
-    return weighted_values(_logit_balls(logits), logits.allowed, flint.arb_mat(term.matrix), key)
+    values = flint.arb_mat(term.matrix)
+    return weighted_values(_logit_blocks(logits), logits.allowed, values, key)
 
 
 def _side_by_side(

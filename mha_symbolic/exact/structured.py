@@ -28,6 +28,7 @@ from mha_symbolic.exact.structured_values import Blocked as Blocked
 from mha_symbolic.exact.structured_values import Logits as Logits
 from mha_symbolic.exact.structured_values import Mix as Mix
 from mha_symbolic.exact.structured_values import Repeated as Repeated
+from mha_symbolic.exact.structured_values import Scores as Scores
 from mha_symbolic.exact.structured_values import Term as Term
 from mha_symbolic.exact.structured_values import Unstructured as Unstructured
 from mha_symbolic.exact.structured_values import Value as Value
@@ -152,10 +153,11 @@ _CLEARED_BITS = 256
 
 def _product(left: flint.fmpq_mat, right: flint.fmpq_mat) -> Value:
     """``left @ right``. A product with more entries than its factors (the inner size below
-    both outer ones: the scores ``Q_h K_h^T``) is kept as an integer matrix and one rational
-    factor, ``(A B) / (a b)`` for ``left = A / a`` and ``right = B / b`` over their common
-    denominators: FLINT multiplies integers, and no entry of the result is put in lowest
-    terms (a gcd each: 12 million for a GPT-2 layer at 1024 tokens)."""
+    both outer ones: the scores ``Q_h K_h^T``) is kept as its integer factors and one
+    rational factor, ``(A B) / (a b)`` for ``left = A / a`` and ``right = B / b`` over their
+    common denominators: not multiplied out (:class:`Scores`: read by rows, or by the
+    enclosure's blocks), and no entry is ever put in lowest terms (a gcd each: 12 million
+    for a GPT-2 layer at 1024 tokens)."""
     inner = left.ncols()
     if not inner < min(left.nrows(), right.ncols()):
         return left * right
@@ -164,7 +166,7 @@ def _product(left: flint.fmpq_mat, right: flint.fmpq_mat) -> Value:
     if max(below.bit_length(), beside.bit_length()) > _CLEARED_BITS:
         return left * right
     factor = sp.Rational(1, int(below) * int(beside))
-    return Logits(factor, flint.fmpq_mat(whole * other))
+    return Logits(factor, Scores(whole, other))
 
 
 def _times(left: Value, right: Value) -> Value:
