@@ -24,7 +24,9 @@ L, E, HEADS = 7, 8, 2  # d_k = 4: the scale 1/2 is rational, kept as a factor
 Grid = list[list[Fraction]]
 
 
-def _inputs(seed: int) -> dict[str, Any]:
+def _inputs(seed: int, scale: int = 1) -> dict[str, Any]:
+    """Random inputs; ``scale`` multiplies the input x (the logits by its square: 16 makes
+    them hundreds to thousands, beyond what a softmax row takes unshifted)."""
     rng = random.Random(seed)
 
     def matrix(rows: int, cols: int) -> Grid:
@@ -34,7 +36,8 @@ def _inputs(seed: int) -> dict[str, Any]:
     weights: dict[str, Any] = {
         n: [matrix(E, d) for _ in range(HEADS)] for n in ("w_q", "w_k", "w_v")
     }
-    return {"x": matrix(L, E), "weights": {**weights, "w_o": matrix(E, E)}}
+    x = [[scale * v for v in row] for row in matrix(L, E)]
+    return {"x": x, "weights": {**weights, "w_o": matrix(E, E)}}
 
 
 def _spec(inputs: dict[str, Any]) -> AttentionSpec:
@@ -71,10 +74,11 @@ def _reference(inputs: dict[str, Any]) -> list[list[mpmath.mpf]]:
 
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("rows", [1, 2, 3, 100])
+@pytest.mark.parametrize("scale", [1, 16])
 def test_streamed_balls_contain_the_formulas_value(
-    seed: int, rows: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, rows: int, scale: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    inputs = _inputs(seed)
+    inputs = _inputs(seed, scale)
     d = derive(_spec(inputs))
     logits = d.structured["head1.masked"]  # type: ignore[index]
     scores = d.structured["head1.scores"]  # type: ignore[index]
@@ -119,6 +123,36 @@ def test_streamed_matches_the_unstreamed_product(rows: int) -> None:
                 assert b.rad() < flint.arb(10) ** -55 and c.rad() < flint.arb(10) ** -55
     finally:
         flint.ctx.prec = old
+
+
+@pytest.mark.parametrize("scale", [1, 16])
+def test_blocks_of_the_scores_are_the_logits_and_near_only_when_every_one_is_small(
+    scale: int,
+) -> None:
+    """The blocks the enclosure makes from the scores' factors are the logits' balls (the
+    whole product's), and a block is said near (its rows' largest logits not searched for)
+    only when each of its logits is below NEAR in size."""
+    d = derive(_spec(_inputs(4, scale)))
+    logits = d.structured["head1.masked"]  # type: ignore[index]
+    assert isinstance(logits, st.Logits) and isinstance(logits.matrix, st.Scores)
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        blocks, whole = _logit_blocks(logits), _logit_balls(logits)
+        assert isinstance(blocks, softmax_blocks.Blocks) and blocks.near is not None
+        nears = []
+        for start, stop, reach in ((0, 3, 3), (3, 7, 7), (2, 5, 6), (0, 7, 7)):
+            made = blocks.make(start, stop, reach)
+            expected = [whole[i, j] for i in range(start, stop) for j in range(reach)]
+            assert len(made) == len(expected)
+            assert all(a.overlaps(b) for a, b in zip(made, expected))
+            nears.append(blocks.near(start, stop, reach))
+            if nears[-1]:
+                assert all(abs(ball) < softmax_blocks.NEAR for ball in made)
+    finally:
+        flint.ctx.prec = old
+    # logits up to about 3 (scale 1): every block near; up to about 800 (16): none
+    assert nears == [scale == 1] * 4
 
 
 def test_scaled_step_is_exactly_the_scores_over_the_factor() -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import math
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import flint
 import sympy as sp
@@ -19,7 +22,7 @@ from mha_symbolic.exact.rope_arb import (
     scores_balls,
     softmax_balls,
 )
-from mha_symbolic.exact.softmax_blocks import Blocks, weighted_values
+from mha_symbolic.exact.softmax_blocks import NEAR, Blocks, weighted_values
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
 from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
@@ -47,14 +50,20 @@ def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[f
 
 
 def _structured(form: st.Value, key: str, bits: int) -> list[list[flint.arb]]:
-    old = flint.ctx.prec
+    """The balls at ``bits``. Python's cycle collector is paused meanwhile: the balls and
+    their lists make no cycles, and at model scale its passes over the lists of millions
+    of balls took a few percent of the time."""
+    old, collecting = flint.ctx.prec, gc.isenabled()
     flint.ctx.prec = bits
+    gc.disable()
     try:
         matrix = _ball_matrix(form, key)
         flat, cols = matrix.entries(), matrix.ncols()
         return [flat[i * cols : (i + 1) * cols] for i in range(matrix.nrows())]
     finally:
         flint.ctx.prec = old
+        if collecting:
+            gc.enable()
 
 
 def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
@@ -119,19 +128,52 @@ def _factor_balls(scores: st.Scores | RotatedScores) -> tuple[flint.arb_mat, fli
 
 def _logit_blocks(logits: st.Logits) -> Blocks | flint.arb_mat:
     """The logits of a softmax by blocks of rows: the scores (held as their factors) are
-    multiplied block by block, each block only by the keys it may attend."""
+    multiplied block by block, each block only by the keys it may attend. A factor of a
+    power of two's denominator joins the queries (exactly: no ball widens); any other
+    multiplies each block."""
     if isinstance(logits.matrix, flint.fmpq_mat):
         return _logit_balls(logits)
     factor = arb_of(logits.factor)
     queries, keys = _factor_balls(logits.matrix)
+    dyadic = logits.factor.is_Rational and _power_of_two(int(logits.factor.q))
+    if dyadic:
+        queries, factor = queries * factor, flint.arb(1)
     q, k, width = queries.entries(), keys.entries(), queries.ncols()
 
     def block(start: int, stop: int, reach: int) -> list[flint.arb]:
         rows = flint.arb_mat(stop - start, width, q[start * width : stop * width])
         opened = flint.arb_mat(reach, width, k[: reach * width]).transpose()
-        return (rows * opened * factor).entries()
+        product = rows * opened
+        return (product if dyadic else product * factor).entries()
 
-    return Blocks(queries.nrows(), keys.nrows(), block)
+    near = _near_blocks(q, k, width, abs(float(factor)))
+    return Blocks(queries.nrows(), keys.nrows(), block, near)
+
+
+def _power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _near_blocks(
+    q: list[flint.arb], k: list[flint.arb], width: int, factor: float
+) -> Callable[[int, int, int], bool]:
+    """Whether every logit of a block is below :data:`~.softmax_blocks.NEAR` in size, by
+    Cauchy-Schwarz on the lengths of its queries and keys (from floats, with a margin of
+    2: the answer only spares the search for each row's largest logit)."""
+    import numpy as np
+
+    def lengths(entries: list[flint.arb]) -> Any:
+        mids = np.array([float(e.mid()) for e in entries]).reshape(-1, width)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.sqrt((mids * mids).sum(axis=1))
+
+    queries, keys = lengths(q), np.maximum.accumulate(lengths(k))
+
+    def near(start: int, stop: int, reach: int) -> bool:
+        bound = factor * float(queries[start:stop].max()) * float(keys[reach - 1])
+        return bool(bound < NEAR / 2)  # (False for inf and nan)
+
+    return near
 
 
 def _head(term: st.Term, key: str) -> flint.arb_mat:
