@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 from mha_symbolic import AttentionSpec, derive
-from mha_symbolic.exact import softmax_blocks
+from mha_symbolic.exact import fixed_point, softmax_blocks
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.enclose import _logit_balls, _logit_blocks, enclose
 from mha_symbolic.exact.rope_arb import exps, scaled_rows
@@ -89,6 +89,23 @@ def test_streamed_balls_contain_the_formulas_value(
     assert logits.matrix is scores.matrix
     monkeypatch.setattr(softmax_blocks, "ROWS", rows)
     balls = enclose(d, "output", 50)
+    reference = _reference(inputs)
+    for i in range(L):
+        for c in range(E):
+            assert balls[i][c].overlaps(_near(reference[i][c])), (i, c)
+            assert balls[i][c].rad() < flint.arb(10) ** -50
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("scale", [1, 16])
+def test_the_fixed_point_projection_contains_the_formulas_value(
+    seed: int, scale: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The output projection made in fixed point (as for a layer of 2048 columns or more)
+    holds the reference as arb's own product does."""
+    monkeypatch.setattr(fixed_point, "COLUMNS", 1)
+    inputs = _inputs(seed, scale)
+    balls = enclose(derive(_spec(inputs)), "output", 50)
     reference = _reference(inputs)
     for i in range(L):
         for c in range(E):

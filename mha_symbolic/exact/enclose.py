@@ -14,6 +14,7 @@ import sympy as sp
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.fixed_point import times_exact
 from mha_symbolic.exact.head_pool import map_heads
 from mha_symbolic.exact.rope_arb import (
     Rotated,
@@ -99,7 +100,7 @@ def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
         for offset, part in parts:
             total = _add_at(total, part, offset)
     if mix.after is not None:
-        total = total * flint.arb_mat(mix.after)
+        total = times_exact(total, mix.after)
     return total if mix.rational is None else total + flint.arb_mat(mix.rational)
 
 
