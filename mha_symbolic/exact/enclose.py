@@ -54,15 +54,17 @@ def _structured(form: st.Value, key: str, bits: int) -> list[list[flint.arb]]:
     """The balls at ``bits``. Python's cycle collector is paused meanwhile: the balls and
     their lists make no cycles, and at model scale its passes over the lists of millions
     of balls took a few percent of the time."""
+    global _TURNED
     old, collecting = flint.ctx.prec, gc.isenabled()
     flint.ctx.prec = bits
     gc.disable()
+    _TURNED = {}
     try:
         matrix = _ball_matrix(form, key)
         flat, cols = matrix.entries(), matrix.ncols()
         return [flat[i * cols : (i + 1) * cols] for i in range(matrix.nrows())]
     finally:
-        flint.ctx.prec = old
+        flint.ctx.prec, _TURNED = old, None
         if collecting:
             gc.enable()
 
@@ -119,12 +121,28 @@ def _logit_balls(logits: st.Logits) -> flint.arb_mat:
     return queries * keys.transpose() * factor
 
 
+# RoPE's rotated keys turned while an enclosure is made, by the id of their exact matrix (kept
+# beside them), their turn and the precision: the query heads of a group (grouped-query
+# attention) read the same keys. None outside :func:`_structured`.
+_TURNED: dict[tuple[Any, ...], tuple[flint.fmpq_mat, flint.arb_mat]] | None = None
+
+
 def _factor_balls(scores: st.Scores | RotatedScores) -> tuple[flint.arb_mat, flint.arb_mat]:
     """The balls of the queries and of the keys (one row per key) whose product the scores
     are."""
     if isinstance(scores, RotatedScores):
-        return rotated_balls(scores.q), rotated_balls(scores.k)
+        return rotated_balls(scores.q), _turned_keys(scores.k)
     return flint.arb_mat(scores.left), flint.arb_mat(scores.right.transpose())
+
+
+def _turned_keys(keys: Rotated) -> flint.arb_mat:
+    if _TURNED is None:
+        return rotated_balls(keys)
+    at = (id(keys.matrix), keys.steps, keys.pairs, keys.transposed, flint.ctx.prec)
+    held = _TURNED.get(at)
+    if held is None:
+        held = _TURNED[at] = (keys.matrix, rotated_balls(keys))
+    return held[1]
 
 
 def _logit_blocks(logits: st.Logits) -> Blocks | flint.arb_mat:

@@ -97,11 +97,23 @@ def _entries(matrix: flint.fmpq_mat) -> list[flint.fmpq]:
     return held[1]
 
 
+# The column slices made while a structure is made, by (id of the matrix, start, stop): the
+# query heads of a group slice the same keys and values (grouped-query attention), and share
+# the one slice. None outside :func:`structure`, as :data:`_SLICED`.
+_PICKED: dict[tuple[int, int, int], flint.fmpq_mat] | None = None
+
+
 def _columns(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
+    key = (id(matrix), start, stop)
+    if _PICKED is not None and key in _PICKED:
+        return _PICKED[key]
     rows, cols = matrix.nrows(), matrix.ncols()
-    entries = _entries(matrix)
+    entries = _entries(matrix)  # (which keeps the matrix, so its id is not reused)
     picked = [entries[i * cols + j] for i in range(rows) for j in range(start, stop)]
-    return flint.fmpq_mat(rows, stop - start, picked)
+    made = flint.fmpq_mat(rows, stop - start, picked)
+    if _PICKED is not None:
+        _PICKED[key] = made
+    return made
 
 
 def _rows(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
@@ -331,8 +343,8 @@ def structure(
 ) -> dict[str, Value] | None:
     """Every node's structured exact value by step key, or None when the spec has something
     the structure does not hold (then the SymPy evaluator derives it all)."""
-    global _SLICED
-    _SLICED = {}
+    global _SLICED, _PICKED
+    _SLICED, _PICKED = {}, {}
     try:
         values: dict[sp.Basic, Value] = {leaf.symbol: _leaf(leaf.value) for leaf in program.leaves}
         out: dict[str, Value] = {}
@@ -344,5 +356,5 @@ def structure(
     except Unstructured:
         return None
     finally:
-        _SLICED = None
+        _SLICED = _PICKED = None
     return out
