@@ -57,6 +57,7 @@ def times_exact(balls: flint.arb_mat, exact: flint.fmpq_mat) -> flint.arb_mat:
     middles = flint.arb_mat(total) * scale
     # each value is its integer times 2^-bits, plus at most the widest radius and the unit
     error = flint.arb(0, flint.arb(widest) + unit)
-    inner = exact.nrows()
-    spread = (flint.arb_mat(1, inner, [error] * inner) * flint.arb_mat(exact)).entries()
-    return middles + flint.arb_mat(rows, exact.ncols(), spread * rows)
+    inner = exact.nrows()  # (the numerators' balls are made exactly, quicker than fractions')
+    spread = flint.arb_mat(1, inner, [error] * inner) * flint.arb_mat(whole)
+    row = (spread * (1 / flint.arb(flint.fmpz(denominator)))).entries()
+    return middles + flint.arb_mat(rows, exact.ncols(), row * rows)
