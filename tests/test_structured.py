@@ -290,3 +290,33 @@ def test_the_additive_mask_is_the_matrix_made_entry_by_entry(kind: str) -> None:
     form = st_walker._leaf(made)
     assert isinstance(form, st_values.Blocked)
     assert form.allowed == tuple(tuple(bool(a) for a in row) for row in allowed.tolist())
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        [[1, 0, 0], [1, 1, 0], [1, 1, 1]],  # causal: each row's blocked keys a suffix
+        [[0, 1, 1], [1, 0, 1], [1, 1, 0]],  # no self-attention: not suffixes
+        [[1, 1, 0], [0, 0, 0], [1, 0, 1]],  # a row with every key blocked
+    ],
+    ids=["causal", "not-self", "a-blocked-row"],
+)
+def test_a_sparse_mask_is_read_as_its_listed_entries(pattern: list[list[int]]) -> None:
+    """The additive mask the program makes (SymPy holds only its -oo entries) is read from
+    those entries: the same pattern as the entries listed one by one."""
+    from mha_symbolic.exact import structured as walker
+    from mha_symbolic.operations.mask import additive
+
+    mask = additive(sp.Matrix(pattern))
+    sparse = walker._sparse_mask(mask)
+    assert sparse is not None
+    listed = tuple(tuple(entry == 0 for entry in row) for row in mask.tolist())
+    assert sparse.allowed == listed == tuple(tuple(bool(v) for v in row) for row in pattern)
+    assert walker._leaf(mask) == sparse
+    # a sparse matrix of other numbers (a finite bias) is not a mask
+    from sympy.polys.domains import EXRAW
+    from sympy.polys.matrices import DomainMatrix
+
+    rows = [[sp.S.Zero, sp.Integer(-5)], [sp.S.NegativeInfinity, sp.S.Zero]]
+    bias = sp.ImmutableMatrix._fromrep(DomainMatrix(rows, (2, 2), EXRAW).to_sparse())
+    assert walker._sparse_mask(bias) is None

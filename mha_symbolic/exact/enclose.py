@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -23,7 +22,7 @@ from mha_symbolic.exact.rope_arb import (
     scores_balls,
     softmax_balls,
 )
-from mha_symbolic.exact.softmax_blocks import NEAR, Blocks, weighted_values
+from mha_symbolic.exact.softmax_blocks import Blocks, weighted_values
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
 from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
@@ -147,11 +146,13 @@ def _turned_keys(keys: Rotated) -> flint.arb_mat:
 
 def _logit_blocks(logits: st.Logits) -> Blocks | flint.arb_mat:
     """The logits of a softmax by blocks of rows: the scores (held as their factors) are
-    multiplied block by block, each block only by the keys it may attend. A factor of a
-    power of two's denominator joins the queries (exactly: no ball widens); any other
-    multiplies each block."""
+    multiplied block by block, each block only by the keys it may attend: integer factors
+    exactly, in FLINT's integer product (quicker than arb's on the same integers), RoPE's
+    turned ones as balls, a factor of a power of two's denominator joining the queries."""
     if isinstance(logits.matrix, flint.fmpq_mat):
         return _logit_balls(logits)
+    if isinstance(logits.matrix, st.Scores):
+        return _integer_blocks(logits.matrix, arb_of(logits.factor))
     factor = arb_of(logits.factor)
     queries, keys = _factor_balls(logits.matrix)
     dyadic = logits.factor.is_Rational and _power_of_two(int(logits.factor.q))
@@ -165,34 +166,25 @@ def _logit_blocks(logits: st.Logits) -> Blocks | flint.arb_mat:
         product = rows * opened
         return (product if dyadic else product * factor).entries()
 
-    near = _near_blocks(q, k, width, abs(float(factor)))
-    return Blocks(queries.nrows(), keys.nrows(), block, near)
+    return Blocks(queries.nrows(), keys.nrows(), block)
+
+
+def _integer_blocks(scores: st.Scores, factor: flint.arb) -> Blocks:
+    """The blocks of ``factor * left @ right`` from the integer factors: each block's exact
+    product, then its balls times the factor."""
+    q, width = scores.left.entries(), scores.left.ncols()
+    k = scores.right.transpose().entries()  # one row per key
+
+    def block(start: int, stop: int, reach: int) -> list[flint.arb]:
+        rows = flint.fmpz_mat(stop - start, width, q[start * width : stop * width])
+        opened = flint.fmpz_mat(reach, width, k[: reach * width]).transpose()
+        return (flint.arb_mat(rows * opened) * factor).entries()
+
+    return Blocks(scores.nrows(), scores.ncols(), block)
 
 
 def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
-
-
-def _near_blocks(
-    q: list[flint.arb], k: list[flint.arb], width: int, factor: float
-) -> Callable[[int, int, int], bool]:
-    """Whether every logit of a block is below :data:`~.softmax_blocks.NEAR` in size, by
-    Cauchy-Schwarz on the lengths of its queries and keys (from floats, with a margin of
-    2: the answer only spares the search for each row's largest logit)."""
-    import numpy as np
-
-    def lengths(entries: list[flint.arb]) -> Any:
-        mids = np.array([float(e.mid()) for e in entries]).reshape(-1, width)
-        with np.errstate(over="ignore", invalid="ignore"):
-            return np.sqrt((mids * mids).sum(axis=1))
-
-    queries, keys = lengths(q), np.maximum.accumulate(lengths(k))
-
-    def near(start: int, stop: int, reach: int) -> bool:
-        bound = factor * float(queries[start:stop].max()) * float(keys[reach - 1])
-        return bool(bound < NEAR / 2)  # (False for inf and nan)
-
-    return near
 
 
 def _head(term: st.Term, key: str) -> flint.arb_mat:

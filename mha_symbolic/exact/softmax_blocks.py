@@ -24,18 +24,13 @@ _ZERO = flint.arb(0)
 NEAR = 64  # |largest logit| below which a row's exponentials are made unshifted
 
 
-def row_exps(
-    row: Sequence[flint.arb], open_: Sequence[bool] | None, key: str, near: bool = False
-) -> list[flint.arb]:
+def row_exps(row: Sequence[flint.arb], open_: Sequence[bool] | None, key: str) -> list[flint.arb]:
     """``e^{l_j - s}`` for each logit of a row (0 where blocked). ``s`` is 0 when the row's
     largest open logit is below :data:`NEAR` (arb's exponentials need no shift there: the
     shift cancels in the softmax), else that logit's midpoint, an exact number that keeps
     every exponential at most about 1 (a logit of 10^300 would overflow arb's exponential).
-    ``near``: the caller knows every logit of the row is below :data:`NEAR` in size (the
-    largest is not looked for: the same exponentials)."""
+    The row may be shorter than ``open_`` (read as far as the row goes)."""
     if open_ is None:
-        if near:
-            return [r.exp() for r in row]
         top = max(row)  # a ball: any exact number near the largest logit shifts well enough
         if abs(top) < NEAR:
             return [r.exp() for r in row]
@@ -43,7 +38,8 @@ def row_exps(
         return [(r - shift).exp() for r in row]
     if not any(open_):
         raise ValueError(f"enclose: step {key!r} has a row with every key blocked")
-    if near or abs(top := max(compress(row, open_))) < NEAR:
+    top = max(compress(row, open_))
+    if abs(top) < NEAR:
         return [r.exp() if ok else _ZERO for r, ok in zip(row, open_)]
     shift = top.mid()
     return [(r - shift).exp() if ok else _ZERO for r, ok in zip(row, open_)]
@@ -51,17 +47,12 @@ def row_exps(
 
 class Blocks:
     """A head's logits by blocks of query rows: ``make(start, stop, reach)`` gives the balls
-    of rows start..stop over keys 0..reach, row after row; ``near(start, stop, reach)``
-    (when given) is True when every one of them is below :data:`NEAR` in size."""
+    of rows start..stop over keys 0..reach, row after row."""
 
     def __init__(
-        self,
-        rows: int,
-        cols: int,
-        make: Callable[[int, int, int], list[flint.arb]],
-        near: Callable[[int, int, int], bool] | None = None,
+        self, rows: int, cols: int, make: Callable[[int, int, int], list[flint.arb]]
     ) -> None:
-        self.rows, self.cols, self.make, self.near = rows, cols, make, near
+        self.rows, self.cols, self.make = rows, cols, make
 
 
 def listed(logits: flint.arb_mat) -> Blocks:
@@ -100,12 +91,11 @@ def weighted_values(
         stop = min(rows, start + rows_per_block)
         reach = _reach(allowed, start, stop, cols)
         entries = blocks.make(start, stop, reach)
-        near = blocks.near is not None and blocks.near(start, stop, reach)
         made: list[flint.arb] = []
         for i in range(start, stop):
             open_ = None if allowed is None else allowed[i]  # (read as far as the row goes)
             at = (i - start) * reach
-            made.extend(row_exps(entries[at : at + reach], open_, key, near))
+            made.extend(row_exps(entries[at : at + reach], open_, key))
         block = flint.arb_mat(stop - start, reach, made)
         flat = (block * flint.arb_mat(reach, wide, ones[: reach * wide])).entries()
         for n in range(stop - start):

@@ -70,12 +70,40 @@ def _leaf(value: Any) -> Value:
     try:
         return rational(value)
     except Unstructured:
+        sparse = _sparse_mask(value)
+        if sparse is not None:
+            return sparse
         listed = value.tolist()  # read once: a causal mask of 1024 tokens has a million
         zero, blocked = sp.S.Zero, sp.S.NegativeInfinity  # (SymPy's singletons: no hashing)
         allowed = tuple(tuple(entry is zero for entry in row) for row in listed)
         if all(map(all, allowed)) or not all(e is zero or e is blocked for r in listed for e in r):
             raise
     return Blocked(allowed)
+
+
+def _sparse_mask(value: sp.MatrixBase) -> Blocked | None:
+    """An additive mask SymPy holds sparse (only its -oo entries stored, as the program's
+    mask is made) read from those entries: a causal row is its open keys and its blocked
+    ones, not a million entries listed and compared. None for any other matrix."""
+    from sympy.polys.matrices.sdm import SDM
+
+    rep = getattr(value, "_rep", None)
+    sparse = getattr(rep, "rep", None)
+    if not isinstance(sparse, SDM) or not sparse:
+        return None
+    blocked = sp.S.NegativeInfinity
+    rows, cols = value.shape
+    allowed = []
+    for i in range(rows):
+        row = sparse.get(i, {})
+        if not all(entry is blocked for entry in row.values()):
+            return None
+        first = cols - len(row)  # a causal row blocks the keys first.. (a suffix)
+        if not row or (min(row) == first and max(row) == cols - 1):
+            allowed.append((True,) * first + (False,) * len(row))
+        else:
+            allowed.append(tuple(j not in row for j in range(cols)))
+    return Blocked(tuple(allowed))
 
 
 # ---------------------------------------------------------------------- rational helpers
