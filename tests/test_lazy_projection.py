@@ -146,22 +146,29 @@ def _reference(x: list[list[Fraction]], w: dict[str, Any]) -> list[list[Any]]:
     return mul(concat, m(w["w_o"]))
 
 
-def test_grouped_keys_and_values_are_projected_once_per_key_value_head() -> None:
-    spec = _binary_spec(6, 16, 4, 2, mask="causal")
+@pytest.mark.parametrize("rope", [False, True])
+def test_grouped_keys_and_values_are_projected_once_per_key_value_head(rope: bool) -> None:
+    spec = _binary_spec(6, 16, 4, 2, mask="causal", rope=rope)
     d = derive(spec)
     k = d.structured["k"]
     assert isinstance(k, st.Repeated) and k.base.ncols() == 8  # 2 key/value heads, not 4
-    assert d.structured["head3.k"] == d.structured["head4.k"]
+    # the heads of a group share one slice of keys and of values (and, with RoPE, the
+    # enclosure turns the group's keys once); the groups have their own
+    for name in ("k", "v"):
+        assert d.structured[f"head3.{name}"] is d.structured[f"head4.{name}"]
+        assert d.structured[f"head2.{name}"] is not d.structured[f"head3.{name}"]
+    assert d.structured["head2.k"] != d.structured["head3.k"]
     by_hand = AttentionSpec(
         x=_floats(0, 6, 16), heads=4, layout="fused", convention="xWT", floats="binary",
-        mask="causal",
+        mask="causal", rope=rope,
         weights={
             "w_q": _floats(1, 16, 16), "w_o": _floats(4, 16, 16),
             "w_k": np.repeat(_floats(2, 8, 16).reshape(2, 4, 16), 2, axis=0).reshape(16, 16),
             "w_v": np.repeat(_floats(3, 8, 16).reshape(2, 4, 16), 2, axis=0).reshape(16, 16),
         },
     )  # fmt: skip
-    _same_enclosure(_balls(d.structured["output"]), _balls(derive(by_hand).structured["output"]))
+    # (enclose, which turns the keys of a group once, beside the walk of the plain structure)
+    _same_enclosure(d.enclose("output", DIGITS), _balls(derive(by_hand).structured["output"]))
 
 
 @pytest.mark.parametrize("by_rows", [True, False])

@@ -14,9 +14,9 @@ import pytest
 import sympy as sp
 
 from mha_symbolic import AttentionSpec, derive
-from mha_symbolic.exact import softmax_blocks
+from mha_symbolic.exact import fixed_point, softmax_blocks
 from mha_symbolic.exact import structured as st
-from mha_symbolic.exact.enclose import _logit_balls, enclose
+from mha_symbolic.exact.enclose import _logit_balls, _logit_blocks, enclose
 from mha_symbolic.exact.rope_arb import exps, scaled_rows
 from tests.test_enclose import _near
 
@@ -24,7 +24,9 @@ L, E, HEADS = 7, 8, 2  # d_k = 4: the scale 1/2 is rational, kept as a factor
 Grid = list[list[Fraction]]
 
 
-def _inputs(seed: int) -> dict[str, Any]:
+def _inputs(seed: int, scale: int = 1) -> dict[str, Any]:
+    """Random inputs; ``scale`` multiplies the input x (the logits by its square: 16 makes
+    them hundreds to thousands, beyond what a softmax row takes unshifted)."""
     rng = random.Random(seed)
 
     def matrix(rows: int, cols: int) -> Grid:
@@ -34,7 +36,8 @@ def _inputs(seed: int) -> dict[str, Any]:
     weights: dict[str, Any] = {
         n: [matrix(E, d) for _ in range(HEADS)] for n in ("w_q", "w_k", "w_v")
     }
-    return {"x": matrix(L, E), "weights": {**weights, "w_o": matrix(E, E)}}
+    x = [[scale * v for v in row] for row in matrix(L, E)]
+    return {"x": x, "weights": {**weights, "w_o": matrix(E, E)}}
 
 
 def _spec(inputs: dict[str, Any]) -> AttentionSpec:
@@ -71,19 +74,38 @@ def _reference(inputs: dict[str, Any]) -> list[list[mpmath.mpf]]:
 
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("rows", [1, 2, 3, 100])
+@pytest.mark.parametrize("scale", [1, 16])
 def test_streamed_balls_contain_the_formulas_value(
-    seed: int, rows: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, rows: int, scale: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    inputs = _inputs(seed)
+    inputs = _inputs(seed, scale)
     d = derive(_spec(inputs))
     logits = d.structured["head1.masked"]  # type: ignore[index]
     scores = d.structured["head1.scores"]  # type: ignore[index]
-    # the scores are integers times one factor; the scale 1/2 joins it, no matrix is made
-    assert isinstance(scores, st.Logits) and scores.matrix.numer_denom()[1] == 1
+    # the scores are their integer factors and one factor (not multiplied out); the scale
+    # 1/2 joins the factor, no matrix is made
+    assert isinstance(scores, st.Logits) and isinstance(scores.matrix, st.Scores)
     assert isinstance(logits, st.Logits) and logits.factor == scores.factor * sp.Rational(1, 2)
     assert logits.matrix is scores.matrix
     monkeypatch.setattr(softmax_blocks, "ROWS", rows)
     balls = enclose(d, "output", 50)
+    reference = _reference(inputs)
+    for i in range(L):
+        for c in range(E):
+            assert balls[i][c].overlaps(_near(reference[i][c])), (i, c)
+            assert balls[i][c].rad() < flint.arb(10) ** -50
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("scale", [1, 16])
+def test_the_fixed_point_projection_contains_the_formulas_value(
+    seed: int, scale: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The output projection made in fixed point (as for a layer of 2048 columns or more)
+    holds the reference as arb's own product does."""
+    monkeypatch.setattr(fixed_point, "COLUMNS", 1)
+    inputs = _inputs(seed, scale)
+    balls = enclose(derive(_spec(inputs)), "output", 50)
     reference = _reference(inputs)
     for i in range(L):
         for c in range(E):
@@ -105,10 +127,39 @@ def test_streamed_matches_the_unstreamed_product(rows: int) -> None:
             made, sums = exps(balls, logits.allowed, "output")
             whole = scaled_rows(made * values, [1 / total for total in sums])
             streamed = softmax_blocks.weighted_values(balls, logits.allowed, values, "output", rows)
-            for a, b in zip(whole.entries(), streamed.entries()):
-                assert a.overlaps(b)
+            # the scores' blocks made from their factors, each only as wide as the mask opens
+            blocks = _logit_blocks(logits)
+            assert isinstance(blocks, softmax_blocks.Blocks)
+            made_by_blocks = softmax_blocks.weighted_values(
+                blocks, logits.allowed, values, "output", rows
+            )
+            for a, b, c in zip(whole.entries(), streamed.entries(), made_by_blocks.entries()):
+                assert a.overlaps(b) and a.overlaps(c)
                 assert abs(a.mid() - b.mid()) < flint.arb(10) ** -55
-                assert b.rad() < flint.arb(10) ** -55
+                assert abs(a.mid() - c.mid()) < flint.arb(10) ** -55
+                assert b.rad() < flint.arb(10) ** -55 and c.rad() < flint.arb(10) ** -55
+    finally:
+        flint.ctx.prec = old
+
+
+@pytest.mark.parametrize("scale", [1, 16])
+def test_blocks_of_the_scores_are_the_logits_balls(scale: int) -> None:
+    """The blocks the enclosure makes from the scores' integer factors, exactly, are the
+    logits' balls (the whole product's), for any rows and keys."""
+    d = derive(_spec(_inputs(4, scale)))
+    logits = d.structured["head1.masked"]  # type: ignore[index]
+    assert isinstance(logits, st.Logits) and isinstance(logits.matrix, st.Scores)
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        blocks, whole = _logit_blocks(logits), _logit_balls(logits)
+        assert isinstance(blocks, softmax_blocks.Blocks)
+        for start, stop, reach in ((0, 3, 3), (3, 7, 7), (2, 5, 6), (0, 7, 7)):
+            made = blocks.make(start, stop, reach)
+            expected = [whole[i, j] for i in range(start, stop) for j in range(reach)]
+            assert len(made) == len(expected)
+            for a, b in zip(made, expected):
+                assert a.overlaps(b) and a.rad() <= b.rad() + flint.arb(2) ** -190
     finally:
         flint.ctx.prec = old
 

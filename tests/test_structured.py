@@ -227,9 +227,10 @@ def _fractions(matrix: Any) -> list[list[Fraction]]:
 
 @pytest.mark.parametrize("denominators", ["binary", "many"])
 def test_scores_are_integers_times_one_factor_and_exact(denominators: str) -> None:
-    """Q_h K_h^T of binary floats (a power of two over every entry) is kept as an integer
-    matrix and one factor, its entries exactly the products of the floats' fractions;
-    rationals of many unrelated denominators stay a rational matrix, as exact."""
+    """Q_h K_h^T of binary floats (a power of two over every entry) is kept as its two
+    integer factors and one factor, not multiplied out; its entries, read by rows and as the
+    whole product, are exactly the products of the floats' fractions; rationals of many
+    unrelated denominators stay a rational matrix, as exact."""
     rng = np.random.default_rng(3)
     length, width, heads = 6, 4, 2
     if denominators == "binary":
@@ -252,17 +253,18 @@ def test_scores_are_integers_times_one_factor_and_exact(denominators: str) -> No
     ]  # head 2: the second half of the columns
     if denominators == "binary":
         assert isinstance(scores, st_values.Logits) and scores.factor.q & (scores.factor.q - 1) == 0
-        assert scores.matrix.numer_denom()[1] == 1  # integers: no entry put in lowest terms
+        held = scores.matrix
+        assert isinstance(held, st_values.Scores)  # the pair: no product made when derived
+        assert isinstance(held.left, flint.fmpz_mat) and isinstance(held.right, flint.fmpz_mat)
         factor = Fraction(int(scores.factor.p), int(scores.factor.q))
-        matrix = scores.matrix
+        by_rows = [[held[i, j] for j in range(length)] for i in range(length)]
+        assert [e for row in by_rows for e in row] == held.exact().entries()
+        entries = held.exact().entries()
     else:
         assert isinstance(scores, flint.fmpq_mat)  # their lcm is long: FLINT's own product
-        factor, matrix = Fraction(1), scores
+        factor, entries = Fraction(1), scores.entries()
     made = [
-        [
-            factor * Fraction(int(e.p), int(e.q))
-            for e in matrix.entries()[i * length : (i + 1) * length]
-        ]
+        [factor * Fraction(int(e.p), int(e.q)) for e in entries[i * length : (i + 1) * length]]
         for i in range(length)
     ]
     assert made == expected
@@ -288,3 +290,33 @@ def test_the_additive_mask_is_the_matrix_made_entry_by_entry(kind: str) -> None:
     form = st_walker._leaf(made)
     assert isinstance(form, st_values.Blocked)
     assert form.allowed == tuple(tuple(bool(a) for a in row) for row in allowed.tolist())
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        [[1, 0, 0], [1, 1, 0], [1, 1, 1]],  # causal: each row's blocked keys a suffix
+        [[0, 1, 1], [1, 0, 1], [1, 1, 0]],  # no self-attention: not suffixes
+        [[1, 1, 0], [0, 0, 0], [1, 0, 1]],  # a row with every key blocked
+    ],
+    ids=["causal", "not-self", "a-blocked-row"],
+)
+def test_a_sparse_mask_is_read_as_its_listed_entries(pattern: list[list[int]]) -> None:
+    """The additive mask the program makes (SymPy holds only its -oo entries) is read from
+    those entries: the same pattern as the entries listed one by one."""
+    from mha_symbolic.exact import structured as walker
+    from mha_symbolic.operations.mask import additive
+
+    mask = additive(sp.Matrix(pattern))
+    sparse = walker._sparse_mask(mask)
+    assert sparse is not None
+    listed = tuple(tuple(entry == 0 for entry in row) for row in mask.tolist())
+    assert sparse.allowed == listed == tuple(tuple(bool(v) for v in row) for row in pattern)
+    assert walker._leaf(mask) == sparse
+    # a sparse matrix of other numbers (a finite bias) is not a mask
+    from sympy.polys.domains import EXRAW
+    from sympy.polys.matrices import DomainMatrix
+
+    rows = [[sp.S.Zero, sp.Integer(-5)], [sp.S.NegativeInfinity, sp.S.Zero]]
+    bias = sp.ImmutableMatrix._fromrep(DomainMatrix(rows, (2, 2), EXRAW).to_sparse())
+    assert walker._sparse_mask(bias) is None

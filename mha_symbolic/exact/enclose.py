@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from functools import partial
+from typing import Any
 
 import flint
 import sympy as sp
@@ -11,6 +13,7 @@ import sympy as sp
 from mha_symbolic.exact import structured as st
 from mha_symbolic.exact.arb import arb_of
 from mha_symbolic.exact.derivation import Derivation
+from mha_symbolic.exact.fixed_point import times_exact
 from mha_symbolic.exact.head_pool import map_heads
 from mha_symbolic.exact.rope_arb import (
     Rotated,
@@ -19,7 +22,7 @@ from mha_symbolic.exact.rope_arb import (
     scores_balls,
     softmax_balls,
 )
-from mha_symbolic.exact.softmax_blocks import weighted_values
+from mha_symbolic.exact.softmax_blocks import Blocks, weighted_values
 from mha_symbolic.exact.structured_grad import Gradient
 from mha_symbolic.exact.structured_grad import balls as gradient_balls
 from mha_symbolic.spec.bounds import MAX_ENCLOSE_DIGITS, whole_number
@@ -47,14 +50,22 @@ def enclose(d: Derivation, key: str = "output", digits: int = 50) -> list[list[f
 
 
 def _structured(form: st.Value, key: str, bits: int) -> list[list[flint.arb]]:
-    old = flint.ctx.prec
+    """The balls at ``bits``. Python's cycle collector is paused meanwhile: the balls and
+    their lists make no cycles, and at model scale its passes over the lists of millions
+    of balls took a few percent of the time."""
+    global _TURNED
+    old, collecting = flint.ctx.prec, gc.isenabled()
     flint.ctx.prec = bits
+    gc.disable()
+    _TURNED = {}
     try:
         matrix = _ball_matrix(form, key)
         flat, cols = matrix.entries(), matrix.ncols()
         return [flat[i * cols : (i + 1) * cols] for i in range(matrix.nrows())]
     finally:
-        flint.ctx.prec = old
+        flint.ctx.prec, _TURNED = old, None
+        if collecting:
+            gc.enable()
 
 
 def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
@@ -66,7 +77,7 @@ def _ball_matrix(form: st.Value, key: str) -> flint.arb_mat:
     if isinstance(form, st.Logits):
         if form.allowed is not None:
             raise ValueError(f"enclose: step {key!r} has blocked (-oo) entries")
-        return _ball_matrix(form.matrix, key) * arb_of(form.factor)
+        return _logit_balls(form)
     if isinstance(form, st.Weights):
         return _softmax(form.logits, key)
     if isinstance(form, Gradient):
@@ -90,7 +101,7 @@ def _mix(mix: st.Mix, key: str) -> flint.arb_mat:
         for offset, part in parts:
             total = _add_at(total, part, offset)
     if mix.after is not None:
-        total = total * flint.arb_mat(mix.after)
+        total = times_exact(total, mix.after)
     return total if mix.rational is None else total + flint.arb_mat(mix.rational)
 
 
@@ -100,18 +111,88 @@ def _softmax(logits: st.Logits, key: str) -> flint.arb_mat:
 
 
 def _logit_balls(logits: st.Logits) -> flint.arb_mat:
-    """The logits ``f r`` as balls: rational ``r``, or RoPE's scores, times the factor."""
+    """The logits ``f r`` as balls: rational ``r``, or the scores by their factors (RoPE's
+    too), times the factor."""
     factor = arb_of(logits.factor)
-    if isinstance(logits.matrix, RotatedScores):
-        return scores_balls(logits.matrix) * factor
-    return flint.arb_mat(logits.matrix) * factor
+    if isinstance(logits.matrix, flint.fmpq_mat):
+        return flint.arb_mat(logits.matrix) * factor
+    queries, keys = _factor_balls(logits.matrix)
+    return queries * keys.transpose() * factor
+
+
+# RoPE's rotated keys turned while an enclosure is made, by the id of their exact matrix (kept
+# beside them), their turn and the precision: the query heads of a group (grouped-query
+# attention) read the same keys. None outside :func:`_structured`.
+_TURNED: dict[tuple[Any, ...], tuple[flint.fmpq_mat, flint.arb_mat]] | None = None
+
+
+def _factor_balls(scores: st.Scores | RotatedScores) -> tuple[flint.arb_mat, flint.arb_mat]:
+    """The balls of the queries and of the keys (one row per key) whose product the scores
+    are."""
+    if isinstance(scores, RotatedScores):
+        return rotated_balls(scores.q), _turned_keys(scores.k)
+    return flint.arb_mat(scores.left), flint.arb_mat(scores.right.transpose())
+
+
+def _turned_keys(keys: Rotated) -> flint.arb_mat:
+    if _TURNED is None:
+        return rotated_balls(keys)
+    at = (id(keys.matrix), keys.steps, keys.pairs, keys.transposed, flint.ctx.prec)
+    held = _TURNED.get(at)
+    if held is None:
+        held = _TURNED[at] = (keys.matrix, rotated_balls(keys))
+    return held[1]
+
+
+def _logit_blocks(logits: st.Logits) -> Blocks | flint.arb_mat:
+    """The logits of a softmax by blocks of rows: the scores (held as their factors) are
+    multiplied block by block, each block only by the keys it may attend: integer factors
+    exactly, in FLINT's integer product (quicker than arb's on the same integers), RoPE's
+    turned ones as balls, a factor of a power of two's denominator joining the queries."""
+    if isinstance(logits.matrix, flint.fmpq_mat):
+        return _logit_balls(logits)
+    if isinstance(logits.matrix, st.Scores):
+        return _integer_blocks(logits.matrix, arb_of(logits.factor))
+    factor = arb_of(logits.factor)
+    queries, keys = _factor_balls(logits.matrix)
+    dyadic = logits.factor.is_Rational and _power_of_two(int(logits.factor.q))
+    if dyadic:
+        queries, factor = queries * factor, flint.arb(1)
+    q, k, width = queries.entries(), keys.entries(), queries.ncols()
+
+    def block(start: int, stop: int, reach: int) -> list[flint.arb]:
+        rows = flint.arb_mat(stop - start, width, q[start * width : stop * width])
+        opened = flint.arb_mat(reach, width, k[: reach * width]).transpose()
+        product = rows * opened
+        return (product if dyadic else product * factor).entries()
+
+    return Blocks(queries.nrows(), keys.nrows(), block)
+
+
+def _integer_blocks(scores: st.Scores, factor: flint.arb) -> Blocks:
+    """The blocks of ``factor * left @ right`` from the integer factors: each block's exact
+    product, then its balls times the factor."""
+    q, width = scores.left.entries(), scores.left.ncols()
+    k = scores.right.transpose().entries()  # one row per key
+
+    def block(start: int, stop: int, reach: int) -> list[flint.arb]:
+        rows = flint.fmpz_mat(stop - start, width, q[start * width : stop * width])
+        opened = flint.fmpz_mat(reach, width, k[: reach * width]).transpose()
+        return (flint.arb_mat(rows * opened) * factor).entries()
+
+    return Blocks(scores.nrows(), scores.ncols(), block)
+
+
+def _power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
 
 
 def _head(term: st.Term, key: str) -> flint.arb_mat:
     """A head's weights times its values, ``diag(1/sums) (E V)``, streamed by blocks of rows
     (see :mod:`mha_symbolic.exact.softmax_blocks`)."""
     logits = term.weights.logits
-    return weighted_values(_logit_balls(logits), logits.allowed, flint.arb_mat(term.matrix), key)
+    values = flint.arb_mat(term.matrix)
+    return weighted_values(_logit_blocks(logits), logits.allowed, values, key)
 
 
 def _side_by_side(

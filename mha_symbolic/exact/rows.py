@@ -42,7 +42,7 @@ class _Logits:
         # an entry of the scores: rational, or RoPE's by the distance of the tokens
         self.score: EntryMaker = (
             (lambda i, j: _rational(matrix[i, j]))
-            if isinstance(matrix, flint.fmpq_mat)
+            if isinstance(matrix, (flint.fmpq_mat, st.Scores))
             else rope_rows.ScoreEntries(matrix)
         )
 
@@ -71,7 +71,7 @@ class Softmaxes:
         return self.made[key]
 
     def _row(self, logits: st.Logits, i: int) -> ExpRow:
-        if isinstance(logits.matrix, flint.fmpq_mat):
+        if isinstance(logits.matrix, (flint.fmpq_mat, st.Scores)):
             return softmax_row(logits, i)
         # RoPE's logits: the evaluator's own softmax of the one row (SymPy's exp of sums of
         # cos and sin, which the rational rows' integer arithmetic does not hold)

@@ -11,7 +11,7 @@ sums and products, only fewer of them at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 
 import flint
@@ -28,7 +28,8 @@ def row_exps(row: Sequence[flint.arb], open_: Sequence[bool] | None, key: str) -
     """``e^{l_j - s}`` for each logit of a row (0 where blocked). ``s`` is 0 when the row's
     largest open logit is below :data:`NEAR` (arb's exponentials need no shift there: the
     shift cancels in the softmax), else that logit's midpoint, an exact number that keeps
-    every exponential at most about 1 (a logit of 10^300 would overflow arb's exponential)."""
+    every exponential at most about 1 (a logit of 10^300 would overflow arb's exponential).
+    The row may be shorter than ``open_`` (read as far as the row goes)."""
     if open_ is None:
         top = max(row)  # a ball: any exact number near the largest logit shifts well enough
         if abs(top) < NEAR:
@@ -44,8 +45,30 @@ def row_exps(row: Sequence[flint.arb], open_: Sequence[bool] | None, key: str) -
     return [(r - shift).exp() if ok else _ZERO for r, ok in zip(row, open_)]
 
 
+class Blocks:
+    """A head's logits by blocks of query rows: ``make(start, stop, reach)`` gives the balls
+    of rows start..stop over keys 0..reach, row after row."""
+
+    def __init__(
+        self, rows: int, cols: int, make: Callable[[int, int, int], list[flint.arb]]
+    ) -> None:
+        self.rows, self.cols, self.make = rows, cols, make
+
+
+def listed(logits: flint.arb_mat) -> Blocks:
+    """The blocks of a matrix of logit balls, read from its entries (listed once)."""
+    entries, cols = logits.entries(), logits.ncols()
+
+    def block(start: int, stop: int, reach: int) -> list[flint.arb]:
+        if reach == cols:
+            return entries[start * cols : stop * cols]
+        return [e for i in range(start, stop) for e in entries[i * cols : i * cols + reach]]
+
+    return Blocks(logits.nrows(), cols, block)
+
+
 def weighted_values(
-    logits: flint.arb_mat,
+    logits: flint.arb_mat | Blocks,
     allowed: Sequence[Sequence[bool]] | None,
     values: flint.arb_mat,
     key: str,
@@ -53,10 +76,11 @@ def weighted_values(
 ) -> flint.arb_mat:
     """``softmax(logits) @ values`` (row softmax, blocked entries 0), ``rows_per_block`` rows
     at a time (default :data:`ROWS`): each row's exponentials once, divided by the row's sum
-    on the (narrower) product."""
-    rows, cols, width = logits.nrows(), logits.ncols(), values.ncols()
+    on the (narrower) product. ``logits``: their balls, or a maker of their blocks (the
+    scores made block by block, only the keys a block may attend)."""
+    blocks = listed(logits) if isinstance(logits, flint.arb_mat) else logits
+    rows, cols, width = blocks.rows, blocks.cols, values.ncols()
     rows_per_block = rows_per_block or ROWS
-    entries = logits.entries()
     # the values with a column of ones beside: one product gives a block's weighted values
     # and its row sums (arb turns the block into integer matrices once, not twice)
     flat_values, one = values.entries(), flint.arb(1)
@@ -66,10 +90,12 @@ def weighted_values(
     for start in range(0, rows, rows_per_block):
         stop = min(rows, start + rows_per_block)
         reach = _reach(allowed, start, stop, cols)
+        entries = blocks.make(start, stop, reach)
         made: list[flint.arb] = []
         for i in range(start, stop):
-            open_ = None if allowed is None else allowed[i][:reach]
-            made.extend(row_exps(entries[i * cols : i * cols + reach], open_, key))
+            open_ = None if allowed is None else allowed[i]  # (read as far as the row goes)
+            at = (i - start) * reach
+            made.extend(row_exps(entries[at : at + reach], open_, key))
         block = flint.arb_mat(stop - start, reach, made)
         flat = (block * flint.arb_mat(reach, wide, ones[: reach * wide])).entries()
         for n in range(stop - start):

@@ -191,7 +191,7 @@ def _sum(
 def softmax_row(logits: st.Logits, i: int) -> ExpRow:
     """Row ``i`` of ``softmax(logits)`` as ``ops.row_softmax`` makes it, entry for entry."""
     scale, matrix = _scale(logits.factor), logits.matrix
-    assert isinstance(matrix, flint.fmpq_mat)  # (rows.entry_maker makes none of RoPE's)
+    assert isinstance(matrix, (flint.fmpq_mat, st.Scores))  # (rows.entry_maker: none of RoPE's)
     cols = matrix.ncols()
     allowed: Sequence[bool] = (True,) * cols if logits.allowed is None else logits.allowed[i]
     read = [matrix[i, j] for j, ok in zip(range(cols), allowed) if ok]
@@ -242,7 +242,7 @@ def _row(made: list[tuple[sp.Expr, Key]], places: list[int | None], scale: _Scal
 
 def _general(logits: st.Logits, i: int) -> ops.Softmax:
     factor, matrix = logits.factor, logits.matrix
-    assert isinstance(matrix, flint.fmpq_mat)
+    assert isinstance(matrix, (flint.fmpq_mat, st.Scores))
     cols = matrix.ncols()
     entries: list[Any] = []
     for j in range(cols):

@@ -28,6 +28,7 @@ from mha_symbolic.exact.structured_values import Blocked as Blocked
 from mha_symbolic.exact.structured_values import Logits as Logits
 from mha_symbolic.exact.structured_values import Mix as Mix
 from mha_symbolic.exact.structured_values import Repeated as Repeated
+from mha_symbolic.exact.structured_values import Scores as Scores
 from mha_symbolic.exact.structured_values import Term as Term
 from mha_symbolic.exact.structured_values import Unstructured as Unstructured
 from mha_symbolic.exact.structured_values import Value as Value
@@ -69,12 +70,40 @@ def _leaf(value: Any) -> Value:
     try:
         return rational(value)
     except Unstructured:
+        sparse = _sparse_mask(value)
+        if sparse is not None:
+            return sparse
         listed = value.tolist()  # read once: a causal mask of 1024 tokens has a million
         zero, blocked = sp.S.Zero, sp.S.NegativeInfinity  # (SymPy's singletons: no hashing)
         allowed = tuple(tuple(entry is zero for entry in row) for row in listed)
         if all(map(all, allowed)) or not all(e is zero or e is blocked for r in listed for e in r):
             raise
     return Blocked(allowed)
+
+
+def _sparse_mask(value: sp.MatrixBase) -> Blocked | None:
+    """An additive mask SymPy holds sparse (only its -oo entries stored, as the program's
+    mask is made) read from those entries: a causal row is its open keys and its blocked
+    ones, not a million entries listed and compared. None for any other matrix."""
+    from sympy.polys.matrices.sdm import SDM
+
+    rep = getattr(value, "_rep", None)
+    sparse = getattr(rep, "rep", None)
+    if not isinstance(sparse, SDM) or not sparse:
+        return None
+    blocked = sp.S.NegativeInfinity
+    rows, cols = value.shape
+    allowed = []
+    for i in range(rows):
+        row = sparse.get(i, {})
+        if not all(entry is blocked for entry in row.values()):
+            return None
+        first = cols - len(row)  # a causal row blocks the keys first.. (a suffix)
+        if not row or (min(row) == first and max(row) == cols - 1):
+            allowed.append((True,) * first + (False,) * len(row))
+        else:
+            allowed.append(tuple(j not in row for j in range(cols)))
+    return Blocked(tuple(allowed))
 
 
 # ---------------------------------------------------------------------- rational helpers
@@ -96,11 +125,23 @@ def _entries(matrix: flint.fmpq_mat) -> list[flint.fmpq]:
     return held[1]
 
 
+# The column slices made while a structure is made, by (id of the matrix, start, stop): the
+# query heads of a group slice the same keys and values (grouped-query attention), and share
+# the one slice. None outside :func:`structure`, as :data:`_SLICED`.
+_PICKED: dict[tuple[int, int, int], flint.fmpq_mat] | None = None
+
+
 def _columns(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
+    key = (id(matrix), start, stop)
+    if _PICKED is not None and key in _PICKED:
+        return _PICKED[key]
     rows, cols = matrix.nrows(), matrix.ncols()
-    entries = _entries(matrix)
+    entries = _entries(matrix)  # (which keeps the matrix, so its id is not reused)
     picked = [entries[i * cols + j] for i in range(rows) for j in range(start, stop)]
-    return flint.fmpq_mat(rows, stop - start, picked)
+    made = flint.fmpq_mat(rows, stop - start, picked)
+    if _PICKED is not None:
+        _PICKED[key] = made
+    return made
 
 
 def _rows(matrix: flint.fmpq_mat, start: int, stop: int) -> flint.fmpq_mat:
@@ -152,10 +193,11 @@ _CLEARED_BITS = 256
 
 def _product(left: flint.fmpq_mat, right: flint.fmpq_mat) -> Value:
     """``left @ right``. A product with more entries than its factors (the inner size below
-    both outer ones: the scores ``Q_h K_h^T``) is kept as an integer matrix and one rational
-    factor, ``(A B) / (a b)`` for ``left = A / a`` and ``right = B / b`` over their common
-    denominators: FLINT multiplies integers, and no entry of the result is put in lowest
-    terms (a gcd each: 12 million for a GPT-2 layer at 1024 tokens)."""
+    both outer ones: the scores ``Q_h K_h^T``) is kept as its integer factors and one
+    rational factor, ``(A B) / (a b)`` for ``left = A / a`` and ``right = B / b`` over their
+    common denominators: not multiplied out (:class:`Scores`: read by rows, or by the
+    enclosure's blocks), and no entry is ever put in lowest terms (a gcd each: 12 million
+    for a GPT-2 layer at 1024 tokens)."""
     inner = left.ncols()
     if not inner < min(left.nrows(), right.ncols()):
         return left * right
@@ -164,7 +206,7 @@ def _product(left: flint.fmpq_mat, right: flint.fmpq_mat) -> Value:
     if max(below.bit_length(), beside.bit_length()) > _CLEARED_BITS:
         return left * right
     factor = sp.Rational(1, int(below) * int(beside))
-    return Logits(factor, flint.fmpq_mat(whole * other))
+    return Logits(factor, Scores(whole, other))
 
 
 def _times(left: Value, right: Value) -> Value:
@@ -329,8 +371,8 @@ def structure(
 ) -> dict[str, Value] | None:
     """Every node's structured exact value by step key, or None when the spec has something
     the structure does not hold (then the SymPy evaluator derives it all)."""
-    global _SLICED
-    _SLICED = {}
+    global _SLICED, _PICKED
+    _SLICED, _PICKED = {}, {}
     try:
         values: dict[sp.Basic, Value] = {leaf.symbol: _leaf(leaf.value) for leaf in program.leaves}
         out: dict[str, Value] = {}
@@ -342,5 +384,5 @@ def structure(
     except Unstructured:
         return None
     finally:
-        _SLICED = None
+        _SLICED = _PICKED = None
     return out

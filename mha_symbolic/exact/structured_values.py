@@ -21,12 +21,59 @@ class Unstructured(Exception):
     """A node or leaf this structure does not hold (the SymPy path derives it)."""
 
 
+class Scores:
+    """``left @ right`` of two integer matrices, held as the pair: the scores ``Q_h K_h^T``
+    over their common denominators (the denominators are the logits' factor). A layer's
+    scores are larger than their factors (1024 x 1024 against 1024 x 64 twice for GPT-2 at
+    its context), so they are not multiplied out when derived: an exact entry is made a row
+    at a time when read, the enclosure multiplies the factors block by block (only the keys
+    a causal mask leaves open; measured at GPT-2's context, about what making the whole
+    product and listing its balls costs), and a rule that reads a plain matrix asks for
+    :meth:`exact`, the whole product. The derivation holds less (1.4 GB at its peak for
+    that layer, 2.2 GB with the products)."""
+
+    _KEPT = 64  # rows kept after they are read (each 1 x L exact integers)
+
+    def __init__(self, left: flint.fmpz_mat, right: flint.fmpz_mat) -> None:
+        if left.ncols() != right.nrows():
+            raise ValueError(f"scores of {left.ncols()} and {right.nrows()} features")
+        self.left, self.right = left, right
+        self._rows: dict[int, list[flint.fmpq]] = {}
+
+    def nrows(self) -> int:
+        return int(self.left.nrows())
+
+    def ncols(self) -> int:
+        return int(self.right.ncols())
+
+    def exact(self) -> flint.fmpq_mat:
+        """The whole product, exactly."""
+        return flint.fmpq_mat(self.left * self.right)
+
+    def row(self, i: int) -> list[flint.fmpq]:
+        """Row ``i`` of the product, exactly (one 1 x d times d x L product)."""
+        held = self._rows.get(i)
+        if held is None:
+            width = self.left.ncols()
+            features = flint.fmpz_mat(1, width, [self.left[i, k] for k in range(width)])
+            held = [flint.fmpq(n) for n in (features * self.right).entries()]
+            if len(self._rows) >= self._KEPT:
+                self._rows.pop(next(iter(self._rows)))
+            self._rows[i] = held
+        return held
+
+    def __getitem__(self, index: tuple[int, int]) -> flint.fmpq:
+        i, j = index
+        return self.row(i)[j]
+
+
 @dataclass(frozen=True)
 class Logits:
     """``factor * matrix``, with the entries where ``allowed`` is False blocked (-oo)."""
 
     factor: sp.Expr  # a positive real number: rational, or e.g. sqrt(2)/4
-    matrix: flint.fmpq_mat | RotatedScores  # rational, or RoPE's queries and keys
+    # rational, the scores as their integer factors, or RoPE's queries and keys
+    matrix: flint.fmpq_mat | Scores | RotatedScores
     allowed: tuple[tuple[bool, ...], ...] | None = None
 
 
@@ -37,7 +84,7 @@ def rational_logits(value: object) -> bool:
         isinstance(value, Logits)
         and value.allowed is None
         and value.factor.is_Rational
-        and isinstance(value.matrix, flint.fmpq_mat)
+        and isinstance(value.matrix, (flint.fmpq_mat, Scores))
     )
 
 
@@ -46,9 +93,10 @@ def rational_of(value: Value) -> Value:
     that reads a plain matrix); any other value as it is."""
     if not rational_logits(value):
         return value
-    assert isinstance(value, Logits) and isinstance(value.matrix, flint.fmpq_mat)
+    assert isinstance(value, Logits) and isinstance(value.matrix, (flint.fmpq_mat, Scores))
     factor = value.factor
-    return value.matrix * flint.fmpq(int(factor.p), int(factor.q))
+    matrix = value.matrix.exact() if isinstance(value.matrix, Scores) else value.matrix
+    return matrix * flint.fmpq(int(factor.p), int(factor.q))
 
 
 @dataclass(frozen=True)
