@@ -74,3 +74,10 @@ def test_labels_and_working() -> None:
     assert labelled_work("Step 2: softmax(x) = ") is None  # a step's number is no query
     assert label_row("Q2: softmax(") == 2
     assert label_row("softmax(") is None
+
+
+def test_a_labelled_matrix_is_no_row() -> None:
+    text = page(A).split("## The weights")[0] + f"h1: softmax(S) = {np.round(A, 3).tolist()}\n"
+    (one,) = extract_all(text, "md")
+    assert sorted(one.spec.claims) == ["head1.weights"]
+    assert check(one.spec).ok

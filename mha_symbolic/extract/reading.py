@@ -273,14 +273,14 @@ def _classify(
         return Seen(item, "unnamed", None, None, "", where)
     if _SOFTMAX_ARGUMENT.search(statement):
         seen = _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)
-        return _labelled(seen, label_row(statement))  # "Q1: softmax([0.707, 0])": row 1
+        return _labelled(seen, item, label_row(statement))  # "Q1: softmax([0.707, 0])": row 1
     operand = _OPERATOR_START.match(item.after)
     factor = _FACTOR.search(statement) if item.kind == "list" and not operand else None
     if factor and not RELATION.search(statement[: factor.start()].rstrip()[-12:]):
         factor = None
     if work := labelled_work(statement):  # "Q1: softmax([0.707, 0]) ≈ [0.668, 0.332]"
         seen = _placed(document, item, headings, tokens, work[0], None, work[0], where)
-        return _labelled(seen, work[1])
+        return _labelled(seen, item, work[1])
     named = (
         column_name(item)
         or frame_name(document, item)
@@ -318,9 +318,10 @@ def _classify(
     )
 
 
-def _labelled(seen: Seen, row: int | None) -> Seen:
-    """The array as the row its line's label names (query 1's weights), named by its role."""
-    if row is None:
+def _labelled(seen: Seen, item: Item, row: int | None) -> Seen:
+    """The one-row array as the row its line's label names (query 1's weights), named by its
+    role; a matrix (``h1: softmax(S_1) = [[...]]``) keeps its reading."""
+    if row is None or len(item.rows) != 1:
         return seen
     return replace(seen, row=row, row_from="", names=_tags([(seen.role, None, "")]))
 
