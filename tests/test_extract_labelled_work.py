@@ -5,11 +5,15 @@ and 2 of a second head: the page was refused). Truths with numpy."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from mha_symbolic import check
 from mha_symbolic.extract import extract_all
+from mha_symbolic.extract.draft import Draft, Value
 from mha_symbolic.extract.labelled_work import label_row, labelled_work
+from mha_symbolic.extract.reprints import rows_again
 
 Q = np.array([[1.0, 0.5], [0.2, 1.0]])
 K = np.array([[0.8, 0.1], [0.3, 0.9]])
@@ -81,3 +85,23 @@ def test_a_labelled_matrix_is_no_row() -> None:
     (one,) = extract_all(text, "md")
     assert sorted(one.spec.claims) == ["head1.weights"]
     assert check(one.spec).ok
+
+
+def test_rows_worked_out_then_printed_as_one_table_are_judged_again() -> None:
+    """A step claimed row by row (outputs worked out one query at a time), then a results
+    table of its rows that nothing else claims: each row is judged again where the table
+    stands; a table of other numbers, or of rows 1 and 3 only, is not."""
+    draft = Draft("page.md", "Two queries")
+    draft.claims = [
+        Value("output[1]", "[1.332, 0.332]", "line 75: output", where=("line 75",)),
+        Value("output[2]", "[1.668, 0.668]", "line 77: output", where=("line 77",)),
+    ]
+    table = ("line 82", ("1.332", "0.332", "1.668", "0.668"))
+    other = ("line 90", ("1.332", "0.332", "1.667", "0.668"))
+    again = rows_again(draft, [table, other], set())
+    assert [(v.key, v.where) for v in again] == [
+        ("output[1]", ("line 82",)),
+        ("output[2]", ("line 82",)),
+    ]
+    draft.claims[1] = replace(draft.claims[1], key="output[3]")
+    assert rows_again(draft, [table], set()) == []

@@ -39,7 +39,36 @@ def reprint_drafts(document: Document, drafts: Sequence[Draft]) -> list[Draft]:
                         Value(claim.key, claim.value, f"{where}: printed again", where=(where,))
                     )
                     placed.add((where, entries))
+        again += rows_again(draft, prints, placed)
         out.extend(again_copies(draft, again))
+    return out
+
+
+def rows_again(
+    draft: Draft, prints: list[tuple[str, Entries]], placed: set[tuple[str, Entries]]
+) -> list[Value]:
+    """A step worked out row by row and then printed whole (a results table): each of its
+    rows judged again, where the table stands."""
+    rows: dict[str, dict[int, Value]] = {}
+    for claim in draft.claims:
+        step, _, index = claim.key.partition("[")
+        if index.rstrip("]").isdigit():
+            rows.setdefault(step, {})[int(index.rstrip("]"))] = claim
+    out = []
+    for claimed in rows.values():
+        if len(claimed) < 2 or sorted(claimed) != list(range(1, len(claimed) + 1)):
+            continue
+        ordered = [claimed[n] for n in sorted(claimed)]
+        whole = tuple(e for c in ordered for e in _entries(c.value))
+        if not _fractional(whole):
+            continue
+        for where, printed in prints:
+            if printed == whole and not _claimed(placed, where, whole):
+                out += [
+                    Value(c.key, c.value, f"{where}: printed again", where=(where,))
+                    for c in ordered
+                ]
+                placed.add((where, whole))
     return out
 
 
