@@ -12,7 +12,7 @@ from typing import Any
 
 from mha_symbolic.extract.by_numbers import Example
 from mha_symbolic.extract.draft import Draft, Value
-from mha_symbolic.extract.place import agreeing
+from mha_symbolic.extract.place import agreeing, placed_again
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.language.extract_phrases import Phrase, joined, phrase
 
@@ -83,7 +83,7 @@ def printed_again(draft: Draft, values: Mapping[str, Any]) -> list[Draft]:
     copy at most one print per step, and only of steps this example claims); a print most of
     whose numbers differ from the example's is another computation the numbers did not find,
     and is left alone."""
-    said = {str(p.numbers["where"]): p.numbers["where"] for p in _placed_again(draft)}
+    said = {str(p.numbers["where"]): p.numbers["where"] for p in placed_again(draft)}
     pending = [v for v in _again(draft) if v.key.partition("[")[0] in values]
     float32 = draft.get("dtype") == "float32"
     pending = [v for v in pending if 2 * agreeing([v], values, float32) > len(_entries(v.value))]
@@ -114,14 +114,10 @@ def again_copies(
     return out
 
 
-def _placed_again(draft: Draft) -> list[Any]:
-    return [p for p in draft.placing if getattr(p, "key", "") == "placing.again"]
-
-
 def _again(draft: Draft) -> list[Value]:
     """The prints the example's placing left out as a step's second print."""
     out = []
-    for said in _placed_again(draft):
+    for said in placed_again(draft):
         numbers = said.numbers
         key, where = str(numbers.get("key", "")).strip("`"), str(numbers.get("where", ""))
         value = str(numbers.get("value", ""))

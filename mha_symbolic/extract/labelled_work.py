@@ -19,7 +19,9 @@ _WEIGHTED = re.compile(
 def label_row(statement: str) -> int | None:
     """The query a line's label names (``Q1: softmax(`` -> 1), or None without one."""
     found = _LABEL.match(statement)
-    return int(found.group(2)) or None if found else None
+    if found is None or int(found.group(2)) < 1:
+        return None
+    return int(found.group(2))
 
 
 def labelled_work(statement: str) -> tuple[str, int] | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 import sympy as sp
 
@@ -243,10 +244,12 @@ def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.Matr
 def _again_at(draft: Draft) -> set[tuple[str, ...]]:
     """Where the prints stand that are judged already as a step's print again."""
     again = {v.where for _, v in draft.repeats}
-    for said in draft.placing:
-        if getattr(said, "key", "") == "placing.again":
-            again.add((str(getattr(said, "numbers", {}).get("where", "")),))
-    return again
+    return again | {(str(said.numbers.get("where", "")),) for said in placed_again(draft)}
+
+
+def placed_again(draft: Draft) -> list[Any]:
+    """The placing's notes on a step's second print with other digits (``placing.again``)."""
+    return [p for p in draft.placing if getattr(p, "key", "") == "placing.again"]
 
 
 def _asks_row(said: str, where: str) -> bool:
