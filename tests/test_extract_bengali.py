@@ -34,6 +34,7 @@ from tests.english import english_words, every_entry_said_in_bengali
 from tests.pages import QKV_PAGE
 from tests.test_check_bengali import _plain_maths, _without_symbols
 from tests.test_extract_cli import DATA, TWO_EXAMPLES, seed
+from tests.test_extract_foreign_entries import trace_page
 from tests.test_extract_given import MASKED
 from tests.test_extract_other_readings import COUNTS_NOTEBOOK, ONE_HEAD, SLICED
 from tests.test_extract_parts import PROJECTED
@@ -392,6 +393,13 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     moved = phrase("placing.restaged", where=where, key=code("scores"), other=code("scaled"))
     assert voice("bn").say(moved) == (
         "লাইন 11: `scores` হিসেবে দাবি করা সংখ্যাগুলো `scaled`-এর: `scaled` হিসেবে যাচাই করা হয়"
+    )
+    # A trace of made-up entries after the example: another computation's, not claimed.
+    notes = extract_all(trace_page(["0.52", "0.31", "0.89"]), "md")[0].draft.notes
+    foreign = next(n for n in notes if getattr(n, "key", "") == "notes.foreign_entries")
+    assert voice("bn").say(foreign) == (
+        "লাইন 28 থেকে লাইন 30: একসাথে ছাপা 3টি মান, কোনোটিই এই উদাহরণের মান নয়: অন্য কোনো হিসাবের, "
+        "দাবি করা হয় না"
     )
     # Every entry of bn.toml's [extract] was said by one of them, and is Bengali itself.
     every_entry_said_in_bengali("extract", said)

@@ -80,8 +80,25 @@ def place_claims(
                 continue
             if inputs and n and role in ("q", "k", "v"):
                 continue  # "head_1 = α_1 V_1" names a factor of a product, not the numbers
+            role = _masked_role(role, s, draft)
             key = step_key(role, head, heads, shapes, scaled)
             _place(draft, replace(s, name=name), role, head, key, shapes)
+
+
+def _masked_role(role: str, s: Seen, draft: Draft) -> str:
+    """Scores printed with -inf entries are the masked scores (only a mask puts -inf there),
+    whatever they are called, when the example masks."""
+    if role not in ("scores", "scaled", "softmax_argument") or draft.get("mask") is None:
+        return role
+    return "masked" if any(_minus_infinity(e) for row in s.item.rows for e in row) else role
+
+
+def _minus_infinity(entry: str) -> bool:
+    try:
+        number = Decimal(entry.strip().replace("−", "-").replace("∞", "Infinity"))
+    except InvalidOperation:
+        return False
+    return number.is_infinite() and number < 0
 
 
 _RESULTS = ("output", "head.output", "concat")

@@ -18,6 +18,7 @@ from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.example_groups import by_example
 from mha_symbolic.extract.facts import Facts, read_facts
+from mha_symbolic.extract.foreign_entries import foreign_entries
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.indexed_vectors import stacked_vectors
 from mha_symbolic.extract.misfit_words import misfit
@@ -266,6 +267,7 @@ def build_draft(
     _found_scale(draft, found)
     _choose_scale(draft, seen, _numbers_over_words(facts, found), heads)
     place_partials(draft, document, seen, lambda: _derived(draft, seen))
+    foreign_entries(draft, lambda: _values(draft, seen))
     unfit(draft)
     _check_shapes(draft, seen, heads)
     if not any(s.role != "shape" for s in seen) and not draft.claims:
