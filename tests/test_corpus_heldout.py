@@ -76,19 +76,14 @@ EXPECTED = {
     "heldout/exercise-md-deep-ml-self-attention.md": (21, 0, 0),
     "heldout/en-csc413-exercise-sheet-attention-by-hand.tex": (12, 0, 0),
     "heldout/tr-notebook-self-attention-steps-example-weights.ipynb": (0, 9, 0),
-    "heldout/es-notebook-numpy-attention-sim-column-softmax.ipynb": (63, 0, 0),
     "heldout/notebook-tensorflow-one-head-float32-prints.ipynb": (57, 0, 0),
     "heldout/blog-html-qa-why-scale-softmax-collapse.html": (9, 9, 0),
-    "heldout/en-beamer-slides-masked-self-attention-tril.tex": (45, 0, 0),
-    "heldout/notebook-exercise-expected-values-ensae-attention.ipynb": (12, 0, 0),
     "heldout/html-exact-causal-grid-named-softmax.html": (14, 0, 0),
     "heldout/fr-course-notes-attention-illustrative-matrix.md": (0, 0, 0),
     "heldout/blog-md-transformer-architecture-sat-weights.md": (4, 2, 0),
-    "heldout/notebook-torch-causal-average-trick-bag-of-words.ipynb": (160, 0, 0),
     "heldout/html-lesson-softmax-percent-blend.html": (3, 0, 0),
     "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
     "heldout/ru-qa-interview-why-scale-attention.md": (1, 0, 0),
-    "heldout/notebook-torch-step-by-step-causal-scaled-attention.ipynb": (81, 8, 0),
 }
 
 

@@ -16,6 +16,7 @@ from tests.corpus.dev_i22_lines import DEV_I22_LINES
 from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.dev_same_page import DEV_SAME_PAGE
 from tests.corpus.dev_seen_heldout import DEV_SEEN_HELDOUT
+from tests.corpus.dev_seen_heldout2 import DEV_SEEN_HELDOUT_2
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1485,4 +1486,5 @@ DOCS: list[Doc] = [
     *DEV_FRESH,
     *DEV_SAME_PAGE,
     *DEV_SEEN_HELDOUT,
+    *DEV_SEEN_HELDOUT_2,
 ]
