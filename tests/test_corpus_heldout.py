@@ -84,6 +84,13 @@ EXPECTED = {
     "heldout/html-lesson-softmax-percent-blend.html": (3, 0, 0),
     "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
     "heldout/ru-qa-interview-why-scale-attention.md": (1, 0, 0),
+    "heldout/notebook-torch-nyu-sanity-checks-e-notation.ipynb": (35, 0, 0),
+    "heldout/r-vignette-attention-package-weights-scaled-by-two.md": (0, 16, 0),
+    "heldout/notebook-numpy-toy-words-then-causal-identity.ipynb": (90, 0, 0),
+    "heldout/notebook-numpy-two-feature-tokens-transposed-weights.ipynb": (93, 0, 0),
+    "heldout/notebook-numpy-seeded-single-head-precision3.ipynb": (16, 0, 0),
+    "heldout/notebook-numpy-saturated-softmax-three-digit-exponents.ipynb": (36, 0, 0),
+    "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
 }
 
 
