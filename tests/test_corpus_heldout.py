@@ -89,6 +89,12 @@ EXPECTED = {
     "heldout/html-sphinx-tutorial-scaled-dot-product-uva.html": (15, 0, 0),
     "heldout/ru-qa-interview-why-scale-attention.md": (1, 0, 0),
     "heldout/notebook-torch-step-by-step-causal-scaled-attention.ipynb": (81, 8, 0),
+    "heldout/en-course-md-lessons-scores-then-blend-prose-arithmetic.md": (43, 0, 0),
+    "heldout/en-qa-md-study-guide-dot-product-saturation.md": (0, 6, 0),
+    "heldout/en-qa-md-study-guide-softmax-weights-two-queries.md": (2, 10, 0),
+    "heldout/en-html-qa-softmax-temperature-chips.html": (0, 6, 0),
+    "heldout/ko-blog-md-bmatrix-eight-words-attention-chain.md": (37, 278, 130),
+    "heldout/en-readme-md-tables-twelve-token-weights.md": (144, 1, 0),
 }
 
 

@@ -20,6 +20,7 @@ from tests.corpus.heldout_help import (
 from tests.corpus.heldout_judge import JUDGE_DOCS
 from tests.corpus.heldout_judge2 import JUDGE_DOCS_2
 from tests.corpus.heldout_judge3 import JUDGE_DOCS_3
+from tests.corpus.heldout_judge5 import JUDGE_DOCS_5
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
 from tests.corpus.helpers import softmax
@@ -267,4 +268,14 @@ BANK = Doc(
     ),
 )
 
-DOCS: list[Doc] = [KO, PT_LAB, BANK, *MORE, *NEW, *JUDGE_DOCS, *JUDGE_DOCS_2, *JUDGE_DOCS_3]
+DOCS: list[Doc] = [
+    KO,
+    PT_LAB,
+    BANK,
+    *MORE,
+    *NEW,
+    *JUDGE_DOCS,
+    *JUDGE_DOCS_2,
+    *JUDGE_DOCS_3,
+    *JUDGE_DOCS_5,
+]
