@@ -91,6 +91,12 @@ EXPECTED = {
     "heldout/notebook-numpy-seeded-single-head-precision3.ipynb": (16, 0, 0),
     "heldout/notebook-numpy-saturated-softmax-three-digit-exponents.ipynb": (36, 0, 0),
     "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
+    "heldout/en-course-md-lessons-scores-then-blend-prose-arithmetic.md": (43, 0, 0),
+    "heldout/en-qa-md-study-guide-dot-product-saturation.md": (0, 6, 0),
+    "heldout/en-qa-md-study-guide-softmax-weights-two-queries.md": (2, 10, 0),
+    "heldout/en-html-qa-softmax-temperature-chips.html": (0, 6, 0),
+    "heldout/ko-blog-md-bmatrix-eight-words-attention-chain.md": (37, 278, 130),
+    "heldout/en-readme-md-tables-twelve-token-weights.md": (144, 1, 0),
 }
 
 
