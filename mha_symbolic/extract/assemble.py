@@ -12,7 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.facts import Facts, stated, stated_heads
 from mha_symbolic.extract.reading import Seen
-from mha_symbolic.extract.weight_convention import applied_as_printed
+from mha_symbolic.extract.weight_convention import applied_as_printed, only_as_printed
 from mha_symbolic.language.extract_phrases import code, named, phrase
 
 Rows = tuple[tuple[str, ...], ...]
@@ -312,7 +312,12 @@ def build_convention(
     draft: Draft, seen: Sequence[Seen], facts: Facts, width: int, layout: str, heads: int
 ) -> bool:
     """xWT when the text writes W^T (or nn.Linear), or when only the transposes fit X."""
+    rows_needed = width // heads if layout == "split" else width
+    found = projection_matrices(seen)
+    given = [s for role in PROJECTIONS for s in found[role].values()]
     printed = applied_as_printed(seen) if facts.transposed else None
+    if facts.transposed and printed is None:
+        printed = only_as_printed(given, rows_needed)
     if facts.transposed and printed is None:
         draft.set(
             "convention", "xWT", f"{facts.transposed}: the weights are applied transposed (X W^T)"
@@ -321,9 +326,6 @@ def build_convention(
     if printed:  # the code says X W^T, the numbers say the print is already transposed
         draft.set("convention", "xW", f"{printed}: the printed X W fits, X W^T does not")
         return False
-    rows_needed = width // heads if layout == "split" else width
-    found = projection_matrices(seen)
-    given = [s for role in PROJECTIONS for s in found[role].values()]
     if given and all(
         shape(s.item.rows)[0] != rows_needed and shape(s.item.rows)[1] == rows_needed for s in given
     ):

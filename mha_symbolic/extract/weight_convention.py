@@ -13,6 +13,15 @@ from mha_symbolic.extract.reading import Seen
 _PAIRS = (("w_q", "q"), ("w_k", "k"), ("w_v", "v"))
 
 
+def only_as_printed(weights: Sequence[Seen], rows_needed: int) -> str | None:
+    """Where the printed projections are in x out and not square (a ``W_QT`` printed C x H):
+    X W^T cannot be computed with them, whatever the text says, so X W as printed was."""
+    shapes = [(len(s.item.rows), len(s.item.rows[0]) if s.item.rows else 0) for s in weights]
+    if shapes and all(rows == rows_needed and cols != rows_needed for rows, cols in shapes):
+        return weights[0].where
+    return None
+
+
 def applied_as_printed(seen: Sequence[Seen]) -> str | None:
     """Where a printed projection is X W with a printed square W as printed, not X W^T (the
     weight's line), or None when no printed X, W and projection say so."""
