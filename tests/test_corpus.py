@@ -33,8 +33,9 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # results table of rows claimed one by one judged again 2695 of 3440. Four held-out documents
 # studied in session 27 moved to dev (tests/corpus/dev_seen_heldout2.py: 357 more numbers, two
 # of them refused) and a fifth sharing a source with one: 2787 of 3809, the floor re-based;
-# weights printed in x out and not square applied as printed whatever the text says 2799 of 3809.
-DEV_FLOOR = 0.734
+# weights printed in x out and not square applied as printed whatever the text says 2799 of 3809;
+# a plain average (softmax of zero scores under a causal mask) found by its numbers 2959 of 3809.
+DEV_FLOOR = 0.776
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

@@ -38,6 +38,7 @@ from tests.test_extract_foreign_entries import trace_page
 from tests.test_extract_given import MASKED
 from tests.test_extract_other_readings import COUNTS_NOTEBOOK, ONE_HEAD, SLICED
 from tests.test_extract_parts import PROJECTED
+from tests.test_extract_plain_average import AVERAGE, X, running_mean_page
 from tests.test_infer_batch import WEIGHTS, numpy_print
 from tests.test_infer_batch import page as batch_page
 from tests.test_infer_causal_pages import CAUSAL
@@ -400,6 +401,16 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     assert voice("bn").say(foreign) == (
         "লাইন 28 থেকে লাইন 30: একসাথে ছাপা 3টি মান, কোনোটিই এই উদাহরণের মান নয়: অন্য কোনো হিসাবের, "
         "দাবি করা হয় না"
+    )
+    # A running mean: attention with zero scores, said as such.
+    average = extract_all(running_mean_page(AVERAGE @ X), "ipynb")[0].draft
+    start = next(n for n in average.notes if getattr(n, "key", "") == "notes.zero_scores")
+    assert voice("bn").say(start) == (
+        "ছাপা ওজনগুলো মাস্কের রেখে দেওয়া কী-গুলোর সাধারণ গড়: উদাহরণটি শূন্য স্কোর (5x5) ও ছাপা ভ্যালু থেকে শুরু"
+    )
+    assert voice("bn").say(average.inferred[1]) == (
+        "সেল 3, আউটপুটের লাইন 1 (5x2) = সফটম্যাক্স(শূন্য স্কোর (5x5), মাস্ক করা (কজাল), সারি ধরে) × "
+        "সেল 2, আউটপুটের লাইন 1: 4 অঙ্ক পর্যন্ত মেলে"
     )
     # Every entry of bn.toml's [extract] was said by one of them, and is Bengali itself.
     every_entry_said_in_bengali("extract", said)

@@ -97,17 +97,17 @@ def _whole(s: Seen) -> bool:
 def _direct_inputs(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     """Q, K and V printed as the inputs ("Q = K = [[1, 0], [0, 1]]", "V = [[1, 2], [3, 4]]"):
     the example starts at them (spec keys q, k, v; each head's own when heads are named)."""
-    given = _given(seen, ("q", "k", "v"))
+    given = given_arrays(seen, ("q", "k", "v"))
     if "q" not in given or "k" not in given:
         return None
     if "v" not in given:  # no values: checked up to the weights, V as symbols
-        if not _set_stage(draft, given, ("q", "k")):
+        if not set_stage(draft, given, ("q", "k")):
             return None
         keys = [len(s.item.rows) for _, s in sorted(given["k"].items())]
-        _symbolic_values(draft, keys)
+        symbolic_values(draft, keys)
         draft.notes.append(phrase("notes.given", names=code("q, k")))
         return (len(given["q"][min(given["q"])].item.rows), 0)
-    if not _set_stage(draft, given, ("q", "k", "v")):
+    if not set_stage(draft, given, ("q", "k", "v")):
         return None
     draft.notes.append(phrase("notes.given", names=code("q, k, v")))
     return (len(given["q"][min(given["q"])].item.rows), 0)
@@ -118,17 +118,17 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     starts (spec keys scores + v, or attention_weights + v; from the scores when both are
     printed, so that the weights are checked too: scores a program printed are judged to
     their printed digits, see run._printed_inputs)."""
-    given = _given(seen, ("scores", "weights", "v"))
+    given = given_arrays(seen, ("scores", "weights", "v"))
     for role, key in (("scores", "scores"), ("weights", "attention_weights")):
-        if role in given and "v" in given and _set_stage(draft, given, (role, "v"), key):
+        if role in given and "v" in given and set_stage(draft, given, (role, "v"), key):
             draft.notes.append(phrase("notes.given", names=code(f"{key}, v")))
             return (len(given[role][min(given[role])].item.rows), 0)
-    argument = _given(seen, ("softmax_argument",)).get("softmax_argument")
+    argument = given_arrays(seen, ("softmax_argument",)).get("softmax_argument")
     if "scores" not in given and "weights" in given and argument:  # softmax([1, 2, 3]) = [...]
         given["scores"] = argument
-    if "scores" in given and "v" not in given and _set_stage(draft, given, ("scores",)):
+    if "scores" in given and "v" not in given and set_stage(draft, given, ("scores",)):
         keys = [len(s.item.rows[0]) for _, s in sorted(given["scores"].items())]
-        _symbolic_values(draft, keys)
+        symbolic_values(draft, keys)
         _masked_scores(draft)
         draft.notes.append(phrase("notes.given", names=code("scores")))
         return (len(given["scores"][min(given["scores"])].item.rows), 0)
@@ -162,7 +162,7 @@ def _masked_scores(draft: Draft) -> None:
     draft.set("mask", "causal" if causal else allowed, where + (": causal" if causal else ""))
 
 
-def _symbolic_values(draft: Draft, keys: list[int]) -> None:
+def symbolic_values(draft: Draft, keys: list[int]) -> None:
     """V as symbols (one column per head; ``keys``: each head's key count) when the page
     prints no values: what follows the softmax is not checked, the steps up to it are."""
     values = [[[f"v_{{{i}}}"] for i in range(1, n + 1)] for n in keys]
@@ -175,7 +175,7 @@ def _symbolic_values(draft: Draft, keys: list[int]) -> None:
     )
 
 
-def _given(seen: Sequence[Seen], roles: tuple[str, ...]) -> dict[str, dict[int, Seen]]:
+def given_arrays(seen: Sequence[Seen], roles: tuple[str, ...]) -> dict[str, dict[int, Seen]]:
     """The whole matrices of these roles, by role and head (0 when no head is named)."""
     given: dict[str, dict[int, Seen]] = {}
     for s in seen:
@@ -187,7 +187,7 @@ def _given(seen: Sequence[Seen], roles: tuple[str, ...]) -> dict[str, dict[int, 
     return given
 
 
-def _set_stage(
+def set_stage(
     draft: Draft, given: dict[str, dict[int, Seen]], roles: tuple[str, ...], first: str = ""
 ) -> bool:
     """Each role's matrices as one spec key (one matrix, or one per head 1..n); False when

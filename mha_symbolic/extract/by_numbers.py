@@ -16,6 +16,7 @@ from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.softmax_parts import unclaimed_parts
+from mha_symbolic.extract.infer.uniform import zero_sizes
 from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
@@ -50,6 +51,14 @@ class Example:
     rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
     seen: tuple[int, ...] = ()  # the positions of its arrays among the arrays searched
     parent: int = 0  # the component it was cut from: examples of one are settings of one page
+    zeros: int = 0  # the size of the zero scores its weights average over (0: none)
+
+
+def _averaged(inference: Inference, index: int) -> set[int]:
+    """The zero scores an array's weights average over (a print of the masked zeros alone, a
+    mask, is no average)."""
+    match = inference.chosen.get(index)
+    return zero_sizes(match.node) if match is not None and match.node.kind != "mask" else set()
 
 
 def by_numbers(
@@ -88,6 +97,7 @@ def by_numbers(
                 inference.rounded_in(members),
                 tuple(i for n in members for i in groups[n]),
                 parents[number],
+                max((size for i in members for size in _averaged(inference, i)), default=0),
             )
         )
     note = capped(inference)

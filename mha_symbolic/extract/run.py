@@ -33,6 +33,7 @@ from mha_symbolic.extract.place import (
     restaged,
     step_key,
 )
+from mha_symbolic.extract.plain_average import zero_stage
 from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.extract.token_lines import token_lines
@@ -248,7 +249,8 @@ def build_draft(
 ) -> Draft:
     draft = Draft(document.name, title)
     mark_float32(draft, document)  # before the numbers place rows: float32's rounding allowed
-    length, width = assemble.build_input(draft, seen, facts)
+    averaged = max((e.zeros for e in found), default=0)
+    length, width = zero_stage(draft, seen, averaged) or assemble.build_input(draft, seen, facts)
     if reading.tokens and len(reading.tokens) == length:
         draft.set("tokens", list(reading.tokens), "the labels of the token lines")
     complete = [e for e in found if e.complete]

@@ -11,6 +11,7 @@ from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.state import Match, Search
+from mha_symbolic.extract.infer.uniform import zero_sizes
 
 # The more a relation says about attention, the more it is believed over another that holds.
 _RANK = {
@@ -414,12 +415,17 @@ def _split(found: Inference) -> None:
             i = heads[i]
         return i
 
+    plain: dict[int, int] = {}  # the size of a plain average -> an array computed from it
     for index, match in found.chosen.items():
         cut = match.node.kind == "slice"  # a head's columns of all heads' Q: no link of heads
         for leaf in match.node.leaves:
             parent[root(leaf.index)] = root(index)
             if not (cut or _shared(found, leaf.index) or _shared(found, index)):
                 heads[head_root(leaf.index)] = head_root(index)
+        for size in zero_sizes(match.node):  # no printed leaf: linked by the average itself
+            other = plain.setdefault(size, index)
+            parent[root(other)] = root(index)
+            heads[head_root(other)] = head_root(index)
     groups: dict[int, list[int]] = {}
     for index in parent:
         groups.setdefault(root(index), []).append(index)

@@ -117,4 +117,6 @@ def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
         return phrase("infer.row", a=ops[0], row=int(node.factor) + 1)
     if kind == "sums":
         return phrase("infer.sums", a=ops[0])
+    if kind == "zeros":
+        return phrase("infer.zeros", n=node.shape[0])
     return phrase("infer.same", a=ops[0])

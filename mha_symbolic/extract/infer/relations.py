@@ -68,8 +68,9 @@ class Node:
 
     @cached_property
     def hidden(self) -> int:
-        """How many computed values it passes through that the document does not print."""
-        if self.printed is not None:
+        """How many computed values it passes through that the document does not print (zero
+        scores are none: a constant the page writes, ``torch.zeros``)."""
+        if self.printed is not None or self.kind == "zeros":
             return 0
         return 1 + sum(o.hidden for o in self.operands)
 
@@ -110,6 +111,11 @@ def mask(a: Node, allowed: np.ndarray, printed: Node | None = None) -> Node:
     return Node(mid, rad, "mask", (a, printed), detail="printed")
 
 
+def zeros(n: int) -> Node:
+    """Scores of zero, exactly (no Q and K): under a mask, their softmax is a plain average."""
+    return Node(np.zeros((n, n)), np.zeros((n, n)), "zeros")
+
+
 def causal(rows: int, cols: int) -> np.ndarray:
     return np.tril(np.ones((rows, cols), dtype=bool), k=cols - rows)
 
@@ -144,10 +150,15 @@ def partial(node: Node) -> bool:
 
 
 def even(scores: Node, by_rows: bool = True) -> bool:
-    """Scores equal along every row (column) of a softmax: any equal numbers give its
-    uniform weights, so a print of 1/n each is no sign of these scores."""
+    """Scores equal along every row (column) of a softmax where the mask leaves them (a -inf
+    is no score): any equal numbers give its uniform weights, so a print of 1/n each is no
+    sign of these scores (the plain average is found as such, see uniform.py)."""
     mid = scores.mid if by_rows else scores.mid.T
-    return bool(np.isfinite(mid).all() and (mid == mid[:, :1]).all())
+    finite = np.isfinite(mid)
+    if not (finite | np.isneginf(mid)).all() or not finite.any(axis=1).all():
+        return False
+    top = np.where(finite, mid, -np.inf).max(axis=1, keepdims=True)
+    return bool(((mid == top) | ~finite).all())
 
 
 def row(a: Node, index: int) -> Node:
@@ -194,6 +205,8 @@ def widened(node: Node) -> Node | None:
     rounded input's error carried through): None when it cannot be recomputed."""
     if node.printed is not None:
         return Node(node.mid, node.printed.rad, "printed", printed=node.printed)
+    if not node.operands:
+        return node if node.kind == "zeros" else None  # exact: nothing to widen
     ops = [widened(o) for o in node.operands]
     if any(o is None for o in ops):
         return None

@@ -17,6 +17,7 @@ from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.scalings import scales
 from mha_symbolic.extract.infer.softmax_stage import attention, useful
 from mha_symbolic.extract.infer.state import MAX_ARRAYS, MAX_CONSTANTS, MAX_HIDDEN, Match, Search
+from mha_symbolic.extract.infer.uniform import uniform_weights
 
 
 def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Search:
@@ -70,7 +71,7 @@ def _pass(
         [n for n in products if not n.columns_at],
     )
     hidden = _hidden_scores(found, whole) + _printed_scores(found, full)
-    weights = attention(found, full, whole, hidden)
+    weights = attention(found, full, whole, hidden) + uniform_weights(found)
     _sums(found, full, weights)
     outputs = _weighted_sums(found, weights, nodes, products)
     _heads(found, [n for n in outputs if not n.columns_at], full)
