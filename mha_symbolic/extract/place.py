@@ -27,6 +27,9 @@ PER_HEAD = {
     "softmax_argument": "scaled",
     "masked": "masked",
     "weights": "weights",
+    "kept": "kept",
+    "renormalised": "renormalised",
+    "dropped": "dropped",
     "head.output": "output",
 }
 WHOLE = {"concat": "concat", "output": "output"}

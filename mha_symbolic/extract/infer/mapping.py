@@ -117,4 +117,11 @@ def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
         return phrase("infer.row", a=ops[0], row=int(node.factor) + 1)
     if kind == "sums":
         return phrase("infer.sums", a=ops[0])
+    if kind == "kept":
+        how = phrase("infer.causal") if len(ops) < 2 else ops[1]
+        return phrase("infer.kept", a=ops[0], how=how)
+    if kind == "renormalised":
+        return phrase("infer.renormalised", a=ops[0])
+    if kind == "dropout":
+        return phrase("infer.dropout", a=ops[0], p=node.detail)
     return phrase("infer.same", a=ops[0])
