@@ -229,6 +229,9 @@ def _reports() -> Iterator[tuple[AttentionSpec, Report]]:
         AttentionSpec.example("rope"),
         AttentionSpec.example("temperature"),
         AttentionSpec.example("alibi"),
+        AttentionSpec(  # masked after the softmax, renormalised, dropped out
+            **BASE, weights_mask="causal", dropout={"p": "1/2", "keep": [[1, 0], [0, 1]]}
+        ),
     ):
         yield spec, check(spec, _wrong_everywhere(spec))
 

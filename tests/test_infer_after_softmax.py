@@ -147,3 +147,16 @@ def test_torchs_own_draw_is_read_back_from_the_printed_zeros() -> None:
     drawn = (dropped != 0).astype(int)
     np.testing.assert_array_equal(np.array(setting.keep[0].tolist(), dtype=int), drawn)
     assert check(one.spec).ok
+
+
+def test_the_masked_weights_row_sums_are_claimed_on_their_own_step() -> None:
+    """The row sums a page prints to show that masked rows no longer add up to 1: judged as
+    ``head1.kept_sums`` (no step of the model: the kept weights' sums), a wrong one found."""
+    sums = KEPT.sum(axis=1)
+    row = "[" + ", ".join(f"{x:.4f}" for x in sums) + "]"
+    wrong = row.replace(f"{sums[2]:.4f}", f"{sums[2] + 0.01:.4f}")
+    for printed, verdicts in ((row, ["exact"] * 4), (wrong, ["exact", "exact", "wrong", "exact"])):
+        (one,) = extract_all(page().replace("Each row over its sum:", f"sums = {printed}\n"))
+        assert one.spec.claims["head1.kept_sums"] == printed
+        (claim,) = [v for v in check(one.spec).claims if v.claim.key == "head1.kept_sums"]
+        assert [e.verdict for e in claim.entries] == verdicts
