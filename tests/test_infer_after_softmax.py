@@ -160,3 +160,49 @@ def test_the_masked_weights_row_sums_are_claimed_on_their_own_step() -> None:
         assert one.spec.claims["head1.kept_sums"] == printed
         (claim,) = [v for v in check(one.spec).claims if v.claim.key == "head1.kept_sums"]
         assert [e.verdict for e in claim.entries] == verdicts
+
+
+def test_dropout_of_weights_the_page_never_prints() -> None:
+    """Scores printed, their softmax not: the dropped-out weights are still found from them."""
+    scores = np.round(SCORES, 4)
+    dropped = softmax(scores) * KEEP * 2
+    only = f"""# Attention with dropout
+
+The attention scores:
+
+S = {text(scores)}
+
+The attention weights after dropout (p = 0.5), from the softmax of S:
+
+D = {text(dropped)}
+"""
+    (one,) = extract_all(only)
+    assert [str(line) for line in one.inferred][1] == (
+        "line 9 (4x4) = dropout of softmax(line 5, by rows) at p = 1/2 (the printed zeros "
+        "dropped, the rest times 1/(1-p)): holds to 4 digits"
+    )
+    assert [(v.claim.key, v.verdict) for v in check(one.spec).claims] == [
+        ("head1.dropped", "rounded")
+    ]
+
+
+def test_whole_numbers_and_small_arrays_are_no_dropout() -> None:
+    """A 0/1 (or 0/2) matrix after two-token weights fits some rate by chance: no dropout; nor
+    a 2 x 2 print, too few entries to tell one."""
+    from mha_symbolic.extract.finder import find_items
+    from mha_symbolic.extract.formats import read_document
+    from mha_symbolic.extract.infer.after_softmax import dropout_for
+    from mha_symbolic.extract.infer.intervals import printed_arrays
+    from mha_symbolic.extract.infer.relations import printed_node
+
+    def arrays(page: str) -> list:
+        return printed_arrays(find_items(read_document(page))[1], 10)
+
+    two, doubled = "[[0.7311, 0.2689], [0.2689, 0.7311]]", "[[1.4622, 0], [0, 1.4622]]"
+    a, b = arrays(f"a = {two}\n\nb = {doubled}\n")
+    assert dropout_for(printed_node(a), b) is None  # two kept: too few
+    c, d = arrays(f"c = {text(NORMED)}\n\nd = {text(KEEP * TRIL * 2, 0)}\n")
+    assert dropout_for(printed_node(c), d) is None  # whole numbers
+    c, d = arrays(f"c = {text(NORMED)}\n\nd = {text(DROPPED)}\n")
+    made = dropout_for(printed_node(c), d)
+    assert made is not None and (made.detail, made.factor) == ("1/2", 2.0)

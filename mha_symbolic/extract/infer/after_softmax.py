@@ -18,20 +18,23 @@ from mha_symbolic.extract.infer.state import Search
 RATES = tuple(
     Fraction(p) for p in ("1/10", "1/5", "1/4", "3/10", "1/3", "2/5", "1/2", "3/5", "2/3", "7/10")
 ) + tuple(Fraction(p) for p in ("3/4", "4/5", "9/10"))
-_ENTRIES = 4  # the weights' nonzero entries a dropout must cover, kept or dropped
+_ENTRIES = 6  # the weights' nonzero entries a dropout must cover, kept or dropped
+_KEPT = 3  # and how many it must keep: their common ratio is the evidence
 _NEAR = 0.02  # how near the kept entries' typical ratio must be to a rate's 1/(1-p)
 
 
 def after_softmax(found: Search, nodes: list[Node], weights: list[Node]) -> list[Node]:
     """The weights masked and renormalised, and dropped out, that a print gives: kept as
-    weights a weighted sum may take after them."""
+    weights a weighted sum may take after them. Masked: printed weights, or a softmax a print
+    gives (that of unprinted weights is the softmax of masked scores, found before). Dropped
+    out: any weights, its printed zeros being evidence enough."""
     given = [n for n in nodes if n.printed is not None and rel.is_distribution(n.printed)]
     printed = {id(m.node) for matches in found.matches.values() for m in matches}
     candidates = _distinct([*given, *(w for w in weights if id(w) in printed)])
     out: list[Node] = []
     for a in candidates:
         out += _masked_after(found, a)
-    for a in _distinct([*candidates, *out]):
+    for a in _distinct([*candidates, *out, *weights]):
         out += _dropped(found, a)
     return out
 
@@ -91,13 +94,13 @@ def _dropped(found: Search, a: Node) -> list[Node]:
     for target in found.by_shape.get(a.shape, []):
         if target.index <= a.last or not found.spend():
             continue
-        made = _dropout_for(a, target)
+        made = dropout_for(a, target)
         if made is not None and found.test(made):
             out.append(made)
     return out
 
 
-def _dropout_for(a: Node, target: Printed) -> Node | None:
+def dropout_for(a: Node, target: Printed) -> Node | None:
     """Dropout of ``a`` whose keep pattern is where ``target`` prints no 0, at the rate its
     kept entries' ratio to ``a`` says; None when they say no dropout."""
     if not np.isfinite(target.mid).all() or not np.isfinite(a.mid).all():
@@ -105,8 +108,10 @@ def _dropout_for(a: Node, target: Printed) -> Node | None:
     surely = a.mid - a.rad > 0
     keep = target.mid != 0
     kept, dropped = int((surely & keep).sum()), int((surely & ~keep).sum())
-    if kept < 2 or dropped < 1 or kept + dropped < _ENTRIES:
+    if kept < _KEPT or dropped < 1 or kept + dropped < _ENTRIES:
         return None  # too few entries to tell a dropout from a coincidence
+    if (target.mid == np.round(target.mid)).all():
+        return None  # whole numbers: a 0/1 matrix or counts, an input's digits
     ratios = target.mid[surely & keep] / a.mid[surely & keep]
     typical = float(np.median(ratios))
     p = min(RATES, key=lambda r: abs(1 / (1 - float(r)) - typical))
