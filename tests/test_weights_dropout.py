@@ -188,3 +188,32 @@ def test_check_judges_the_new_steps_and_finds_a_slipped_digit() -> None:
         ("wrong", "3/2"),
         ("exact", "0"),
     ]
+
+
+def test_the_likely_mistakes_dropout_not_rescaled_and_rows_not_renormalised() -> None:
+    from mha_symbolic import check
+
+    made = AttentionSpec.from_dict(
+        {
+            "attention_weights": [
+                ["0.5", "0.25", "0.25"],
+                ["0.2", "0.6", "0.2"],
+                [0, "0.5", "0.5"],
+            ],
+            "v": [[1, 0], [0, 1], [1, 1]],
+            "weights_mask": "causal",
+            "dropout": {"p": "0.2", "keep": [[1, 1, 0], [0, 1, 1], [1, 0, 1]]},
+        }
+    )
+    report = check(
+        made,
+        {
+            "head1.renormalised": "[[0.5, 0, 0], [0.2, 0.6, 0], [0, 0.5, 0.5]]",  # the kept
+            "head1.dropped[3]": "[0, 0, 0.5]",  # 1/2 kept as it is, not times 5/4
+        },
+    )
+    said = [[str(m) for m in v.mistakes] for v in report.claims]
+    assert said == [
+        ["rows of the masked weights not divided by their sums"],
+        ["kept weights not scaled by 1/(1-p) = 5/4 after dropout"],
+    ]

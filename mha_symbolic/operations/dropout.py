@@ -11,7 +11,7 @@ last on the weights, after any renormalisation; being linear, its reverse-mode r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy as sp
@@ -20,7 +20,7 @@ from sympy import ImmutableMatrix as Matrix
 from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.operations import weights_chain
-from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.operation import Operation, Unary, each
 from mha_symbolic.operations.weights_mask import zero_one
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean, one_line
@@ -187,6 +187,17 @@ def _code(lowering: Any, node: Any) -> Dropout:
     return Dropout(lowering.operand(node.expr.arg, None), sp.Tuple(*keeps), node.expr.p)
 
 
+def unscaled(program: Any) -> Any:
+    """The likely mistake of the kept weights left as they were, not times 1/(1-p)."""
+    return each(program, "dropout", lambda n: replace(n, expr=Dropout(n.expr.arg, n.expr.keep, 0)))
+
+
+def rate_of(program: Any) -> sp.Expr | None:
+    """The fact ``dropout``: its rate p, None when the weights are not dropped out."""
+    node = next((n for n in program if n.kind == "dropout"), None)
+    return None if node is None else node.expr.p
+
+
 _ARRAY = '''
 def dropout(weights, keep, factor):
     """The weights the 0/1 pattern keeps (one per stacked head), times 1/(1-p)."""
@@ -217,4 +228,6 @@ OPERATION = Operation(
     forward_forms=weights_chain.forward_forms,
     code=_code,
     prelude={"numpy": _ARRAY, "jax": _ARRAY, "torch": _TORCH},
+    rewrites={"dropout_unscaled": unscaled},
+    facts={"dropout": rate_of},
 )

@@ -9,6 +9,7 @@ reverse-mode rule is :class:`RenormalisedBackward`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -16,7 +17,7 @@ from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.exact import ops
 from mha_symbolic.operations import weights_chain
-from mha_symbolic.operations.operation import Operation, Unary
+from mha_symbolic.operations.operation import Operation, Unary, each
 
 
 class Renormalised(Unary):
@@ -123,6 +124,17 @@ def _vjp(reverse: Any, expr: Renormalised, bar: sp.Basic) -> None:
     reverse.vjp(expr.arg, RenormalisedBackward(expr.arg, bar))
 
 
+def not_renormalised(program: Any) -> Any:
+    """The likely mistake of the masked weights taken as they are, rows not divided by their
+    sums."""
+    return each(program, "renormalise", lambda node: replace(node, expr=node.expr.arg))
+
+
+def renormalises(program: Any) -> bool:
+    """The fact ``renormalised``: the weights are masked after the softmax and renormalised."""
+    return any(node.kind == "renormalise" for node in program)
+
+
 _ARRAY = '''
 def renormalised(kept):
     """Each row over its sum (a row of zeros stays zeros)."""
@@ -171,4 +183,6 @@ OPERATION = Operation(
         "torch_backward": _BACKWARD,
         "jax_backward": _BACKWARD,
     },
+    rewrites={"not_renormalised": not_renormalised},
+    facts={"renormalised": renormalises},
 )
