@@ -32,8 +32,8 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # a query's labelled working ("Q1: softmax([...]) ≈ [...]") read as its row 2691 of 3440; a
 # results table of rows claimed one by one judged again 2695 of 3440; weights masked after the
 # softmax and renormalised, and dropout read from its printed zeros, 2855 of 3440; the masked
-# weights' row sums 2859 of 3440.
-DEV_FLOOR = 0.831
+# weights' row sums 2859 of 3440; a bare row of them placed by its numbers 2865 of 3440.
+DEV_FLOOR = 0.832
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

@@ -206,3 +206,14 @@ def test_whole_numbers_and_small_arrays_are_no_dropout() -> None:
     c, d = arrays(f"c = {text(NORMED)}\n\nd = {text(DROPPED)}\n")
     made = dropout_for(printed_node(c), d)
     assert made is not None and (made.detail, made.factor) == ("1/2", 2.0)
+
+
+def test_a_bare_row_of_the_masked_weights_is_that_row() -> None:
+    """A row printed in the prose with no name ("the first row keeps only its own weight"):
+    the one row of a step its numbers give, here the masked weights' first."""
+    first = f"[{KEPT[0, 0]:.2f}, 0.0, 0.0, 0.0]"
+    said = f"The first row keeps only its own weight, {first}.\n\nEach row over its sum:"
+    (one,) = extract_all(page().replace("Each row over its sum:", said))
+    assert one.spec.claims["head1.kept[1]"] == first
+    (claim,) = [v for v in check(one.spec).claims if v.claim.key == "head1.kept[1]"]
+    assert claim.verdict == "rounded"
