@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.infer import Inference
-from mha_symbolic.extract.infer.relations import Node, causal
+from mha_symbolic.extract.infer.relations import Node
 
 Setting = Any  # "causal", a 0/1 matrix, or a dropout table; None: not done
 
@@ -40,8 +42,9 @@ def _below(node: Node) -> list[Node]:
 
 
 def _causal(pattern: Any) -> bool:
-    """Whether a 0/1 pattern keeps exactly each query's own and earlier keys."""
-    return bool((pattern == causal(*pattern.shape)).all())
+    """Whether a 0/1 pattern keeps exactly each query's own and earlier keys (key j for query
+    i when j <= i, as the spec's "causal" means)."""
+    return bool((pattern == np.tril(np.ones(pattern.shape, dtype=bool))).all())
 
 
 def _zero_one(pattern: Any) -> list[list[int]]:

@@ -36,11 +36,6 @@ class DropoutSetting:
     p: sp.Expr
     keep: tuple[Matrix, ...]
 
-    @property
-    def factor(self) -> sp.Expr:
-        """1/(1-p): what a kept weight is multiplied by."""
-        return 1 / (1 - self.p)
-
 
 def read_dropout(value: Any, values: Mapping[str, Any]) -> DropoutSetting | None:
     """``{p = ..., keep = ...}``, or none (absent, false)."""

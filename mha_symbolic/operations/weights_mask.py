@@ -34,7 +34,7 @@ def read_weights_mask(value: Any, values: Mapping[str, Any]) -> Matrix | None:
         return None
     rows, cols = values["query"].rows, values["key"].rows
     if value == "causal":
-        return Matrix(rows, cols, lambda i, j: 1 if j <= i + cols - rows else 0)
+        return Matrix(rows, cols, lambda i, j: 1 if j <= i else 0)  # as the mask's causal
     if isinstance(value, str) and "\\begin" not in value:
         raise SpecError(
             f'{KEY} must be "causal", "none" or a 0/1 matrix, got {one_line(repr(value))}'
