@@ -117,7 +117,7 @@ def place(builder: Any, n: int, allowed: Matrix, parts: dict[str, Any]) -> dict[
             f"{KEY} has shape {allowed.shape} but head {n}'s weights have shape {weights.shape}"
         )
     expr = Kept(weights, allowed)
-    masked = builder.add(f"head{n}.kept", "weights_mask", rf"\dot{{A}}_{{{n}}}", expr, n)
+    masked = builder.add(f"head{n}.kept", "weights_mask", f"A'_{{{n}}}", expr, n)
     return {**parts, "kept": masked}
 
 
