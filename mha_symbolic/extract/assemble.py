@@ -126,11 +126,13 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     argument = _given(seen, ("softmax_argument",)).get("softmax_argument")
     if "scores" not in given and "weights" in given and argument:  # softmax([1, 2, 3]) = [...]
         given["scores"] = argument
-    after = draft.get("weights_mask") is not None or draft.get("dropout") is not None
-    for role, key in [("scores", "scores"), *[("weights", "attention_weights")] * after]:
+    stages = [("scores", "scores")]
+    if draft.get("weights_mask") is not None or draft.get("dropout") is not None:
+        stages.append(("weights", "attention_weights"))  # the steps after the softmax checked
+    for role, key in stages:
         if role in given and "v" not in given and _set_stage(draft, given, (role,), key):
             _symbolic_values(draft, [len(s.item.rows[0]) for _, s in sorted(given[role].items())])
-            _masked_scores(draft)  # weights given: what follows the softmax is checked
+            _masked_scores(draft)
             draft.notes.append(phrase("notes.given", names=code(key)))
             return (len(given[role][min(given[role])].item.rows), 0)
     return None
