@@ -138,6 +138,9 @@ BASE = {  # two heads, asymmetric weights: each common mistake gives numbers of 
         "w_o": [[1, 0], [0, 1], [1, 0], [0, 1]],
     },
 }
+AFTER_SOFTMAX = AttentionSpec(  # masked after the softmax, renormalised, dropped out
+    **BASE, weights_mask="causal", dropout={"p": "1/2", "keep": [[1, 0], [0, 1]]}
+)
 TORCH_WEIGHTS = {**BASE["weights"], "w_o": [[1, 0, 1, 0], [0, 1, 0, 1]]}  # (out, in)
 SYMBOLIC = AttentionSpec(x=[[1, 0], [0, 1]], heads=1, weights={"w_q": "symbolic"}, scale="none")
 
@@ -229,8 +232,17 @@ def _reports() -> Iterator[tuple[AttentionSpec, Report]]:
         AttentionSpec.example("rope"),
         AttentionSpec.example("temperature"),
         AttentionSpec.example("alibi"),
+        AFTER_SOFTMAX,
     ):
         yield spec, check(spec, _wrong_everywhere(spec))
+    # Masking after the softmax and dropout, each with its likely mistake.
+    weights = derive(AFTER_SOFTMAX)
+    kept = _printed(weights["head1.kept"])
+    unscaled = _printed(weights["head1.renormalised"].multiply_elementwise(sp.eye(2)))
+    yield (
+        AFTER_SOFTMAX,
+        check(AFTER_SOFTMAX, {"head1.renormalised": kept, "head1.dropped": unscaled}),
+    )
 
 
 def test_every_string_of_the_check_is_bengali_and_said(monkeypatch: pytest.MonkeyPatch) -> None:

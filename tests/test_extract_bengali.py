@@ -39,6 +39,7 @@ from tests.test_extract_given import MASKED
 from tests.test_extract_other_readings import COUNTS_NOTEBOOK, ONE_HEAD, SLICED
 from tests.test_extract_parts import PROJECTED
 from tests.test_extract_plain_average import AVERAGE, X, running_mean_page
+from tests.test_infer_after_softmax import page as after_softmax_page
 from tests.test_infer_batch import WEIGHTS, numpy_print
 from tests.test_infer_batch import page as batch_page
 from tests.test_infer_causal_pages import CAUSAL
@@ -389,6 +390,20 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     batch = extract_all(batch_page(numpy_print(WEIGHTS)))[0].inferred[-1]
     assert voice("bn").say(batch) == (
         "লাইন 38 (2x3x2) = `concat`, ব্যাচের প্রতিটি উপাদান আলাদাভাবে: 4 অঙ্ক পর্যন্ত মেলে"
+    )
+    # Weights masked after the softmax, renormalised, then dropped out.
+    again, dropped = extract_all(after_softmax_page())[0].inferred[3:5]
+    assert (
+        voice("bn")
+        .say(again)
+        .startswith(
+            "লাইন 15 (4x4) = সফটম্যাক্সের পরে লাইন 5, 0/1 মাস্ক (লাইন 9) দিয়ে গুণ করা, প্রতিটি সারি "
+            "তার যোগফল দিয়ে ভাগ করা: 4 অঙ্ক পর্যন্ত মেলে"
+        )
+    )
+    assert voice("bn").say(dropped) == (
+        "লাইন 19 (4x4) = p = 1/2 হারে লাইন 15-এর ড্রপআউট (ছাপা শূন্যগুলো বাদ, বাকিগুলো 1/(1-p) "
+        "দিয়ে গুণ): 4 অঙ্ক পর্যন্ত মেলে"
     )
     where = read_document(TWO_EXAMPLES).lines[10].where
     moved = phrase("placing.restaged", where=where, key=code("scores"), other=code("scaled"))

@@ -138,6 +138,9 @@ HEAD_SPECS = [
     AttentionSpec(q=[[1, 0]], k=[[1, 0]], v=[[2]], rope=True),
     AttentionSpec(scores=[[1, 2], [3, 4]], v=[[1, 0], [0, 1]], mask="causal"),
     AttentionSpec(attention_weights=[[1, 0], [0, 1]], v=[[4, 0], [0, 8]]),
+    AttentionSpec(
+        x=[[1, 0], [0, 1]], weights_mask="causal", dropout={"p": "1/2", "keep": [[1, 0], [1, 1]]}
+    ),
 ]
 
 
@@ -160,6 +163,9 @@ def test_head_steps_backwards_are_the_order_of_the_gradients() -> None:
         *(
             "output",
             "v",
+            "dropped",
+            "renormalised",
+            "kept",
             "weights",
             "masked",
             "bias",

@@ -222,7 +222,7 @@ def test_every_fact_an_operation_answers_is_typed_for_its_callers() -> None:
         if "return" in getattr(rule, "__annotations__", {})
     }
     assert named == {name: declared[name] for name in named}
-    assert sorted(named) == ["convention", "layout", "mask", "scale"]
+    assert sorted(named) == ["convention", "dropout", "layout", "mask", "renormalised", "scale"]
 
 
 def test_the_likely_mistakes_are_the_operations_rewrites_found_by_name() -> None:
@@ -230,6 +230,8 @@ def test_the_likely_mistakes_are_the_operations_rewrites_found_by_name() -> None
 
     assert sorted(rewrite.REWRITES) == [
         "column_softmax",
+        "dropout_unscaled",
+        "not_renormalised",
         "scaled_by",
         "stream_for",
         "transposed_square_weights",

@@ -206,6 +206,20 @@ def _mask_ignored(d: Derivation) -> tuple[Phrase, Variant] | None:
     return phrase("mistakes.mask_ignored"), _variant(d, rewrite.unmasked)
 
 
+def _dropout_unscaled(d: Derivation) -> tuple[Phrase, Variant] | None:
+    rate = d.facts.dropout
+    if rate is None or rate == 0:
+        return None
+    label = phrase("mistakes.dropout_unscaled", factor=sp.sstr(1 / (1 - rate)))
+    return label, _variant(d, rewrite.dropout_unscaled)
+
+
+def _not_renormalised(d: Derivation) -> tuple[Phrase, Variant] | None:
+    if not d.facts.renormalised:
+        return None
+    return phrase("mistakes.not_renormalised"), _variant(d, rewrite.not_renormalised)
+
+
 Rule = Callable[[Derivation], tuple[Phrase, Variant] | None]
 
 # Each rule gives (label, lazy values) of one mistake, or None when it does not apply to the
@@ -220,4 +234,6 @@ MISTAKES: tuple[tuple[Rule, str], ...] = (
     (_q_for_k, "stream_for"),
     (_no_output_projection, "without_output_projection"),
     (_mask_ignored, "unmasked"),
+    (_not_renormalised, "not_renormalised"),
+    (_dropout_unscaled, "dropout_unscaled"),
 )

@@ -3,7 +3,8 @@
 Documents print the softmax numerators e^{s_ij} (``head1.exp``), their row sums
 (``head1.sums``, one column), each key's share of an output row, a_ij v_j
 (``head1.weighted[i]``: one row per key j for query i; ``head1.weighted[i,j]`` one row) and the
-row sums of the weights, printed to show that each row sums to 1 (``head1.weight_sums``, a row).
+row sums of the weights, printed to show that each row sums to 1 (``head1.weight_sums``, a row),
+and those of the weights masked after the softmax, which do not (``head1.kept_sums``).
 They are computed here from the derivation's exact values: the model has no nodes for them.
 """
 
@@ -47,8 +48,10 @@ class Values(Mapping[str, Matrix]):
             logits = program.logits(n).key
             self._put(f"head{n}.exp", (rows, cols), lambda: _exponentials(self.d[logits]))
             self._put(f"head{n}.sums", (rows, 1), lambda: _row_sums(self[f"head{n}.exp"]))
-        weights_key = f"head{n}.weights"
+        weights_key, kept_key = f"head{n}.weights", f"head{n}.kept"
         self._put(f"head{n}.weight_sums", (1, rows), lambda: _weight_sums(self.d[weights_key]))
+        if kept_key in self.shapes:  # the weights masked after the softmax: their row sums
+            self._put(f"head{n}.kept_sums", (1, rows), lambda: _weight_sums(self.d[kept_key]))
         value = _value_key(program, n)
         if value is None:
             return

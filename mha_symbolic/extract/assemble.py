@@ -126,12 +126,15 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     argument = given_arrays(seen, ("softmax_argument",)).get("softmax_argument")
     if "scores" not in given and "weights" in given and argument:  # softmax([1, 2, 3]) = [...]
         given["scores"] = argument
-    if "scores" in given and "v" not in given and set_stage(draft, given, ("scores",)):
-        keys = [len(s.item.rows[0]) for _, s in sorted(given["scores"].items())]
-        symbolic_values(draft, keys)
-        _masked_scores(draft)
-        draft.notes.append(phrase("notes.given", names=code("scores")))
-        return (len(given["scores"][min(given["scores"])].item.rows), 0)
+    stages = [("scores", "scores")]
+    if draft.get("weights_mask") is not None or draft.get("dropout") is not None:
+        stages.append(("weights", "attention_weights"))  # the steps after the softmax checked
+    for role, key in stages:
+        if role in given and "v" not in given and set_stage(draft, given, (role,), key):
+            symbolic_values(draft, [len(s.item.rows[0]) for _, s in sorted(given[role].items())])
+            _masked_scores(draft)
+            draft.notes.append(phrase("notes.given", names=code(key)))
+            return (len(given[role][min(given[role])].item.rows), 0)
     return None
 
 

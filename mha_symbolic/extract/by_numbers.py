@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
-from mha_symbolic.extract.infer.graph import ATTENTION, NO_STEP
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.role_tables import AFTER, ATTENTION, NO_STEP
 from mha_symbolic.extract.infer.softmax_parts import unclaimed_parts
 from mha_symbolic.extract.infer.uniform import zero_sizes
 from mha_symbolic.extract.infer.variants import split_variants
@@ -23,12 +23,13 @@ from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.single_precision import single_precision
 from mha_symbolic.extract.weight_sums import weight_sums
+from mha_symbolic.extract.weights_after import Setting, after_softmax
 from mha_symbolic.extract.weights_plausible import no_weights, not_weights
 from mha_symbolic.language.extract_phrases import Phrase
 
 _CLAIMS = {
     "head.x", "q", "k", "v", "scores", "scaled", "softmax_argument", "masked", "weights",
-    "head.output", "concat", "output", "exp", "exp_sums",
+    "head.output", "concat", "output", "exp", "exp_sums", *AFTER,
 }  # fmt: skip
 _INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
 _RESULTS = ATTENTION | {"concat", "output"}  # steps no input is printed alike by chance
@@ -51,6 +52,7 @@ class Example:
     rounded: bool = False  # its relations hold only with the printed inputs taken as rounded
     seen: tuple[int, ...] = ()  # the positions of its arrays among the arrays searched
     parent: int = 0  # the component it was cut from: examples of one are settings of one page
+    after: tuple[Setting, Setting] = (None, None)  # weights_mask and dropout (weights_after)
     zeros: int = 0  # the size of the zero scores its weights average over (0: none)
 
 
@@ -97,6 +99,7 @@ def by_numbers(
                 inference.rounded_in(members),
                 tuple(i for n in members for i in groups[n]),
                 parents[number],
+                after_softmax(inference, members),
                 max((size for i in members for size in _averaged(inference, i)), default=0),
             )
         )
@@ -221,11 +224,13 @@ def _printed_again(inference: Inference) -> None:
 
 
 _SCORES = frozenset(("scores", "scaled", "masked"))  # steps a name ("S", "Scores") mixes up
+_WEIGHTS = frozenset(("weights", "renormalised"))  # renormalised weights are weights by name
 
 
 def _loosely_named(inference: Inference, index: int, source: int) -> bool:
     named, first = inference.roles[index], inference.roles[source]
-    return source in inference.strong and {named, first} <= _SCORES
+    loose = {named, first} <= _SCORES or {named, first} <= _WEIGHTS
+    return source in inference.strong and loose
 
 
 def _first_print_of(inference: Inference, names: dict[int, str]) -> None:

@@ -71,7 +71,12 @@ def place_partials(
         weighted_batches(draft, seen, values)
 
 
-_PARTS = {"exp": "exp", "exp_sums": "sums", "weight_sums": "weight_sums"}  # role -> its step
+_PARTS = {  # role -> its step
+    "exp": "exp",
+    "exp_sums": "sums",
+    "weight_sums": "weight_sums",
+    "kept_sums": "kept_sums",
+}
 
 
 def _printed_parts(draft: Draft, seen: Sequence[Seen]) -> None:

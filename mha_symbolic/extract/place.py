@@ -27,6 +27,9 @@ PER_HEAD = {
     "softmax_argument": "scaled",
     "masked": "masked",
     "weights": "weights",
+    "kept": "kept",
+    "renormalised": "renormalised",
+    "dropped": "dropped",
     "head.output": "output",
 }
 WHOLE = {"concat": "concat", "output": "output"}
@@ -218,7 +221,9 @@ def _shape(s: Seen) -> tuple[int, int]:
 _NEIGHBOURS = {"scores": ("scaled",), "scaled": ("scores",), "masked": ("scaled", "scores")}
 
 
-_ROW_STEPS = ("scores", "scaled", "masked", "weights", "output", "concat")
+_ROW_STEPS = (
+    "scores", "scaled", "masked", "weights", "kept", "renormalised", "dropped", "output", "concat",
+)  # fmt: skip
 
 
 def placed_rows(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.MatrixBase]) -> None:

@@ -39,6 +39,7 @@ from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
 from mha_symbolic.extract.unfit import unfit
+from mha_symbolic.extract.weights_after import set_after
 from mha_symbolic.extract.word_rows import word_rows
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 from mha_symbolic.spec import bounds
@@ -249,6 +250,7 @@ def build_draft(
 ) -> Draft:
     draft = Draft(document.name, title)
     mark_float32(draft, document)  # before the numbers place rows: float32's rounding allowed
+    set_after(draft, *next((e.after for e in found if e.after != (None, None)), (None, None)))
     averaged = max((e.zeros for e in found), default=0)
     length, width = zero_stage(draft, seen, averaged) or assemble.build_input(draft, seen, facts)
     if reading.tokens and len(reading.tokens) == length:

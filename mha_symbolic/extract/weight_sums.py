@@ -1,6 +1,8 @@
 """The row sums of the weights a page prints to show that each row sums to 1
 (``attn.sum(dim=-1)`` -> ``tensor([1., 1., 1.])``): found by the numbers as the sums of an
-example's weights, claimed on ``head{n}.weight_sums`` (one row, as such a sum prints)."""
+example's weights, claimed on ``head{n}.weight_sums`` (one row, as such a sum prints); and the
+row sums of the weights masked after the softmax, printed to show they no longer do
+(``head{n}.kept_sums``)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.reading import Seen
 
 ROLE = "weight_sums"
+KEPT = "kept_sums"
 
 
 def weight_sums(s: Seen, n: int, inference: Inference, heads: Sequence[int]) -> Seen | None:
@@ -26,16 +29,18 @@ def weight_sums(s: Seen, n: int, inference: Inference, heads: Sequence[int]) -> 
         return None
     weights = match.node.operands[0]
     printed = weights.printed
-    if printed is not None and inference.roles.get(printed.index) != "weights":
+    said = inference.roles.get(printed.index) if printed is not None else None
+    role = KEPT if weights.kind == "kept" or said == "kept" else ROLE
+    if printed is not None and said not in ("weights", "kept"):
         return None  # the sums of another distribution than the example's weights
-    if printed is None and not _softmax_of_scores(weights, inference):
+    if printed is None and role == ROLE and not _softmax_of_scores(weights, inference):
         return None
     head = inference.heads.get(printed.index) if printed is not None else None
     if head is None and heads[component] == 1:
         head = 1
     if head is None:
         return None
-    return replace(s, role=ROLE, head=head, names=(f"{ROLE}:{head}",), printed=(s.name,))
+    return replace(s, role=role, head=head, names=(f"{role}:{head}",), printed=(s.name,))
 
 
 _SCORES = frozenset({"scores", "scaled", "masked", "softmax_argument"})

@@ -21,6 +21,8 @@ from mha_symbolic.operations.operation import STREAMS as STREAMS
 from mha_symbolic.operations.operation import Operation, Rule
 
 if TYPE_CHECKING:  # the answers' types only: the modules are found below, not listed
+    import sympy as sp
+
     from mha_symbolic.operations.mask import Mask
     from mha_symbolic.operations.scale import ScaleOf
 
@@ -58,6 +60,8 @@ class Answers:
     layout: str  # the projections': per_head, split or fused
     fused: bool  # the projections': the layout is fused
     convention: str  # the projections': xW or xWT
+    dropout: sp.Expr | None  # dropout's: its rate p, None when nothing is dropped out
+    renormalised: bool  # the renormalisation's: weights masked after the softmax, renormalised
 
 
 def rules(name: str) -> dict[type, Rule]:

@@ -10,69 +10,27 @@ from dataclasses import dataclass, field
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.role_tables import (
+    AFTER_STEPS,
+    ATTENTION,
+    COMPATIBLE,
+    INPUTS,
+    NO_STEP,
+    RANK,
+    SCORES,
+    SHARED,
+)
 from mha_symbolic.extract.infer.state import Match, Search
 from mha_symbolic.extract.infer.uniform import zero_sizes
 
-# The more a relation says about attention, the more it is believed over another that holds.
-_RANK = {
-    "softmax_rows": 0,
-    "softmax_cols": 0,
-    "mask": 0,
-    "product_t": 1,
-    "scale": 1,
-    "product": 2,
-    "concat": 2,
-    "slice": 2,
-    "same": -1,  # the same numbers printed again: the simplest account there is
-    "sums": 0,
-    "exp": 1,
-    "exp_sums": 1,
-}
-# Relations whose result is no step of attention (row sums of weights): never a claim.
-NO_STEP = frozenset({"sums"})
-ATTENTION = {"weights", "scores", "scaled", "masked", "head.output", "softmax_argument"}
-# The steps a relation's result can be, whatever its name says otherwise.
-_PRODUCTS = ("q", "k", "v", "scores", "output", "head.output", "concat")
-_COMPATIBLE = {
-    "softmax_rows": ("weights",),
-    "softmax_cols": ("weights",),
-    "mask": ("masked", "softmax_argument"),
-    "scale": ("scaled", "softmax_argument"),
-    "product": _PRODUCTS,
-    "product_t": _PRODUCTS,
-    "concat": ("concat",),
-    "exp": ("exp",),
-    "exp_sums": ("exp_sums",),
-    "slice": ("q", "k", "v", "head.output", "head.x"),
-    "same": (
-        "x",
-        "q",
-        "k",
-        "v",
-        "scores",
-        "scaled",
-        "softmax_argument",
-        "weights",
-        "head.output",
-        "concat",
-        "output",
-        "w_q",
-        "w_k",
-        "w_v",
-        "w_o",
-    ),
-}
-_INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
-_SCORES = ("scores", "scaled", "masked", "softmax_argument")  # one array at its stages
 Scaling = tuple[float, str]  # a scale's factor, and how the search said it ("√3", "" for 1)
-_SHARED = {"x", "concat", "output", "w_o", "wide"}  # roles no single head owns
 
 
 def rank(match: Match) -> tuple[int, int, int, int, int]:
     """Fewest slips first; then a print as computed over a print of its transpose (a product
     that holds both ways, by a symmetric W, is the one the page wrote); then what says most."""
     slips, turned = len(match.fit.slips), int(match.fit.transposed)
-    return (slips, turned, _RANK.get(match.node.kind, 5), match.node.hidden, -match.node.last)
+    return (slips, turned, RANK.get(match.node.kind, 5), match.node.hidden, -match.node.last)
 
 
 @dataclass
@@ -140,7 +98,7 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     found = Inference(search)
     explained = search.explained()
     for index, matches in search.matches.items():
-        if names.get(index) in _INPUTS:  # weights printed alike are not one printed twice
+        if names.get(index) in INPUTS:  # weights printed alike are not one printed twice
             matches = [m for m in matches if m.node.kind != "same"]
         matches = _reprint_of_explained(matches, explained)
         if not matches:
@@ -148,8 +106,8 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         ordered = sorted(matches, key=rank)
         fewest = [m for m in ordered if rank(m)[0] == rank(ordered[0])[0]]
         # Every relation that holds is a candidate; a name picks among them, the rank if none.
-        named = [m for m in fewest if names.get(index) in _COMPATIBLE.get(m.node.kind, ())]
-        if named:
+        named = [m for m in fewest if names.get(index) in COMPATIBLE.get(m.node.kind, ())]
+        if named and named[0].node.kind not in AFTER_STEPS:  # renormalised: never weights
             found.named[index] = names[index]
         pool = named or fewest
         if names.get(index) and not named and _believed(names[index], pool[0].node):
@@ -202,7 +160,7 @@ def _believed(name: str, node: Node) -> bool:
     numbers both say scores and differ only in the stage (the scaled scores named "scores")."""
     if node.hidden < 2 or node.kind in NO_STEP or node.kind == "exp_sums":
         return False  # a sum of e^s is one step from the logits, as a row sum of weights is
-    if name in _SCORES and _role_of(node) in _SCORES:
+    if name in SCORES and _role_of(node) in SCORES:
         return False
     return name not in ("q", "k", "v") or _unprinted_qkv(node)
 
@@ -241,7 +199,7 @@ def _agreeing(match: Match, names: Mapping[int, str]) -> int:
     return sum(names.get(index) == said for index, said in roles.items())
 
 
-def _role_of(node: Node, named: str | None = None) -> str | None:
+def _role_of(node: Node, named: str | None = None, found: Inference | None = None) -> str | None:
     """The step a computed value is, from its relation alone (or the name that chose it)."""
     if named is not None:
         return named
@@ -249,17 +207,24 @@ def _role_of(node: Node, named: str | None = None) -> str | None:
         return "weights"
     if node.kind in ("exp", "exp_sums"):
         return node.kind  # the softmax's numerators and denominators
-    if node.kind in ("product", "product_t") and _is_weights(node.operands[0]):
+    if node.kind in AFTER_STEPS:
+        return AFTER_STEPS[node.kind]
+    if node.kind in ("product", "product_t") and _is_weights(node.operands[0], found):
         return "head.output"  # A V, or A Vᵀ (a transpose too many, a mistake to locate)
     if node.kind in ("product_t", "scale", "mask", "concat"):
         return {"product_t": "scores", "scale": "scaled", "mask": "masked"}.get(node.kind, "concat")
     return None
 
 
-def _is_weights(node: Node) -> bool:
-    if node.kind.startswith("softmax"):
+def _is_weights(node: Node, found: Inference | None = None) -> bool:
+    """Softmax weights, computed or printed; or weights masked and renormalised, or dropped
+    out (computed, or printed and so explained by the relations ``found``)."""
+    if node.kind.startswith("softmax") or node.kind in ("renormalised", "dropout"):
         return True
     printed = node.printed
+    chosen = found.chosen.get(printed.index) if found and printed else None
+    if chosen is not None and chosen.node.kind in ("renormalised", "dropout"):
+        return True
     return printed is not None and (
         rel.is_distribution(printed) or rel.is_distribution(printed, by_rows=False)
     )
@@ -275,7 +240,7 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
     ordered = sorted(found.chosen.items(), key=lambda item: item[1].target.shape[0] == 1)
     taken = _soft_maxed(found)
     for index, match in ordered:
-        own = _role_of(match.node, found.named.get(index))
+        own = _role_of(match.node, found.named.get(index), found)
         own = own or ("output" if _projected(found, match.node) else None)
         if own is not None and (match.target.shape[0] > 1 or _row_step(match, own, names, taken)):
             found.roles[index] = own
@@ -290,14 +255,14 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
                     if match.node.kind == "scale":  # what the scaled row scales: scores
                         _down(match.node, "scaled", proposed, top=True)
                 continue
-            role = _role_of(match.node, found.named.get(index))
+            role = _role_of(match.node, found.named.get(index), found)
             role = role or found.roles.get(index) or _used_as(found, index)
             role = role or ("output" if _projected(found, match.node) else None)
             if role is None and names.get(index) in ("q", "k", "v", "output", "head.output"):
                 role = names[index]
             if role is not None:
                 proposed.setdefault(index, role)
-                _down(match.node, role, proposed, top=True)
+                _down(match.node, role, proposed, top=True, found=found)
         for index, role in proposed.items():
             found.roles.setdefault(index, role)
 
@@ -319,7 +284,7 @@ def _row_step(
         return True
     said = names.get(operand.index)
     own = names.get(match.target.index, "scaled")
-    return role == "scaled" and said in _SCORES and own in ("scaled", "softmax_argument")
+    return role == "scaled" and said in SCORES and own in ("scaled", "softmax_argument")
 
 
 def _projected(found: Inference, node: Node) -> bool:
@@ -352,16 +317,18 @@ def _used_as(found: Inference, index: int) -> str | None:
         if match.target.shape[0] == 1:
             continue
         roles: dict[int, str] = {}
-        role = _role_of(match.node, found.named.get(match.target.index))
+        role = _role_of(match.node, found.named.get(match.target.index), found)
         role = role or found.roles.get(match.target.index)
         if role is not None:
-            _down(match.node, role, roles, top=True)
+            _down(match.node, role, roles, top=True, found=found)
         if index in roles:
             return roles[index]
     return None
 
 
-def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> None:
+def _down(
+    node: Node, role: str, roles: dict[int, str], top: bool = False, found: Inference | None = None
+) -> None:
     """Give the operands of ``node`` (whose role is ``role``) their roles."""
     if node.printed is not None and not top:
         roles.setdefault(node.printed.index, role)
@@ -371,6 +338,10 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         _down(ops[0], role, roles)
     elif kind.startswith("softmax"):
         _down(ops[0], "softmax_argument", roles)
+    elif kind in ("kept", "dropout"):
+        _down(ops[0], "weights", roles)
+    elif kind == "renormalised":
+        _down(ops[0], "kept", roles)
     elif kind == "mask":
         _down(ops[0], "scaled" if ops[0].kind == "scale" else "scores", roles)
     elif kind == "scale":
@@ -379,7 +350,7 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         _down(ops[0], "q", roles)
         _down(ops[1], "k", roles)
     elif kind in ("product", "product_t"):
-        _product_down(ops, role, roles)
+        _product_down(ops, role, roles, found)
     elif kind == "concat":
         for part in ops:
             _down(part, "head.output", roles)
@@ -387,8 +358,10 @@ def _down(node: Node, role: str, roles: dict[int, str], top: bool = False) -> No
         _down(ops[0], "concat" if role == "head.output" else "wide", roles)
 
 
-def _product_down(ops: tuple[Node, ...], role: str, roles: dict[int, str]) -> None:
-    if _is_weights(ops[0]):
+def _product_down(
+    ops: tuple[Node, ...], role: str, roles: dict[int, str], found: Inference | None = None
+) -> None:
+    if _is_weights(ops[0], found) or role == "head.output":
         _down(ops[0], "weights", roles)
         _down(ops[1], "v", roles)
     elif role in ("q", "k", "v"):
@@ -451,7 +424,7 @@ def _softmax_output(found: Inference, index: int) -> bool:
 
 
 def _shared(found: Inference, index: int) -> bool:
-    return found.roles.get(index) in _SHARED or found.roles.get(index) is None
+    return found.roles.get(index) in SHARED or found.roles.get(index) is None
 
 
 def _number_heads(found: Inference, members: list[int], head_root: object) -> None:

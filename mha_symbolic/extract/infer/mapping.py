@@ -119,4 +119,11 @@ def _expression(node: Node, where: Where, top: bool = False) -> Phrase | str:
         return phrase("infer.sums", a=ops[0])
     if kind == "zeros":
         return phrase("infer.zeros", n=node.shape[0])
+    if kind == "kept":
+        how = phrase("infer.causal") if len(ops) < 2 else ops[1]
+        return phrase("infer.kept", a=ops[0], how=how)
+    if kind == "renormalised":
+        return phrase("infer.renormalised", a=ops[0])
+    if kind == "dropout":
+        return phrase("infer.dropout", a=ops[0], p=node.detail)
     return phrase("infer.same", a=ops[0])

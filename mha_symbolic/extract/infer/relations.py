@@ -13,6 +13,8 @@ from mha_symbolic.extract.infer.intervals import Printed
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
 _ROUNDING = 1e-9
+# Relations on the weights after the softmax: masked (A ∘ M), renormalised, dropped out.
+_AFTER = ("kept", "renormalised", "dropout")
 
 
 @dataclass(frozen=True, eq=False)
@@ -25,7 +27,8 @@ class Node:
     operands: tuple[Node, ...] = ()
     printed: Printed | None = None
     detail: str = ""  # the scale ("1/√3"), the mask ("causal"), the slice ("columns 1-2")
-    factor: float = 1.0  # the scale's value or a slice's first column
+    factor: float = 1.0  # the scale's value, a slice's first column, dropout's 1/(1-p)
+    pattern: np.ndarray | None = None  # the 0/1 matrix a mask after the softmax or dropout keeps
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -52,7 +55,7 @@ class Node:
             return self.printed.item.columns_at
         if self.kind == "product":
             return self.operands[1].columns_at
-        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols", "row"):
+        if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols", "row", *_AFTER):
             return self.operands[0].columns_at
         return ()
 
@@ -189,6 +192,30 @@ def divide(a: Node, sums: Node) -> Node | None:
     return Node(mid, rad + _ROUNDING * np.abs(mid), "divide", (a, sums))
 
 
+def kept(a: Node, allowed: np.ndarray, printed: Node | None = None) -> Node:
+    """A ∘ M: the weights where the 0/1 mask keeps them, 0 elsewhere (the mask causal, or a
+    printed one, then an operand)."""
+    ops = (a,) if printed is None else (a, printed)
+    detail = "printed" if printed is not None else "causal"
+    mid, rad = np.where(allowed, a.mid, 0.0), np.where(allowed, a.rad, 0.0)
+    return Node(mid, rad, "kept", ops, detail=detail, pattern=allowed)
+
+
+def renormalised(a: Node) -> Node | None:
+    """Each row over its sum (weights masked after the softmax made rows of 1 again)."""
+    divided = divide(a, row_sums(a))
+    if divided is None:
+        return None
+    return Node(divided.mid, divided.rad, "renormalised", (a,))
+
+
+def dropout(a: Node, keep: np.ndarray, factor: float, said: str) -> Node:
+    """The weights the 0/1 pattern keeps, times 1/(1-p) (``factor``; ``said``: p as a page
+    writes it), 0 where it drops them."""
+    mid, rad = np.where(keep, a.mid * factor, 0.0), np.where(keep, a.rad * factor, 0.0)
+    return Node(mid, rad, "dropout", (a,), detail=said, factor=factor, pattern=keep)
+
+
 def columns(a: Node, first: int, width: int) -> Node:
     """Columns first .. first + width - 1 (0-based) of A: one head's slice."""
     part = slice(first, first + width)
@@ -225,6 +252,16 @@ def widened(node: Node) -> Node | None:
         return Node(a.mid, a.rad, "same", (a,))
     if kind == "row":
         return row(a, int(node.factor))
+    return _widened_after(node, a, b)
+
+
+def _widened_after(node: Node, a: Node, b: Node | None) -> Node | None:
+    if node.kind == "kept" and node.pattern is not None:
+        return kept(a, node.pattern, b)
+    if node.kind == "renormalised":
+        return renormalised(a)
+    if node.kind == "dropout" and node.pattern is not None:
+        return dropout(a, node.pattern, node.factor, node.detail)
     return None
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from mha_symbolic.extract.infer import relations as rel
+from mha_symbolic.extract.infer.after_softmax import after_softmax
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.joins import joins
 from mha_symbolic.extract.infer.printed_products import printed_products, product_key
@@ -73,6 +74,7 @@ def _pass(
     hidden = _hidden_scores(found, whole) + _printed_scores(found, full)
     weights = attention(found, full, whole, hidden) + uniform_weights(found)
     _sums(found, full, weights)
+    weights += after_softmax(found, full, weights)
     outputs = _weighted_sums(found, weights, nodes, products)
     _heads(found, [n for n in outputs if not n.columns_at], full)
     return found

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mha_symbolic.extract.infer.graph import NO_STEP, Inference
+from mha_symbolic.extract.infer.graph import Inference
 from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.role_tables import NO_STEP
 
 Setting = tuple[float, str]  # the scale's factor (rounded) and the mask ("" for none)
 _SCORES = ("scaled", "softmax_argument", "masked")
