@@ -36,8 +36,9 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # held-out documents studied in session 27 moved to dev (tests/corpus/dev_seen_heldout2.py)
 # and a fifth sharing a source with one, the floor re-based on 3809 numbers; weights printed
 # in x out and not square applied as printed whatever the text says; a plain average (softmax
-# of zero scores under a causal mask) found by its numbers: 3129 of 3809.
-DEV_FLOOR = 0.821
+# of zero scores under a causal mask) found by its numbers: 3129 of 3809; rows printed one per
+# line read as one matrix (and that page's row sums counted as dev counts them) 3159 of 3814.
+DEV_FLOOR = 0.828
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

@@ -35,6 +35,7 @@ from mha_symbolic.extract.place import (
 )
 from mha_symbolic.extract.plain_average import zero_stage
 from mha_symbolic.extract.reading import Reading, Seen, read
+from mha_symbolic.extract.row_lines import row_lines
 from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
@@ -79,7 +80,7 @@ def _page_drafts(document: Document, reading: Reading) -> list[Draft]:
     prints again with other digits, judged again in a copy of that example."""
     lines = [line.text for line in document.lines]
     seen = token_products(
-        word_rows(stacked_vectors(token_lines(reading.seen)), lines), reading.tokens
+        word_rows(stacked_vectors(token_lines(row_lines(reading.seen))), lines), reading.tokens
     )
     reading = replace(reading, seen=tuple(_token_rows(_subscript_rows(seen))))
     seen, examples, groups, stopped = _searched(document, reading)
