@@ -217,3 +217,37 @@ def test_the_likely_mistakes_dropout_not_rescaled_and_rows_not_renormalised() ->
         ["rows of the masked weights not divided by their sums"],
         ["kept weights not scaled by 1/(1-p) = 5/4 after dropout"],
     ]
+
+
+def test_the_solution_says_the_new_mistakes_in_a_students_words() -> None:
+    """The worked solution's note beside a wrong number names the likely mistake as the
+    solution's reader is told it (the locale's [diagnoses]), in English and in Bengali."""
+    from dataclasses import replace
+
+    from mha_symbolic import check, derive
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    made = AttentionSpec.from_dict(
+        {
+            "attention_weights": [
+                ["0.5", "0.25", "0.25"],
+                ["0.2", "0.6", "0.2"],
+                [0, "0.5", "0.5"],
+            ],
+            "v": [[1, 0], [0, 1], [1, 1]],
+            "weights_mask": "causal",
+            "dropout": {"p": "0.2", "keep": [[1, 1, 0], [0, 1, 1], [1, 0, 1]]},
+            "claims": {
+                "head1.renormalised": "[[0.5, 0, 0], [0.2, 0.6, 0], [0, 0.5, 0.5]]",
+                "head1.dropped[3]": "[0, 0, 0.5]",
+            },
+        }
+    )
+    d = derive(made)
+    marks = check(d).marks()
+    english = render(d, "md", replace(Options(), marks=marks))
+    assert "the rows of the masked weights were not divided by their sums" in english
+    assert "the kept weights were not multiplied by $1/(1-p)$ after dropout" in english
+    bengali = render(d, "md", replace(Options(lang="bn"), marks=marks))
+    assert "মাস্ক করা ওয়েটের সারিগুলো তাদের যোগফল দিয়ে ভাগ করা হয়নি" in bengali
