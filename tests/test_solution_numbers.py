@@ -38,15 +38,34 @@ def test_symbolic_weights_are_worked_with_the_numbers_the_setup_says_it_chose_an
         assert steps[key].chosen is not None
         assert steps[key].chosen.split(" ", 2)[2] == value, key
     # A chosen value that an earlier step printed is named, not printed twice: W_O and W_K
-    # chosen as the identity and as W_Q make O the concatenation and K_1 the queries.
+    # chosen as the identity and as W_Q make O the concatenation and K_1 the queries; O is
+    # the concatenation exactly (not only to its decimals).
     assert concrete["output"].approx == concrete["concat"].approx
-    assert steps["output"].chosen == r"O \approx \mathrm{MultiHead}"
+    assert steps["output"].chosen == r"O = \mathrm{MultiHead}"
     assert steps["head1.k"].chosen == "K_{1} = Q_{1}"
     assert steps["head1.v"].chosen == "V_{1} = X_{1}"  # the given slice, at W_V = I
     # the weights now differ (0.01 to 0.56), where the identity gave 0.10 to 0.15 everywhere
     assert steps["head1.weights"].chosen.startswith(
         r"\mathrm{Attention}_{1} \approx \begin{bmatrix} 0.07 & 0.15 & 0.03 & 0.24"
     )
+
+
+def test_a_step_is_named_equal_to_an_earlier_one_only_when_it_is_exactly() -> None:
+    """O = MultiHead W_O at W_O = I is MultiHead; at a W_O whose decimals are the identity's
+    (an entry 10^-9 off the diagonal) it is not, though it prints the same decimals."""
+    import sympy as sp
+
+    from mha_symbolic.solution.chosen import chosen_values, is_earlier_step
+
+    d = derive(AttentionSpec.example("eight-tokens-split"))
+    values = chosen_values(d)
+    output, multihead = d.step("output"), d.step("concat").symbol.name
+    assert multihead == r"\mathrm{MultiHead}"
+    assert is_earlier_step(d, values, output, multihead)
+    nearly = {**values, sp.Symbol("W_{O,12}"): sp.Rational(1, 10**9)}
+    assert nearly.keys() == values.keys()
+    assert not is_earlier_step(d, nearly, output, multihead)
+    assert not is_earlier_step(d, values, d.step("head1.q"), multihead)
 
 
 def test_a_parameter_is_worked_at_one_and_a_numeric_example_has_no_chosen_line() -> None:

@@ -56,6 +56,27 @@ def chosen_values(d: Derivation, free: set[sp.Basic] | None = None) -> dict[sp.S
     return values
 
 
+def is_earlier_step(
+    d: Derivation, values: Mapping[sp.Symbol, sp.Expr], step: Step, name: str
+) -> bool:
+    """Whether ``step``'s formula, with the chosen matrices put in, is the earlier step named
+    ``name`` exactly (``MultiHead W_O`` with W_O chosen the identity is MultiHead: O = MultiHead,
+    not only to the printed decimals)."""
+    chosen: dict[sp.Basic, sp.Basic] = {}
+    for symbol, value in d.bindings.items():
+        if not isinstance(value, sp.MatrixBase) or not isinstance(symbol, sp.MatrixSymbol):
+            continue
+        entries = value.free_symbols
+        if entries and entries <= values.keys():
+            matrix = sp.ImmutableMatrix(value.subs(values))
+            square = matrix.rows == matrix.cols
+            chosen[symbol] = sp.Identity(matrix.rows) if square and matrix.is_Identity else matrix
+    if not isinstance(step.formula, sp.MatrixExpr):
+        return False
+    at = step.formula.subs(chosen).doit()
+    return isinstance(at, sp.MatrixSymbol) and at.name == name
+
+
 def _query_or_key(name: sp.Basic) -> bool:
     return str(name).startswith(("W_{Q}", "W_{K}"))
 

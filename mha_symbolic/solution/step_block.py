@@ -11,7 +11,7 @@ import sympy as sp
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import claim_marks, entries, latex, notes, plain, textbook
-from mha_symbolic.solution.chosen import at_chosen
+from mha_symbolic.solution.chosen import at_chosen, is_earlier_step
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import named_block
 from mha_symbolic.solution.remarks import remarks, temperature
@@ -108,7 +108,11 @@ def _chosen(context: Context, step: Step, shown: latex.Shown) -> str | None:
             earlier, exact = context.chosen_shown.setdefault(value, (name, general))
             if earlier == name:
                 return line
-            return None if general is not None and exact == general else name + relation + earlier
+            if general is not None and exact == general:
+                return None
+            if is_earlier_step(context.d, context.chosen, step, earlier):
+                relation = " = "  # equal decimals, and equal exactly
+            return name + relation + earlier
     return line
 
 
