@@ -18,10 +18,10 @@ def two_tokens():
     return derive(AttentionSpec.example("two-tokens"))
 
 
-def test_examples_are_the_five_of_the_design_temperature_rope_and_alibi():
+def test_examples_are_the_five_of_the_design_temperature_rope_alibi_and_causal_dropout():
     assert example_names() == [
-        "alibi", "eight-tokens-split", "one-token", "pytorch-style", "rope", "split-scaled",
-        "temperature", "two-tokens",
+        "alibi", "causal-dropout", "eight-tokens-split", "one-token", "pytorch-style", "rope",
+        "split-scaled", "temperature", "two-tokens",
     ]  # fmt: skip
     for name, title, description in examples():
         assert title and len(description) > 100, name

@@ -410,7 +410,7 @@ def test_the_page_and_its_files_come_from_the_package(server: str) -> None:
     for name in ("app.js", "style.css"):
         assert httpx.get(server + "static/" + name).text == (STATIC / name).read_text()
     examples = httpx.get(server + "api/examples").json()
-    assert [e["name"] for e in examples][:2] == ["alibi", "eight-tokens-split"]
+    assert [e["name"] for e in examples][:3] == ["alibi", "causal-dropout", "eight-tokens-split"]
 
 
 def test_nothing_served_comes_from_another_site() -> None:
