@@ -217,3 +217,22 @@ def test_the_likely_mistakes_dropout_not_rescaled_and_rows_not_renormalised() ->
         ["rows of the masked weights not divided by their sums"],
         ["kept weights not scaled by 1/(1-p) = 5/4 after dropout"],
     ]
+
+
+def test_the_solution_writes_out_the_mask_and_the_draw_and_names_the_rate() -> None:
+    given = [["1/2", "1/4", "1/4"], ["1/5", "3/5", "1/5"], [0, "1/2", "1/2"]]
+    md = derive(
+        AttentionSpec.from_dict(
+            {
+                "attention_weights": given,
+                "v": [[1, 0], [0, 1], [1, 1]],
+                "weights_mask": "causal",
+                "dropout": {"p": "1/4", "keep": [[1, 0, 1], [0, 1, 1], [1, 1, 0]]},
+            }
+        )
+    ).to_markdown()
+    assert r"A_{1} \circ M \\" in md  # the formula names M, its substitution writes it out
+    assert r"\circ \begin{bmatrix} 1 & 0 & 0 \\ 1 & 1 & 0 \\ 1 & 1 & 1 \end{bmatrix}" in md
+    assert r"\circ \begin{bmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 0 \end{bmatrix}" in md
+    assert r"Dropout at $p = 0.25$ keeps" in md
+    assert r"$1/(1-p) = \frac{4}{3}$" in md
