@@ -13,8 +13,8 @@ from mha_symbolic.cli import main
 def test_examples_lists_every_built_in(capsys):
     assert main(["examples"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert names == ["alibi", "eight-tokens-split", "one-token", "pytorch-style", "rope",
-                     "split-scaled", "temperature", "two-tokens"]  # fmt: skip
+    assert names == ["alibi", "causal-dropout", "eight-tokens-split", "one-token", "pytorch-style",
+                     "rope", "split-scaled", "temperature", "two-tokens"]  # fmt: skip
 
 
 def test_derive_prints_every_step_key(capsys):
@@ -42,8 +42,8 @@ def test_derive_writes_a_file(tmp_path, capsys):
          "mha-symbolic: give a spec file or --example NAME, not both"),
         (["derive", "--example", "three-tokens"],
          "mha-symbolic: unknown example 'three-tokens' (did you mean 'two-tokens'?); known: "
-         "alibi, eight-tokens-split, one-token, pytorch-style, rope, split-scaled, temperature, "
-         "two-tokens"),
+         "alibi, causal-dropout, eight-tokens-split, one-token, pytorch-style, rope, split-scaled, "
+         "temperature, two-tokens"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):

@@ -18,10 +18,10 @@ def two_tokens():
     return derive(AttentionSpec.example("two-tokens"))
 
 
-def test_examples_are_the_five_of_the_design_temperature_rope_and_alibi():
+def test_examples_are_the_five_of_the_design_temperature_rope_alibi_and_causal_dropout():
     assert example_names() == [
-        "alibi", "eight-tokens-split", "one-token", "pytorch-style", "rope", "split-scaled",
-        "temperature", "two-tokens",
+        "alibi", "causal-dropout", "eight-tokens-split", "one-token", "pytorch-style", "rope",
+        "split-scaled", "temperature", "two-tokens",
     ]  # fmt: skip
     for name, title, description in examples():
         assert title and len(description) > 100, name
@@ -105,3 +105,63 @@ def test_an_example_s_words_hold_no_raw_latex_name(name: str) -> None:
     spec = AttentionSpec.example(name)
     texts = [spec.description, *(t.get("description", "") for t in spec.translations.values())]
     assert [t for t in texts if re.search(r"[A-Za-z]_[A-Za-z{]|\^T\b", t)] == []
+
+
+def _causal_dropout_file() -> dict:
+    """The example's own TOML, read without the spec reader (the oracles below start from it)."""
+    import sys
+    from importlib import resources
+
+    tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    text = resources.files("mha_symbolic").joinpath("examples/causal-dropout.toml").read_text()
+    return tomllib.loads(text)
+
+
+def test_causal_dropout_is_exact_in_e():
+    d = derive(AttentionSpec.example("causal-dropout"))
+    R = sp.Rational
+    assert d["head1.scores"] == sp.Matrix([[1, 0, 1], [0, 1, 1], [1, 1, 2]])
+    assert d["head1.kept"].row(1) == sp.Matrix([[1 / (1 + 2 * E), E / (1 + 2 * E), 0]])
+    assert d["head1.renormalised"] == sp.Matrix(
+        [[1, 0, 0], [1 / (1 + E), E / (1 + E), 0], [1 / (2 + E), 1 / (2 + E), E / (2 + E)]]
+    )
+    assert str(d["head1.renormalised"][1, 1]) == "E/(1 + E)"
+    assert d["head1.dropped"] == sp.Matrix(
+        [[2, 0, 0], [0, 2 * E / (1 + E), 0], [2 / (2 + E), 0, 2 * E / (2 + E)]]
+    )
+    assert sp.simplify(d["output"] - d["head1.dropped"] * d["head1.v"]) == sp.zeros(3, 2)
+    assert sp.simplify(d["output"][2, 0] - 2 * (1 + E) / (2 + E)) == 0
+    assert list(d)[7:11] == ["head1.kept", "head1.renormalised", "head1.dropped", "head1.output"]
+    assert AttentionSpec.example("causal-dropout").dropout.p == R(1, 2)
+
+
+def test_causal_dropout_matches_numpy_and_torch():
+    """From the file's x, p and keep: the softmax masked after it and renormalised is torch's
+    softmax of the scores masked with -inf before it; dropout is the weights times keep / (1-p),
+    as numpy computes it (torch's own dropout is random: its draw is not this one)."""
+    np = pytest.importorskip("numpy")
+    raw = _causal_dropout_file()
+    x = np.array(raw["x"], dtype=float)
+    p = float(raw["dropout"]["p"])
+    keep = np.array(raw["dropout"]["keep"], dtype=float)
+    scores = x @ x.T  # identity projections, no scaling
+    full = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    tril = np.tril(np.ones((3, 3)))
+    kept = full * tril
+    renormalised = kept / kept.sum(axis=1, keepdims=True)
+    dropped = renormalised * keep / (1 - p)
+    d = derive(AttentionSpec.example("causal-dropout"))
+    exact = {k: np.array(d[k].evalf(30).tolist(), dtype=float) for k in d}
+    assert np.allclose(exact["head1.weights"], full, rtol=0, atol=1e-15)
+    assert np.allclose(exact["head1.kept"], kept, rtol=0, atol=1e-15)
+    assert np.allclose(exact["head1.renormalised"], renormalised, rtol=0, atol=1e-15)
+    assert np.allclose(exact["head1.dropped"], dropped, rtol=0, atol=1e-15)
+    assert np.allclose(exact["output"], dropped @ x, rtol=0, atol=1e-15)
+    torch = pytest.importorskip("torch", reason="torch is optional")
+    s = torch.tensor(scores, dtype=torch.float64)
+    causal = torch.ones(3, 3, dtype=torch.bool).tril()
+    before = torch.softmax(s.masked_fill(~causal, float("-inf")), dim=-1)
+    assert torch.allclose(torch.tensor(exact["head1.renormalised"]), before, rtol=0, atol=1e-15)
+    t = torch.tensor(x)[None]  # queries, keys and values: X itself
+    attended = torch.nn.functional.scaled_dot_product_attention(t, t, t, is_causal=True, scale=1.0)
+    assert torch.allclose(torch.tensor(renormalised @ x), attended[0], rtol=0, atol=1e-15)

@@ -47,3 +47,16 @@ def test_a_heatmap_and_its_caption_float_together_in_latex() -> None:
         for head in (1, 2)
     ]
     assert "minipage" not in tex
+
+
+def test_a_head_s_heatmap_comes_once_after_the_weights_it_draws() -> None:
+    """It draws the head's last weights (renormalised, after a mask on the weights); after the
+    softmax too it stood under numbers it does not show."""
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    d = derive(AttentionSpec.example("causal-dropout"))
+    md = render(d, "md", Options(), images={1: "h1.svg"})
+    assert md.count("h1.svg") == 1
+    at = md.index("h1.svg")
+    assert md.index('id="head1.renormalised"') < at < md.index('id="head1.dropped"')

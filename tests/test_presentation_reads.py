@@ -166,7 +166,9 @@ def test_how_each_weight_was_given_the_loss_and_the_parameters_are_the_programs(
 
 
 def test_an_operation_answers_its_facts_its_roles_and_its_caption() -> None:
-    assert sorted(operations.FACTS) == ["convention", "fused", "layout", "mask", "rope", "scale"]
+    assert sorted(operations.FACTS) == [
+        "convention", "dropout", "fused", "layout", "mask", "renormalised", "rope", "scale",
+    ]  # fmt: skip
     d = derive(AttentionSpec.example("alibi"))
     by_key = [s.key for s in d.steps if s.head == 1 and d.facts.is_a(s.kind, "query_by_key")]
     assert by_key == ["head1.scores", "head1.scaled", "head1.bias", "head1.masked", "head1.weights"]
@@ -187,5 +189,7 @@ def test_an_operation_answers_its_facts_its_roles_and_its_caption() -> None:
         {},
         "_none",
     )
+    dropped = derive(AttentionSpec.example("causal-dropout")).facts
+    assert dropped.caption("head1.dropped") == ({"p": sp.Rational(1, 2), "factor": 2}, "")
     with pytest.raises(AttributeError, match="'Facts' object has no attribute 'bias'"):
         _ = given.bias

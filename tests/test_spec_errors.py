@@ -137,6 +137,6 @@ def test_unknown_example():
     with pytest.raises(SpecError) as caught:
         AttentionSpec.example("two-token")
     assert str(caught.value) == (
-        "unknown example 'two-token' (did you mean 'two-tokens'?); known: alibi, "
+        "unknown example 'two-token' (did you mean 'two-tokens'?); known: alibi, causal-dropout, "
         "eight-tokens-split, one-token, pytorch-style, rope, split-scaled, temperature, two-tokens"
     )

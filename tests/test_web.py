@@ -410,7 +410,7 @@ def test_the_page_and_its_files_come_from_the_package(server: str) -> None:
     for name in ("app.js", "style.css"):
         assert httpx.get(server + "static/" + name).text == (STATIC / name).read_text()
     examples = httpx.get(server + "api/examples").json()
-    assert [e["name"] for e in examples][:2] == ["alibi", "eight-tokens-split"]
+    assert [e["name"] for e in examples][:3] == ["alibi", "causal-dropout", "eight-tokens-split"]
 
 
 def test_nothing_served_comes_from_another_site() -> None:
@@ -502,3 +502,18 @@ def test_the_pages_heatmap_words_are_in_the_solutions_language() -> None:
     assert english["softmax_row"] == "softmax of row {row}:"
     script = (STATIC / "app.js").read_text(encoding="utf-8")
     assert not any(w in script for w in ("at the chosen numbers", "softmax of row", "hover"))
+
+
+def test_the_pages_heatmap_of_weights_masked_after_the_softmax_is_the_softmax_s() -> None:
+    """Each entry's line says its row is the softmax of the scores written out; the
+    renormalised weights after a mask on the weights are no softmax of the kept weights before
+    them, so the page draws the head's softmax, once, with its own scores."""
+    pytest.importorskip("latex2mathml")
+    from mha_symbolic.exact.evaluate import derive
+    from mha_symbolic.spec.attention import AttentionSpec
+    from mha_symbolic.web.heatmaps import heatmaps
+
+    drawn = heatmaps(derive(AttentionSpec.example("causal-dropout")), lambda key: 2)
+    assert [(h["key"], h["head"]) for h in drawn] == [("head1.weights", 1)]
+    assert [c["text"] for c in drawn[0]["rows"][1]] == ["1/(1 + 2*e)", "e/(1 + 2*e)", "e/(1 + 2*e)"]
+    assert "<mn>2</mn></mrow></msup></mrow></mfrac>" in drawn[0]["formulas"][2]  # e^2 of s_33

@@ -251,3 +251,58 @@ def test_the_solution_says_the_new_mistakes_in_a_students_words() -> None:
     assert "the kept weights were not multiplied by $1/(1-p)$ after dropout" in english
     bengali = render(d, "md", replace(Options(lang="bn"), marks=marks))
     assert "মাস্ক করা ওয়েটের সারিগুলো তাদের যোগফল দিয়ে ভাগ করা হয়নি" in bengali
+
+
+def test_the_solution_writes_out_the_mask_and_the_draw_and_names_the_rate() -> None:
+    given = [["1/2", "1/4", "1/4"], ["1/5", "3/5", "1/5"], [0, "1/2", "1/2"]]
+    md = derive(
+        AttentionSpec.from_dict(
+            {
+                "attention_weights": given,
+                "v": [[1, 0], [0, 1], [1, 1]],
+                "weights_mask": "causal",
+                "dropout": {"p": "1/4", "keep": [[1, 0, 1], [0, 1, 1], [1, 1, 0]]},
+            }
+        )
+    ).to_markdown()
+    assert r"A_{1} \circ M \\" in md  # the formula names M, its substitution writes it out
+    assert r"\circ \begin{bmatrix} 1 & 0 & 0 \\ 1 & 1 & 0 \\ 1 & 1 & 1 \end{bmatrix}" in md
+    assert r"\circ \begin{bmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 0 \end{bmatrix}" in md
+    assert r"Dropout at $p = 0.25$ keeps" in md
+    assert r"$1/(1-p) = \frac{4}{3}$" in md
+
+
+def _captions(md: str, keys: list[str]) -> dict[str, str]:
+    """The caption under each gradient step's heading (its first paragraph)."""
+    out = {}
+    for key in keys:
+        after = md[md.index(f'<a id="grad.head1.{key}"></a>') :].split("\n\n")
+        out[key] = next(p for p in after[1:] if not p.startswith("#"))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("more", "expected"),
+    [
+        (
+            {"weights_mask": "causal", "dropout": {"p": 0.5, "keep": KEEP}},
+            {"dropped": "The output is these", "renormalised": "Dropout multiplied",
+             "kept": "Back through the division", "weights": "The mask multiplied"},
+        ),
+        (
+            {"dropout": {"p": 0.5, "keep": KEEP}},
+            {"dropped": "The output is these", "weights": "Dropout multiplied"},
+        ),
+        (
+            {"weights_mask": "causal"},
+            {"renormalised": "Weight $a_{ij}$ multiplies", "kept": "Back through the division",
+             "weights": "The mask multiplied"},
+        ),
+    ],
+)  # fmt: skip
+def test_a_gradient_s_caption_says_the_step_it_goes_back_through(more, expected) -> None:
+    """The gradient of a step is worked back through the step after it (the gradient of the
+    renormalised weights through dropout), and its caption says that one."""
+    md = derive(spec(**more), gradients=True).to_markdown()
+    captions = _captions(md, list(expected))
+    assert {k: c[: len(expected[k])] for k, c in captions.items()} == expected

@@ -11,8 +11,8 @@ from importlib import resources
 
 # every built-in example, the smallest first (``--quick`` times it alone)
 EXAMPLES = (
-    "two-tokens", "one-token", "split-scaled", "alibi", "pytorch-style", "rope", "temperature",
-    "eight-tokens-split",
+    "two-tokens", "one-token", "split-scaled", "alibi", "causal-dropout", "pytorch-style", "rope",
+    "temperature", "eight-tokens-split",
 )  # fmt: skip
 TARGET_MS = 300
 _FIRST_ENTRY = re.compile(r"^(x\s*=\s*\[\s*\[\s*)([^,\]\s]+)", re.MULTILINE)

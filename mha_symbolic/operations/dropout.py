@@ -21,7 +21,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact import ops
 from mha_symbolic.operations import weights_chain
 from mha_symbolic.operations.operation import Operation, Unary, each
-from mha_symbolic.operations.weights_mask import zero_one
+from mha_symbolic.operations.weights_mask import written, zero_one
 from mha_symbolic.spec import exact_numbers as exact
 from mha_symbolic.text import did_you_mean, one_line
 
@@ -112,8 +112,12 @@ class Dropout(Unary):
         return self.args[2]
 
     def _latex(self, printer: Any) -> str:
-        factor = sp.latex(1 / (1 - self.p))
-        return rf"{factor} \left({printer._print(self.arg)} \circ D\right)"
+        factor, keep = sp.latex(1 / (1 - self.p)), written(printer, self.arg, self.keep, "D")
+        return rf"{factor} \left({printer._print(self.arg)} \circ {keep}\right)"
+
+    def caption_numbers(self) -> dict[str, Any]:
+        """What its step's caption names: the rate and the factor the kept weights take."""
+        return {"p": self.p, "factor": 1 / (1 - self.p)}
 
     def _sympystr(self, printer: Any) -> str:
         factor = float(1 / (1 - self.p))

@@ -64,6 +64,22 @@ def zero_one(value: Any, where: str, rows: int, cols: int) -> Matrix:
 
 
 # --------------------------------------------------------------------------- nodes
+# Entries of a 0/1 matrix a formula writes out beside its operand's value (8 x 8 at most).
+_WRITTEN_OUT = 64
+
+
+def written(printer: Any, operand: Any, matrix: Any, name: str) -> str:
+    """``name`` (M, D) in a formula; the 0/1 matrix itself where the formula is written with
+    its operand's value (the printer substitutes the operand), so that a reader sees which
+    weights it keeps: ``A ∘ M`` becomes ``[values] ∘ [0/1 entries]``."""
+    values = getattr(printer, "substitute", None) or {}
+    small = isinstance(matrix, sp.MatrixBase) and matrix.rows * matrix.cols <= _WRITTEN_OUT
+    if not (small and operand in values):
+        return name
+    rows = (" & ".join(str(int(e)) for e in matrix.row(i)) for i in range(matrix.rows))
+    return r"\begin{bmatrix} " + r" \\ ".join(rows) + r" \end{bmatrix}"
+
+
 def _literal(matrix: Matrix) -> str:
     """A 0/1 matrix as a tuple of rows of code."""
     return repr(tuple(tuple(int(e) for e in matrix.row(i)) for i in range(matrix.rows)))
@@ -80,7 +96,8 @@ class Kept(Unary):
         return self.args[1]
 
     def _latex(self, printer: Any) -> str:
-        return rf"{printer._print(self.arg)} \circ M"
+        mask = written(printer, self.arg, self.allowed, "M")
+        return rf"{printer._print(self.arg)} \circ {mask}"
 
     def _sympystr(self, printer: Any) -> str:
         return f"kept({printer._print(self.arg)}, {_literal(self.allowed)})"

@@ -132,7 +132,7 @@ class _Walk:
         self.blocks.append(self.detailed(step_block(context, step)))
         if step.key == "v" and layout == "fused":
             self.blocks += fused_steps(context)
-        if context.facts.is_a(step.kind, "weights") and context.images is not None:
+        if _drawn_after(context, step) and context.images is not None:
             block = heatmap(context, step)
             if block is not None:
                 self.blocks.append(block)
@@ -261,6 +261,16 @@ def _given_line(context: Context, name: str, value: sp.MatrixBase) -> str:
     shown = context.show_value(value, name)
     approx = "" if shown.approx is None else rf" \approx {shown.approx}"
     return rf"{name} = {shown.exact}{approx}"
+
+
+def _drawn_after(context: Context, step: Step) -> bool:
+    """A head's heatmap draws its last weights (renormalised, after a mask on the weights), so
+    it follows that step, once: after the softmax too it showed numbers the softmax has not."""
+    facts = context.facts
+    if not facts.is_a(step.kind, "weights"):
+        return False
+    weights = [s for s in context.d.steps if s.head == step.head and facts.is_a(s.kind, "weights")]
+    return weights[-1] is step
 
 
 def heatmap(context: Context, step: Step) -> Heatmap | None:

@@ -436,6 +436,11 @@ def _grad_caption(context: Context, key: str) -> str:
         return "grad.concat_none"
     if key == "grad.head.scaled" and facts.mask is not None:
         return "grad.head.scaled_mask"
+    # the weights go on through a mask after the softmax (kept), then through dropout
+    if key == "grad.head.weights" and facts.renormalised:
+        return "grad.head.weights_kept"
+    if key in ("grad.head.weights", "grad.head.renormalised") and facts.dropout is not None:
+        return f"{key}_dropped"
     if key == "grad.head.scores" and facts.scale().is_identity:
         return "grad.head.scores_none"
     if key in ("grad.head.q", "grad.head.k") and facts.rope:

@@ -56,7 +56,10 @@ def _drawn(d: Any, places: Callable[[str], int]) -> list[dict[str, Any]]:
     steps = list(d.steps)
     chosen = None
     for index, step in enumerate(steps):
-        if not d.facts.is_a(step.kind, "weights") or step.head is None:
+        # a softmax's weights: renormalised ones (after a mask on the weights) are no softmax
+        # of the kept weights before them, which each entry's line would say they are
+        softmax = d.facts.is_a(step.kind, "weights") and d.facts.is_a(step.kind, "inside_softmax")
+        if not softmax or step.head is None:
             continue
         if max(step.shape) > MAX_SIDE:
             continue
