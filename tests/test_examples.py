@@ -165,3 +165,12 @@ def test_causal_dropout_matches_numpy_and_torch():
     t = torch.tensor(x)[None]  # queries, keys and values: X itself
     attended = torch.nn.functional.scaled_dot_product_attention(t, t, t, is_causal=True, scale=1.0)
     assert torch.allclose(torch.tensor(renormalised @ x), attended[0], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_a_one_head_example_never_speaks_of_other_heads(name: str) -> None:
+    """The block's one-line insight says "and every other head alike" only when there are
+    other heads (causal-dropout, one head, said it)."""
+    spec = AttentionSpec.example(name)
+    md = derive(spec).to_markdown()
+    assert ("every other head alike" in md) <= (spec.heads > 1)

@@ -301,4 +301,5 @@ def named_block(context: Context) -> str | None:
     if head in _STANDARD_HEADS:
         return None
     whole = _whole_block(context) or latex.formula(context.d.step("concat").formula)
-    return context.words("insights", "output_named", whole=whole, head=head)
+    key = "output_named" if len(context.facts.heads) > 1 else "output_named_one"
+    return context.words("insights", key, whole=whole, head=head)
