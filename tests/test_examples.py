@@ -174,3 +174,19 @@ def test_a_one_head_example_never_speaks_of_other_heads(name: str) -> None:
     spec = AttentionSpec.example(name)
     md = derive(spec).to_markdown()
     assert ("every other head alike" in md) <= (spec.heads > 1)
+
+
+def test_the_summary_lists_the_steps_after_the_softmax() -> None:
+    """causal-dropout's table of shapes has a row for the weights masked and renormalised and
+    one for the dropout (it jumped from the attention to the concatenation)."""
+    md = derive(AttentionSpec.example("causal-dropout")).to_markdown()
+    table = md[md.index("complete pipeline") :]
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    operations = [row.split("|")[2].strip() for row in rows[1:]]
+    attention = operations.index("Scaled dot-product attention")
+    assert operations[attention + 1 : attention + 3] == [
+        "Weights masked after the softmax, rows renormalised",
+        "Dropout on the weights (the output is made of them)",
+    ]
+    two = derive(AttentionSpec.example("two-tokens")).to_markdown()
+    assert "renormalised" not in two[two.index("complete pipeline") :]

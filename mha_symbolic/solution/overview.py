@@ -240,6 +240,10 @@ def summary(context: Context) -> Summary:
             rf"{h} \times ({L}, {lk}),\ {h} \times ({L}, {dv})",
         )
     )
+    if facts.renormalised:  # weights masked after the softmax, then each row over its sum
+        rows.append(("renormalise", r"(h, L, L) \to (h, L, L)", rf"{h} \times ({L}, {lk})"))
+    if facts.dropout is not None:  # the kept weights times 1/(1-p); the output made of them
+        rows.append(("dropout", r"(h, L, L) \to (h, L, L)", rf"{h} \times ({L}, {lk})"))
     merge = "merge" if facts.fused else "concat"
     rows.append((merge, r"(h, L, d) \to (L, h \cdot d)", rf"({h}, {L}, {dv}) \to ({L}, {h * dv})"))
     if facts.output_projection:
