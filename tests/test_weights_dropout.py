@@ -151,21 +151,22 @@ def test_values_and_gradients_match_torch() -> None:
     np.testing.assert_allclose(compile(made)(np.array(X, dtype=float)), out.detach(), atol=1e-12)
 
 
+def _given_weights(p: object, **more: object) -> dict[str, object]:
+    """Three tokens' given weights and values, masked after the softmax (causal) and dropped
+    out at rate ``p`` with one keep pattern: the spec the check tests start from."""
+    return {
+        "attention_weights": [["0.5", "0.25", "0.25"], ["0.2", "0.6", "0.2"], [0, "0.5", "0.5"]],
+        "v": [[1, 0], [0, 1], [1, 1]],
+        "weights_mask": "causal",
+        "dropout": {"p": p, "keep": [[1, 1, 0], [0, 1, 1], [1, 0, 1]]},
+        **more,
+    }
+
+
 def test_check_judges_the_new_steps_and_finds_a_slipped_digit() -> None:
     from mha_symbolic import check
 
-    made = AttentionSpec.from_dict(
-        {
-            "attention_weights": [
-                ["0.5", "0.25", "0.25"],
-                ["0.2", "0.6", "0.2"],
-                [0, "0.5", "0.5"],
-            ],
-            "v": [[1, 0], [0, 1], [1, 1]],
-            "weights_mask": "causal",
-            "dropout": {"p": 0.5, "keep": [[1, 1, 0], [0, 1, 1], [1, 0, 1]]},
-        }
-    )
+    made = AttentionSpec.from_dict(_given_weights(0.5))
     report = check(
         made,
         {
@@ -193,18 +194,7 @@ def test_check_judges_the_new_steps_and_finds_a_slipped_digit() -> None:
 def test_the_likely_mistakes_dropout_not_rescaled_and_rows_not_renormalised() -> None:
     from mha_symbolic import check
 
-    made = AttentionSpec.from_dict(
-        {
-            "attention_weights": [
-                ["0.5", "0.25", "0.25"],
-                ["0.2", "0.6", "0.2"],
-                [0, "0.5", "0.5"],
-            ],
-            "v": [[1, 0], [0, 1], [1, 1]],
-            "weights_mask": "causal",
-            "dropout": {"p": "0.2", "keep": [[1, 1, 0], [0, 1, 1], [1, 0, 1]]},
-        }
-    )
+    made = AttentionSpec.from_dict(_given_weights("0.2"))
     report = check(
         made,
         {
@@ -229,20 +219,13 @@ def test_the_solution_says_the_new_mistakes_in_a_students_words() -> None:
     from mha_symbolic.solution.view import Options
 
     made = AttentionSpec.from_dict(
-        {
-            "attention_weights": [
-                ["0.5", "0.25", "0.25"],
-                ["0.2", "0.6", "0.2"],
-                [0, "0.5", "0.5"],
-            ],
-            "v": [[1, 0], [0, 1], [1, 1]],
-            "weights_mask": "causal",
-            "dropout": {"p": "0.2", "keep": [[1, 1, 0], [0, 1, 1], [1, 0, 1]]},
-            "claims": {
+        _given_weights(
+            "0.2",
+            claims={
                 "head1.renormalised": "[[0.5, 0, 0], [0.2, 0.6, 0], [0, 0.5, 0.5]]",
                 "head1.dropped[3]": "[0, 0, 0.5]",
             },
-        }
+        )
     )
     d = derive(made)
     marks = check(d).marks()

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import sympy as sp
 
 from mha_symbolic.errors import SpecError
-from mha_symbolic.extract.draft import Draft
+from mha_symbolic.extract.draft import Draft, minus_infinity
 from mha_symbolic.extract.facts import Facts, stated, stated_heads
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.weight_convention import applied_as_printed, only_as_printed
@@ -138,9 +138,6 @@ def given_stage(draft: Draft, seen: Sequence[Seen]) -> tuple[int, int] | None:
     return None
 
 
-_MINUS_INFINITY = re.compile(r"^[-−](?:inf(?:inity)?|∞|\\infty)$", re.I)
-
-
 def _masked_scores(draft: Draft) -> None:
     """Given scores printed with -inf entries (masked_fill(~mask, -inf)): the page's mask is
     where they stand; the scores under it were never printed, so they are symbols s_{i,j}
@@ -148,7 +145,7 @@ def _masked_scores(draft: Draft) -> None:
     value = draft.get("scores")
     if not isinstance(value, list) or not value or not isinstance(value[0][0], str):
         return  # one matrix of entries; heads' own scores are left as printed
-    masked = [[bool(_MINUS_INFINITY.match(e.strip())) for e in row] for row in value]
+    masked = [[minus_infinity(e) for e in row] for row in value]
     if not any(any(row) for row in masked) or not all(not all(row) for row in masked):
         return
     scores = [

@@ -3,6 +3,7 @@ have been, the placeholders for what the document does not give, and the notes."
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,3 +114,11 @@ def rows_text(rows: tuple[tuple[str, ...], ...]) -> str:
     """Printed entries as the checker reads them, digits kept: "[0.73, 0.27]" or "[[...], ...]"."""
     lines = ["[" + ", ".join(row) + "]" for row in rows]
     return lines[0] if len(lines) == 1 else "[" + ", ".join(lines) + "]"
+
+
+_MINUS_INFINITY = re.compile(r"^[-−](?:inf(?:inity)?|∞|\\infty)$", re.I)
+
+
+def minus_infinity(entry: str) -> bool:
+    """Whether a printed entry is -inf (``-inf``, ``-Infinity``, ``−∞``, ``-\\infty``)."""
+    return bool(_MINUS_INFINITY.match(entry.strip()))

@@ -10,7 +10,7 @@ from typing import Any
 
 import sympy as sp
 
-from mha_symbolic.extract.draft import Draft, Value, rows_text
+from mha_symbolic.extract.draft import Draft, Value, minus_infinity, rows_text
 from mha_symbolic.extract.infer.float32_slack import SLACK
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.language.extract_phrases import code, phrase
@@ -93,15 +93,7 @@ def _masked_role(role: str, s: Seen, draft: Draft) -> str:
     whatever they are called, when the example masks."""
     if role not in ("scores", "scaled", "softmax_argument") or draft.get("mask") is None:
         return role
-    return "masked" if any(_minus_infinity(e) for row in s.item.rows for e in row) else role
-
-
-def _minus_infinity(entry: str) -> bool:
-    try:
-        number = Decimal(entry.strip().replace("−", "-").replace("∞", "Infinity"))
-    except InvalidOperation:
-        return False
-    return number.is_infinite() and number < 0
+    return "masked" if any(minus_infinity(e) for row in s.item.rows for e in row) else role
 
 
 _RESULTS = ("output", "head.output", "concat")
