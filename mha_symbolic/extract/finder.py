@@ -23,6 +23,7 @@ from mha_symbolic.extract.lists import (
     number_like,
     parse,
 )
+from mha_symbolic.extract.r_prints import r_blocks
 from mha_symbolic.extract.ranges import prose_range
 from mha_symbolic.extract.scalars import scalars
 from mha_symbolic.extract.tables import frames, julia_blocks, tables, tabular_rows
@@ -87,6 +88,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     taken.extend((item.start, item.end) for item in found)  # a table's lists are its columns
     items.extend(julia_blocks(text, lines))
     items.extend(legacy_torch_blocks(text, lines))
+    printed_r = r_blocks(text, lines)
+    items.extend(printed_r)
+    taken.extend((item.start, item.end) for item in printed_r)  # "[1,]" is a row's label
     boxed = boxed_blocks(text, lines, lambda start: statement_before(text.body, start))
     items.extend(boxed)
     taken.extend((item.start, item.end) for item in boxed)  # "[ CPUFloatType{2,3} ]": no list

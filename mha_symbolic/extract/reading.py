@@ -351,16 +351,22 @@ def _is_shape(item: Item) -> bool:
 
 def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | None, str]] | None:
     """A label line just above ("Output:", "Token1 output:") names what follows it."""
+    fenced = False  # past a code fence, only the print call above (knitr's blocks) names it
     for back in range(item.line - 1, max(-1, item.line - 5), -1):
         line = document.lines[back].text.strip().strip("*$ ")
         if not line or line == "Tensor":  # tf.js prints "Tensor" above the array
             continue
+        if line.startswith("```"):
+            fenced = True
+            continue
         printed = _PRINT.match(line) or _LIBRARY_PRINT.match(line)
+        if printed and fenced and back and _PRINT.match(document.lines[back - 1].text.strip()):
+            return None  # a code block of several prints over a block of their outputs
         if printed:  # a printed output below print("Keys:", keys) or a cell's last name
             role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
             role = role or resolve(next((g for g in printed.groups()[1:] if g), ""))
             return [(role.role, role.head, role.name)] if role else None
-        if not line.endswith((":", "→", "=")):
+        if fenced or not line.endswith((":", "→", "=")):
             return None
         role = resolve(cleaned(line[:-1]))
         if role is None and line.endswith(":"):
