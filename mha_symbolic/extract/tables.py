@@ -82,8 +82,9 @@ def _table(
     body = next((i for i, (_, cells) in enumerate(rows) if _numeric(cells[1:])), None)
     if body is None:
         return
+    body, indexed = _index_header(rows, body)
     data = rows[body:]
-    labelled = any(entry(cells[0]) is None for _, cells in data)
+    labelled = indexed or any(entry(cells[0]) is None for _, cells in data)
     width = len(data[0][1])
     header = rows[body - 1][1][1 if labelled else 0 :] if body else []
     statement = _caption(lines, first, before(text.starts[first]))
@@ -111,6 +112,32 @@ def _table(
     items.extend(
         _step_columns(item) or _vector_columns(item) or column_groups(item) or without_totals(item)
     )
+
+
+def _index_header(rows: list[tuple[int, list[str]]], body: int) -> tuple[int, bool]:
+    """Where a table's data starts, and whether its first column is a row index: positions
+    counted 0, 1, 2, ... (or from 1) under a word ("Token", "#", "Position"), not numbers of
+    the matrix; a header of counted positions under that word names the columns (``| Token
+    | 0 | 1 | 2 |``) and is no row of data."""
+    first = rows[body][1]
+    if body + 1 < len(rows) and _word(first[0]) and _counted(first[1:]):
+        index = [cells[0] for _, cells in rows[body + 1 :]]
+        if _counted(index):
+            return body + 1, True
+    if body and _word(rows[body - 1][1][0]) and _counted([cells[0] for _, cells in rows[body:]]):
+        return body, True
+    return body, False
+
+
+def _word(cell: str) -> bool:
+    return entry(cell) is None and not number_like(cell)
+
+
+def _counted(cells: list[str]) -> bool:
+    """Two or more cells counting 0, 1, 2, ... or 1, 2, 3, ... as plain integers."""
+    if len(cells) < 2 or not all(c.isdigit() for c in cells):
+        return False
+    return [int(c) for c in cells] in (list(range(len(cells))), list(range(1, len(cells) + 1)))
 
 
 def _offset(line: str, column: int) -> int:
