@@ -15,6 +15,7 @@ from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.mapping import capped, said_lines, spec_scale
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.role_tables import AFTER, ATTENTION, NO_STEP
+from mha_symbolic.extract.infer.scalings import stated_roots
 from mha_symbolic.extract.infer.softmax_parts import unclaimed_parts
 from mha_symbolic.extract.infer.uniform import zero_sizes
 from mha_symbolic.extract.infer.variants import split_variants
@@ -72,7 +73,8 @@ def by_numbers(
     items = [_stacked([seen[i] for i in group]) for group in groups]
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
-    inference = inferred(items, names, single_precision(document))
+    roots = stated_roots("\n".join(line.text for line in document.lines))
+    inference = inferred(items, names, single_precision(document), roots)
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
@@ -112,9 +114,12 @@ def by_numbers(
     for n, group in enumerate(groups):
         for i in group:
             given = not examples or n not in inference.chosen  # no relation gives it
-            alone = (given and not_weights(document, out[i])) or no_weights(out[i])
+            before = [out[k] for g in groups[:n] for k in g]
+            alone = (given and not_weights(document, out[i])) or no_weights(out[i], before)
             out[i] = _decided(out[i], n, inference, examples, alone)
-            if no_weights(out[i]) and not (n in inference.chosen and _is_softmax(inference, n)):
+            if no_weights(out[i], before) and not (
+                n in inference.chosen and _is_softmax(inference, n)
+            ):
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())  # [1, 1, 3]
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
@@ -297,12 +302,23 @@ def _given_scores(inference: Inference, names: dict[int, str]) -> None:
             continue
         named = names.get(printed.index, "scores")
         if named not in ("scores", "softmax_argument", "weights") and not (
-            named == "x" and _logits(printed, names)
+            (named == "x" and _logits(printed, names)) or (named in _QKV and _square(printed))
         ):
             continue
         if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
             inference.roles[printed.index] = "scores"
             inference.strong.add(printed.index)
+
+
+_QKV = ("q", "k", "v")
+
+
+def _square(printed: Printed) -> bool:
+    """Whether a print a softmax takes is square: tokens by tokens, scores whatever a label
+    says ("Values:" over the scores, a comment "# scoring the query vectors"); Q, K and V are
+    tokens by features, and no softmax takes them."""
+    rows, columns = printed.mid.shape
+    return rows == columns >= 2
 
 
 def _logits(printed: Printed, names: dict[int, str]) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from mha_symbolic.extract.aliases import resolve
 from mha_symbolic.extract.reading import Seen
@@ -33,23 +34,43 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
             vectors,
             role=matrix,
             head=None,
-            name=", ".join(s.name for s in vectors),
+            name=", ".join(s.name.strip("`* ") for s in vectors),
             names=(f"{matrix}:",),
             printed=tuple(s.name for s in vectors),
         )
         out = [stack if s is first else s for s in out if s is first or not _among(s, vectors)]
+        out = [_again(s, stack) if _later(s, role, vectors) else s for s in out]
     return token_vectors(out)
 
 
+def _later(s: Seen, role: str, vectors: Sequence[Seen]) -> bool:
+    """A later one-row print named like one of the stacked vectors ("k1" in ``q1 . k1 = [1, 0]
+    . [1, 1]``): working, whose numbers say what it is."""
+    indices = {v.head for v in vectors}
+    return s.role == role and s.head in indices and len(s.item.rows) == 1
+
+
+def _again(s: Seen, stack: Seen) -> Seen:
+    """The stack's row the name gives when the numbers are that row; else no role (the name
+    of the vector beside it: ``q1 . k1 = [1, 0] . [1, 1]``)."""
+    index = s.head or 0
+    if index <= len(stack.item.rows) and s.item.rows[0] == stack.item.rows[index - 1]:
+        return replace(s, role=stack.role, head=None, row=index)
+    return replace(s, role="unnamed", head=None, names=(), printed=())
+
+
 def _indexed(seen: Sequence[Seen], role: str) -> list[Seen] | None:
-    """The one-row vectors of ``role`` whose own names number them 1..n, in index order; None
-    unless there are two or more, each index once, all of one width."""
+    """The first one-row vector of ``role`` of each index its own name gives (1..n), in index
+    order; None unless there are two or more, all of one width."""
     vectors = [
         s for s in seen if s.role == role and s.head is not None and s.row is None and s.col is None
     ]
     if len(vectors) < 2 or any(len(s.item.rows) != 1 or not _named_index(s) for s in vectors):
         return None
-    ordered = sorted(vectors, key=lambda s: s.head or 0)
+    first: dict[int | None, Seen] = {}
+    for s in vectors:  # the first print of each index: later ones are its working or a reprint
+        first.setdefault(s.head, s)
+    ordered = sorted(first.values(), key=lambda s: s.head or 0)
     if [s.head for s in ordered] != list(range(1, len(ordered) + 1)):
         return None
     if len({len(s.item.rows[0]) for s in ordered}) != 1:

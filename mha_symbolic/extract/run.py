@@ -23,6 +23,7 @@ from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.indexed_vectors import stacked_vectors
 from mha_symbolic.extract.misfit_words import misfit
 from mha_symbolic.extract.other_readings import Build, with_failed
+from mha_symbolic.extract.own_scale import other_scale
 from mha_symbolic.extract.page_examples import built_drafts, placed_groups, with_reprints
 from mha_symbolic.extract.partials import place_partials
 from mha_symbolic.extract.parts import parts
@@ -37,6 +38,7 @@ from mha_symbolic.extract.plain_average import zero_stage
 from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.extract.row_lines import row_lines
 from mha_symbolic.extract.single_precision import mark_float32
+from mha_symbolic.extract.softmax_calls import called_softmax
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
 from mha_symbolic.extract.unfit import unfit
@@ -120,7 +122,7 @@ def _searched(
             split = [g for g in split_examples(cut) if g]
             groups.extend((g, own if len(split) == 1 else None) for g in split)
         stopped = stopped or note
-    return seen, examples, groups or [([], None)], stopped
+    return seen, examples, called_softmax(groups) or [([], None)], stopped
 
 
 def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
@@ -270,7 +272,12 @@ def build_draft(
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
     _spec(draft, seen)
     _found_scale(draft, found)
-    _choose_scale(draft, seen, _numbers_over_words(facts, found), heads)
+    own = None if draft.get("scores") else other_scale(found, lambda: _derived(draft, seen))
+    if own is not None:  # the numbers follow another scale than 1/sqrt(d_k): what was computed
+        draft.set("scale", own, f"the printed weights follow scale {own}, not 1/sqrt(d_k)")
+        _placed(draft, seen, heads, _derived(draft, seen), True)
+    else:
+        _choose_scale(draft, seen, _numbers_over_words(facts, found), heads)
     place_partials(draft, document, seen, lambda: _derived(draft, seen))
     foreign_entries(draft, lambda: _values(draft, seen))
     unfit(draft)

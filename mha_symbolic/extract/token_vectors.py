@@ -78,4 +78,5 @@ def _token(s: Seen) -> str | None:
     label = found.group(1).strip("'’")
     embedded = _EMBEDDING.match(label)
     label = embedded.group(1) if embedded else label
-    return None if resolve(label) is not None else label
+    parts = label.split("_") if "_" in label.strip("_") else [label]  # large_scores: scores
+    return None if any(resolve(part) is not None for part in (label, *parts)) else label

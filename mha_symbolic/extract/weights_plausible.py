@@ -80,11 +80,35 @@ def _half_units(row: list[Decimal]) -> Decimal:
     return total
 
 
-def no_weights(s: Seen) -> bool:
+def no_weights(s: Seen, before: Sequence[Seen] = ()) -> bool:
     """Numbers called weights (by a name, or by the print they repeat) that no row of weights
     can be (entries outside [0, 1], rows not summing to 1 at their printed precision): never
-    claimed as weights unless a softmax relation computes them (a slip to judge)."""
-    return s.role == "weights" and cannot_be_weights(s.item.rows)
+    claimed as weights unless a softmax relation computes them (a slip to judge), or unless
+    they are a softmax worked wrong right after its scores (``slipped``)."""
+    return s.role == "weights" and cannot_be_weights(s.item.rows) and not slipped(s, before)
+
+
+def slipped(s: Seen, before: Sequence[Seen]) -> bool:
+    """Weights of the scores printed just before them, of their shape, worked with slips: every
+    entry in [0, 1] and a row at least that sums to 1 at its printed precision (``weights =
+    [[0.42, 0.08, 0.02, 0.48], [0.34, 0.04, 0.68, 0.06]]`` after ``scores = [[...], [...]]``:
+    the second row sums to 1.12)."""
+    last = before[-1] if before else None
+    if last is None or last.role != "scores" or len(s.item.rows) < 2:
+        return False
+    shape = (len(s.item.rows), len(s.item.rows[0]))
+    if (len(last.item.rows), len(last.item.rows[0])) != shape:
+        return False
+    parsed = [[_number(e) for e in row] for row in s.item.rows]
+    if any(entry is None for row in parsed for entry in row):
+        return False
+    rows = [[entry for entry in row if entry is not None] for row in parsed]
+    if any(value + half < 0 or value - half > 1 for row in rows for value, half in row):
+        return False
+    zero = Fraction(0)
+    return any(
+        abs(sum((v for v, _ in row), zero) - 1) <= sum((h for _, h in row), zero) for row in rows
+    )
 
 
 def _by_heading(document: Document, s: Seen) -> bool:

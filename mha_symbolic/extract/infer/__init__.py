@@ -18,12 +18,18 @@ from mha_symbolic.language.extract_phrases import Phrase, phrase
 __all__ = ["Inference", "inferred", "where_of"]
 
 
-def inferred(items: Sequence[Item], names: Mapping[int, str], float32: bool = False) -> Inference:
+def inferred(
+    items: Sequence[Item],
+    names: Mapping[int, str],
+    float32: bool = False,
+    roots: frozenset[int] = frozenset(),
+) -> Inference:
     """What the numbers of a document's printed arrays say; ``names`` maps an item's index to
     the role its name suggests, used only to break ties (``float32``: the page computes in
-    float32, its printed digits carry that rounding)."""
+    float32, its printed digits carry that rounding; ``roots``: what its text takes square
+    roots of)."""
     arrays = printed_arrays(list(items), MAX_ARRAYS)
-    return infer(search(with_float32_slack(arrays) if float32 else arrays, names), names)
+    return infer(search(with_float32_slack(arrays) if float32 else arrays, names, roots), names)
 
 
 def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:

@@ -98,8 +98,10 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     found = Inference(search)
     explained = search.explained()
     for index, matches in search.matches.items():
-        if names.get(index) in INPUTS:  # weights printed alike are not one printed twice
-            matches = [m for m in matches if m.node.kind != "same"]
+        # Weights printed alike are not one printed twice; nor is a named input another
+        # array with slips (W_K = W_Q / 2 but at one entry of four: a coincidence).
+        if names.get(index) in INPUTS:
+            matches = [m for m in matches if m.node.kind != "same" and not m.fit.slips]
         matches = _reprint_of_explained(matches, explained)
         if not matches:
             continue

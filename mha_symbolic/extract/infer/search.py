@@ -21,19 +21,24 @@ from mha_symbolic.extract.infer.state import MAX_ARRAYS, MAX_CONSTANTS, MAX_HIDD
 from mha_symbolic.extract.infer.uniform import uniform_weights
 
 
-def search(arrays: list[Printed], names: Mapping[int, str] | None = None) -> Search:
+def search(
+    arrays: list[Printed],
+    names: Mapping[int, str] | None = None,
+    roots: frozenset[int] = frozenset(),
+) -> Search:
     """Two passes: first every operand as printed (an author's inputs are exact); then the
     arrays found to be results are intervals as operands (a rounded result used again).
-    ``names``: the role an array's name says, which keeps two weights printed alike apart."""
+    ``names``: the role an array's name says, which keeps two weights printed alike apart;
+    ``roots``: the numbers the text takes square roots of (scales it states)."""
     kept = [p for p in arrays if p.shape != (1, 1)]
     constants = [p for p in arrays if p.shape == (1, 1) and not _subscript(p)][:MAX_CONSTANTS]
-    first = _pass(kept, frozenset(), constants=constants, names=names)
+    first = _pass(kept, frozenset(), constants=constants, names=names, roots=roots)
     rounded = frozenset(
         i for i, ms in first.matches.items() if any(m.node.kind != "same" for m in ms)
     )
     if not rounded or first.capped or first.shortened:
         return first
-    second = _pass(kept, rounded, first.matches, constants, names)
+    second = _pass(kept, rounded, first.matches, constants, names, roots)
     second.evaluations += first.evaluations
     return second
 
@@ -50,9 +55,10 @@ def _pass(
     known: dict[int, list[Match]] | None = None,
     constants: list[Printed] | None = None,
     names: Mapping[int, str] | None = None,
+    roots: frozenset[int] = frozenset(),
 ) -> Search:
     found = Search(arrays[:MAX_ARRAYS], rounded, capped=len(arrays) > MAX_ARRAYS)
-    found.scales = scales(found.arrays, constants or [])
+    found.scales = scales(found.arrays, constants or [], roots)
     for index, matches in (known or {}).items():
         found.matches[index].extend(matches)
     for p in found.arrays:
