@@ -38,7 +38,11 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # in x out and not square applied as printed whatever the text says; a plain average (softmax
 # of zero scores under a causal mask) found by its numbers: 3129 of 3809; rows printed one per
 # line read as one matrix (and that page's row sums counted as dev counts them) 3159 of 3814.
-DEV_FLOOR = 0.828
+# Session 28: R prints, position-indexed tables, numbers over names and stated roots, wrong
+# softmax work judged, leaving 3159 of 3814 on these documents; then ten held-out documents
+# studied in that session moved to dev (tests/corpus/dev_seen_judge4.py, dev_seen_judge5*.py;
+# a Korean blog of 445 numbers, 408 of them wrong as published, among them): 3505 of 4635.
+DEV_FLOOR = 0.756
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

@@ -10,144 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.heldout_help import (
-    Rows,
-    Truth,
     a,
     block,
     given,
-    one,
-    single_precision,
 )
 from tests.corpus.heldout_judge4_notebooks import NOTEBOOKS_4
 from tests.corpus.helpers import causal, softmax
 from tests.corpus.model import Arrays, Doc, Printed
-
-
-def _float32(text: str, compute: Truth, label: str) -> Printed:
-    """A torch float32 print: right within a few units of a 24-bit mantissa."""
-    rows = block(text)
-    return Printed(rows, single_precision(compute, rows), label)
-
-
-# --- torch notebook (NYU course): sanity checks of a scaled dot-product, e-notation prints ------
-
-_NYU_K = [[10, 0, 0], [0, 10, 0], [0, 0, 10], [0, 0, 10]]
-_NYU_V = [[1, 0, 0], [10, 0, 0], [100, 5, 0], [1000, 6, 0]]
-_NYU_Q = [[0, 0, 10], [0, 10, 0], [10, 10, 0]]
-
-
-def _nyu_weights(rows: list[int]) -> Truth:
-    """Weights of the queries ``rows`` of _NYU_Q, scaled by sqrt(d_k = 512 / 8 = 64)."""
-    return lambda x: softmax(x["Q"][rows] / 8 @ x["K"].T)
-
-
-def _nyu_output(rows: list[int]) -> Truth:
-    return lambda x: _nyu_weights(rows)(x) @ x["V"]
-
-
-NYU = Doc(
-    file="heldout/notebook-torch-nyu-sanity-checks-e-notation.ipynb",
-    url="https://github.com/Atcold/NYU-DLSP20/blob/master/15-transformer.ipynb",
-    kind="notebook-torch",
-    language="en",
-    inputs={"K": a(_NYU_K), "V": a(_NYU_V), "Q": a(_NYU_Q)},
-    printed=(
-        given(block("[[10, 0, 0],\n[ 0,10, 0],\n[ 0, 0,10],\n[ 0, 0,10]]"), "test_K"),
-        given(block("[[   1,0,0],\n[  10,0,0],\n[ 100,5,0],\n[1000,6,0]]"), "test_V"),
-        given(one("0", "10", "0"), "test_Q"),
-        _float32(
-            "3.7266e-06, 9.9999e-01, 3.7266e-06, 3.7266e-06", _nyu_weights([1]), "weights, q1"
-        ),
-        _float32("1.0004e+01, 4.0993e-05, 0.0000e+00", _nyu_output([1]), "output, q1"),
-        given(one("0", "0", "10"), "test_Q"),
-        _float32(
-            "1.8633e-06, 1.8633e-06, 5.0000e-01, 5.0000e-01", _nyu_weights([0]), "weights, q2"
-        ),
-        _float32("549.9979,   5.5000,   0.0000", _nyu_output([0]), "output, q2"),
-        given(block("[[0, 0, 10], [0, 10, 0], [10, 10, 0]]"), "test_Q, three queries"),
-        _float32(
-            "[[1.8633e-06, 1.8633e-06, 5.0000e-01, 5.0000e-01],\n"
-            "[3.7266e-06, 9.9999e-01, 3.7266e-06, 3.7266e-06],\n"
-            "[5.0000e-01, 5.0000e-01, 1.8633e-06, 1.8633e-06]]",
-            _nyu_weights([0, 1, 2]),
-            "weights, three queries",
-        ),
-        _float32(
-            "[[5.5000e+02, 5.5000e+00, 0.0000e+00],\n"
-            "[1.0004e+01, 4.0993e-05, 0.0000e+00],\n"
-            "[5.5020e+00, 2.0497e-05, 0.0000e+00]]",
-            _nyu_output([0, 1, 2]),
-            "outputs, three queries",
-        ),
-    ),
-    notes=(
-        "Hand-made 3-d keys and values; the module is built with d_model = 512 and 8 heads, so "
-        "it divides the queries by sqrt(d_k = 64) = 8 although the vectors have 3 entries (the "
-        "document's visible choice, kept as the truth): the softmax does not saturate and the "
-        "weights print as 3.7266e-06 and 9.9999e-01 in torch's e-notation. The second output "
-        "prints 549.9979 where float64 gives 549.99797 (549.9980): float32 rounding, taken as "
-        "right. Batched (1, 1, n, d) tensors printed squeezed. All right."
-    ),
-)
-
-# --- R vignette (CRAN package `attention`): R matrix prints, weights scaled by 2 -----------------
-
-_R_SCORES = ((6, 4, 10, 5), (4, 6, 10, 6), (10, 10, 20, 11), (3, 1, 4, 2))
-
-
-def _r_rows(rows: tuple[tuple[object, ...], ...]) -> Rows:
-    """An R matrix print without its [,j] header and [i,] row labels."""
-    return tuple(tuple(str(entry) for entry in row) for row in rows)
-
-
-R_ATTENTION = Doc(
-    file="heldout/r-vignette-attention-package-weights-scaled-by-two.md",
-    url=(
-        "https://mirrors.sjtug.sjtu.edu.cn/cran/web/packages/attention/vignettes/"
-        "simple_attention.html"
-    ),
-    kind="r-vignette",
-    language="en",
-    inputs={"scores": a([list(row) for row in _R_SCORES])},
-    printed=(
-        given(_r_rows(((1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1))), "words"),
-        given(_r_rows(_R_SCORES), "scores = Q %*% t(K)"),
-        Printed(
-            _r_rows(
-                (
-                    ("0.10679806", "0.03928881", "0.7891368", "0.06477630"),
-                    ("0.03770440", "0.10249120", "0.7573132", "0.10249120"),
-                    ("0.00657627", "0.00657627", "0.9760050", "0.01084244"),
-                    ("0.27600434", "0.10153632", "0.4550542", "0.16740510"),
-                )
-            ),
-            lambda x: softmax(x["scores"] / np.sqrt(3)),
-            "weights = ComputeWeights(scores)",
-        ),
-        given(
-            _r_rows(
-                (
-                    ("2.749848", "1.856646", "0.06477630"),
-                    ("2.654822", "1.692526", "0.10249120"),
-                    ("2.969429", "1.976005", "0.01084244"),
-                    ("2.353518", "1.629522", "0.16740510"),
-                )
-            ),
-            "attention = weights %*% V (V never printed)",
-        ),
-    ),
-    notes=(
-        "Four 3-d words, random integer 3 x 3 projections (set.seed(0), not printed), so d_k = "
-        "3. The mistake: the package helper ComputeWeights(scores) divides the scores by "
-        "sqrt(ncol(scores)) = sqrt(4) = 2, the number of keys, instead of sqrt(d_k) = sqrt(3) "
-        "(the Python original it translates divides by K.shape[1] ** 0.5, and the package's "
-        "later release takes K and divides by sqrt(ncol(K))): every printed weight is "
-        "softmax(scores / 2), e.g. 0.10679806 for 0.0837175. The page never states the scale. "
-        "The attention output needs V, which the page never prints (it follows the wrong "
-        "weights). R prints matrices with [,j] and [i,] labels and up to 7 significant digits "
-        "per column, after '#>'."
-    ),
-)
 
 # --- numpy notebook (video companion): toy words, then identity projections and a causal mask ----
 
@@ -265,4 +134,4 @@ UNFOLD = Doc(
     ),
 )
 
-JUDGE_DOCS_4: list[Doc] = [NYU, R_ATTENTION, UNFOLD, *NOTEBOOKS_4]
+JUDGE_DOCS_4: list[Doc] = [UNFOLD, *NOTEBOOKS_4]

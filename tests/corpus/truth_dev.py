@@ -17,6 +17,8 @@ from tests.corpus.dev_more import DEV_MORE
 from tests.corpus.dev_same_page import DEV_SAME_PAGE
 from tests.corpus.dev_seen_heldout import DEV_SEEN_HELDOUT
 from tests.corpus.dev_seen_heldout2 import DEV_SEEN_HELDOUT_2
+from tests.corpus.dev_seen_judge4 import DEV_SEEN_JUDGE4
+from tests.corpus.dev_seen_judge5 import DEV_SEEN_JUDGE5
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1487,4 +1489,6 @@ DOCS: list[Doc] = [
     *DEV_SAME_PAGE,
     *DEV_SEEN_HELDOUT,
     *DEV_SEEN_HELDOUT_2,
+    *DEV_SEEN_JUDGE4,
+    *DEV_SEEN_JUDGE5,
 ]

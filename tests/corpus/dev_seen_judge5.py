@@ -1,13 +1,14 @@
-"""The fifth batch of held-out documents (prose sources: course lessons, study-guide answers, a
-blog, a README, an HTML answer panel), their truth computed with numpy from the printed inputs.
-The two documents of large matrices are in tests/corpus/heldout_judge5b.py."""
+"""Development documents that were the fifth held-out batch, studied in session 28 and moved to
+dev (prose sources: course lessons, study-guide answers, a blog, a README, an HTML answer panel),
+their truth computed with numpy from the printed inputs, unchanged by the move. The two
+documents of large matrices are in tests/corpus/dev_seen_judge5b.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_seen_judge5b import DEV_SEEN_JUDGE5B
 from tests.corpus.heldout_help import a, block, column, given, one, other
-from tests.corpus.heldout_judge5b import JUDGE_DOCS_5B
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -35,7 +36,7 @@ _LESSON_VECTORS += [("0", "1", "0"), ("1", "1", "0"), ("1", "0", "1")]
 _LESSON_VECTORS += [("0", "0", "1"), ("0", "1", "1"), ("1", "1", "0")]
 
 LESSONS = Doc(
-    file="heldout/en-course-md-lessons-scores-then-blend-prose-arithmetic.md",
+    file="dev/en-course-md-lessons-scores-then-blend-prose-arithmetic.md",
     url=(
         "https://github.com/vukrosic/blueberry-llm-kimi-deepseek/tree/main/"
         "_course/07_attention_mechanism"
@@ -107,7 +108,7 @@ LESSONS = Doc(
 # --- study-guide answer (Markdown, code blocks): softmax of large and small scores, both wrong ----
 
 SATURATION = Doc(
-    file="heldout/en-qa-md-study-guide-dot-product-saturation.md",
+    file="dev/en-qa-md-study-guide-dot-product-saturation.md",
     url=(
         "https://github.com/shanselman/LLMStudyGuide/blob/master/content/"
         "24_dot_product_self_attention.md"
@@ -144,7 +145,7 @@ SATURATION = Doc(
 # --- study-guide answer (Markdown, code blocks): a 2 x 4 softmax and a collapse, both wrong ----
 
 SOFTMAX_ROWS = Doc(
-    file="heldout/en-qa-md-study-guide-softmax-weights-two-queries.md",
+    file="dev/en-qa-md-study-guide-softmax-weights-two-queries.md",
     url="https://github.com/shanselman/LLMStudyGuide/blob/master/content/23_softmax_function.md",
     kind="qa",
     language="en",
@@ -184,7 +185,7 @@ SOFTMAX_ROWS = Doc(
 # --- HTML answer panel: a rating analogy in percent and three temperature chips ------------------
 
 CHIPS = Doc(
-    file="heldout/en-html-qa-softmax-temperature-chips.html",
+    file="dev/en-html-qa-softmax-temperature-chips.html",
     url="https://github.com/pondevelopment/llm-training/blob/main/questions/q23/answer.html",
     kind="html-qa",
     language="en",
@@ -212,4 +213,4 @@ CHIPS = Doc(
     ),
 )
 
-JUDGE_DOCS_5: list[Doc] = [LESSONS, SATURATION, SOFTMAX_ROWS, CHIPS, *JUDGE_DOCS_5B]
+DEV_SEEN_JUDGE5: list[Doc] = [LESSONS, SATURATION, SOFTMAX_ROWS, CHIPS, *DEV_SEEN_JUDGE5B]

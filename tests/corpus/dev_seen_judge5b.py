@@ -1,5 +1,6 @@
-"""The fifth batch of held-out documents, continued: two documents of larger matrices (a Korean
-blog's LaTeX bmatrix chain, a README's Markdown tables). See tests/corpus/heldout_judge5.py."""
+"""Development documents that were the fifth held-out batch, continued: two documents of larger
+matrices (a Korean blog's LaTeX bmatrix chain, a README's Markdown tables). See
+tests/corpus/dev_seen_judge5.py."""
 
 from __future__ import annotations
 
@@ -215,7 +216,7 @@ def _ko_row3(x: Arrays) -> np.ndarray:
 
 
 KO_CHAIN = Doc(
-    file="heldout/ko-blog-md-bmatrix-eight-words-attention-chain.md",
+    file="dev/ko-blog-md-bmatrix-eight-words-attention-chain.md",
     url="https://jasonkang14.github.io/llm/how-is-attention-score-calculated",
     kind="blog",
     language="ko",
@@ -370,7 +371,7 @@ def _sal_weights(x: Arrays) -> np.ndarray:
 
 
 SAL_TABLES = Doc(
-    file="heldout/en-readme-md-tables-twelve-token-weights.md",
+    file="dev/en-readme-md-tables-twelve-token-weights.md",
     url="https://github.com/saliherdemk/ML-Papers-Implementations/blob/master/Transformer/README.md",
     kind="readme-tables",
     language="en",
@@ -401,4 +402,4 @@ SAL_TABLES = Doc(
     ),
 )
 
-JUDGE_DOCS_5B: list[Doc] = [KO_CHAIN, SAL_TABLES]
+DEV_SEEN_JUDGE5B: list[Doc] = [KO_CHAIN, SAL_TABLES]
