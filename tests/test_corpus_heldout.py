@@ -97,6 +97,9 @@ EXPECTED = {
     "heldout/en-html-qa-softmax-temperature-chips.html": (0, 6, 0),
     "heldout/ko-blog-md-bmatrix-eight-words-attention-chain.md": (37, 278, 130),
     "heldout/en-readme-md-tables-twelve-token-weights.md": (144, 1, 0),
+    "heldout/en-md-softmax-by-hand-ten-zero-minus-five.md": (34, 8, 1),
+    "heldout/pt-readme-md-numpy-two-tokens-identity-keys.md": (8, 0, 0),
+    "heldout/zh-blog-md-langchain-attention-case-2x2-wrong.md": (1, 11, 0),
 }
 
 
