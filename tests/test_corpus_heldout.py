@@ -99,7 +99,7 @@ EXPECTED = {
     "heldout/en-readme-md-tables-twelve-token-weights.md": (144, 1, 0),
     "heldout/en-md-softmax-by-hand-ten-zero-minus-five.md": (34, 8, 1),
     "heldout/pt-readme-md-numpy-two-tokens-identity-keys.md": (8, 0, 0),
-    "heldout/zh-blog-md-langchain-attention-case-2x2-wrong.md": (1, 11, 0),
+    "heldout/zh-blog-md-three-fruit-words-unscaled-wrong.md": (15, 24, 6),
 }
 
 

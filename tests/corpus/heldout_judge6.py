@@ -147,40 +147,65 @@ PT_README = Doc(
     ),
 )
 
-# --- Chinese blog (Markdown + LaTeX bmatrix): a 2 x 2 example whose every result is wrong ------
+# --- Chinese blog (Markdown + LaTeX bmatrix): three fruit words, unscaled, every step wrong -------
+
+_FRUIT_Q_ROWS = [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
+_FRUIT_K_ROWS = [[1, 1, 1], [0, 1, 0], [1, 0, 1]]
+_FRUIT_V_ROWS = [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+_FRUIT_Q = "1 0 1\n0 1 0\n1 1 0"
+_FRUIT_K = "1 1 1\n0 1 0\n1 0 1"
+_FRUIT_V = "1 0 1\n0 1 0\n1 0 1"
+_FRUIT_W = "0.5 0.2 0.3\n0.2 0.5 0.3\n0.3 0.2 0.5"
 
 
-def _zh_scaled(x: Arrays) -> np.ndarray:
-    return x["Q"] @ x["K"].T / np.sqrt(2)
+def _fruit_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["Q"] @ x["K"].T)
 
 
-ZH_LANGCHAIN = Doc(
-    file="heldout/zh-blog-md-langchain-attention-case-2x2-wrong.md",
-    url="https://github.com/Jason-Chen-2017/pycnblog/tree/master/blog/zen",
+ZH_FRUIT = Doc(
+    file="heldout/zh-blog-md-three-fruit-words-unscaled-wrong.md",
+    url=(
+        "https://github.com/AIGeniusInstitute/pycnblog/blob/main/agi/558/"
+        "%E8%AE%BE%E8%AE%A1%E5%90%88%E4%BD%9C%E8%80%85%EF%BC%9ALLM%20"
+        "%E6%BF%80%E5%8F%91%E8%A7%86%E8%A7%89%E5%88%9B%E6%96%B0.md"
+    ),
     kind="blog",
     language="zh",
-    inputs={"Q": a([[1, 0], [0, 1]]), "K": a([[1, 2], [3, 4]]), "V": a([[5, 6], [7, 8]])},
+    inputs={"Q": a(_FRUIT_Q_ROWS), "K": a(_FRUIT_K_ROWS), "V": a(_FRUIT_V_ROWS)},
     printed=(
-        given(block("1 0\n0 1"), "Q"),
-        given(block("1 2\n3 4"), "K"),
-        given(block("5 6\n7 8"), "V"),
-        other(one("2"), "sqrt(2)"),
-        Printed(block("1 3\n0 4"), _zh_scaled, "QK^T / sqrt(2) as written"),
-        given(block("5 6\n7 8"), "V"),
-        Printed(block("0.6 0.4\n0.3 0.7"), lambda x: softmax(_zh_scaled(x)), "weights"),
-        given(block("5 6\n7 8"), "V"),
-        Printed(block("4 5.6\n3.3 5.6"), lambda x: softmax(_zh_scaled(x)) @ x["V"], "output"),
+        other(one("1"), "1 / sqrt(d_k) in the stated formula"),
+        other(one("3"), "three words"),
+        given(block(_FRUIT_Q), "Q"),
+        given(block(_FRUIT_K), "K"),
+        given(block(_FRUIT_V), "V"),
+        given(block(_FRUIT_Q), "Q in the product"),
+        given(block(_FRUIT_K), "K in the product (printed untransposed)"),
+        Printed(block("2 1 2\n1 1 1\n2 1 2"), lambda x: x["Q"] @ x["K"].T, "score = QK^T"),
+        Printed(block(_FRUIT_W), _fruit_weights, "softmax(score)"),
+        Printed(block(_FRUIT_W), _fruit_weights, "weight = softmax(score)"),
+        Printed(block(_FRUIT_W), _fruit_weights, "weight, in the product"),
+        given(block(_FRUIT_V), "V in the product"),
+        Printed(
+            block("0.8 0.2 0.8\n0.2 0.5 0.2\n0.8 0.2 0.8"),
+            lambda x: _fruit_weights(x) @ x["V"],
+            "output = weight V",
+            follows=True,
+        ),
     ),
     notes=(
-        "One article of a series of machine-written Chinese blog posts (Markdown, LaTeX "
-        "bmatrix): Q = I, K = [[1, 2], [3, 4]], V = [[5, 6], [7, 8]], d_k = 2. Nearly every "
-        "result is wrong: QK^T / sqrt(2) is [[0.707, 2.121], [1.414, 2.828]], not [[1, 3], "
-        "[0, 4]] (the 1 passes at its printed precision, the other three are wrong); its "
-        "softmax is [[0.196, 0.804], [0.196, 0.804]], not [[0.6, 0.4], [0.3, 0.7]]; and the "
-        "output is [[6.609, 7.609], [6.609, 7.609]], not [[4, 5.6], [3.3, 5.6]] (not even "
-        "the product of the printed weights and V). Only the attention part of the article "
-        "(sections 4.1-4.3) is transcribed; the page does not name its file in the series."
+        "A machine-written Chinese blog post (Markdown with LaTeX bmatrix), section 4 only: "
+        "three words named apple, banana, orange with 3 x 3 integer Q, K, V, worked in four "
+        "steps that do not scale (score = QK^T, weight = softmax(score), output = weight V; "
+        "the formula above them, (1/sqrt(d_k)) softmax(QK^T / d_k) V, is not what the steps "
+        "do, and the steps are the truth). QK^T is [[2, 0, 2], [1, 1, 0], [2, 1, 1]]: three of "
+        "the nine printed scores are wrong. The weights, printed three times, are made up: "
+        "softmax of the true scores is [[0.468, 0.063, 0.468], [0.422, 0.422, 0.155], [0.576, "
+        "0.212, 0.212]], so only 0.5 (row 1) and 0.2 (row 3) pass at one decimal, 7 of 9 are "
+        "wrong in each copy. The true output is [[0.937, 0.063, 0.937], [0.578, 0.422, 0.578], "
+        "[0.788, 0.212, 0.788]]; the printed one follows the printed weights in rows 1 and 3 "
+        "([0.8, 0.2, 0.8]) but not in row 2 (they give [0.5, 0.5, 0.5], printed [0.2, 0.5, "
+        "0.2]); it is marked as following (row 3 is also right at one decimal)."
     ),
 )
 
-JUDGE_DOCS_6: list[Doc] = [HAND, PT_README, ZH_LANGCHAIN]
+JUDGE_DOCS_6: list[Doc] = [HAND, PT_README, ZH_FRUIT]
