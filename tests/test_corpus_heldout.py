@@ -100,6 +100,8 @@ EXPECTED = {
     "heldout/en-md-softmax-by-hand-ten-zero-minus-five.md": (34, 8, 1),
     "heldout/pt-readme-md-numpy-two-tokens-identity-keys.md": (8, 0, 0),
     "heldout/zh-blog-md-three-fruit-words-unscaled-wrong.md": (15, 24, 6),
+    "heldout/en-tex-solution-causal-mask-i-like-cats.tex": (49, 0, 0),
+    "heldout/en-tex-solution-two-heads-identity-output-projection.tex": (96, 0, 0),
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.heldout_help import Truth, a, block, given, one, other
+from tests.corpus.heldout_judge6b import JUDGE_DOCS_6B
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -208,4 +209,4 @@ ZH_FRUIT = Doc(
     ),
 )
 
-JUDGE_DOCS_6: list[Doc] = [HAND, PT_README, ZH_FRUIT]
+JUDGE_DOCS_6: list[Doc] = [HAND, PT_README, ZH_FRUIT, *JUDGE_DOCS_6B]
