@@ -105,6 +105,7 @@ EXPECTED = {
     "heldout/ko-blog-md-next-token-one-head-hand-and-python.md": (41, 0, 0),
     "heldout/ja-md-tutorial-tiny-gpt-two-tokens-value-mix.md": (16, 0, 0),
     "heldout/vi-md-softmax-temperature-by-hand-table-wrong.md": (50, 18, 4),
+    "heldout/de-html-notes-softmax-three-scores.html": (6, 0, 0),
 }
 
 

@@ -332,4 +332,29 @@ VI_TEMPERATURE = Doc(
     ),
 )
 
-JUDGE_DOCS_6C: list[Doc] = [KO_NEXT, JA_TINY, VI_TEMPERATURE]
+# --- German notes page (HTML): softmax of three scores, in prose and as a torch print ----------
+
+DE_SOFTMAX = Doc(
+    file="heldout/de-html-notes-softmax-three-scores.html",
+    url="https://github.com/DerWolk/ReiseEinesSatzesDurchEinLLM/blob/main/softmax.html",
+    kind="html-notes",
+    language="de",
+    inputs={"s": a([2.0, 1.0, 0.1])},
+    printed=(
+        given(one("2.0", "1.0", "0.1"), "scores"),
+        Printed(one("0.66", "0.24", "0.10"), lambda x: softmax(x["s"]), "about"),
+        other(one("1"), "the sum is always 1"),
+        other(one("2.718"), "Euler's number, printed with a decimal comma (2,718...)"),
+        given(one("2.0", "1.0", "0.1"), "scores (code)"),
+        other(one("-1"), "dim=-1"),
+        Printed(one("0.6590", "0.2424", "0.0986"), lambda x: softmax(x["s"]), "torch print"),
+    ),
+    notes=(
+        "A German notes page (HTML, one of a small site on LLM basics): softmax of the scores "
+        "[2.0, 1.0, 0.1], in prose to two decimals ([0.66, 0.24, 0.10]) and as a torch print "
+        "in a code comment ([0.6590, 0.2424, 0.0986]); Euler's number written 2,718 with a "
+        "decimal comma. All right."
+    ),
+)
+
+JUDGE_DOCS_6C: list[Doc] = [KO_NEXT, JA_TINY, VI_TEMPERATURE, DE_SOFTMAX]
