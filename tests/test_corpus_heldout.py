@@ -106,6 +106,7 @@ EXPECTED = {
     "heldout/ja-md-tutorial-tiny-gpt-two-tokens-value-mix.md": (16, 0, 0),
     "heldout/vi-md-softmax-temperature-by-hand-table-wrong.md": (50, 18, 4),
     "heldout/de-html-notes-softmax-three-scores.html": (6, 0, 0),
+    "heldout/notebook-python-softmax-three-logits-full-floats.ipynb": (7, 0, 0),
 }
 
 
