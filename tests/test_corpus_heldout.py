@@ -107,6 +107,7 @@ EXPECTED = {
     "heldout/vi-md-softmax-temperature-by-hand-table-wrong.md": (50, 18, 4),
     "heldout/de-html-notes-softmax-three-scores.html": (6, 0, 0),
     "heldout/notebook-python-softmax-three-logits-full-floats.ipynb": (7, 0, 0),
+    "heldout/pl-blog-md-cat-chases-mouse-weights-wrong.md": (39, 28, 3),
 }
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from tests.corpus.heldout_help import Truth, a, block, given, one, other
 from tests.corpus.heldout_judge6b import JUDGE_DOCS_6B
 from tests.corpus.heldout_judge6c import JUDGE_DOCS_6C
+from tests.corpus.heldout_judge6d import JUDGE_DOCS_6D
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -210,4 +211,11 @@ ZH_FRUIT = Doc(
     ),
 )
 
-JUDGE_DOCS_6: list[Doc] = [HAND, PT_README, ZH_FRUIT, *JUDGE_DOCS_6B, *JUDGE_DOCS_6C]
+JUDGE_DOCS_6: list[Doc] = [
+    HAND,
+    PT_README,
+    ZH_FRUIT,
+    *JUDGE_DOCS_6B,
+    *JUDGE_DOCS_6C,
+    *JUDGE_DOCS_6D,
+]
