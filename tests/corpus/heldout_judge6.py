@@ -1,6 +1,8 @@
-"""The sixth batch of held-out documents (a study exercise worked by hand, a Portuguese README, a
-Chinese blog's LaTeX example), their truth computed with numpy from the printed inputs. See
-tests/corpus/truth_heldout.py."""
+"""The sixth batch of held-out documents, their truth computed with numpy from the printed
+inputs: a study exercise worked by hand, a Portuguese README and a Chinese blog's LaTeX example
+here; two LaTeX solutions and a softmax notebook in heldout_judge6b.py; Korean, Japanese,
+Vietnamese and German prose in heldout_judge6c.py; a Polish blog post in heldout_judge6d.py.
+See tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ HAND = Doc(
     ),
     kind="exercise",
     language="en",
-    inputs={"s": a([10, 0, -5])},
+    inputs={"s": a([10.0, 0.0, -5.0])},
     printed=(
         given(one("10", "0", "-5"), "scores"),
         *_hand_steps(),
@@ -114,7 +116,7 @@ HAND = Doc(
 
 # --- Portuguese README: Q = K = I, V given, the output and the softmax printed by numpy --------
 
-_PT_V = [[1, 2], [3, 4]]
+_PT_V: list[list[float]] = [[1, 2], [3, 4]]
 
 
 def _pt_weights(x: Arrays) -> np.ndarray:
@@ -126,7 +128,7 @@ PT_README = Doc(
     url="https://github.com/LPiresG/Faculdade/blob/main/README.md",
     kind="readme",
     language="pt",
-    inputs={"Q": a([[1, 0], [0, 1]]), "K": a([[1, 0], [0, 1]]), "V": a(_PT_V)},
+    inputs={"Q": a([[1.0, 0.0], [0.0, 1.0]]), "K": a([[1.0, 0.0], [0.0, 1.0]]), "V": a(_PT_V)},
     printed=(
         given(block("[[1, 0], [0, 1]]"), "Q"),
         given(block("[[1, 0], [0, 1]]"), "K"),
@@ -152,9 +154,9 @@ PT_README = Doc(
 
 # --- Chinese blog (Markdown + LaTeX bmatrix): three fruit words, unscaled, every step wrong -------
 
-_FRUIT_Q_ROWS = [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
-_FRUIT_K_ROWS = [[1, 1, 1], [0, 1, 0], [1, 0, 1]]
-_FRUIT_V_ROWS = [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
+_FRUIT_Q_ROWS: list[list[float]] = [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
+_FRUIT_K_ROWS: list[list[float]] = [[1, 1, 1], [0, 1, 0], [1, 0, 1]]
+_FRUIT_V_ROWS: list[list[float]] = [[1, 0, 1], [0, 1, 0], [1, 0, 1]]
 _FRUIT_Q = "1 0 1\n0 1 0\n1 1 0"
 _FRUIT_K = "1 1 1\n0 1 0\n1 0 1"
 _FRUIT_V = "1 0 1\n0 1 0\n1 0 1"

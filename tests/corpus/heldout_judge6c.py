@@ -1,5 +1,5 @@
-"""The sixth batch of held-out documents, continued: three prose documents in Korean, Japanese
-and Vietnamese, each working a small softmax or attention example by hand. See
+"""The sixth batch of held-out documents, continued: prose documents in Korean, Japanese,
+Vietnamese and German, each working a small softmax or attention example by hand. See
 tests/corpus/heldout_judge6.py."""
 
 from __future__ import annotations
@@ -89,10 +89,10 @@ KO_NEXT = Doc(
     kind="blog",
     language="ko",
     inputs={
-        "q": a([1, 1]),
-        "K": a([[1, 0], [0, 1], [1, 1]]),
-        "V": a([[1, 0], [0, 1], [1, 1]]),
-        "W": a([[1, 0], [0, 1], [1, 1]]),
+        "q": a([1.0, 1.0]),
+        "K": a([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+        "V": a([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+        "W": a([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
     },
     printed=(
         *_ko_summary("intro"),
@@ -155,7 +155,11 @@ JA_TINY = Doc(
     ),
     kind="course-notes",
     language="ja",
-    inputs={"Q": a([[1, 0], [0, 1]]), "K": a([[1, 0], [0, 1]]), "V": a([[10, 0], [0, 20]])},
+    inputs={
+        "Q": a([[1.0, 0.0], [0.0, 1.0]]),
+        "K": a([[1.0, 0.0], [0.0, 1.0]]),
+        "V": a([[10.0, 0.0], [0.0, 20.0]]),
+    },
     printed=(
         other(one("1"), "1-head"),
         other(one("1"), "each row sums to 1"),
@@ -204,6 +208,18 @@ def _vi_ratio(j: int, t: float) -> Truth:
     return lambda x: np.exp((x["t"][j] - x["t"][0]) / t)
 
 
+def _vi_share(j: int) -> Truth:
+    return lambda x: softmax(x["z"])[j : j + 1]
+
+
+def _vi_scaled(j: int, t: float) -> Truth:
+    return lambda x: x["t"][j : j + 1] / t
+
+
+def _vi_softmax(t: float) -> Truth:
+    return lambda x: softmax(x["t"] / t)
+
+
 def _vi_curve() -> tuple[Printed, ...]:
     """Section 2.1: e^2, e^3, e^8 and how far apart they are."""
     return (
@@ -228,8 +244,7 @@ def _vi_by_hand() -> tuple[Printed, ...]:
         one("11.22"), lambda x: np.exp(x["z"]).sum(), "sum of the rounded terms", follows=True
     )
     shares = [
-        Printed(one(t), lambda x, j=j: softmax(x["z"])[j], "share")
-        for j, t in enumerate(("0.659", "0.242", "0.099"))
+        Printed(one(t), _vi_share(j), "share") for j, t in enumerate(("0.659", "0.242", "0.099"))
     ]
     fractions = [p for j in range(3) for p in (exps[j], total)]
     return (
@@ -256,7 +271,7 @@ def _vi_temperature(
     for j, e in enumerate(exps):
         if t != 1.0:
             out.append(other(one(_VI_LOGITS[j], str(int(t))), "z / T as a fraction"))
-            out.append(Printed(one(_VI_SCALED[t][j]), lambda x, j=j: x["t"][j] / t, "z / T"))
+            out.append(Printed(one(_VI_SCALED[t][j]), _vi_scaled(j, t), "z / T"))
         out.append(Printed(one(e), _vi_exp("t", j, t), "e^(z / T)"))
     ratio: Truth = lambda x: np.exp((x["t"] - x["t"][0]) / t)  # noqa: E731
     out.append(Printed(one("1", *ratios), ratio, "ratio"))
@@ -283,7 +298,7 @@ def _vi_table() -> tuple[Printed, ...]:
     for t, probs in _VI_TABLE.items():
         out += [
             other(one(str(t)), "T"),
-            Printed(one(*probs), lambda x, t=t: softmax(x["t"] / t), f"softmax(z / {t})"),
+            Printed(one(*probs), _vi_softmax(t), f"softmax(z / {t})"),
             other(one(_VI_ENTROPY[t]), "entropy"),
         ]
     return tuple(out)
@@ -297,7 +312,7 @@ VI_TEMPERATURE = Doc(
     ),
     kind="course-notes",
     language="vi",
-    inputs={"t": a([2, 3, 8]), "z": a([2.0, 1.0, 0.1]), "u": a([-5, 3, 0, 10, -2])},
+    inputs={"t": a([2.0, 3.0, 8.0]), "z": a([2.0, 1.0, 0.1]), "u": a([-5.0, 3.0, 0.0, 10.0, -2.0])},
     printed=(
         *_vi_curve(),
         *_vi_by_hand(),
