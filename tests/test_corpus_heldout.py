@@ -87,6 +87,17 @@ EXPECTED = {
     "heldout/notebook-numpy-toy-words-then-causal-identity.ipynb": (90, 0, 0),
     "heldout/notebook-numpy-saturated-softmax-three-digit-exponents.ipynb": (36, 0, 0),
     "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
+    "heldout/en-md-softmax-by-hand-ten-zero-minus-five.md": (34, 8, 1),
+    "heldout/pt-readme-md-numpy-two-tokens-identity-keys.md": (8, 0, 0),
+    "heldout/zh-blog-md-three-fruit-words-unscaled-wrong.md": (15, 24, 6),
+    "heldout/en-tex-solution-causal-mask-i-like-cats.tex": (49, 0, 0),
+    "heldout/en-tex-solution-two-heads-identity-output-projection.tex": (96, 0, 0),
+    "heldout/ko-blog-md-next-token-one-head-hand-and-python.md": (41, 0, 0),
+    "heldout/ja-md-tutorial-tiny-gpt-two-tokens-value-mix.md": (16, 0, 0),
+    "heldout/vi-md-softmax-temperature-by-hand-table-wrong.md": (50, 18, 4),
+    "heldout/de-html-notes-softmax-three-scores.html": (6, 0, 0),
+    "heldout/notebook-python-softmax-three-logits-full-floats.ipynb": (7, 0, 0),
+    "heldout/pl-blog-md-cat-chases-mouse-weights-wrong.md": (39, 28, 3),
 }
 
 

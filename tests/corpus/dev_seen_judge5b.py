@@ -4,22 +4,11 @@ tests/corpus/dev_seen_judge5.py."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from tests.corpus.heldout_help import Rows, block, given, one, other, settled, values
+from tests.corpus.heldout_help import block, given, one, other, settled, tex, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
-
-
-def tex(text: str) -> Rows:
-    """The entries of a LaTeX matrix body: rows split at a double backslash, entries at &, comments
-    dropped."""
-    text = re.sub(r"%[^\n]*", "", text)
-    rows = (tuple(e.strip() for e in row.split("&")) for row in text.split("\\\\"))
-    return tuple(row for row in rows if any(row))
-
 
 # --- Korean blog (Markdown + LaTeX bmatrix): eight words, Q K V from X W, row 3 by hand -----------
 

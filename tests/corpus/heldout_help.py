@@ -88,3 +88,11 @@ def single_precision(compute: Truth, printed: Rows, relative: float = 2e-6) -> T
         return base + np.clip(target.reshape(base.shape) - base, -reach, reach)
 
     return truth
+
+
+def tex(text: str) -> Rows:
+    """The entries of a LaTeX matrix body: rows split at a double backslash, entries at &, comments
+    dropped."""
+    text = re.sub(r"%[^\n]*", "", text)
+    rows = (tuple(e.strip() for e in row.split("&")) for row in text.split("\\\\"))
+    return tuple(row for row in rows if any(row))
