@@ -42,7 +42,9 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # softmax work judged, leaving 3159 of 3814 on these documents; then ten held-out documents
 # studied in that session moved to dev (tests/corpus/dev_seen_judge4.py, dev_seen_judge5*.py;
 # a Korean blog of 445 numbers, 408 of them wrong as published, among them): 3505 of 4635.
-DEV_FLOOR = 0.756
+# Products the page writes out (A B = C) read as those products even where the numbers miss:
+# 3844 of 4635.
+DEV_FLOOR = 0.829
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

@@ -39,6 +39,7 @@ from tests.test_extract_given import MASKED
 from tests.test_extract_other_readings import COUNTS_NOTEBOOK, ONE_HEAD, SLICED
 from tests.test_extract_parts import PROJECTED
 from tests.test_extract_plain_average import AVERAGE, X, running_mean_page
+from tests.test_extract_written_products import SCORES_BY_HAND as WRITTEN_WRONG
 from tests.test_infer_after_softmax import page as after_softmax_page
 from tests.test_infer_batch import WEIGHTS, numpy_print
 from tests.test_infer_batch import page as batch_page
@@ -369,6 +370,9 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     assert voice("bn").say(sums) == (
         "লাইন 8 `Softmax` (1x3) = সফটম্যাক্স(লাইন 3, সারি ধরে)-এর সারিগুলোর যোগফল: হুবহু মেলে"
     )
+    # A product written out (A B = C) whose result is not that product.
+    written = [voice("bn").say(line) for line in extract_all(WRITTEN_WRONG)[0].inferred]
+    assert "লাইন 13 (3x3) = লাইন 10 × লাইন 4ᵀ: এই গুণফল হিসেবে লেখা; এর 9টি ঘরের 4টি তা নয়" in written
     # One query's row soft-maxed, and the softmax's numerators and their sums.
     row = extract_all(WITH_AND_WITHOUT)[1].inferred[-1]
     assert voice("bn").say(row) == (

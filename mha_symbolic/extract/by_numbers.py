@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.infer import Inference, inferred, where_of
 from mha_symbolic.extract.infer.intervals import Printed
@@ -23,6 +24,7 @@ from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.single_precision import single_precision
+from mha_symbolic.extract.softmax_arguments import PROJECTED, as_identity, given_scores
 from mha_symbolic.extract.weight_sums import weight_sums
 from mha_symbolic.extract.weights_after import Setting, after_softmax
 from mha_symbolic.extract.weights_plausible import no_weights, not_weights
@@ -34,7 +36,6 @@ _CLAIMS = {
 }  # fmt: skip
 _INPUTS = {"x", "w_q", "w_k", "w_v", "w_o"}
 _RESULTS = ATTENTION | {"concat", "output"}  # steps no input is printed alike by chance
-_PROJECTED = {"w_q", "w_k", "w_v", "q", "k", "v"}
 _NAMED = _CLAIMS | _INPUTS
 
 
@@ -55,6 +56,7 @@ class Example:
     parent: int = 0  # the component it was cut from: examples of one are settings of one page
     after: tuple[Setting, Setting] = (None, None)  # weights_mask and dropout (weights_after)
     zeros: int = 0  # the size of the zero scores its weights average over (0: none)
+    written: bool = False  # the page writes a product of it out (A B = C) that its numbers miss
 
 
 def _averaged(inference: Inference, index: int) -> set[int]:
@@ -74,12 +76,13 @@ def by_numbers(
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
     roots = stated_roots("\n".join(line.text for line in document.lines))
-    inference = inferred(items, names, single_precision(document), roots)
+    body = find_items(document)[0].body
+    inference = inferred(items, names, single_precision(document), roots, body)
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
     query_of_named_keys(inference, names)
-    _given_scores(inference, names)
+    given_scores(inference, names)
     unclaimed_parts(inference)
     parents = split_variants(inference)
     where = where_of(document, items)
@@ -103,16 +106,34 @@ def by_numbers(
                 parents[number],
                 after_softmax(inference, members),
                 max((size for i in members for size in _averaged(inference, i)), default=0),
+                any(i in inference.chosen and inference.chosen[i].fit.written for i in members),
             )
         )
     note = capped(inference)
     if note is not None and examples:
         first = examples[0]
         examples[0] = replace(first, said=(note, *first.said))
+    out = _roles(document, seen, groups, inference, examples)
+    return _unrelated_input(out, groups, inference), tuple(examples), note
+
+
+def _roles(
+    document: Document,
+    seen: list[Seen],
+    groups: list[list[int]],
+    inference: Inference,
+    examples: list[Example],
+) -> list[Seen]:
+    """Each array with the role the numbers give it (``_decided``), or none: numbers that
+    cannot be weights, a first try with another scale, a factor of a product written out
+    (whose numbers, not the equation's name, say what it is)."""
     out = list(seen)
     other = _other_scale(inference) | _by_columns(inference) | _printed_masks(inference)
+    factors = inference.search.factors
     for n, group in enumerate(groups):
         for i in group:
+            if n in factors:
+                out[i] = replace(out[i], role="unnamed", names=(), printed=())
             given = not examples or n not in inference.chosen  # no relation gives it
             before = [out[k] for g in groups[:n] for k in g]
             alone = (given and not_weights(document, out[i])) or no_weights(out[i], before)
@@ -123,7 +144,7 @@ def by_numbers(
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())  # [1, 1, 3]
             if n in other:  # a first try with another scale: one spec has one scale
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())
-    return _unrelated_input(out, groups, inference), tuple(examples), note
+    return out
 
 
 def _other_scale(inference: Inference) -> set[int]:
@@ -168,7 +189,7 @@ def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Infer
         for n, group in enumerate(groups)
         if seen[group[0]].role == "scores" and inference.component_of(n) is not None
     ]
-    if not scores or any(s.role in _PROJECTED for s in seen):
+    if not scores or any(s.role in PROJECTED for s in seen):
         return seen  # no printed scores to start at, or X is projected as printed
     out = list(seen)
     for n, group in enumerate(groups):
@@ -176,7 +197,7 @@ def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Infer
         if first.role != "x" or len(first.item.rows) < 2 or inference.component_of(n) is not None:
             continue
         x = _floats(seen[group[0]].item.rows)
-        if x is None or any(_as_identity(x, _floats(_rows(seen, groups[m]))) for m in scores):
+        if x is None or any(as_identity(x, _floats(_rows(seen, groups[m]))) for m in scores):
             continue  # Q = K = V = X: X leads to the scores without weights
         for i in group:
             out[i] = replace(seen[i], role="unnamed", names=(), printed=())
@@ -192,22 +213,6 @@ def _floats(rows: Sequence[Sequence[str]]) -> list[list[float]] | None:
         return [[float(e.replace("−", "-")) for e in row] for row in rows]
     except ValueError:
         return None
-
-
-def _as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool:
-    """Whether most printed scores are X Xᵀ, unscaled or divided by √E (to 2 %)."""
-    if scores is None or len(scores) != len(x) or any(len(r) != len(x) for r in scores):
-        return False
-    gram = [[sum(a * b for a, b in zip(r, c)) for c in x] for r in x]
-    for scale in (1.0, len(x[0]) ** 0.5):
-        close = sum(
-            abs(g / scale - s) <= 0.02 * max(1.0, abs(s))
-            for grow, srow in zip(gram, scores)
-            for g, s in zip(grow, srow)
-        )
-        if 2 * close > len(x) ** 2:
-            return True
-    return False
 
 
 def _printed_again(inference: Inference) -> None:
@@ -284,50 +289,6 @@ def _weighted_values(inference: Inference) -> None:
             inference.roles[values.index] = "v"
             if weights.index in inference.heads:
                 inference.heads[values.index] = inference.heads[weights.index]
-
-
-def _given_scores(inference: Inference, names: dict[int, str]) -> None:
-    """What a softmax takes (through a scale or a mask) when no relation gives it and no
-    name makes it an input (X, Q; "weights" is what a softmax call names its argument): the
-    scores, given as printed (a softmax of a printed vector, a page with no Q and K; the ``x``
-    of a softmax function's documented example when nothing is projected)."""
-    for match in list(inference.chosen.values()):
-        if not match.node.kind.startswith("softmax"):
-            continue
-        below = match.node.operands[0]
-        while below.kind in ("scale", "mask", "row") and below.printed is None:
-            below = below.operands[0]
-        printed = below.printed
-        if printed is None or printed.index in inference.chosen:
-            continue
-        named = names.get(printed.index, "scores")
-        if named not in ("scores", "softmax_argument", "weights") and not (
-            (named == "x" and _logits(printed, names)) or (named in _QKV and _square(printed))
-        ):
-            continue
-        if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
-            inference.roles[printed.index] = "scores"
-            inference.strong.add(printed.index)
-
-
-_QKV = ("q", "k", "v")
-
-
-def _square(printed: Printed) -> bool:
-    """Whether a print a softmax takes is square: tokens by tokens, scores whatever a label
-    says ("Values:" over the scores, a comment "# scoring the query vectors"); Q, K and V are
-    tokens by features, and no softmax takes them."""
-    rows, columns = printed.mid.shape
-    return rows == columns >= 2
-
-
-def _logits(printed: Printed, names: dict[int, str]) -> bool:
-    """Whether an ``x`` a softmax takes is its logits (a softmax function's documented
-    example): nothing is projected, and X Xᵀ is not X itself (X = I: Q = K = V = X)."""
-    if set(names.values()) & _PROJECTED:
-        return False
-    x = [[float(e) for e in row] for row in printed.mid]
-    return not _as_identity(x, x)
 
 
 def _source(inference: Inference, index: int) -> int | None:

@@ -360,8 +360,8 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
             fenced = True
             continue
         printed = _PRINT.match(line) or _LIBRARY_PRINT.match(line)
-        if printed and fenced and back and _PRINT.match(document.lines[back - 1].text.strip()):
-            return None  # a code block of several prints over a block of their outputs
+        if printed and fenced and ("," in line or _PRINT.match(document.lines[back - 1].text)):
+            return None  # a code block of several prints (or a print of several) over their block
         if printed:  # a printed output below print("Keys:", keys) or a cell's last name
             role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
             role = role or resolve(next((g for g in printed.groups()[1:] if g), ""))

@@ -303,7 +303,8 @@ def _found_scale(draft: Draft, found: Sequence[Example]) -> None:
     scaled = next((e for e in found if e.scale not in (None, "none")), None)
     if scaled is not None and draft.get("scores") is not None:
         draft.set("scale", scaled.scale, f"the printed scaled scores follow scale {scaled.scale}")
-    if any(e.rounded for e in found):
+    if any(e.rounded for e in found) and not any(e.written for e in found):  # a page that
+        # multiplies its matrices out by hand takes its inputs as the numbers it writes
         draft.set("inputs", "printed", "the printed results follow the inputs' rounded digits")
 
 

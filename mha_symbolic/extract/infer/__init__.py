@@ -12,6 +12,7 @@ from mha_symbolic.extract.infer.graph import Inference, infer
 from mha_symbolic.extract.infer.intervals import Printed, printed_arrays
 from mha_symbolic.extract.infer.search import search
 from mha_symbolic.extract.infer.state import MAX_ARRAYS
+from mha_symbolic.extract.infer.written_products import written_products
 from mha_symbolic.extract.items import Item
 from mha_symbolic.language.extract_phrases import Phrase, phrase
 
@@ -23,13 +24,17 @@ def inferred(
     names: Mapping[int, str],
     float32: bool = False,
     roots: frozenset[int] = frozenset(),
+    body: str = "",
 ) -> Inference:
     """What the numbers of a document's printed arrays say; ``names`` maps an item's index to
     the role its name suggests, used only to break ties (``float32``: the page computes in
     float32, its printed digits carry that rounding; ``roots``: what its text takes square
-    roots of)."""
+    roots of; ``body``: its joined text, where a product written out is read)."""
     arrays = printed_arrays(list(items), MAX_ARRAYS)
-    return infer(search(with_float32_slack(arrays) if float32 else arrays, names, roots), names)
+    found = search(with_float32_slack(arrays) if float32 else arrays, names, roots)
+    if body and (factors := written_products(found, body)):
+        names = {index: role for index, role in names.items() if index not in factors}
+    return infer(found, names)
 
 
 def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:

@@ -27,10 +27,18 @@ Scaling = tuple[float, str]  # a scale's factor, and how the search said it ("âˆ
 
 
 def rank(match: Match) -> tuple[int, int, int, int, int]:
-    """Fewest slips first; then a print as computed over a print of its transpose (a product
+    """Exact first, then a product the page writes out (A B = C), then fewest slips; then a
+    print as computed over a print of its transpose (a product
     that holds both ways, by a symmetric W, is the one the page wrote); then what says most."""
-    slips, turned = len(match.fit.slips), int(match.fit.transposed)
-    return (slips, turned, RANK.get(match.node.kind, 5), match.node.hidden, -match.node.last)
+    fit = match.fit
+    slips = 0 if fit.exact else 1 if fit.written else 2 + len(fit.slips)
+    return (
+        slips,
+        int(fit.transposed),
+        RANK.get(match.node.kind, 5),
+        match.node.hidden,
+        -match.node.last,
+    )
 
 
 @dataclass

@@ -80,7 +80,9 @@ def _head(printed: Printed, name: str, where: Where) -> Phrase:
 
 def _verdict(match: Match, printed: Printed) -> Phrase:
     fit = match.fit
-    if fit.slips:
+    if fit.written:
+        verdict = phrase("infer.written", wrong=len(fit.slips), count=printed.mid.size)
+    elif fit.slips:
         entries = joined("infer.entries", tuple(f"[{i + 1},{j + 1}]" for i, j in fit.slips))
         verdict = phrase("infer.slips", entries=entries)
     elif printed.decimals == 0 and not printed.rad.any():

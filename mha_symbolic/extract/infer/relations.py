@@ -272,6 +272,7 @@ class Fit:
     holds: bool
     slips: tuple[tuple[int, int], ...] = field(default=())  # 0-based entries that fail
     transposed: bool = False
+    written: bool = False  # the page writes it as this relation (A B = C); any entries fail
 
     @property
     def exact(self) -> bool:

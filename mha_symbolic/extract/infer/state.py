@@ -41,6 +41,7 @@ class Search:
     results: frozenset[int] = frozenset()  # printed probabilities and masks: never X, W or V
     scales: list[tuple[float, str]] = field(default_factory=list)  # (factor, as said)
     first_print: dict[int, int] = field(default_factory=dict)  # a reprint -> the first print
+    factors: set[int] = field(default_factory=set)  # factors of products the page writes out
     # The printed masks of a shape (softmax_stage._printed_masks), read once.
     mask_prints: dict[tuple[int, int], list[tuple[Printed, np.ndarray, Node]]] = field(
         default_factory=dict

@@ -1,0 +1,69 @@
+"""What a softmax takes when no relation gives it: the scores, given as printed, unless a
+name makes it an input (X, Q, K, V) that the numbers do not overrule."""
+
+from __future__ import annotations
+
+from mha_symbolic.extract.infer import Inference
+from mha_symbolic.extract.infer.intervals import Printed
+
+PROJECTED = {"w_q", "w_k", "w_v", "q", "k", "v"}
+
+
+def given_scores(inference: Inference, names: dict[int, str]) -> None:
+    """What a softmax takes (through a scale or a mask) when no relation gives it and no
+    name makes it an input (X, Q; "weights" is what a softmax call names its argument): the
+    scores, given as printed (a softmax of a printed vector, a page with no Q and K; the ``x``
+    of a softmax function's documented example when nothing is projected)."""
+    for match in list(inference.chosen.values()):
+        if not match.node.kind.startswith("softmax"):
+            continue
+        below = match.node.operands[0]
+        while below.kind in ("scale", "mask", "row") and below.printed is None:
+            below = below.operands[0]
+        printed = below.printed
+        if printed is None or printed.index in inference.chosen:
+            continue
+        named = names.get(printed.index, "scores")
+        if named not in ("scores", "softmax_argument", "weights") and not (
+            (named == "x" and _logits(printed, names)) or (named in _QKV and _square(printed))
+        ):
+            continue
+        if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
+            inference.roles[printed.index] = "scores"
+            inference.strong.add(printed.index)
+
+
+_QKV = ("q", "k", "v")
+
+
+def _square(printed: Printed) -> bool:
+    """Whether a print a softmax takes is square: tokens by tokens, scores whatever a label
+    says ("Values:" over the scores, a comment "# scoring the query vectors"); Q, K and V are
+    tokens by features, and no softmax takes them."""
+    rows, columns = printed.mid.shape
+    return rows == columns >= 2
+
+
+def _logits(printed: Printed, names: dict[int, str]) -> bool:
+    """Whether an ``x`` a softmax takes is its logits (a softmax function's documented
+    example): nothing is projected, and X Xᵀ is not X itself (X = I: Q = K = V = X)."""
+    if set(names.values()) & PROJECTED:
+        return False
+    x = [[float(e) for e in row] for row in printed.mid]
+    return not as_identity(x, x)
+
+
+def as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool:
+    """Whether most printed scores are X Xᵀ, unscaled or divided by √E (to 2 %)."""
+    if scores is None or len(scores) != len(x) or any(len(r) != len(x) for r in scores):
+        return False
+    gram = [[sum(a * b for a, b in zip(r, c)) for c in x] for r in x]
+    for scale in (1.0, len(x[0]) ** 0.5):
+        close = sum(
+            abs(g / scale - s) <= 0.02 * max(1.0, abs(s))
+            for grow, srow in zip(gram, scores)
+            for g, s in zip(grow, srow)
+        )
+        if 2 * close > len(x) ** 2:
+            return True
+    return False
