@@ -117,7 +117,8 @@ def test_a_parameter_is_worked_at_one_and_a_numeric_example_has_no_chosen_line()
 
 def test_entries_too_long_to_print_still_show_their_decimals() -> None:
     output = _steps(AttentionSpec.example("rope"))["head1.output"]
-    assert output.notes[0].startswith("The entries of this $3 \\times 2$ matrix are too long")
+    # the scores before it said why in full
+    assert output.notes[0].startswith("Again too long to print, so written by its general row")
     assert output.approx == (
         r"\begin{bmatrix} 0.73 & 0.48 \\ 0.73 & 0.72 \\ 0.72 & 0.93 \end{bmatrix}"
     )

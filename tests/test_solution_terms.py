@@ -33,19 +33,37 @@ def test_rope_s_entries_read_cos_then_sin():
 
 
 def test_the_whole_block_is_said_in_the_solution_s_own_names_and_steps():
-    rope = derive(AttentionSpec.example("rope")).to_markdown()
+    eight = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
     assert (
-        r"**Key insight:** The whole block: $\operatorname{Concat}\left(\mathrm{head}_{1}, "
-        r"\mathrm{head}_{2}\right)$, where $\mathrm{head}_{1} = \operatorname{softmax}\left("
-        r"\frac{\hat{Q}_{1} \hat{K}_{1}^{\top}}{\sqrt{d_{k}}}\right) V_{1}$, and every other "
-        "head alike."
-    ) in rope
+        r"**Key insight:** The whole block: $\operatorname{Concat}\left(\mathrm{Output}_{1}, "
+        r"\mathrm{Output}_{2}\right) W_{O}$, where $\mathrm{Output}_{1} = \operatorname{softmax}"
+        r"\left(\frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}}\right) V_{1}$, and every other head alike."
+    ) in eight
     split = derive(AttentionSpec.example("split-scaled")).to_markdown()
     assert (
         r"The whole block: $\operatorname{Concat}\left(Z_{1}, Z_{2}\right)\, W_O$, where "
         r"$Z_{1} = \operatorname{softmax}"
     ) in split
-    assert r"\mathrm{head}_i" not in rope + split
+    assert r"\mathrm{head}_i" not in eight + split
+
+
+def test_without_an_output_projection_the_whole_block_is_said_once_in_the_summary():
+    """O = C: the output step writes only that (rope's printed C's matrix again, and a key
+    insight that the summary's closed form repeated); the summary's last line is the output."""
+    rope = derive(AttentionSpec.example("rope")).to_markdown()
+    output = rope.split('<a id="output"></a>')[1].split("## Summary")[0]
+    assert "Key insight" not in output and r"\approx" not in output
+    assert "O &= C\n" in output
+    assert rope.count("The whole block") == 1
+    assert (
+        r"&\mathrm{head}_{2} = \operatorname{softmax}\left(\frac{\hat{Q}_{2} \hat{K}_{2}^{\top}}"
+        r"{\sqrt{d_{k}}}\right) V_{2} \\"
+        "\n"
+        r"&O = \operatorname{Concat}\left(\mathrm{head}_{1}, \mathrm{head}_{2}\right)"
+        "\n"
+    ) in rope
+    one_head = derive(AttentionSpec.example("causal-dropout")).to_markdown()
+    assert "&O = \\mathrm{head}_{1}\n" in one_head  # not Concat(head_1)
 
 
 def test_a_standard_head_keeps_the_textbook_formula():

@@ -260,11 +260,16 @@ def summary(context: Context) -> Summary:
 
 
 def closed_form(context: Context) -> tuple[str, ...]:
-    """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula."""
+    """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula (``O =
+    Concat(head_1, head_2)`` without an output projection, said here once: the output step
+    only writes O = C)."""
     lines = [head_formula(context, head) for head in context.facts.heads]
     final, whole = context.d.step("output"), _whole_block(context)
-    if whole is not None:
-        lines.append(rf"{final.symbol.name} = {whole}")
+    if whole is None:
+        concat = context.d.step("concat").formula
+        one = isinstance(concat, sp.BlockMatrix) and concat.blocks.shape == (1, 1)
+        whole = latex.formula(concat.blocks[0, 0] if one else concat)
+    lines.append(rf"{final.symbol.name} = {whole}")
     return tuple(lines)
 
 

@@ -73,7 +73,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=worked,
         exact=exact,
-        approx=None if _one_block(step) is not None else shown.approx,
+        approx=None if passed_on else shown.approx,
         shape=shape_text(step),
         entry=entry,
         notes=(*said, *remarks(context, step)),
@@ -121,8 +121,8 @@ def _value_lines(
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
     passes its input on (O = C: C was just written, exactly or by its blocks or its general
-    entry, so O's exact matrix again, a grid of its names or its first entry would add nothing;
-    its decimals stay, the answer in numbers)."""
+    entry, so O's exact matrix again, its decimals, a grid of its names or its first entry
+    would add nothing: rope's and causal-dropout's O = C printed C's matrix a second time)."""
     final = context.facts.is_a(step.kind, "final")
     passed_on = isinstance(step.formula, sp.MatrixSymbol) and final
     if passed_on:
@@ -198,8 +198,8 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     if key == "output" and section != "insights" and not facts.output_projection:
         return None
     if key == "output" and section == "insights":
-        if facts.scale().given:
-            return None
+        if facts.scale().given or not (facts.output_projection or context.output_unknown):
+            return None  # O = C: the summary's closed form says the whole block
         named = named_block(context)  # said once, as every insight
         if named is not None and (section, key) not in context.said:
             context.said.add((section, key))
@@ -470,7 +470,7 @@ def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, 
         context.words("names", "block", columns=entries.span(first, last), name=name)
         for name, first, last in parts
     )
-    note = context.words("names", "blocks", rows=rows, cols=cols, blocks=said)
+    note = context.too_long("blocks", rows=rows, cols=cols, blocks=said)
     return entries.side_by_side(parts), note
 
 
