@@ -195,16 +195,15 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
-    if key == "output" and section != "insights" and not facts.output_projection:
-        return None
+    if key == "output" and not facts.output_projection:
+        return None  # O = C, or O with W_O unknown (its box defines O): the summary says it
     if key == "output" and section == "insights":
-        if facts.scale().given or not (facts.output_projection or context.output_unknown):
-            return None  # O = C: the summary's closed form says the whole block
+        if facts.scale().given:
+            return None
         named = named_block(context)  # said once, as every insight
         if named is not None and (section, key) not in context.said:
             context.said.add((section, key))
             return named
-        key += "" if facts.output_projection or context.output_unknown else "_none"
         key += "_unscaled" if facts.scale().is_identity else ""
         key += "_T" if _transposed(step) else ""  # PyTorch's C W_O^T, said as computed
     return context.once(section, key, numbers)
