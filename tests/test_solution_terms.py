@@ -33,13 +33,24 @@ def test_rope_s_entries_read_cos_then_sin():
 
 
 def test_the_whole_block_is_said_in_the_solution_s_own_names_and_steps():
+    """In the summary's closed form, once: the output step said it again as a key insight."""
     eight = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
     assert (
-        r"**Key insight:** The whole block: $\operatorname{Concat}\left(\mathrm{Output}_{1}, "
-        r"\mathrm{Output}_{2}\right) W_{O}$, where $\mathrm{Output}_{1} = \operatorname{softmax}"
-        r"\left(\frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}}\right) V_{1}$, and every other head alike."
+        r"&\mathrm{Output}_{2} = \operatorname{softmax}\left(\frac{Q_{2} K_{2}^{\top}}"
+        r"{\sqrt{d_{k}}}\right) V_{2} \\"
+        "\n"
+        r"&O = \operatorname{Concat}\left(\mathrm{Output}_{1}, \mathrm{Output}_{2}\right) W_{O}"
+        "\n"
     ) in eight
-    assert r"\mathrm{head}_i" not in eight
+    pytorch = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    assert (
+        r"&O = \operatorname{Concat}\left(\mathrm{head}_{1}, \mathrm{head}_{2}\right) W_{O}^{\top}"
+        "\n"
+    ) in pytorch
+    for md in (eight, pytorch):
+        output = md.split('<a id="output"></a>')[1].split("## Summary")[0]
+        assert "Key insight" not in output and "What if we didn't?" in output
+        assert md.count("The whole block") == 1
 
 
 def test_without_an_output_projection_the_whole_block_is_said_once_in_the_summary():
@@ -59,15 +70,6 @@ def test_without_an_output_projection_the_whole_block_is_said_once_in_the_summar
     ) in rope
     one_head = derive(AttentionSpec.example("causal-dropout")).to_markdown()
     assert "&O = \\mathrm{head}_{1}\n" in one_head  # not Concat(head_1)
-
-
-def test_a_standard_head_keeps_the_textbook_formula():
-    md = derive(AttentionSpec.example("pytorch-style")).to_markdown()
-    assert (
-        r"The whole block: $\operatorname{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, "
-        r"W_O^\top$ with $\mathrm{head}_i = \operatorname{softmax}\left(\frac{Q_i K_i^\top}"
-        r"{\sqrt{d_k}}\right) V_i$."
-    ) in md
 
 
 def test_an_output_with_w_o_unknown_defines_the_whole_block_once_in_its_box():

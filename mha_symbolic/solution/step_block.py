@@ -13,7 +13,6 @@ from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import claim_marks, entries, latex, notes, plain, textbook
 from mha_symbolic.solution.chosen import at_chosen, is_earlier_step
 from mha_symbolic.solution.context import Context
-from mha_symbolic.solution.overview import named_block
 from mha_symbolic.solution.remarks import remarks, temperature
 from mha_symbolic.solution.view import StepBlock, TokenRow
 
@@ -195,23 +194,9 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
-    if key == "output" and not facts.output_projection:
-        return None  # O = C, or O with W_O unknown (its box defines O): the summary says it
-    if key == "output" and section == "insights":
-        if facts.scale().given:
-            return None
-        named = named_block(context)  # said once, as every insight
-        if named is not None and (section, key) not in context.said:
-            context.said.add((section, key))
-            return named
-        key += "_unscaled" if facts.scale().is_identity else ""
-        key += "_T" if _transposed(step) else ""  # PyTorch's C W_O^T, said as computed
+    if key == "output" and (section == "insights" or not facts.output_projection):
+        return None  # the whole block: the summary's closed form says it, in these names
     return context.once(section, key, numbers)
-
-
-def _transposed(step: Step) -> bool:
-    """The output projection multiplies by W_O transposed (weights stored out x in)."""
-    return isinstance(step.formula, sp.MatMul) and isinstance(step.formula.args[-1], sp.Transpose)
 
 
 # In characters of the text format's two-dimensional layout; a PDF page holds about 90 at
