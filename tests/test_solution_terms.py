@@ -79,5 +79,5 @@ def test_an_output_with_w_o_unknown_defines_the_whole_block_once_in_its_box():
     for name in ("one-token", "split-scaled"):
         md = derive(AttentionSpec.example(name)).to_markdown()
         output = md.split('<a id="output"></a>')[1].split("## Summary")[0]
-        assert "Key insight" not in output and "It defines $O = " in output
+        assert "Key insight" not in output and "The document defines $O = " in output
         assert "The whole block in one line" in md and "The whole block:" not in md
