@@ -97,6 +97,9 @@ def test_cli_derive_marks_the_documents_mistakes(capsys):
     # the box's title and its sentence said "assumes" twice ("The document assumes this
     # value. It assumes Z_2 = ..."); in Bengali the sentence ends with the danda
     assert "**Assumed, not computed.** The document takes $Z_{2} = " in out
+    assert main(["derive", "--example", "split-scaled", "--format", "text"]) == 0
+    text = capsys.readouterr().out  # the note on the printed rows, then a blank line
+    assert "[1/(a + 1), a/(a + 1)] ≈ [0.33, 0.67]).\n\nOutput\n------\n" in text
     assert main(["derive", "--example", "split-scaled", "--lang", "bn"]) == 0
     bengali = capsys.readouterr().out
     assert r"এখানে $Z_{2} = \begin{bmatrix} 0.60 & 0.40 \\ 0.40 & 0.60 \end{bmatrix}$।" in bengali
