@@ -540,8 +540,16 @@ def test_a_matrix_keeps_one_notation_fractions_or_decimals() -> None:
     tenths = sp.Matrix([[sp.Rational(1, 2), 3, sp.Rational(-7, 10)]])
     assert latex.exact(tenths) == r"\begin{bmatrix} 0.5 & 3 & -0.7 \end{bmatrix}"
     # a mask's -inf leaves the others as they are (ALiBi's masked scores were all fractions)
-    masked = sp.Matrix([[sp.Rational(1, 2), -sp.oo], [sp.Rational(7, 16), 2]])
-    assert latex.exact(masked) == r"\begin{bmatrix} 0.5000 & -\infty \\ 0.4375 & 2 \end{bmatrix}"
+    masked = sp.Matrix([[sp.Rational(1, 2), -sp.oo], [sp.Rational(3, 8), 2]])
+    assert latex.exact(masked) == r"\begin{bmatrix} 0.500 & -\infty \\ 0.375 & 2 \end{bmatrix}"
+    # more than three places, a small fraction instead (ALiBi's 7/16 read 0.4375 and 1/2
+    # 0.5000), but not one over 5000 (a document's 0.1234)
+    sixteenths = sp.Matrix([[sp.Rational(1, 2), -sp.oo], [sp.Rational(7, 16), 2]])
+    assert latex.exact(sixteenths) == (
+        r"\begin{bmatrix} \frac{1}{2} & -\infty \\ \frac{7}{16} & 2 \end{bmatrix}"
+    )
+    printed = sp.Matrix([[sp.Rational(1234, 10000), sp.Rational(1, 2)]])
+    assert latex.exact(printed) == r"\begin{bmatrix} 0.1234 & 0.5000 \end{bmatrix}"
     # ... but beside a fraction that has no short decimal (127/1024, 1/3) every entry is one.
     rational = sp.Matrix([[sp.Rational(1, 2), sp.Rational(127, 1024)], [2, sp.Rational(1, 3)]])
     text = latex.show(rational, "A", latex.Settings()).exact
