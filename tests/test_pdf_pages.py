@@ -244,14 +244,15 @@ def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path)
     of a page left breaks between its lines (eight-tokens-split's page 10 was 27% empty).
     causal-dropout's page 5 was 33% empty and rope's page 8 28%: their output steps wrote
     O = C with C's matrix again, and a key insight the summary's closed form repeated; with
-    O = C alone both summaries fit below the concatenation. alibi's page 4 is 26% empty (its
-    head output, 40% of a page, does not fit under the weights' heatmap)."""
+    O = C alone both summaries fit below the concatenation. alibi's page 4 was 26% empty (its
+    head output did not fit under the weights' heatmap); with its biased scores in fractions
+    (7/16, not 0.4375) the softmax does not write them out again, and it fits."""
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
     extents = _extents(_example_pdf(name), tmp_path)
     height = TEXT_BOTTOM - TEXT_TOP
     empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
-    assert max(empty) <= 0.27, empty
+    assert max(empty) <= 0.25, empty
 
 
 def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:

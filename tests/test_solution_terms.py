@@ -81,3 +81,14 @@ def test_an_output_with_w_o_unknown_defines_the_whole_block_once_in_its_box():
         output = md.split('<a id="output"></a>')[1].split("## Summary")[0]
         assert "Key insight" not in output and "The document defines $O = " in output
         assert "The whole block in one line" in md and "The whole block:" not in md
+
+
+def test_a_head_s_slice_of_the_projected_queries_has_no_what_if_of_projections():
+    """pytorch-style's "Queries, head 1" only cuts Q: its "what if we didn't? Without
+    projections ..." repeated the query projection's, said just before."""
+    md = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    assert "Without projections every head" not in md
+    assert "**What if we didn't?** Without a projection the raw embeddings" in md
+    two = derive(AttentionSpec.example("two-tokens")).to_markdown()
+    queries = two.split('<a id="head1.q"></a>')[1].split("<a id=")[0]
+    assert "**What if we didn't?** Without projections every head" in queries

@@ -192,6 +192,8 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     tau = temperature(context) if key == "head.scaled" and section == "insights" else None
     if tau is not None:  # not a d_k saying: what dividing by tau does, its limits at softmax
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
+    if key == "head.q" and section == "without" and not facts.is_a(step.kind, "projection"):
+        return None  # a head's slice of the projected Q: "without projections" was said there
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
     if key == "output" and (section == "insights" or not facts.output_projection):
