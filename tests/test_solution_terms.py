@@ -92,3 +92,16 @@ def test_a_head_s_slice_of_the_projected_queries_has_no_what_if_of_projections()
     two = derive(AttentionSpec.example("two-tokens")).to_markdown()
     queries = two.split('<a id="head1.q"></a>')[1].split("<a id=")[0]
     assert "**What if we didn't?** Without projections every head" in queries
+
+
+def test_a_head_s_columns_are_counted_as_a_reader_counts_them():
+    """'columns 0 to 1, counting from 0' read as a program's index: a head's columns are
+    counted from 1, and the slice below them is said to count from 0."""
+    split = derive(AttentionSpec.example("split-scaled")).to_markdown()
+    assert (
+        "Head 2 takes its own 2 columns of $X$, columns 3 to 4 (the slice below counts from 0, "
+        "as Python does)." in split
+    )
+    assert r"X_{2} &= X[:,\, 2{:}4]" in split
+    pytorch = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    assert "Head 2's slice of $K$: columns 4 to 6." in pytorch

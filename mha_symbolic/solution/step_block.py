@@ -388,6 +388,8 @@ def _numbers(context: Context, step: Step) -> dict[str, Any]:
         "width": step.shape[1],
         "first": first,
         "last": first + step.shape[1] - 1,
+        "one_first": first + 1,  # as a reader counts the columns; the slice counts from 0
+        "one_last": first + step.shape[1],
         **{
             name: latex.exact(value) if isinstance(value, sp.Basic) else value
             for name, value in context.facts.caption(step.key)[0].items()
