@@ -105,3 +105,13 @@ def test_a_head_s_columns_are_counted_as_a_reader_counts_them():
     assert r"X_{2} &= X[:,\, 2{:}4]" in split
     pytorch = derive(AttentionSpec.example("pytorch-style")).to_markdown()
     assert "Head 2's slice of $K$: columns 4 to 6." in pytorch
+
+
+def test_a_masked_head_s_output_is_not_a_blend_of_all_value_rows():
+    """causal-dropout's and alibi's first token sees only its own value row: "a blend of all
+    value rows" was not true there."""
+    for name in ("causal-dropout", "alibi"):
+        md = derive(AttentionSpec.example(name)).to_markdown()
+        assert "blend of all value rows" not in md
+        assert "a blend of only the value rows its mask lets it see" in md
+    assert "blend of all value rows" in derive(AttentionSpec.example("rope")).to_markdown()

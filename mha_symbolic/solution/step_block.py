@@ -194,6 +194,9 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
     if key == "head.q" and section == "without" and not facts.is_a(step.kind, "projection"):
         return None  # a head's slice of the projected Q: "without projections" was said there
+    masked = facts.mask is not None or facts.renormalised  # before the softmax or after it
+    if key == "head.output" and section == "insights" and masked:
+        key += "_masked"  # not "all value rows": only those the mask lets the token see
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
     if key == "output" and (section == "insights" or not facts.output_projection):
