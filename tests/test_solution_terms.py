@@ -90,7 +90,7 @@ def test_a_head_s_slice_of_the_projected_queries_has_no_what_if_of_projections()
     assert "Without projections every head" not in md
     assert "**What if we didn't?** Without a projection the raw embeddings" in md
     two = derive(AttentionSpec.example("two-tokens")).to_markdown()
-    queries = two.split('<a id="head1.q"></a>')[1].split("<a id=")[0]
+    queries = two.split('<a id="head2.q"></a>')[1].split("<a id=")[0]  # head 1's is X itself
     assert "**What if we didn't?** Without projections every head" in queries
 
 
@@ -115,3 +115,19 @@ def test_a_masked_head_s_output_is_not_a_blend_of_all_value_rows():
         assert "blend of all value rows" not in md
         assert "a blend of only the value rows its mask lets it see" in md
     assert "blend of all value rows" in derive(AttentionSpec.example("rope")).to_markdown()
+
+
+def test_the_what_if_of_projections_is_said_where_a_projection_does_something():
+    """Not at an identity weight (temperature's, split-scaled's: X itself), and with one head
+    not of "every head" (there is no other); two-tokens says it at head 2's swap."""
+    for name in ("temperature", "split-scaled", "causal-dropout"):
+        assert "Without projection" not in derive(AttentionSpec.example(name)).to_markdown()
+    two = derive(AttentionSpec.example("two-tokens")).to_markdown()
+    queries = two.split('<a id="head2.q"></a>')[1].split("<a id=")[0]
+    assert "Without projections every head would see the same vectors" in queries
+    one_head = AttentionSpec.from_dict(
+        {"heads": 1, "x": [[1, 0], [0, 1]], "weights": {"w_q": [[[1, 1], [0, 1]]]}}
+    )
+    md = derive(one_head).to_markdown()
+    assert "**What if we didn't?** Without a projection the raw embeddings" in md
+    assert "every head" not in md

@@ -192,8 +192,10 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     tau = temperature(context) if key == "head.scaled" and section == "insights" else None
     if tau is not None:  # not a d_k saying: what dividing by tau does, its limits at softmax
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
-    if key == "head.q" and section == "without" and not facts.is_a(step.kind, "projection"):
-        return None  # a head's slice of the projected Q: "without projections" was said there
+    if key == "head.q" and section == "without":
+        if not facts.is_a(step.kind, "projection") or _by_identity(context, step):
+            return None  # a slice of the projected Q, or X itself: nothing projected here
+        key += "_one" if len(facts.heads) == 1 else ""  # no other head to see the same vectors
     masked = facts.mask is not None or facts.renormalised  # before the softmax or after it
     if key == "head.output" and section == "insights" and masked:
         key += "_masked"  # not "all value rows": only those the mask lets the token see
@@ -207,6 +209,14 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
 # In characters of the text format's two-dimensional layout; a PDF page holds about 90 at
 # full size (pytorch-style's O = C W_O^T, 89, fits).
 _WIDEST_SUBSTITUTION = 120
+
+
+def _by_identity(context: Context, step: Step) -> bool:
+    """The step multiplies by an identity weight (temperature's and split-scaled's W_Q, not
+    given): its "what if we did not project?" has nothing to take away."""
+    factors = [a for a in getattr(step.formula, "args", ()) if isinstance(a, sp.MatrixSymbol)]
+    weight = context.d.bindings.get(factors[-1]) if factors else None
+    return isinstance(weight, sp.MatrixBase) and weight == sp.eye(weight.rows, weight.cols)
 
 
 def substituted(context: Context, step: Step) -> str | None:
