@@ -131,3 +131,16 @@ def test_the_what_if_of_projections_is_said_where_a_projection_does_something():
     md = derive(one_head).to_markdown()
     assert "**What if we didn't?** Without a projection the raw embeddings" in md
     assert "every head" not in md
+
+
+def test_the_weights_are_learned_is_said_at_the_first_projection_not_at_the_input():
+    """At the Input step, "the weight matrices are learned during training" came before any
+    weight; it is said at the first queries a head projects (pytorch-style's projection says
+    its own)."""
+    two = derive(AttentionSpec.example("two-tokens")).to_markdown()
+    assert two.count("learned during training") == 1
+    queries = two.split('<a id="head1.q"></a>')[1].split("<a id=")[0]
+    assert "**Key insight:** The weight matrices are learned during training" in queries
+    pytorch = derive(AttentionSpec.example("pytorch-style")).to_markdown()
+    assert "learned during training" not in pytorch
+    assert "Picture it:** A query is the question a token asks" in pytorch

@@ -192,9 +192,11 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     tau = temperature(context) if key == "head.scaled" and section == "insights" else None
     if tau is not None:  # not a d_k saying: what dividing by tau does, its limits at softmax
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
+    if key == "head.q" and section != "analogies" and not facts.is_a(step.kind, "projection"):
+        return None  # a head's slice of the projected Q: the projection said these
     if key == "head.q" and section == "without":
-        if not facts.is_a(step.kind, "projection") or _by_identity(context, step):
-            return None  # a slice of the projected Q, or X itself: nothing projected here
+        if _by_identity(context, step):
+            return None  # X itself: nothing projected here to do without
         key += "_one" if len(facts.heads) == 1 else ""  # no other head to see the same vectors
     masked = facts.mask is not None or facts.renormalised  # before the softmax or after it
     if key == "head.output" and section == "insights" and masked:
