@@ -144,3 +144,14 @@ def test_the_weights_are_learned_is_said_at_the_first_projection_not_at_the_inpu
     pytorch = derive(AttentionSpec.example("pytorch-style")).to_markdown()
     assert "learned during training" not in pytorch
     assert "Picture it:** A query is the question a token asks" in pytorch
+
+
+def test_split_heads_see_their_own_columns_and_their_weights_are_noted_once():
+    """eight-tokens-split's heads each see their own columns of X, so "without projections
+    every head would see the same vectors" was false there; and head 2's weights repeated
+    head 1's two notes (their printed shape, their symbols) word for word."""
+    md = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
+    assert "every head would see the same vectors" not in md
+    assert "**What if we didn't?** Without a projection the raw embeddings" in md
+    assert md.count("are symbolic: $W_{Qh,ij}$ is entry $(i, j)$ of head $h$") == 1
+    assert md.count("the shape $(4, 2)$, but the products it then computes") == 1

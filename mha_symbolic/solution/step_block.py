@@ -197,7 +197,8 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     if key == "head.q" and section == "without":
         if _by_identity(context, step):
             return None  # X itself: nothing projected here to do without
-        key += "_one" if len(facts.heads) == 1 else ""  # no other head to see the same vectors
+        # one head, or heads that each see their own columns of X: no two see the same vectors
+        key += "_raw" if len(facts.heads) == 1 or facts.layout == "split" else ""
     masked = facts.mask is not None or facts.renormalised  # before the softmax or after it
     if key == "head.output" and section == "insights" and masked:
         key += "_masked"  # not "all value rows": only those the mask lets the token see
