@@ -168,12 +168,15 @@ def test_causal_dropout_matches_numpy_and_torch():
 
 
 @pytest.mark.parametrize("name", example_names())
-def test_a_one_head_example_never_speaks_of_other_heads(name: str) -> None:
-    """The block's one-line insight says "and every other head alike" only when there are
-    other heads (causal-dropout, one head, said it)."""
+def test_the_whole_block_is_said_once_one_line_a_head_and_one_for_the_output(name: str) -> None:
+    """In the summary's closed form only (the output step's key insight said it again, and
+    causal-dropout's, one head, spoke of "every other head"): a line per head, then O."""
     spec = AttentionSpec.example(name)
     md = derive(spec).to_markdown()
-    assert ("every other head alike" in md) <= (spec.heads > 1)
+    assert md.count("The whole block") == 1 and "every other head" not in md
+    closed = md.split("The whole block in one line:")[1].split("\\end{aligned}")[0]
+    lines = [line for line in closed.splitlines() if line.startswith("&")]
+    assert len(lines) == spec.heads + 1 and lines[-1].startswith("&O = ")
 
 
 def test_the_summary_lists_the_steps_after_the_softmax() -> None:

@@ -92,8 +92,17 @@ def test_cli_derive_marks_the_documents_mistakes(capsys):
     # The concat rows follow from the assumed head 2 output: said so, without a warning sign.
     assert out.count("⚠") == 0
     assert out.count("here: the concatenation is right given the assumed head output, wh") == 1
-    assert out.count("**The document assumes this value.**") == 1  # Z_2
-    assert out.count("**The document defines this step but gives no numbers for it.**") == 1
+    assert out.count("**Assumed, not computed.**") == 1  # Z_2
+    assert out.count("**Given as a formula, without numbers.**") == 1
+    # the box's title and its sentence said "assumes" twice ("The document assumes this
+    # value. It assumes Z_2 = ..."); in Bengali the sentence ends with the danda
+    assert "**Assumed, not computed.** The document takes $Z_{2} = " in out
+    assert main(["derive", "--example", "split-scaled", "--format", "text"]) == 0
+    text = capsys.readouterr().out  # the note on the printed rows, then a blank line
+    assert "[1/(a + 1), a/(a + 1)] ≈ [0.33, 0.67]).\n\nOutput\n------\n" in text
+    assert main(["derive", "--example", "split-scaled", "--lang", "bn"]) == 0
+    bengali = capsys.readouterr().out
+    assert r"এখানে $Z_{2} = \begin{bmatrix} 0.60 & 0.40 \\ 0.40 & 0.60 \end{bmatrix}$।" in bengali
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")

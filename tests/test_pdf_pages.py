@@ -74,7 +74,12 @@ def test_each_step_and_the_summary_are_kept_on_one_page_in_the_tex() -> None:
     assert kept[-3][1].startswith("The output projection mixes what the heads found.")
     assert kept[-3][1].count("Shape: $") == 0 and r"\insight{" in kept[-3][1]
     assert all(body.count("Shape: $") == 1 for whole, body in kept[1:-3] + kept[-2:-1])
-    assert re.search(r"\\begin\{keep\}\[0\.95\]\n\\begin\{keep\}\n\\chain", tex)
+    # the space of a paragraph before the last step's working, which a kept box has not (its
+    # first line touched the insight above it: pytorch-style's W_O^T the word "merges")
+    assert re.search(
+        r"\\end\{keep\}\n\\vspace\{\\parskip\}\n\\begin\{keep\}\[0\.95\]\n\\begin\{keep\}\n\\chain",
+        tex,
+    )
     assert kept[-1][0] == "[1]" and kept[-1][1].startswith("\\tightsummary\n\\section*{Summary")
     assert "Every value above is exact" in kept[-1][1]
     for command in (r"\raggedbottom", r"\widowpenalty=10000", r"\clubpenalty=10000"):
@@ -237,14 +242,19 @@ def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path)
     the summary never stands alone; its caption and insights may end the page before (rope's
     page before them was 41% empty), and a kept block that does not fit in more than a fifth
     of a page left breaks between its lines (eight-tokens-split's page 10 was 27% empty).
-    causal-dropout's page 5 is 33% empty: its output's working (kept with the summary) does
-    not fit under the head output; the bound is 35% until that block may break (issue 23)."""
+    causal-dropout's page 5 was 33% empty and rope's page 8 28%: their output steps wrote
+    O = C with C's matrix again, and a key insight the summary's closed form repeated; with
+    O = C alone both summaries fit below the concatenation. alibi's page 4 was 26% empty (its
+    head output did not fit under the weights' heatmap); with its biased scores in fractions
+    (7/16, not 0.4375) the softmax does not write them out again, and it fits. pytorch-style's
+    page 4 is 28% empty: its attention weights, one display a quarter of a page tall kept with
+    its caption, do not fit below the scaled scores."""
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
     extents = _extents(_example_pdf(name), tmp_path)
     height = TEXT_BOTTOM - TEXT_TOP
     empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
-    assert max(empty) <= 0.35, empty
+    assert max(empty) <= 0.3, empty
 
 
 def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:

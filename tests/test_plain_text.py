@@ -79,3 +79,11 @@ def test_prose_is_not_broken_inside_a_row_of_a_matrix() -> None:
     assert not any(line.rstrip().endswith(("1/3,", "[1/3,")) for line in lines)
     long_row = "[" + ", ".join(["0.25"] * 12) + "]"
     assert max(len(line) for line in wrap(f"so {long_row} here", width=40).splitlines()) <= 40
+
+
+def test_a_row_in_the_line_is_written_as_the_text_writes_rows() -> None:
+    """one-token's assumed head output read ``[0.5 1.2]`` beside the given ``[4, 11]``."""
+    assert plain.inline(r"\begin{bmatrix} 0.5 & 1.2 \end{bmatrix}") == "[0.5, 1.2]"
+    assert plain.inline(r"x = \begin{bmatrix} 4 & 11 \end{bmatrix}") == "x = [4, 11]"
+    two = r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}"
+    assert plain.inline(two) == "[[1, 0], [0, 1]]"

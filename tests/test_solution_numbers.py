@@ -117,7 +117,8 @@ def test_a_parameter_is_worked_at_one_and_a_numeric_example_has_no_chosen_line()
 
 def test_entries_too_long_to_print_still_show_their_decimals() -> None:
     output = _steps(AttentionSpec.example("rope"))["head1.output"]
-    assert output.notes[0].startswith("The entries of this $3 \\times 2$ matrix are too long")
+    # the scores before it said why in full
+    assert output.notes[0].startswith("Again too long to print, so written by its general row")
     assert output.approx == (
         r"\begin{bmatrix} 0.73 & 0.48 \\ 0.73 & 0.72 \\ 0.72 & 0.93 \end{bmatrix}"
     )
@@ -170,7 +171,7 @@ def test_two_tokens_same_output_and_why_exactly_a_half_are_said_at_the_output() 
         r"Every token ends with the same output $\left[0.5,\; 0.5\right]$: after $W_O$ "
         "nothing tells the tokens apart, so what each head found about them is averaged away, "
         "not combined.",
-        r"Why exactly: $(O)_{1,1} = \frac{1}{2}\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
+        r"Why exactly: $O_{11} = \frac{1}{2}\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
         r"\frac{1}{2} \cdot 1 = \frac{1}{2}$, because the numbers in the bracket add up to "
         "exactly $1$.",
     )
@@ -221,8 +222,8 @@ def test_a_named_output_projection_without_numbers_is_a_definition_and_o_is_not_
     assert definition.defined and definition.assumed.endswith("W_O")
     assert definition.lines[0].startswith(r"So $W_O$ stays an unknown $4 \times 4$ matrix")
     md = derive(AttentionSpec.example("split-scaled")).to_markdown()
-    assert "> **The document defines this step but gives no numbers for it.** It defines $O" in md
-    assert "The document assumes this value.** It assumes $O" not in md
+    assert "> **Given as a formula, without numbers.** The document defines $O" in md
+    assert "Assumed, not computed.** The document takes $O" not in md
     # A given W_O: the output is computed, and nothing is called a definition.
     assert not any(a.defined for s in _two().values() for a in s.assumptions)
     assert _two()["output"].exact == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"

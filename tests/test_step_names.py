@@ -46,9 +46,9 @@ def test_split_scaled_writes_the_head_outputs_as_seed_003_does(capsys):
     out = capsys.readouterr().out
     assert "    Z₁ = A₁ V₁\n" in out and "    Z₂ = A₂ V₂\n" in out
     assert "    C = Concat(Z₁, Z₂)\n" in out
-    assert "It assumes Z₂ = [[0.60, 0.40], [0.40, 0.60]]." in out
-    assert "It defines O = Concat(Z₁, Z₂) W_O." in out
-    assert "head₁" not in out.split("Key insight: The whole block")[0]
+    assert "The document takes Z₂ = [[0.60, 0.40], [0.40, 0.60]]." in out
+    assert "The document defines O = Concat(Z₁, Z₂) W_O." in out
+    assert "head₁" not in out
 
 
 @pytest.mark.parametrize(

@@ -212,7 +212,7 @@ def _printed_shapes(
         }
         if len(named) == 1:
             notes.append(context.words("text", "printed_shape", name=named[0][0], **numbers))
-        else:
+        elif _first_time(context, f"printed_shape_many {rows} {cols}"):
             names = _listed(context, [name for name, _, _ in named])
             notes.append(context.words("text", "printed_shape_many", names=names, **numbers))
     return tuple(notes)
@@ -245,10 +245,18 @@ def _given_notes(
     for key, named in symbolic.items():
         if len(named) == 1 or (named and key == "symbolic_shared"):
             notes += [words("text", key, name=name, letter=letter) for name, letter in named]
-        elif named:
+        elif named and _first_time(context, "symbolic_many"):  # said of every head h at once
             names = _listed(context, [name for name, _ in named])
             notes.append(words("text", "symbolic_many", names=names, letter=named[0][1]))
     return tuple(notes)
+
+
+def _first_time(context: Context, key: str) -> bool:
+    """A note on a head's weights that holds for every head, said at the first head only
+    (eight-tokens-split said head 1's two notes again, word for word, for head 2)."""
+    first = ("given", key) not in context.said
+    context.said.add(("given", key))
+    return first
 
 
 def _listed(context: Context, names: list[str]) -> str:

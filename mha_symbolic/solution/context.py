@@ -117,6 +117,14 @@ class Context:
         self.said.add((section, key))
         return self.words.get(section, key, **numbers)
 
+    def too_long(self, key: str, **numbers: Any) -> str:
+        """Why a matrix is written by its general entry, row or blocks: said in full the first
+        time; after it, only how it is written (rope said "too long to print ... the JSON output
+        holds every value exactly" five times, eight-tokens-split ten)."""
+        again = ("names", "too_long") in self.said
+        self.said.add(("names", "too_long"))
+        return self.words("names", f"{key}_again" if again else key, **numbers)
+
     def row(self, matrix: sp.MatrixBase, i: int) -> str:
         """Row ``i`` as the documents write vectors: ``[1, 0]``."""
         cols = latex.layout(matrix, self.settings.max_size).cols

@@ -343,8 +343,10 @@ def fractions(matrix: sp.MatrixBase) -> str:
 def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
     """How each entry of one matrix is written: all as fractions when one of them has no short
     decimal (so a matrix keeps one notation), else as the numbers a user writes (0.5), every
-    decimal to as many places as the longest (3.60 beside 2.61, not 3.6: still exact)."""
-    places = 0
+    decimal to as many places as the longest (3.60 beside 2.61, not 3.6: still exact); as
+    fractions too when a decimal would take more places than a small fraction takes digits
+    (ALiBi's biased scores read 0.4375, 0.5625, 1.1250 for 7/16, 9/16, 9/8)."""
+    places, denominator = 0, 1
     for e in entries:
         if e.free_symbols or e in (sp.oo, -sp.oo):  # a mask's -inf: no notation of its own
             continue
@@ -352,7 +354,15 @@ def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
             return _fraction
         if not e.is_Integer:
             places = max(places, len(str(terminating_decimal(e)).partition(".")[2]))
+            denominator = max(denominator, int(sp.Rational(e).q))
+    if places > _MOST_PLACES and denominator <= _SMALL_DENOMINATOR:
+        return _fraction
     return partial(_padded, places=places) if places > 1 else _scalar
+
+
+# A document's exact decimals have three places at most (0.125); a fraction over 16 or 32 reads
+# better than four or five places, a fraction over 5000 (0.1234) does not.
+_MOST_PLACES, _SMALL_DENOMINATOR = 3, 64
 
 
 def _padded(expr: sp.Basic, places: int) -> str:

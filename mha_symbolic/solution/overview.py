@@ -260,11 +260,16 @@ def summary(context: Context) -> Summary:
 
 
 def closed_form(context: Context) -> tuple[str, ...]:
-    """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula."""
+    """``head_i = softmax(Q_i K_i^T / sqrt(d_k)) V_i`` per head, and the output formula (``O =
+    Concat(head_1, head_2)`` without an output projection, said here once: the output step
+    only writes O = C)."""
     lines = [head_formula(context, head) for head in context.facts.heads]
     final, whole = context.d.step("output"), _whole_block(context)
-    if whole is not None:
-        lines.append(rf"{final.symbol.name} = {whole}")
+    if whole is None:
+        concat = context.d.step("concat").formula
+        one = isinstance(concat, sp.BlockMatrix) and concat.blocks.shape == (1, 1)
+        whole = latex.formula(concat.blocks[0, 0] if one else concat)
+    lines.append(rf"{final.symbol.name} = {whole}")
     return tuple(lines)
 
 
@@ -288,22 +293,3 @@ def _whole_block(context: Context) -> str | None:
     if context.output_unknown:
         return rf"{latex.formula(concat.formula)}\, W_O"
     return None
-
-
-# The generic insight's head, as the printer writes head 1 (scaled by sqrt(d_k), or not).
-_STANDARD_HEADS = (
-    r"\mathrm{head}_{1} = \operatorname{softmax}\left(\frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}}"
-    r"\right) V_{1}",
-    r"\mathrm{head}_{1} = \operatorname{softmax}\left(Q_{1} K_{1}^{\top}\right) V_{1}",
-)
-
-
-def named_block(context: Context) -> str | None:
-    """The whole block in the solution's own names and steps (seed 003's Z_1, RoPE's rotated
-    queries, ALiBi's bias), when its head is not the generic insight's ``head_i``; else None."""
-    head = head_formula(context, context.facts.heads[0])
-    if head in _STANDARD_HEADS:
-        return None
-    whole = _whole_block(context) or latex.formula(context.d.step("concat").formula)
-    key = "output_named" if len(context.facts.heads) > 1 else "output_named_one"
-    return context.words("insights", key, whole=whole, head=head)

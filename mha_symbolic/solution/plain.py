@@ -380,28 +380,28 @@ def _tidy(box: Box) -> Box:
 
 
 def inline(tex: str) -> str:
-    """Inline maths on one line (a matrix as ``[[a, b], [c, d]]``)."""
+    """Inline maths on one line (a matrix as ``[[a, b], [c, d]]``, a row as ``[a, b]``, as the
+    rows of the text are written: one-token's assumed row read ``[0.5 1.2]`` beside ``[4, 11]``)."""
     box = _Parser(tex).sequence()
-    if len(box.lines) == 1:
+    if len(box.lines) == 1 and not _MATRIX.search(tex):
         return box.lines[0].strip()
     return _flat(tex)
 
 
+_MATRIX = re.compile(r"\\begin\{[bp]?matrix\}(.*?)\\end\{[bp]?matrix\}", re.DOTALL)
+
+
+def _rows(found: re.Match[str]) -> str:
+    rows = [
+        "[" + ", ".join(inline(c).strip() for c in row.split("&")) + "]"
+        for row in found.group(1).split(r"\\")
+        if row.strip()
+    ]
+    return rows[0] if len(rows) == 1 else "[" + ", ".join(rows) + "]"
+
+
 def _flat(tex: str) -> str:
-    flat = re.sub(
-        r"\\begin\{[bp]?matrix\}(.*?)\\end\{[bp]?matrix\}",
-        lambda m: (
-            "["
-            + ", ".join(
-                "[" + ", ".join(inline(c).strip() for c in row.split("&")) + "]"
-                for row in m.group(1).split(r"\\")
-                if row.strip()
-            )
-            + "]"
-        ),
-        tex,
-        flags=re.DOTALL,
-    )
+    flat = _MATRIX.sub(_rows, tex)
     return _Parser(flat).sequence().lines[0].strip()
 
 

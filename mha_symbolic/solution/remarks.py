@@ -10,6 +10,7 @@ from mha_symbolic.exact.derivation import Step
 from mha_symbolic.exact.limits import limit
 from mha_symbolic.solution import latex
 from mha_symbolic.solution.context import Context
+from mha_symbolic.solution.entries import entry_name
 
 
 def remarks(context: Context, step: Step) -> tuple[str, ...]:
@@ -101,7 +102,7 @@ def _same_rows(context: Context, step: Step) -> str | None:
 
 
 def _why_exact(context: Context, step: Step) -> str | None:
-    """``(O)_{1,1} = 1/2 (e/(1+e) + 1/(1+e)) = 1/2``: a rational output entry made of
+    """``O_{11} = 1/2 (e/(1+e) + 1/(1+e)) = 1/2``: a rational output entry made of
     irrational weights that add up to a whole, when W_O weighs them all alike."""
     if step.key != "output" or not context.facts.output_projection:
         return None
@@ -120,6 +121,7 @@ def _why_exact(context: Context, step: Step) -> str | None:
     # One notation for the line: 1/2 beside e/(1 + e), not 0.5.
     write = latex.notation([c for c, _ in parts])
     numbers = {
+        "name": entry_name(step.symbol, "1", "1"),  # O_{11}, as C_{11} is written
         "weight": write(weight),
         "inner": " + ".join(context.exact(c) for c, _ in parts),
         "total": write(entry / weight),  # what the bracket adds up to, exactly

@@ -13,7 +13,6 @@ from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import claim_marks, entries, latex, notes, plain, textbook
 from mha_symbolic.solution.chosen import at_chosen, is_earlier_step
 from mha_symbolic.solution.context import Context
-from mha_symbolic.solution.overview import named_block
 from mha_symbolic.solution.remarks import remarks, temperature
 from mha_symbolic.solution.view import StepBlock, TokenRow
 
@@ -73,7 +72,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         formula=None if step.kind == "input" else latex.formula(step.formula),
         substituted=worked,
         exact=exact,
-        approx=None if _one_block(step) is not None else shown.approx,
+        approx=None if passed_on else shown.approx,
         shape=shape_text(step),
         entry=entry,
         notes=(*said, *remarks(context, step)),
@@ -121,8 +120,8 @@ def _value_lines(
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
     passes its input on (O = C: C was just written, exactly or by its blocks or its general
-    entry, so O's exact matrix again, a grid of its names or its first entry would add nothing;
-    its decimals stay, the answer in numbers)."""
+    entry, so O's exact matrix again, its decimals, a grid of its names or its first entry
+    would add nothing: rope's and causal-dropout's O = C printed C's matrix a second time)."""
     final = context.facts.is_a(step.kind, "final")
     passed_on = isinstance(step.formula, sp.MatrixSymbol) and final
     if passed_on:
@@ -193,31 +192,34 @@ def _said(context: Context, section: str, step: Step, numbers: dict[str, Any]) -
     tau = temperature(context) if key == "head.scaled" and section == "insights" else None
     if tau is not None:  # not a d_k saying: what dividing by tau does, its limits at softmax
         key, numbers = key + "_temperature", {**numbers, "name": sp.latex(tau[1])}
+    if key == "head.q" and section != "analogies" and not facts.is_a(step.kind, "projection"):
+        return None  # a head's slice of the projected Q: the projection said these
+    if key == "head.q" and section == "without":
+        if _by_identity(context, step):
+            return None  # X itself: nothing projected here to do without
+        # one head, or heads that each see their own columns of X: no two see the same vectors
+        key += "_raw" if len(facts.heads) == 1 or facts.layout == "split" else ""
+    masked = facts.mask is not None or facts.renormalised  # before the softmax or after it
+    if key == "head.output" and section == "insights" and masked:
+        key += "_masked"  # not "all value rows": only those the mask lets the token see
     if key == "head.x" and section == "insights" and facts.layout == "split":
         key += "_split"  # cutting X is not standard MHA: the capacity saying is not true here
-    if key == "output" and section != "insights" and not facts.output_projection:
-        return None
-    if key == "output" and section == "insights":
-        if facts.scale().given:
-            return None
-        named = named_block(context)  # said once, as every insight
-        if named is not None and (section, key) not in context.said:
-            context.said.add((section, key))
-            return named
-        key += "" if facts.output_projection or context.output_unknown else "_none"
-        key += "_unscaled" if facts.scale().is_identity else ""
-        key += "_T" if _transposed(step) else ""  # PyTorch's C W_O^T, said as computed
+    if key == "output" and (section == "insights" or not facts.output_projection):
+        return None  # the whole block: the summary's closed form says it, in these names
     return context.once(section, key, numbers)
-
-
-def _transposed(step: Step) -> bool:
-    """The output projection multiplies by W_O transposed (weights stored out x in)."""
-    return isinstance(step.formula, sp.MatMul) and isinstance(step.formula.args[-1], sp.Transpose)
 
 
 # In characters of the text format's two-dimensional layout; a PDF page holds about 90 at
 # full size (pytorch-style's O = C W_O^T, 89, fits).
 _WIDEST_SUBSTITUTION = 120
+
+
+def _by_identity(context: Context, step: Step) -> bool:
+    """The step multiplies by an identity weight (temperature's and split-scaled's W_Q, not
+    given): its "what if we did not project?" has nothing to take away."""
+    factors = [a for a in getattr(step.formula, "args", ()) if isinstance(a, sp.MatrixSymbol)]
+    weight = context.d.bindings.get(factors[-1]) if factors else None
+    return isinstance(weight, sp.MatrixBase) and weight == sp.eye(weight.rows, weight.cols)
 
 
 def substituted(context: Context, step: Step) -> str | None:
@@ -402,6 +404,8 @@ def _numbers(context: Context, step: Step) -> dict[str, Any]:
         "width": step.shape[1],
         "first": first,
         "last": first + step.shape[1] - 1,
+        "one_first": first + 1,  # as a reader counts the columns; the slice counts from 0
+        "one_last": first + step.shape[1],
         **{
             name: latex.exact(value) if isinstance(value, sp.Basic) else value
             for name, value in context.facts.caption(step.key)[0].items()
@@ -470,7 +474,7 @@ def _by_formula(context: Context, step: Step, shown: latex.Shown) -> tuple[str, 
         context.words("names", "block", columns=entries.span(first, last), name=name)
         for name, first, last in parts
     )
-    note = context.words("names", "blocks", rows=rows, cols=cols, blocks=said)
+    note = context.too_long("blocks", rows=rows, cols=cols, blocks=said)
     return entries.side_by_side(parts), note
 
 

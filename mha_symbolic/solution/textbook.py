@@ -109,8 +109,8 @@ def note(context: Context, step: Step, book: Textbook) -> str:
     """Why the matrix is written by its general entry (or row), and what its letters are."""
     rows, cols = step.shape
     ranges = {"i_range": span(1, rows), "j_range": span(1, cols)}
-    note = context.words(
-        "names", "general_row" if book.rows else "general", rows=rows, cols=cols, **ranges
+    note = context.too_long(
+        "general_row" if book.rows else "general", rows=rows, cols=cols, **ranges
     )
     said = []
     for letter, index, name in book.letters:
