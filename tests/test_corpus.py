@@ -72,7 +72,8 @@ def test_the_dev_set_is_the_documents_on_disk_of_many_kinds_and_languages() -> N
 def test_document_names_its_source_first(doc: Doc) -> None:
     text = (score.ROOT / doc.file).read_text(encoding="utf-8")
     assert f"Source: {doc.url}" in text[:600]
-    assert _lines(text, doc.file) < 300  # only the attention part of a page
+    # Only the attention part of a page (a blog's chain of 8 x 8 bmatrix blocks takes 323).
+    assert _lines(text, doc.file) < 340
 
 
 def _lines(text: str, file: str) -> int:

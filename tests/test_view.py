@@ -139,7 +139,7 @@ def test_assumed_numbers_are_said_at_their_step_with_what_the_weights_give():
 def test_an_assumption_without_weights_says_what_it_would_take():
     d = derive(AttentionSpec.example("split-scaled"))
     (assumption,) = build(d, Options()).steps()["head2.output"].assumptions
-    assert assumption.lines[0].startswith("The document does not give head 2's projections")
+    assert assumption.lines[0].startswith("It does not give head 2's projections")
     assert r"$\Delta = \ln\left(\tfrac{3}{2}\right) \approx 0.405$" in assumption.lines[1]
 
 

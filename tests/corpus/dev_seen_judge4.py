@@ -146,7 +146,7 @@ R_ATTENTION = Doc(
         "softmax(scores / 2), e.g. 0.10679806 for 0.0837175. The page never states the scale. "
         "The attention output needs V, which the page never prints (it follows the wrong "
         "weights). R prints matrices with [,j] and [i,] labels and up to 7 significant digits "
-        "per column, after '#>'."
+        "per column, after '#>'. The printed results are wrong throughout, by that one mistake."
     ),
 )
 

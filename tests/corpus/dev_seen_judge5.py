@@ -138,7 +138,8 @@ SATURATION = Doc(
         "0.090, 0.245], not [0.88, 0.06, 0.06] (the order is wrong too: 19 beats 18), and "
         "softmax([2, 1.8, 1.9]) is [0.367, 0.301, 0.332], not [0.58, 0.21, 0.21]; all six "
         "printed weights are wrong. √512 ≈ 22.6 is right but is not an attention result; the "
-        "3 x 3 matrix for 'The cat sat' is made up (rows sum to 1, no scores given)."
+        "3 x 3 matrix for 'The cat sat' is made up (rows sum to 1, no scores given). The "
+        "printed results are wrong, all six."
     ),
 )
 
@@ -209,7 +210,8 @@ CHIPS = Doc(
         "softmax, not 65%, 24%, 11%; and the chip for the normal temperature T = 1 shows "
         "[0.58, 0.31, 0.11] while softmax([3, 2, 1]) is [0.665, 0.245, 0.090] — which is what "
         "the low-temperature chip shows. The low- and high-temperature chips give no T, so they "
-        "are not judged (the high one, [0.42, 0.34, 0.24], fits no single T either)."
+        "are not judged (the high one, [0.42, 0.34, 0.24], fits no single T either). The "
+        "printed results are wrong wherever they are judged."
     ),
 )
 

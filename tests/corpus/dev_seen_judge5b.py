@@ -253,7 +253,8 @@ KO_CHAIN = Doc(
     notes=(
         "A blog post (Korean, Markdown with $$ bmatrix blocks) that pushes eight 4-d word "
         "embeddings through W_Q, W_K, W_V (given, one decimal) and prints every matrix to 2 or 3 "
-        "decimals. Mistakes from the first product on: Q = X W_Q and K = X W_K are miscomputed "
+        "decimals. Mistakes from the first product on (each a mistake as published): "
+        "Q = X W_Q and K = X W_K are miscomputed "
         "(most entries wrong: Q[0] is [0.19, 0.15, 0.19, 0.17], not [0.17, 0.24, 0.17, 0.22]), "
         "and Q K^T is neither the true product nor the product of the printed Q and K^T (printed "
         "0.156 where the printed factors give 0.174 and the truth is 0.128). The scaled scores "
