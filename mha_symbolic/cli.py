@@ -338,6 +338,7 @@ def _nothing_to_check(document: str, found: list[Any]) -> int:
 
 def _check_document(args: argparse.Namespace) -> int:
     """``check DOC``: the mapping read from the document, then the usual report per example."""
+    from mha_symbolic.check.findings import findings_json
     from mha_symbolic.extract import extract_all
     from mha_symbolic.extract.example_groups import header, numbered
     from mha_symbolic.language.extract_phrases import voice
@@ -352,6 +353,8 @@ def _check_document(args: argparse.Namespace) -> int:
         line = voice(args.lang).say(finding.phrase)
         _note(line) if args.format == "json" else print(fill(line))
     if not any(one.checkable for one in found):
+        if noticed and args.format == "json":  # stdout stays one JSON document: the findings
+            show(findings_json(args.spec, noticed, voice(args.lang)))
         return EXIT_WRONG_CLAIM if noticed else _nothing_to_check(args.spec, found)
     found = [one for one in found if one.checkable]  # a reading with no claim is no report
     worst, words, out = (EXIT_WRONG_CLAIM if noticed else EXIT_OK), voice(args.lang), []
@@ -387,8 +390,7 @@ def _document_report(one: Any, large: bool) -> Any:
 
 
 def _read_text(name: str) -> str:
-    """The UTF-8 text of a regular file (see ``spec.input_files.read_text``) or of standard
-    input."""
+    """The UTF-8 text of a regular file or of standard input (``spec.input_files``)."""
     from mha_symbolic.spec.input_files import read_stdin, read_text
 
     return read_stdin() if name == STDIN else read_text(name, name)

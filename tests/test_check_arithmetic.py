@@ -4,6 +4,7 @@ the right value; rounded numbers (two decimals or more) may stand for what they 
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -164,3 +165,20 @@ def test_check_reports_the_pages_arithmetic(
     path.write_text(_PAGE.replace("=0.64", "=0.46"), encoding="utf-8")
     assert main(["check", str(path)]) == 2  # nothing left to check
     assert "finding" not in capsys.readouterr().out
+
+
+def test_the_findings_of_a_page_with_nothing_else_are_its_json_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--format json`` keeps stdout one JSON document: the findings, each with its line, the
+    value printed and the value its working gives (the lines themselves go to stderr)."""
+    path = tmp_path / "page.md"
+    path.write_text(_PAGE, encoding="utf-8")
+    assert main(["check", str(path), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)
+    assert document["claims"] == []
+    (finding,) = document["findings"]
+    assert (finding["line"], finding["claimed"], finding["exact"]) == (8, "0.64", "0.46")
+    assert finding["text"].startswith("finding: line 8: ")
+    assert "finding: line 8" in captured.err

@@ -11,9 +11,11 @@ both plainly and transposed.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from mha_symbolic.check.arithmetic import shown, wrong_chains
 from mha_symbolic.language.phrases import Phrase, make
@@ -130,3 +132,17 @@ def arithmetic_findings(lines: Sequence[str]) -> list[Finding]:
         numbers = {"line": line, "working": _code(working), "claimed": claimed}
         out.append(Finding("", _phrase("arithmetic", exact=shown(exact, decimals), **numbers)))
     return out
+
+
+def findings_json(document: str, found: Sequence[Finding], say: Any) -> str:
+    """The findings of a document that has no example to check, as the one JSON document
+    ``check --format json`` prints: each said in the chosen language, with its line and, for
+    the document's own arithmetic, the value it prints and the one its working gives."""
+    items = []
+    for finding in found:
+        numbers = finding.phrase.numbers
+        item: dict[str, Any] = {"text": say.say(finding.phrase), "weight": finding.weight}
+        item |= {k: numbers[k] for k in ("line", "claimed", "exact") if k in numbers}
+        items.append(item)
+    out = {"document": document, "claims": [], "findings": items}
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

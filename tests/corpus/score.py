@@ -168,7 +168,8 @@ def run_check(path: Path, timeout: float = TIMEOUT) -> Run:
 
 
 def tool_claims(stdout: str) -> list[tuple[list[str], list[list[int]], list[str]]]:
-    """(claimed strings, indices, verdicts) per claim of every report in the JSON output."""
+    """(claimed strings, indices, verdicts) per claim of every report in the JSON output, and
+    per finding of a page's own arithmetic (its printed value, wrong)."""
     out = []
     for report in _reports(_values(stdout)):
         for claim in report.get("claims", ()):
@@ -181,6 +182,9 @@ def tool_claims(stdout: str) -> list[tuple[list[str], list[list[int]], list[str]
                 normal(t) for t in _NUMBER.findall(str(item.get("assumed", "")).translate(_MINUS))
             ]
             out.append((texts, [], [str(item.get("status", ""))] * len(texts)))
+        for finding in report.get("findings", ()):  # a page's own arithmetic, found wrong
+            if "claimed" in finding:
+                out.append(([normal(str(finding["claimed"]))], [], ["wrong"]))
     return out
 
 
