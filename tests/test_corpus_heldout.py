@@ -90,8 +90,6 @@ EXPECTED = {
     "heldout/en-md-softmax-by-hand-ten-zero-minus-five.md": (34, 8, 1),
     "heldout/pt-readme-md-numpy-two-tokens-identity-keys.md": (8, 0, 0),
     "heldout/zh-blog-md-three-fruit-words-unscaled-wrong.md": (15, 24, 6),
-    "heldout/en-tex-solution-causal-mask-i-like-cats.tex": (49, 0, 0),
-    "heldout/en-tex-solution-two-heads-identity-output-projection.tex": (96, 0, 0),
     "heldout/ko-blog-md-next-token-one-head-hand-and-python.md": (41, 0, 0),
     "heldout/ja-md-tutorial-tiny-gpt-two-tokens-value-mix.md": (16, 0, 0),
     "heldout/vi-md-softmax-temperature-by-hand-table-wrong.md": (50, 18, 4),

@@ -48,7 +48,7 @@ def names(statement: str) -> Named | None:
         return None
     chain: Named = []
     for segment in reversed(segments[:-1]):
-        cut = re.split(r",|\band\b|\]|\)", segment)[-1]
+        cut = re.split(r",|\band\b|\]|\)(?!\})", segment)[-1]  # W_V^{(1)}: a head
         role = resolve(cleaned(cut))
         if role is None:
             break
