@@ -2,7 +2,7 @@
 
 The public names are imported when first used (PEP 562), so that `import mha_symbolic` and the
 command's `--version`, `--help` and `examples` start without SymPy, NumPy or Jinja2; so is
-``__version__`` (importlib.metadata costs every command ~30 ms).
+``__version__``, read from ``_version.py`` (importlib.metadata would cost ~30 ms).
 """
 
 from __future__ import annotations
@@ -81,10 +81,8 @@ sys.modules[__name__].__class__ = _Package  # how a module gets __setattr__
 
 
 def _version() -> str:
-    """One source of truth: the installed distribution's version (pyproject.toml)."""
-    from importlib import metadata
+    """One source of truth: ``_version.VERSION``, which the build reads as the distribution's
+    version (pyproject.toml's dynamic version), so no importlib.metadata at start."""
+    from mha_symbolic._version import VERSION
 
-    try:
-        return metadata.version("mha-symbolic")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "0+unknown"
+    return VERSION

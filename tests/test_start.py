@@ -44,6 +44,23 @@ except SystemExit:
     assert _heavy_loaded(setup) == []
 
 
+def test_the_version_is_read_without_the_installed_metadata() -> None:
+    """``--version`` reads ``_version.py`` (the build's one source of the version): no
+    importlib.metadata, which cost every start about 30 ms."""
+    code = """
+import sys
+from mha_symbolic.cli import main
+try:
+    main(["--version"])
+except SystemExit:
+    pass
+print("importlib.metadata" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "False"
+    assert done.stdout.startswith(f"mha-symbolic {mha_symbolic.__version__}")
+
+
 def test_the_examples_listed_are_the_built_specs_titles() -> None:
     for name, title, description in catalogue():
         spec = AttentionSpec.example(name)
