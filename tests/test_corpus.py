@@ -43,8 +43,10 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # studied in that session moved to dev (tests/corpus/dev_seen_judge4.py, dev_seen_judge5*.py;
 # a Korean blog of 445 numbers, 408 of them wrong as published, among them): 3505 of 4635.
 # Products the page writes out (A B = C) read as those products even where the numbers miss:
-# 3844 of 4635.
-DEV_FLOOR = 0.829
+# 3844 of 4635; the page's own arithmetic found wrong (check's findings) read by the scorer
+# 3846; two LaTeX solutions of the sixth held-out batch moved to dev (one studied for its 84
+# false alarms, now none; its sister page from the same series): 3984 of 4780.
+DEV_FLOOR = 0.833
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a
