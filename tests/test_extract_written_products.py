@@ -20,6 +20,7 @@ $$
 Self-attention with Q = K = X (no projections): the scores Q K^T are X times X^T:
 
 $$
+S =
 \begin{bmatrix} 1.0 & 0.5 & 0.0 \\ 0.2 & 1.5 & 0.4 \\ 0.3 & 0.0 & 1.2 \end{bmatrix}
 \begin{bmatrix} 1.0 & 0.2 & 0.3 \\ 0.5 & 1.5 & 0.0 \\ 0.0 & 0.4 & 1.2 \end{bmatrix}
 =
@@ -67,9 +68,11 @@ def test_a_product_written_out_wrong_is_judged_as_that_product(
 ) -> None:
     code, out = _check(tmp_path, capsys, SCORES_BY_HAND)
     assert code == 1
-    assert "line 13 (3x3) = line 10 × line 4ᵀ: written as this product; 4 of its 9 entries" in out
+    assert "line 14 S (3x3) = line 11 × line 4ᵀ: written as this product; 4 of its 9 entries" in out
+    assert "\nline 11 (3x3) = line 4, printed again" in out  # a factor: no name of the equation
     assert "(2, 1)   claimed 0.59, exact 0.95: wrong" in out
     assert "head1.q: exact" in out  # the first factor, X printed again: Q = X
+    assert "S (line 11)" not in out
 
 
 def test_the_factors_are_not_the_result_the_equation_names(

@@ -86,7 +86,8 @@ def by_numbers(
     unclaimed_parts(inference)
     parents = split_variants(inference)
     where = where_of(document, items)
-    labels = {n: _label(seen[group[0]].name) for n, group in enumerate(groups)}
+    factors = inference.search.factors  # named by the equation's result: no name of theirs
+    labels = {n: "" if n in factors else _label(seen[g[0]].name) for n, g in enumerate(groups)}
     examples = []
     for number, members in enumerate(inference.components):
         lines = [items[i].line for i in members]
@@ -133,7 +134,7 @@ def _roles(
     for n, group in enumerate(groups):
         for i in group:
             if n in factors:
-                out[i] = replace(out[i], role="unnamed", names=(), printed=())
+                out[i] = replace(out[i], role="unnamed", name="", names=(), printed=())
             given = not examples or n not in inference.chosen  # no relation gives it
             before = [out[k] for g in groups[:n] for k in g]
             alone = (given and not_weights(document, out[i])) or no_weights(out[i], before)
