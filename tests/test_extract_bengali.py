@@ -372,7 +372,7 @@ def test_every_document_is_read_in_bengali_and_every_string_said(
     )
     # A product written out (A B = C) whose result is not that product.
     written = [voice("bn").say(line) for line in extract_all(WRITTEN_WRONG)[0].inferred]
-    assert "লাইন 13 (3x3) = লাইন 10 × লাইন 4ᵀ: এই গুণফল হিসেবে লেখা; এর 9টি ঘরের 4টি তা নয়" in written
+    assert "লাইন 14 `S` (3x3) = লাইন 11 × লাইন 4ᵀ: এই গুণফল হিসেবে লেখা; এর 9টি ঘরের 4টি তা নয়" in written
     # One query's row soft-maxed, and the softmax's numerators and their sums.
     row = extract_all(WITH_AND_WITHOUT)[1].inferred[-1]
     assert voice("bn").say(row) == (

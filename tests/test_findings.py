@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -57,10 +58,15 @@ def test_extract_002_writes_a_usable_spec_exits_0_and_notes_findings(
     assert out.read_text(encoding="utf-8").startswith("#")
 
 
-def test_findings_in_json_go_to_stderr(capsys: pytest.CaptureFixture) -> None:
+def test_findings_in_json_are_the_json_document(capsys: pytest.CaptureFixture) -> None:
+    """A page with findings and no example: stdout is one JSON document holding them (a JSON
+    reader gets the findings, not an empty stream); stderr says them as lines."""
     assert main(["check", seed("004"), "--format", "json"]) == 1
     captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.splitlines() == [TRANSPOSED_004]
+    document = json.loads(captured.out)
+    assert document["claims"] == [] and document["findings"][0]["weight"] == "w_o"
+    assert [f["text"] for f in document["findings"]] == [TRANSPOSED_004]
+    assert captured.err.splitlines() == [TRANSPOSED_004]
 
 
 @pytest.mark.parametrize(
