@@ -1,6 +1,21 @@
-"""Pages several test modules read as documents."""
+"""Pages several test modules read as documents, and checking one from the command line."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mha_symbolic.cli import main
+
+
+def check_page(tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str) -> tuple[int, str]:
+    """``mha-symbolic check page.md`` on ``page``: the exit code and what it printed."""
+    path = tmp_path / "page.md"
+    path.write_text(page, encoding="utf-8")
+    code = main(["check", str(path)])
+    return code, capsys.readouterr().out
+
 
 # Q, K and V printed with no X; the scaled scores printed under the name S.
 QKV_PAGE = """# Attention from Q, K and V

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mha_symbolic.cli import main
 from mha_symbolic.extract.infer.scalings import stated_roots
+from tests.pages import check_page
 
 SLIPPED_NAME = r"""# Self-attention in numpy
 
@@ -106,17 +106,10 @@ Output = Weights V = [[1.5379, 2.5379], [2.0, 3.0]]
 """
 
 
-def _check(tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str) -> tuple[int, str]:
-    path = tmp_path / "page.md"
-    path.write_text(page, encoding="utf-8")
-    code = main(["check", str(path)])
-    return code, capsys.readouterr().out
-
-
 def test_a_named_weight_that_another_meets_but_at_one_entry_is_an_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, SLIPPED_NAME)  # W_k is W_q / 2 but at [2, 2]
+    code, out = check_page(tmp_path, capsys, SLIPPED_NAME)  # W_k is W_q / 2 but at [2, 2]
     assert code == 0
     assert "W_k (line 6) -> weights.w_k" in out
     assert out.splitlines()[-1].endswith("1 claim: 1 holds (0 exact, 1 rounded)")
@@ -125,7 +118,7 @@ def test_a_named_weight_that_another_meets_but_at_one_entry_is_an_input(
 def test_a_square_print_a_softmax_takes_is_the_scores_under_a_generic_label(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, VALUES_LABEL.replace("0.821", "0.812"))
+    code, out = check_page(tmp_path, capsys, VALUES_LABEL.replace("0.821", "0.812"))
     assert code == 1
     assert "Values (line 13) -> scores" in out
     assert "(3, 2)   claimed 0.812" in out
@@ -134,10 +127,10 @@ def test_a_square_print_a_softmax_takes_is_the_scores_under_a_generic_label(
 def test_a_root_the_text_states_is_the_scale_the_numbers_follow(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, STATED_ROOT)
+    code, out = check_page(tmp_path, capsys, STATED_ROOT)
     assert code == 0
     assert out.splitlines()[-1].endswith("2 claims: 2 hold (0 exact, 2 rounded)")
-    code, out = _check(tmp_path, capsys, STATED_ROOT.replace("3.7266e-06]]", "3.7266e-05]]"))
+    code, out = check_page(tmp_path, capsys, STATED_ROOT.replace("3.7266e-06]]", "3.7266e-05]]"))
     assert code == 1
     assert "(2, 3)   claimed 3.7266e-05, exact 0.00000372663: wrong" in out
 
@@ -150,7 +143,7 @@ def test_roots_are_read_from_text_and_code() -> None:
 def test_per_word_vectors_printed_again_in_the_working_stay_one_matrix(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, WORD_VECTORS)
+    code, out = check_page(tmp_path, capsys, WORD_VECTORS)
     assert code == 0
     assert "q1, q2 (line 4) -> q" in out
     assert out.splitlines()[-1].endswith("3 claims: 3 hold (1 exact, 2 rounded)")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mha_symbolic.cli import main
+from tests.pages import check_page
 
 SCORES_BY_HAND = r"""# Scores by hand
 
@@ -56,17 +56,10 @@ $$
 """
 
 
-def _check(tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str) -> tuple[int, str]:
-    path = tmp_path / "page.md"
-    path.write_text(page, encoding="utf-8")
-    code = main(["check", str(path)])
-    return code, capsys.readouterr().out
-
-
 def test_a_product_written_out_wrong_is_judged_as_that_product(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, SCORES_BY_HAND)
+    code, out = check_page(tmp_path, capsys, SCORES_BY_HAND)
     assert code == 1
     assert "line 14 S (3x3) = line 11 × line 4ᵀ: written as this product; 4 of its 9 entries" in out
     assert "\nline 11 (3x3) = line 4, printed again" in out  # a factor: no name of the equation
@@ -78,7 +71,7 @@ def test_a_product_written_out_wrong_is_judged_as_that_product(
 def test_the_factors_are_not_the_result_the_equation_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, PROJECTIONS_BY_HAND)
+    code, out = check_page(tmp_path, capsys, PROJECTIONS_BY_HAND)
     assert code == 1
     assert "Q (line 13)" not in out and "K (line 21)" not in out  # X again, named by "Q ="
     assert "Q (line 16) -> claim head1.q" in out

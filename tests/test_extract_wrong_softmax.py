@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mha_symbolic.cli import main
+from tests.pages import check_page
 
 SLIPPED = """# Where the softmax comes in
 
@@ -48,17 +48,10 @@ softmax(small_scores) ≈ [0.55, 0.25, 0.20]
 """
 
 
-def _check(tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str) -> tuple[int, str]:
-    path = tmp_path / "page.md"
-    path.write_text(page, encoding="utf-8")
-    code = main(["check", str(path)])
-    return code, capsys.readouterr().out
-
-
 def test_weights_worked_wrong_after_their_scores_are_judged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, SLIPPED)
+    code, out = check_page(tmp_path, capsys, SLIPPED)
     assert code == 1
     assert "weights (line 13) -> claim head1.weights" in out
     assert "(2, 2)   claimed 0.45, exact 0.5466: wrong" in out
@@ -69,14 +62,14 @@ def test_weights_that_are_no_probabilities_and_follow_no_scores_are_left_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     page = SLIPPED.replace("scores = [", "counts = [").replace("0.72, 0.20", "1.72, 0.20")
-    code, out = _check(tmp_path, capsys, page)
+    code, out = check_page(tmp_path, capsys, page)
     assert code == 2 or "head1.weights" not in out
 
 
 def test_a_softmax_call_is_judged_against_the_vector_it_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _check(tmp_path, capsys, CALLS)
+    code, out = check_page(tmp_path, capsys, CALLS)
     assert code == 1
     assert "softmax(small_scores) (line 14) -> claim head1.weights[1]" in out
     assert "[1]      claimed 0.55, exact 0.4147: wrong" in out
