@@ -75,9 +75,8 @@ def by_numbers(
     items = [_stacked([seen[i] for i in group]) for group in groups]
     names = {n: seen[group[0]].role for n, group in enumerate(groups)}
     names = {n: role for n, role in names.items() if role in _NAMED}
-    roots = stated_roots("\n".join(line.text for line in document.lines))
-    body = find_items(document)[0].body
-    inference = inferred(items, names, single_precision(document), roots, body)
+    body = find_items(document)[0].body  # the page's lines joined, read once (and cached)
+    inference = inferred(items, names, single_precision(document), stated_roots(body), body)
     _printed_again(inference)
     _first_print_of(inference, names)
     _weighted_values(inference)
@@ -136,7 +135,7 @@ def _roles(
             if n in factors:
                 out[i] = replace(out[i], role="unnamed", name="", names=(), printed=())
             given = not examples or n not in inference.chosen  # no relation gives it
-            before = [out[k] for g in groups[:n] for k in g]
+            before = [out[groups[n - 1][-1]]] if n else []  # the array printed just before
             alone = (given and not_weights(document, out[i])) or no_weights(out[i], before)
             out[i] = _decided(out[i], n, inference, examples, alone)
             if no_weights(out[i], before) and not (

@@ -9,24 +9,24 @@ import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.extract.by_numbers import Example
+from mha_symbolic.model.program import Program
 
 _ROOT = re.compile(r"\\frac\{1\}\{\\sqrt\{(\d+)\}\}")
 
 
-def other_scale(found: Sequence[Example], derived: Callable[[], Derivation]) -> str | None:
+def other_scale(found: Sequence[Example], program: Callable[[], Program]) -> str | None:
     """The scale the first scaled example's numbers follow when it is not 1/√d_k of the
-    derivation's heads (their Q's width), as the spec writes it; None when it is, or when
-    the numbers found no scale."""
+    program's heads (their Q's width: the program's shapes, nothing evaluated), as the spec
+    writes it; None when it is, or when the numbers found no scale."""
     said = next((e.scale for e in found if e.scale not in (None, "none")), None)
     value = _value(said) if said is not None else None
     if said is None or value is None:
         return None
-    q = next((s for s in derived().steps if s.key == "head1.q"), None)
-    if q is None or len(q.shape) != 2:
+    steps = program()
+    if "head1.q" not in steps:
         return None
-    own = 1 / math.sqrt(q.shape[1])
+    own = 1 / math.sqrt(steps.node("head1.q").shape[1])
     return None if math.isclose(value, own, rel_tol=1e-12) else said
 
 

@@ -45,6 +45,7 @@ from mha_symbolic.extract.unfit import unfit
 from mha_symbolic.extract.weights_after import set_after
 from mha_symbolic.extract.word_rows import word_rows
 from mha_symbolic.language.extract_phrases import Phrase, phrase
+from mha_symbolic.model.program import build as program_of
 from mha_symbolic.spec import bounds
 from mha_symbolic.spec.attention import AttentionSpec
 
@@ -270,9 +271,9 @@ def build_draft(
     _printed_inputs(draft)
     spec = _spec(draft, seen)
     assemble.output_projection(draft, seen, facts, _concat_width(spec))
-    _spec(draft, seen)
+    spec = _spec(draft, seen)  # with W_O as placed: it still builds
     _found_scale(draft, found)
-    own = None if draft.get("scores") else other_scale(found, lambda: _derived(draft, seen))
+    own = None if draft.get("scores") else other_scale(found, lambda: program_of(spec))
     if own is not None:  # the numbers follow another scale than 1/sqrt(d_k): what was computed
         draft.set("scale", own, f"the printed weights follow scale {own}, not 1/sqrt(d_k)")
         _placed(draft, seen, heads, _derived(draft, seen), True)
