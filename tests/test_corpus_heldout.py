@@ -96,6 +96,9 @@ EXPECTED = {
     "heldout/de-html-notes-softmax-three-scores.html": (6, 0, 0),
     "heldout/notebook-python-softmax-three-logits-full-floats.ipynb": (7, 0, 0),
     "heldout/pl-blog-md-cat-chases-mouse-weights-wrong.md": (39, 28, 3),
+    "heldout/tr-notebook-numpy-bank-loan-query-temperature-causal-mask.ipynb": (153, 1, 0),
+    "heldout/pt-notebook-numpy-causal-mask-encoder-decoder-weights.ipynb": (80, 0, 0),
+    "heldout/zh-notebook-numpy-unscaled-four-positions-xavier-heads.ipynb": (54, 0, 0),
 }
 
 
