@@ -99,6 +99,9 @@ EXPECTED = {
     "heldout/tr-notebook-numpy-bank-loan-query-temperature-causal-mask.ipynb": (153, 1, 0),
     "heldout/pt-notebook-numpy-causal-mask-encoder-decoder-weights.ipynb": (80, 0, 0),
     "heldout/zh-notebook-numpy-unscaled-four-positions-xavier-heads.ipynb": (54, 0, 0),
+    "heldout/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb": (81, 0, 0),
+    "heldout/vi-notebook-numpy-softmax-axis0-weights-wrong.ipynb": (16, 16, 16),
+    "heldout/en-md-lesson-sat-query-softmax-slips.md": (17, 8, 9),
 }
 
 

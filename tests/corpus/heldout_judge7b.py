@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, given, one, other, settled
+from tests.corpus.heldout_help import Rows, Truth, a, block, given, one, other, settled
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -101,7 +101,7 @@ def _zh_output(x: Arrays) -> np.ndarray:
     return _zh_weights(x) @ (x["F"] @ x["Wv"])
 
 
-def _zh_matrix(rows: tuple[tuple[str, ...], ...]) -> np.ndarray:
+def _matrix(rows: tuple[tuple[str, ...], ...]) -> np.ndarray:
     return a([[float(e) for e in r] for r in rows])
 
 
@@ -112,9 +112,9 @@ ZH_HEADS = Doc(
     language="zh",
     inputs={
         "F": a([list(r) for r in _ZH_F]),
-        "Wq": _zh_matrix(_ZH_WQ),
-        "Wk": _zh_matrix(_ZH_WK),
-        "Wv": _zh_matrix(_ZH_WV),
+        "Wq": _matrix(_ZH_WQ),
+        "Wk": _matrix(_ZH_WK),
+        "Wv": _matrix(_ZH_WV),
     },
     printed=(
         given(_ZH_WQ, "W_q"),
@@ -162,4 +162,125 @@ ZH_HEADS = Doc(
     ),
 )
 
-JUDGE_DOCS_7B: list[Doc] = [ZH_HEADS]
+# --- Spanish notebook: five words, Q, K, V printed to 4 decimals, unscaled, word by word -------
+
+_ES_WORDS = ("me", "gusta", "estudiar", "inteligencia", "artificial")
+_ES_Q = block(
+    """
+    [[-0.2856  0.1529  0.1914]
+     [ 0.1156 -0.2958 -0.0378]
+     [-0.0123 -0.0164 -0.1174]
+     [ 0.2861 -0.5074 -0.1684]
+     [ 0.3299 -0.2983 -0.1628]]
+    """
+)
+_ES_K = block(
+    """
+    [[ 0.21    0.4861  0.0043]
+     [-0.1448  0.0443 -0.0516]
+     [-0.0906 -0.3696  0.0938]
+     [-0.3261 -0.2561 -0.0451]
+     [-0.2622 -0.1248 -0.1372]]
+    """
+)
+_ES_V = block(
+    """
+    [[ 0.041  -0.0518 -0.2071]
+     [ 0.004   0.0187  0.1207]
+     [ 0.0223 -0.1137 -0.3795]
+     [-0.006   0.0276  0.1633]
+     [-0.0271 -0.0291  0.2981]]
+    """
+)
+_ES_X = block(
+    """
+    [[ 0.967  -0.8742 -1.3776  1.7486]
+     [ 0.1017 -0.2511 -1.2675 -0.9875]
+     [-0.5221  1.2723 -1.2475  1.1701]
+     [-0.5777  0.2603 -1.4435 -1.9099]
+     [ 1.3917  1.2889 -1.6381 -1.8888]]
+    """
+)
+_ES_ALPHAS = block(
+    """
+    [[0.1984 0.203  0.1929 0.2045 0.2012]
+     [0.177  0.194  0.2195 0.2076 0.2019]
+     [0.1967 0.2003 0.1981 0.2016 0.2032]
+     [0.1662 0.1897 0.2319 0.2095 0.2027]
+     [0.1894 0.1939 0.2182 0.1996 0.199 ]]
+    """
+)
+_ES_OUT = block(
+    """
+    [[ 0.0066 -0.0286  0.0036]
+     [ 0.0062 -0.0306 -0.0024]
+     [ 0.0066 -0.0293  0.0018]
+     [ 0.006  -0.0315 -0.0049]
+     [ 0.0068 -0.0313 -0.0067]]
+    """
+)
+_ES_HALVES = {"Q": 5e-5, "K": 5e-5, "V": 5e-5}
+
+
+def _es_alphas(x: Arrays) -> np.ndarray:
+    return softmax(x["Q"] @ x["K"].T)
+
+
+def _es_out(x: Arrays) -> np.ndarray:
+    return _es_alphas(x) @ x["V"]
+
+
+def _es_row(compute: Truth, i: int, rows: Rows) -> Truth:
+    return settled(lambda x: compute(x)[i : i + 1], _ES_HALVES, rows[i : i + 1])
+
+
+def _es_words() -> tuple[Printed, ...]:
+    out = [other(one("3"), "me_query.shape")]
+    for i, word in enumerate(_ES_WORDS):
+        alphas = Printed(
+            _ES_ALPHAS[i : i + 1], _es_row(_es_alphas, i, _ES_ALPHAS), f"alphas de {word}"
+        )
+        att = Printed(_ES_OUT[i : i + 1], _es_row(_es_out, i, _ES_OUT), f"atencion de {word}")
+        if i == 0:
+            first = Printed(
+                (_ES_ALPHAS[0][:1],),
+                settled(lambda x: _es_alphas(x)[0, :1], _ES_HALVES, (_ES_ALPHAS[0][:1],)),
+                "me_alphas[:,0]",
+            )
+            out += [alphas, first, att]
+        else:
+            out += [alphas, att]
+    return tuple(out)
+
+
+ES_WORDS = Doc(
+    file="heldout/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb",
+    url="https://github.com/JUANDIG0MEZ/Curso-Pepe-Cantoral-Phd/blob/main/90-self-attention.ipynb",
+    kind="notebook-numpy",
+    language="es",
+    inputs={"Q": _matrix(_ES_Q), "K": _matrix(_ES_K), "V": _matrix(_ES_V)},
+    printed=(
+        given(one("0.667", "0.0258", "-0.7776", "0.9486"), "embedding of 'me'"),
+        given(one("0.967", "-0.8742", "-1.3776", "1.7486"), "embedding of 'me' plus position"),
+        *_es_words(),
+        given(_ES_X, "X"),
+        given(_ES_Q, "Q"),
+        given(_ES_K, "K"),
+        given(_ES_V, "V"),
+        *(given(_ES_Q[i : i + 1], f"query of {w}") for i, w in enumerate(_ES_WORDS)),
+        other(one("5", "3"), "Q.shape"),
+        other(one("5", "3"), "K.shape"),
+        Printed(_ES_ALPHAS, settled(_es_alphas, _ES_HALVES, _ES_ALPHAS), "alphas"),
+        Printed(_ES_OUT, settled(_es_out, _ES_HALVES, _ES_OUT), "atencion scores (the output)"),
+    ),
+    notes=(
+        "A Spanish course notebook (np.set_printoptions(precision=4)): five words with random "
+        "embeddings plus positional vectors, random W_q, W_k, W_v never printed; each word's "
+        "weights softmax(q K^T) WITHOUT scaling and its output printed word by word (labels "
+        "'alphas de ...', 'atencion de ...'), then the same with matrices: X, Q, K, V, the 5 x 5 "
+        "weights and the output, which the notebook names 'atencion scores'. The truth "
+        "recomputes from the printed 4-decimal Q, K, V. All right."
+    ),
+)
+
+JUDGE_DOCS_7B: list[Doc] = [ZH_HEADS, ES_WORDS]
