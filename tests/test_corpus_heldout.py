@@ -102,6 +102,7 @@ EXPECTED = {
     "heldout/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb": (81, 0, 0),
     "heldout/vi-notebook-numpy-softmax-axis0-weights-wrong.ipynb": (16, 16, 16),
     "heldout/en-md-lesson-sat-query-softmax-slips.md": (17, 8, 9),
+    "heldout/en-notebook-numpy-then-torch-three-words-two-runs.ipynb": (42, 0, 0),
 }
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled
 from tests.corpus.heldout_judge7b import JUDGE_DOCS_7B
 from tests.corpus.heldout_judge7c import JUDGE_DOCS_7C
+from tests.corpus.heldout_judge7d import JUDGE_DOCS_7D
 from tests.corpus.helpers import causal, grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -364,4 +365,4 @@ PT_CAUSAL = Doc(
     ),
 )
 
-JUDGE_DOCS_7: list[Doc] = [TR_BANK, PT_CAUSAL, *JUDGE_DOCS_7B, *JUDGE_DOCS_7C]
+JUDGE_DOCS_7: list[Doc] = [TR_BANK, PT_CAUSAL, *JUDGE_DOCS_7B, *JUDGE_DOCS_7C, *JUDGE_DOCS_7D]
