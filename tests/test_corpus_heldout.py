@@ -103,6 +103,7 @@ EXPECTED = {
     "heldout/vi-notebook-numpy-softmax-axis0-weights-wrong.ipynb": (16, 16, 16),
     "heldout/en-md-lesson-sat-query-softmax-slips.md": (17, 8, 9),
     "heldout/en-notebook-numpy-then-torch-three-words-two-runs.ipynb": (42, 0, 0),
+    "heldout/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb": (102, 0, 0),
 }
 
 

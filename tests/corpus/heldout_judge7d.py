@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, given, settled
+from tests.corpus.heldout_help import a, block, given, one, other, settled, single_precision
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -149,4 +149,169 @@ NUMPY_TORCH = Doc(
     ),
 )
 
-JUDGE_DOCS_7D: list[Doc] = [NUMPY_TORCH]
+
+# --- Japanese Q&A notebook: fixed weights, then random scores, then the scaling test ------------
+
+_JA_X = block(
+    """
+    tensor([[1., 0., 0., 0.],
+            [0., 1., 0., 0.],
+            [0., 0., 1., 0.]])
+    """
+)
+_JA_Q = block(
+    """
+    tensor([[1., 0., 0., 0.],
+            [0., 1., 0., 0.],
+            [0., 0., 1., 0.]], grad_fn=<SelectBackward0>)
+    """
+)
+_JA_K = block(
+    """
+    tensor([[2., 0., 0., 0.],
+            [0., 2., 0., 0.],
+            [0., 0., 2., 0.]], grad_fn=<SelectBackward0>)
+    """
+)
+_JA_V = block(
+    """
+    tensor([[1.0000, 0.5000, 0.0000, 0.0000],
+            [0.5000, 1.0000, 0.5000, 0.0000],
+            [0.0000, 0.5000, 1.0000, 0.5000]], grad_fn=<SelectBackward0>)
+    """
+)
+_JA_SCORES = block(
+    """
+    tensor([[1., 0., 0.],
+            [0., 1., 0.],
+            [0., 0., 1.]], grad_fn=<SelectBackward0>)
+    """
+)
+_JA_WEIGHTS = block(
+    """
+    tensor([[0.5761, 0.2119, 0.2119],
+            [0.2119, 0.5761, 0.2119],
+            [0.2119, 0.2119, 0.5761]], grad_fn=<SelectBackward0>)
+    """
+)
+_JA_OUT = block(
+    """
+    tensor([[0.6821, 0.6060, 0.3179, 0.1060],
+            [0.5000, 0.7881, 0.5000, 0.1060],
+            [0.3179, 0.6060, 0.6821, 0.2881]], grad_fn=<SelectBackward0>)
+    """
+)
+_JA_RAND_SCORES = block(
+    """
+    tensor([[ 1.1419, -0.3811,  0.3753],
+            [ 3.0666, -0.6720, -1.2386],
+            [ 0.9294, -0.7231, -0.5776]])
+    """
+)
+_JA_RAND_WEIGHTS = block(
+    """
+    tensor([[0.5943, 0.1296, 0.2761],
+            [0.9641, 0.0229, 0.0130],
+            [0.7076, 0.1356, 0.1568]])
+    """
+)
+_JA_RAND_OUT = block(
+    """
+    tensor([[-0.2452,  0.3710, -1.1511, -0.1032],
+            [-0.4223,  0.6332, -0.7990, -0.0403],
+            [-0.2912,  0.4317, -1.0299, -0.0678]])
+    """
+)
+_JA_WV = a([[1.0, 0.5, 0.0, 0.0], [0.5, 1.0, 0.5, 0.0], [0.0, 0.5, 1.0, 0.5], [0.0, 0.0, 0.5, 1.0]])
+_JA_S = one("10.", "5.", "2.", "1.")
+_JA_W1 = one("9.9285e-01", "6.6898e-03", "3.3307e-04", "1.2253e-04")
+_JA_W1_NP = one("9.9285465e-01", "6.6898018e-03", "3.3306563e-04", "1.2252800e-04")
+_JA_S8 = one("1.2500", "0.6250", "0.2500", "0.1250")
+_JA_W8 = one("0.4489", "0.2403", "0.1651", "0.1457")
+_JA_W8_NP = one("0.44887468", "0.24026531", "0.16513178", "0.14572828")
+_JA_DOTS = ("-5.43", "-2.00", "-24.82")
+_JA_SCALED = ("-1.92", "-0.25", "-1.10")
+
+
+def _ja_qkv(x: Arrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # nn.Linear multiplies by the transposed weight; W_q = I, W_k = 2I, W_v symmetric
+    return x["X"] @ np.eye(4), x["X"] @ (2 * np.eye(4)).T, x["X"] @ x["Wv"].T
+
+
+def _ja_weights(x: Arrays) -> np.ndarray:
+    q, k, _ = _ja_qkv(x)
+    return softmax(q @ k.T / 2.0)
+
+
+def _ja_scaled(i: int) -> Printed:
+    d_k = (8, 64, 512)[i]
+    printed = one(_JA_SCALED[i])
+    return Printed(
+        printed,
+        settled(
+            lambda x: x["dots"][i : i + 1].reshape(1, 1) / np.sqrt(d_k), {"dots": 5e-3}, printed
+        ),
+        f"scaled dot product, d_k = {d_k}",
+    )
+
+
+_JA_RAND_HALVES = {"s": 5e-5}
+
+JA_QA = Doc(
+    file="heldout/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb",
+    url="https://github.com/kouhei1970/learn_transformer/blob/main/notebooks/QandA_01_attention.ipynb",
+    kind="notebook-torch",
+    language="ja",
+    inputs={
+        "X": _matrix(_JA_X),
+        "Wv": _JA_WV,
+        "s": _matrix(_JA_RAND_SCORES),
+        "z": _matrix(_JA_S),
+        "dots": a([float(e) for e in _JA_DOTS]),
+    },
+    printed=(
+        given(_JA_X, "X"),
+        Printed(_JA_Q, lambda x: _ja_qkv(x)[0], "Query (Q)"),
+        Printed(_JA_K, lambda x: _ja_qkv(x)[1], "Key (K)"),
+        Printed(_JA_V, lambda x: _ja_qkv(x)[2], "Value (V)"),
+        Printed(_JA_SCORES, lambda x: _ja_qkv(x)[0] @ _ja_qkv(x)[1].T / 2.0, "scores / sqrt(4)"),
+        Printed(_JA_WEIGHTS, _ja_weights, "Attention Weights"),
+        other(one("1.0000", "1.0000", "1.0000"), "row sums"),
+        Printed(_JA_OUT, lambda x: _ja_weights(x) @ _ja_qkv(x)[2], "final output"),
+        given(_JA_RAND_SCORES, "random run: scores (already scaled)"),
+        Printed(
+            _JA_RAND_WEIGHTS,
+            settled(lambda x: softmax(x["s"]), _JA_RAND_HALVES, _JA_RAND_WEIGHTS),
+            "random run: weights",
+        ),
+        given(_JA_RAND_OUT, "random run: output (V never printed)"),
+        given(_JA_S, "scores [10, 5, 2, 1]"),
+        Printed(_JA_W1, lambda x: softmax(x["z"]), "softmax without scaling"),
+        Printed(one("0.992855"), lambda x: softmax(x["z"])[:, :1], "largest weight, unscaled"),
+        Printed(one("0.000123"), lambda x: softmax(x["z"])[:, 3:], "smallest weight, unscaled"),
+        Printed(_JA_S8, lambda x: x["z"] / 8.0, "scores / 8"),
+        Printed(_JA_W8, lambda x: softmax(x["z"] / 8.0), "softmax after scaling"),
+        Printed(one("0.448875"), lambda x: softmax(x["z"] / 8.0)[:, :1], "largest weight, scaled"),
+        Printed(one("0.145728"), lambda x: softmax(x["z"] / 8.0)[:, 3:], "smallest weight, scaled"),
+        Printed(
+            _JA_W1_NP, single_precision(lambda x: softmax(x["z"]), _JA_W1_NP), "unscaled, numpy"
+        ),
+        Printed(
+            _JA_W8_NP,
+            single_precision(lambda x: softmax(x["z"] / 8.0), _JA_W8_NP),
+            "scaled, numpy",
+        ),
+        *(given(one(d), f"random dot product {d}") for d in _JA_DOTS),
+        *(_ja_scaled(i) for i in range(3)),
+    ),
+    notes=(
+        "A Q&A study notebook in torch. Fixed weights (W_q = I, W_k = 2I, W_v a symmetric band "
+        "set in code), X three one-hot rows, Q, K, V, scores / sqrt(4), weights, row sums and "
+        "output at 4 decimals; a random run printing scaled scores (headed 'Q x K^T'), weights "
+        "and an output whose V is never shown; softmax of [10, 5, 2, 1] with and without / 8, "
+        "as tensors, .item() at 6 decimals and float32 numpy arrays; three random dot products "
+        "at 2 decimals with their scaled values. All right."
+    ),
+)
+
+JUDGE_DOCS_7D: list[Doc] = [NUMPY_TORCH, JA_QA]
