@@ -104,6 +104,7 @@ EXPECTED = {
     "heldout/en-md-lesson-sat-query-softmax-slips.md": (17, 8, 9),
     "heldout/en-notebook-numpy-then-torch-three-words-two-runs.ipynb": (42, 0, 0),
     "heldout/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb": (102, 0, 0),
+    "heldout/vi-notebook-numpy-row-softmax-four-words-seed42.ipynb": (48, 0, 0),
 }
 
 

@@ -230,4 +230,58 @@ EN_SAT = Doc(
     ),
 )
 
-JUDGE_DOCS_7C: list[Doc] = [VI_COLUMNS, EN_SAT]
+
+# --- Vietnamese notebook, another student's run of the same exercise: softmax over the rows -----
+
+_VI2_WEIGHTS = block(
+    """
+    [[0.37375874 0.11373439 0.33710375 0.17540311]
+     [0.30050337 0.18229358 0.29603114 0.22117191]
+     [0.34464159 0.13464245 0.32827962 0.19243634]
+     [0.31362022 0.1663662  0.30402174 0.21599184]]
+    """
+)
+_VI2_OUT = block(
+    """
+    [[1.1796727  0.9217873  1.45815851 1.33770808]
+     [1.09435999 0.83851284 1.39301108 1.243537  ]
+     [1.1515616  0.89314997 1.43845963 1.30643711]
+     [1.11065168 0.85384713 1.40560424 1.26208253]]
+    """
+)
+
+VI_ROWS = Doc(
+    file="heldout/vi-notebook-numpy-row-softmax-four-words-seed42.ipynb",
+    url=(
+        "https://github.com/Kein95/AIO-Exercise/blob/master/"
+        "AIO-B%E1%BB%95%20tr%E1%BB%A3/day%2022/day%2022.ipynb"
+    ),
+    kind="notebook-numpy",
+    language="vi",
+    inputs={"Q": _matrix(_VI_Q), "K": _matrix(_VI_K), "V": _matrix(_VI_V)},
+    printed=(
+        given(_VI_X, "input embeddings (random, seed 42)"),
+        given(_VI_Q, "Q"),
+        given(_VI_K, "K"),
+        given(_VI_V, "V"),
+        Printed(_VI_SCORES, settled(_vi_scores, _VI_HALVES, _VI_SCORES), "scores / sqrt(4)"),
+        Printed(
+            _VI2_WEIGHTS,
+            settled(lambda x: softmax(_vi_scores(x)), _VI_HALVES, _VI2_WEIGHTS),
+            "attention weights (row softmax)",
+        ),
+        Printed(
+            _VI2_OUT,
+            settled(lambda x: softmax(_vi_scores(x)) @ x["V"], _VI_HALVES, _VI2_OUT),
+            "output",
+        ),
+    ),
+    notes=(
+        "The same seed-42 exercise as the notebook above, by another student: identical Q, K, "
+        "V and scaled scores (8 decimals), but a stable softmax over axis=-1, so the weights "
+        "are the row softmax and the output follows. All right; a correct twin of the "
+        "column-softmax slip."
+    ),
+)
+
+JUDGE_DOCS_7C: list[Doc] = [VI_COLUMNS, EN_SAT, VI_ROWS]
