@@ -105,6 +105,7 @@ EXPECTED = {
     "heldout/en-notebook-numpy-then-torch-three-words-two-runs.ipynb": (42, 0, 0),
     "heldout/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb": (102, 0, 0),
     "heldout/vi-notebook-numpy-row-softmax-four-words-seed42.ipynb": (48, 0, 0),
+    "heldout/en-notebook-numpy-scipy-seeded-integer-weights-scientific.ipynb": (16, 0, 0),
 }
 
 

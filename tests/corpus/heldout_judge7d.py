@@ -314,4 +314,64 @@ JA_QA = Doc(
     ),
 )
 
-JUDGE_DOCS_7D: list[Doc] = [NUMPY_TORCH, JA_QA]
+
+# --- English notebook: seeded integer weights (never shown), SciPy softmax in e-notation --------
+
+_SC_WORDS = block(
+    """
+    array([[1, 0, 0],
+           [0, 1, 0],
+           [1, 1, 0],
+           [0, 0, 1]])
+    """
+)
+_SC_SCORES = block(
+    """
+    array([[ 8,  2, 10,  2],
+           [ 4,  0,  4,  0],
+           [12,  2, 14,  2],
+           [10,  4, 14,  3]])
+    """
+)
+_SC_WEIGHTS = block(
+    """
+    array([[2.36089863e-01, 7.38987555e-03, 7.49130386e-01, 7.38987555e-03],
+           [4.54826323e-01, 4.51736775e-02, 4.54826323e-01, 4.51736775e-02],
+           [2.39275049e-01, 7.43870015e-04, 7.59237211e-01, 7.43870015e-04],
+           [8.99501754e-02, 2.81554063e-03, 9.05653685e-01, 1.58059922e-03]])
+    """
+)
+_SC_OUT = block(
+    """
+    [[0.98522025 1.74174051 0.75652026]
+     [0.90965265 1.40965265 0.5       ]
+     [0.99851226 1.75849334 0.75998108]
+     [0.99560386 1.90407309 0.90846923]]
+    """
+)
+
+SCIPY_SEEDED = Doc(
+    file="heldout/en-notebook-numpy-scipy-seeded-integer-weights-scientific.ipynb",
+    url=(
+        "https://github.com/Ashwanthkumard/LearnNLP/blob/main/Transformers/"
+        "02_Attention_Mechanism_with_NumPy_and_SciPy.ipynb"
+    ),
+    kind="notebook-numpy",
+    language="en",
+    inputs={"s": _matrix(_SC_SCORES)},
+    printed=(
+        given(_SC_WORDS, "word vectors"),
+        given(_SC_SCORES, "scores Q K^T (Q, K never printed)"),
+        Printed(_SC_WEIGHTS, lambda x: softmax(x["s"] / np.sqrt(3.0)), "softmax(scores / sqrt(3))"),
+        given(_SC_OUT, "output weights @ V (V never printed)"),
+    ),
+    notes=(
+        "A study notebook: four one-hot-like word vectors, W_Q, W_K, W_V drawn with "
+        "np.random.seed(42) and randint(3) but never displayed; the integer scores Q K^T, the "
+        "weights softmax(scores / sqrt(3), axis=1) in e-notation (8 decimals of mantissa) and "
+        "the output. The weights follow from the printed scores; the output needs V, which the "
+        "page never shows, so it is given. All right."
+    ),
+)
+
+JUDGE_DOCS_7D: list[Doc] = [NUMPY_TORCH, JA_QA, SCIPY_SEEDED]
