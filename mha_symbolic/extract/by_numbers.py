@@ -22,6 +22,7 @@ from mha_symbolic.extract.infer.uniform import zero_sizes
 from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
 from mha_symbolic.extract.named_keys import query_of_named_keys
+from mha_symbolic.extract.other_settings import other_setting
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.single_precision import single_precision
 from mha_symbolic.extract.softmax_arguments import PROJECTED, as_identity, given_scores
@@ -81,7 +82,7 @@ def by_numbers(
     _first_print_of(inference, names)
     _weighted_values(inference)
     query_of_named_keys(inference, names)
-    given_scores(inference, names)
+    _scores_again(inference, given_scores(inference, names), names)
     unclaimed_parts(inference)
     parents = split_variants(inference)
     where = where_of(document, items)
@@ -129,6 +130,7 @@ def _roles(
     (whose numbers, not the equation's name, say what it is)."""
     out = list(seen)
     other = _other_scale(inference) | _by_columns(inference) | _printed_masks(inference)
+    other |= other_setting(seen, groups, inference)
     factors = inference.search.factors
     for n, group in enumerate(groups):
         for i in group:
@@ -235,6 +237,17 @@ def _printed_again(inference: Inference) -> None:
 
 _SCORES = frozenset(("scores", "scaled", "masked"))  # steps a name ("S", "Scores") mixes up
 _WEIGHTS = frozenset(("weights", "renormalised"))  # renormalised weights are weights by name
+
+
+def _scores_again(inference: Inference, given: set[int], names: dict[int, str]) -> None:
+    """Prints again of the scores given as printed are the scores, also where a name calls
+    them another step ("Scaled scores: [6, 2, -4] / 2 = [3, 1, -2]": the first array is the
+    scores)."""
+    for index in sorted(inference.chosen):
+        named = inference.roles.get(index, names.get(index, "scaled"))
+        if _source(inference, index) in given and named in _SCORES:
+            inference.roles[index] = "scores"
+            inference.strong.add(index)
 
 
 def _loosely_named(inference: Inference, index: int, source: int) -> bool:

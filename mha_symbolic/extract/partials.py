@@ -122,12 +122,22 @@ def _row_starts(
         line = next((n for w, n in line_of.items() if where.startswith(w)), None)
         if found is None or line is None:
             continue
-        head, step, row = int(found.group(1)), found.group(2), int(found.group(3))
-        logits = values.get(f"head{head}.{step}")
+        head, row = int(found.group(1)), int(found.group(3))
+        logits = _logits(values, head)
         if logits is None or any(not e.is_finite for e in logits.row(row - 1)):
             continue
         out[line] = _Row(head, row, [float(e) for e in logits.row(row - 1)])
     return out
+
+
+def _logits(values: Mapping[str, sp.MatrixBase], head: int) -> sp.MatrixBase | None:
+    """What the head's softmax takes (a mask aside): its scores after the scale and a bias,
+    whichever of them the scores row printed stands for (e^10 on a page that scales 10 to 5
+    is the unscaled scores' numerator, not this softmax's)."""
+    for step in ("bias", "scaled", "scores"):
+        if f"head{head}.{step}" in values:
+            return values[f"head{head}.{step}"]
+    return None
 
 
 def _exp(draft: Draft, row: _Row, match: re.Match[str], said: str, where: str) -> None:

@@ -131,8 +131,16 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
     of one tensor, then of another): one group per example, each from its first line."""
     spans = sorted((e.first, e.last) for e in found)
     overlap = any(a[1] >= b[0] for a, b in itertools.pairwise(spans))
-    if len(spans) < 2 or overlap or any(s.role in ("x", "q") for s in seen):
+    if not spans or overlap or any(s.role in ("x", "q") for s in seen):
         return [seen]
+    if len(spans) == 1 and not any(s.role in _PROJECTS for s in seen):
+        # a softmax page (nothing projected): logits printed after the one example found
+        # start another softmax, not its
+        last = spans[0][1]
+        kept = [s for s in seen if s.item.line <= last]
+        rest = [s for s in seen if s.item.line > last]
+        again = any(s.role in ("scores", "scaled", "softmax_argument", "masked") for s in rest)
+        return [kept, rest] if kept and again else [seen]
     groups: list[list[Seen]] = [[] for _ in spans]
     for s in seen:
         at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
@@ -141,6 +149,7 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
 
 
 _RESULTS = ("head.output", "output", "concat")
+_PROJECTS = ("x", "w_q", "w_k", "w_v", "q", "k", "v", "head.x")
 _GIVES = ("w_q", "w_k", "w_v", "w_o", "q", "k", "v", "scores", "scaled", "masked", "weights")
 
 

@@ -5,35 +5,59 @@ from __future__ import annotations
 
 from mha_symbolic.extract.infer import Inference
 from mha_symbolic.extract.infer.intervals import Printed
+from mha_symbolic.extract.infer.relations import Node
 
 PROJECTED = {"w_q", "w_k", "w_v", "q", "k", "v"}
 
 
-def given_scores(inference: Inference, names: dict[int, str]) -> None:
+def given_scores(inference: Inference, names: dict[int, str]) -> set[int]:
     """What a softmax takes (through a scale or a mask) when no relation gives it and no
     name makes it an input (X, Q; "weights" is what a softmax call names its argument): the
     scores, given as printed (a softmax of a printed vector, a page with no Q and K; the ``x``
-    of a softmax function's documented example when nothing is projected)."""
+    of a softmax function's documented example, or a ``z`` read as a head's output, when
+    nothing is projected). Returns the prints it made the scores."""
+    given: set[int] = set()
     for match in list(inference.chosen.values()):
         if not match.node.kind.startswith("softmax"):
             continue
-        below = match.node.operands[0]
-        while below.kind in ("scale", "mask", "row") and below.printed is None:
-            below = below.operands[0]
-        printed = below.printed
-        if printed is None or printed.index in inference.chosen:
+        printed = _unexplained(inference, match.node.operands[0])
+        if printed is None:
             continue
         named = names.get(printed.index, "scores")
         if named not in ("scores", "softmax_argument", "weights") and not (
-            (named == "x" and _logits(printed, names)) or (named in _QKV and _square(printed))
+            (named == "x" and _logits(printed, names))
+            or (named in _QKV and _square(printed))
+            or (named in _RESULTS and not set(names.values()) & PROJECTED)
         ):
             continue
         if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
             inference.roles[printed.index] = "scores"
             inference.strong.add(printed.index)
+            given.add(printed.index)
+    return given
 
 
 _QKV = ("q", "k", "v")
+# a result's name on a page that projects nothing (z, the usual name of a softmax's logits,
+# is also the usual name of a head's output): the numbers say a softmax takes it
+_RESULTS = ("head.output", "output", "scaled", "masked")
+_STEPS = ("scale", "mask", "row", "same")
+
+
+def _unexplained(inference: Inference, below: Node) -> Printed | None:
+    """The print under a softmax's scale and mask that no relation gives: through computed
+    steps, and through printed ones that a scale or a mask of another print explains (the
+    scaled scores printed between the scores and their softmax), or that print another
+    again (the scores printed once more before they are scaled)."""
+    while True:
+        while below.kind in _STEPS and below.printed is None:
+            below = below.operands[0]
+        printed = below.printed
+        if printed is None or printed.index not in inference.chosen:
+            return printed
+        below = inference.chosen[printed.index].node
+        if below.kind not in _STEPS:
+            return None
 
 
 def _square(printed: Printed) -> bool:
