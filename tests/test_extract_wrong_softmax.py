@@ -75,3 +75,37 @@ def test_a_softmax_call_is_judged_against_the_vector_it_names(
     assert "[1]      claimed 0.55, exact 0.4147: wrong" in out
     assert "softmax(large_scores)" not in out  # right: the numbers placed it already
     assert "large_scores, small_scores" not in out  # two score vectors are no tokens
+
+
+# Q K^T then divided by √2, both right; the weights after them right but in row 2, made up
+# there (it sums to 0.90). softmax of the scaled scores (numpy): [[0.2483, 0.5035, 0.2483],
+# [0.4011, 0.4011, 0.1978], [0.1978, 0.4011, 0.4011]].
+AFTER_SCALED = r"""# Three tokens, one head
+
+$$Q = \begin{bmatrix} 1 & 1 \\ 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+K = \begin{bmatrix} 1 & 0 \\ 1 & 1 \\ 0 & 1 \end{bmatrix}, \quad
+V = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix}$$
+
+$$QK^T = \begin{bmatrix} 1.0 & 2.0 & 1.0 \\ 1.0 & 1.0 & 0.0 \\ 0.0 & 1.0 & 1.0 \end{bmatrix}$$
+
+Divided by $\sqrt{2}$:
+
+$$\frac{QK^T}{\sqrt{2}} = \begin{bmatrix} 0.71 & 1.41 & 0.71 \\ 0.71 & 0.71 & 0.00 \\
+0.00 & 0.71 & 0.71 \end{bmatrix}$$
+
+$$\text{Weights} = \text{softmax}\left(\frac{QK^T}{\sqrt{2}}\right) = \begin{bmatrix}
+0.25 & 0.50 & 0.25 \\
+0.30 & 0.20 & 0.40 \\
+0.20 & 0.40 & 0.40
+\end{bmatrix}$$
+"""
+
+
+def test_weights_worked_wrong_after_the_scaled_scores_are_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = check_page(tmp_path, capsys, AFTER_SCALED)
+    assert code == 1, out
+    assert "\\text{Weights} (line 14) -> claim head1.weights" in out
+    assert "(2, 1)   claimed 0.30, exact 0.4011: wrong" in out
+    assert "(1, 1)" not in out and "(3, 1)" not in out  # rows 1 and 3 are right

@@ -89,12 +89,12 @@ def no_weights(s: Seen, before: Sequence[Seen] = ()) -> bool:
 
 
 def slipped(s: Seen, before: Sequence[Seen]) -> bool:
-    """Weights of the scores printed just before them, of their shape, worked with slips: every
-    entry in [0, 1] and a row at least that sums to 1 at its printed precision (``weights =
-    [[0.42, 0.08, 0.02, 0.48], [0.34, 0.04, 0.68, 0.06]]`` after ``scores = [[...], [...]]``:
-    the second row sums to 1.12)."""
+    """Weights of the scores printed just before them (scaled or masked or not), of their
+    shape, worked with slips: every entry in [0, 1] and a row at least that sums to 1 at its
+    printed precision (``weights = [[0.42, 0.08, 0.02, 0.48], [0.34, 0.04, 0.68, 0.06]]``
+    after ``scores = [[...], [...]]``: the second row sums to 1.12)."""
     last = before[-1] if before else None
-    if last is None or last.role != "scores" or len(s.item.rows) < 2:
+    if last is None or last.role not in ("scores", "scaled", "masked") or len(s.item.rows) < 2:
         return False
     shape = (len(s.item.rows), len(s.item.rows[0]))
     if (len(last.item.rows), len(last.item.rows[0])) != shape:
