@@ -1,6 +1,6 @@
-"""The sixth batch of held-out documents, continued: prose documents in Korean, Japanese,
-Vietnamese and German, each working a small softmax or attention example by hand. See
-tests/corpus/heldout_judge6.py."""
+"""Development documents (the sixth held-out batch, moved to dev in session 29), continued:
+prose documents in Korean, Japanese, Vietnamese and German, each working a small softmax or
+attention example by hand. See tests/corpus/dev_seen_judge6a.py."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _ko_hand() -> tuple[Printed, ...]:
 _KO_LISTS = "[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]"
 
 KO_NEXT = Doc(
-    file="heldout/ko-blog-md-next-token-one-head-hand-and-python.md",
+    file="dev/ko-blog-md-next-token-one-head-hand-and-python.md",
     url=(
         "https://github.com/dhshin96/dhshin96.github.io/blob/"
         "020ac36144b5b739c72b4337d26c5183b21d3f53/_posts/"
@@ -148,7 +148,7 @@ def _ja_tensors() -> tuple[Printed, ...]:
 
 
 JA_TINY = Doc(
-    file="heldout/ja-md-tutorial-tiny-gpt-two-tokens-value-mix.md",
+    file="dev/ja-md-tutorial-tiny-gpt-two-tokens-value-mix.md",
     url=(
         "https://github.com/shibayu36/learn-llm/blob/"
         "07fa0f6abcfec6fdab5415b4c79e6ec0d871e8a9/docs/part1.md"
@@ -305,7 +305,7 @@ def _vi_table() -> tuple[Printed, ...]:
 
 
 VI_TEMPERATURE = Doc(
-    file="heldout/vi-md-softmax-temperature-by-hand-table-wrong.md",
+    file="dev/vi-md-softmax-temperature-by-hand-table-wrong.md",
     url=(
         "https://github.com/aerovfx/Aero-HowtoLLMs/blob/main/docs/04_buildgpt/"
         "aero_llm_05_softmax_temperature_academic_analysis.md"
@@ -337,7 +337,7 @@ VI_TEMPERATURE = Doc(
         "Vietnamese course notes on softmax and temperature (Markdown with display math, "
         "text blocks and a table): e^2, e^3, e^8 and their ratios; softmax([2.0, 1.0, 0.1]) "
         "by hand (right: [0.659, 0.242, 0.099]); the exponentials of [2, 3, 8] at T = 1, 2, 4 "
-        "and their ratios (right). Mistakes: softmax([-5, 3, 0, 10, -2]) is [3e-7, 0.0009, "
+        "and their ratios (right). Its mistakes: softmax([-5, 3, 0, 10, -2]) is [3e-7, 0.0009, "
         "0.00005, 0.9990, 0.000006], printed [0.0001, 0.0336, 0.0017, 0.9645, 0.0002]; and the "
         "temperature table for [2, 3, 8] is off from T = 1 on (T = 1 gives [0.0025, 0.0067, "
         "0.9909], T = 2 [0.0440, 0.0725, 0.8835], T = 5 [0.1805, 0.2204, 0.5991], T = 10 "
@@ -350,7 +350,7 @@ VI_TEMPERATURE = Doc(
 # --- German notes page (HTML): softmax of three scores, in prose and as a torch print ----------
 
 DE_SOFTMAX = Doc(
-    file="heldout/de-html-notes-softmax-three-scores.html",
+    file="dev/de-html-notes-softmax-three-scores.html",
     url="https://github.com/DerWolk/ReiseEinesSatzesDurchEinLLM/blob/main/softmax.html",
     kind="html-notes",
     language="de",
@@ -372,4 +372,4 @@ DE_SOFTMAX = Doc(
     ),
 )
 
-JUDGE_DOCS_6C: list[Doc] = [KO_NEXT, JA_TINY, VI_TEMPERATURE, DE_SOFTMAX]
+DEV_SEEN_JUDGE6C: list[Doc] = [KO_NEXT, JA_TINY, VI_TEMPERATURE, DE_SOFTMAX]

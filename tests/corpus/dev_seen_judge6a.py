@@ -1,17 +1,18 @@
-"""The sixth batch of held-out documents, their truth computed with numpy from the printed
-inputs: a study exercise worked by hand, a Portuguese README and a Chinese blog's LaTeX example
-here; two LaTeX solutions and a softmax notebook in heldout_judge6b.py; Korean, Japanese,
-Vietnamese and German prose in heldout_judge6c.py; a Polish blog post in heldout_judge6d.py.
-See tests/corpus/truth_heldout.py."""
+"""Development documents: the sixth held-out batch, studied in session 29 and moved to dev
+(truth unchanged by the move; it was computed with numpy from the printed inputs when the batch
+was held out): a study exercise worked by hand, a Portuguese README and a Chinese blog's LaTeX
+example here; a softmax notebook in dev_seen_judge6b.py (its two LaTeX solutions had moved to
+dev_seen_judge6.py in session 28); Korean, Japanese, Vietnamese and German prose in
+dev_seen_judge6c.py; a Polish blog post in dev_seen_judge6d.py. See tests/corpus/truth_dev.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_seen_judge6b import DEV_SEEN_JUDGE6B
+from tests.corpus.dev_seen_judge6c import DEV_SEEN_JUDGE6C
+from tests.corpus.dev_seen_judge6d import DEV_SEEN_JUDGE6D
 from tests.corpus.heldout_help import Truth, a, block, given, one, other
-from tests.corpus.heldout_judge6b import JUDGE_DOCS_6B
-from tests.corpus.heldout_judge6c import JUDGE_DOCS_6C
-from tests.corpus.heldout_judge6d import JUDGE_DOCS_6D
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -50,7 +51,7 @@ def _hand_steps() -> tuple[Printed, ...]:
 _EXPS = ("22026.4658", "1.0000", "0.0067")
 
 HAND = Doc(
-    file="heldout/en-md-softmax-by-hand-ten-zero-minus-five.md",
+    file="dev/en-md-softmax-by-hand-ten-zero-minus-five.md",
     url=(
         "https://github.com/Roni6291/genai_learning_path/blob/main/"
         "1.3-Transformer_Attention/q2_softmax_calculation.md"
@@ -104,7 +105,7 @@ HAND = Doc(
     notes=(
         "A study exercise (Markdown with display math): softmax([10, 0, -5]) by hand, each "
         "exponential, the sum, each share as a fraction and in percent, then the same scores "
-        "divided by sqrt(4) = 2 and by sqrt(64) = 8. Mistakes as published: softmax(10) is "
+        "divided by sqrt(4) = 2 and by sqrt(64) = 8. Its mistakes as published: softmax(10) is "
         "0.99995430, printed 0.9999545 (twice); 0.0000003 is 0.00003 %, printed 0.0003 %; the "
         "unscaled softmax shown as [0.9999, 0.0000, 0.0000] truncates 0.99995 (1.0000); "
         "softmax([5, 0, -2.5]) is [0.99276, 0.00669, 0.00055], printed 0.9929 first; and "
@@ -124,7 +125,7 @@ def _pt_weights(x: Arrays) -> np.ndarray:
 
 
 PT_README = Doc(
-    file="heldout/pt-readme-md-numpy-two-tokens-identity-keys.md",
+    file="dev/pt-readme-md-numpy-two-tokens-identity-keys.md",
     url="https://github.com/LPiresG/Faculdade/blob/main/README.md",
     kind="readme",
     language="pt",
@@ -168,7 +169,7 @@ def _fruit_weights(x: Arrays) -> np.ndarray:
 
 
 ZH_FRUIT = Doc(
-    file="heldout/zh-blog-md-three-fruit-words-unscaled-wrong.md",
+    file="dev/zh-blog-md-three-fruit-words-unscaled-wrong.md",
     url=(
         "https://github.com/AIGeniusInstitute/pycnblog/blob/main/agi/558/"
         "%E8%AE%BE%E8%AE%A1%E5%90%88%E4%BD%9C%E8%80%85%EF%BC%9ALLM%20"
@@ -209,15 +210,16 @@ ZH_FRUIT = Doc(
         "wrong in each copy. The true output is [[0.937, 0.063, 0.937], [0.578, 0.422, 0.578], "
         "[0.788, 0.212, 0.788]]; the printed one follows the printed weights in rows 1 and 3 "
         "([0.8, 0.2, 0.8]) but not in row 2 (they give [0.5, 0.5, 0.5], printed [0.2, 0.5, "
-        "0.2]); it is marked as following (row 3 is also right at one decimal)."
+        "0.2]); it is marked as following (row 3 is also right at one decimal). These are the "
+        "document's mistakes as published."
     ),
 )
 
-JUDGE_DOCS_6: list[Doc] = [
+DEV_SEEN_JUDGE6A: list[Doc] = [
     HAND,
     PT_README,
     ZH_FRUIT,
-    *JUDGE_DOCS_6B,
-    *JUDGE_DOCS_6C,
-    *JUDGE_DOCS_6D,
+    *DEV_SEEN_JUDGE6B,
+    *DEV_SEEN_JUDGE6C,
+    *DEV_SEEN_JUDGE6D,
 ]

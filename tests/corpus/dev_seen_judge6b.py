@@ -1,7 +1,6 @@
-"""The sixth batch of held-out documents, continued: two LaTeX solutions worked by hand (a causal
-mask over three named tokens, two heads with an identity output projection) and a notebook
-working the softmax of three logits one step per cell. See
-tests/corpus/heldout_judge6.py."""
+"""Development documents (the sixth held-out batch, moved to dev in session 29), continued:
+a notebook working the softmax of three logits one step per cell (the batch's two LaTeX
+solutions moved to dev_seen_judge6.py in session 28). See tests/corpus/dev_seen_judge6a.py."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ def _share(j: int) -> Truth:
 
 
 SOFTMAX_CELLS = Doc(
-    file="heldout/notebook-python-softmax-three-logits-full-floats.ipynb",
+    file="dev/notebook-python-softmax-three-logits-full-floats.ipynb",
     url="https://github.com/rickiepark/dl-illustrated/blob/master/notebooks/7-1.softmax_demo.ipynb",
     kind="notebook-python",
     language="en",
@@ -45,4 +44,4 @@ SOFTMAX_CELLS = Doc(
     ),
 )
 
-JUDGE_DOCS_6B: list[Doc] = [SOFTMAX_CELLS]
+DEV_SEEN_JUDGE6B: list[Doc] = [SOFTMAX_CELLS]

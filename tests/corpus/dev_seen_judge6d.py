@@ -1,5 +1,6 @@
-"""The sixth batch of held-out documents, continued: a Polish blog post working one head over
-three named words by hand. See tests/corpus/heldout_judge6.py."""
+"""Development documents (the sixth held-out batch, moved to dev in session 29), continued:
+a Polish blog post working one head over three named words by hand. See
+tests/corpus/dev_seen_judge6a.py."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ def _pl_qkv() -> tuple[Printed, ...]:
 
 
 PL_CATS = Doc(
-    file="heldout/pl-blog-md-cat-chases-mouse-weights-wrong.md",
+    file="dev/pl-blog-md-cat-chases-mouse-weights-wrong.md",
     url=(
         "https://github.com/mpiotro4/mpiotro-pl/blob/2a0827ab1ae3bba082287f9fb5bc22c34b7b8995/"
         "blog/posts/2025-12-29-attention-mechanism.md"
@@ -140,8 +141,8 @@ PL_CATS = Doc(
         "0.233], [0.566, 0.479], [0.728, 0.252]]. Token 0's [0.68, 0.25] is spelled out from the "
         "printed weights: it follows. Token 1's 0.66 follows nothing (the printed weights give "
         "0.57): wrong; its 0.25 follows. Token 2's [0.71, 0.25]: 0.71 is wrong (the printed "
-        "weights give 0.716), 0.25 is right."
+        "weights give 0.716), 0.25 is right. These are the document's mistakes as published."
     ),
 )
 
-JUDGE_DOCS_6D: list[Doc] = [PL_CATS]
+DEV_SEEN_JUDGE6D: list[Doc] = [PL_CATS]
