@@ -20,7 +20,7 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.language.locales import template_dir
 from mha_symbolic.language.words import Words
 from mha_symbolic.output_files import Data, check_file_name, is_stream, write_files
-from mha_symbolic.solution import plain, terminal, wide
+from mha_symbolic.solution import fences, plain, terminal, wide
 from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
@@ -120,7 +120,7 @@ def _mathml(tex: str, display: bool = False) -> str:
     # which a browser draws as the matrix set in the superscript, small.
     tex = _MATRIX_BEGIN.sub(r"{\g<0>", tex)
     tex = _MATRIX_END.sub(r"\g<0>}", tex)
-    return convert(tex, display="block" if display else "inline")
+    return convert(fences.flat(tex), display="block" if display else "inline")
 
 
 _MATRIX_BEGIN = re.compile(r"\\begin\{[bpv]?matrix\}")

@@ -1,0 +1,35 @@
+"""The HTML page's brackets: a browser draws a stretchy bracket with room on both sides, so
+brackets around a flat expression are plain ((a + 3)(3a + 1), not ( a + 3 ) ( 3a + 1 )); only
+those around something tall stretch."""
+
+from __future__ import annotations
+
+import re
+
+from mha_symbolic import AttentionSpec, derive
+from mha_symbolic.solution.fences import flat
+from mha_symbolic.solution.render import render
+from mha_symbolic.solution.view import Options
+
+
+def test_brackets_around_a_flat_expression_are_plain_around_a_tall_one_they_stretch() -> None:
+    assert (
+        flat(r"\frac{1}{\left(a + 3\right) \left(3 a + 1\right)}") == r"\frac{1}{(a + 3) (3 a + 1)}"
+    )
+    assert flat(r"\left[0.5,\; 1\right]") == "[0.5,\\; 1]"
+    tall = r"\operatorname{softmax}\left(\frac{Q}{\sqrt{d}}\right)"
+    assert flat(tall) == tall
+    # a bracket around one that stretches stretches too; an inner flat one does not
+    assert flat(r"\left(\left(a\right) + \left(\frac{1}{2}\right)\right)") == (
+        r"\left((a) + \left(\frac{1}{2}\right)\right)"
+    )
+    # \middle needs its \left and \right; braces, bars and \left. are left as they are
+    for kept in (r"\left[1 \;\middle|\; 0\right]", r"\left\{x\right\}", r"\left.x\right|"):
+        assert flat(kept) == kept
+
+
+def test_pytorch_style_s_output_fractions_have_plain_brackets_in_the_html() -> None:
+    html = render(derive(AttentionSpec.example("pytorch-style")), "html", Options(), images={})
+    stretchy = re.findall(r'<mo stretchy="true" fence="true" form="prefix">&#x00028;', html)
+    plain = re.findall(r'<mo stretchy="false">&#x00028;</mo><mi>a</mi>', html)
+    assert plain and len(stretchy) < 20, len(stretchy)
