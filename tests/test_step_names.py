@@ -122,7 +122,9 @@ def test_names_that_are_not_a_table_are_refused():
 def test_eight_tokens_split_writes_seed_002_s_names_with_brackets_around_words():
     md = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
     assert r"\mathrm{Attention}_{1} &= \operatorname{softmax}\left(\mathrm{Scores}_{1}\right)" in md
-    assert "\\mathrm{Output}_{1} &= \\mathrm{Attention}_{1} V_{1}\n" in md
+    # a thin space beside a word: MultiHead W_O, not MultiHeadW_O
+    assert "\\mathrm{Output}_{1} &= \\mathrm{Attention}_{1}\\, V_{1}\n" in md
+    assert "O &= \\mathrm{MultiHead}\\, W_{O}\n" in md
     assert (
         r"\mathrm{MultiHead} &= \operatorname{Concat}\left(\mathrm{Output}_{1}, "
         r"\mathrm{Output}_{2}\right) \\"

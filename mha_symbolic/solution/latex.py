@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import pairwise
 from typing import Any
 
 import sympy as sp
@@ -150,7 +151,7 @@ class Printer(LatexPrinter):
         """Scalar factors as the papers write them: ``\\frac{Q K^\\top}{\\sqrt{d_k}}``."""
         scalars = [a for a in expr.args if not getattr(a, "is_Matrix", False)]
         matrices = [a for a in expr.args if getattr(a, "is_Matrix", False)]
-        product = " ".join(self._factor(m) for m in matrices)
+        product = _juxtaposed([self._factor(m) for m in matrices])
         factor = scalars[0] if len(scalars) == 1 else sp.Mul(*scalars)
         if factor == 1:
             return product
@@ -164,6 +165,16 @@ class Printer(LatexPrinter):
     def _factor(self, m: Any) -> str:
         text = self._print(m)
         return rf"\left({text}\right)" if isinstance(m, sp.MatAdd) else text
+
+
+def _juxtaposed(factors: list[str]) -> str:
+    """Factors side by side; a thin space beside a word (``\\mathrm{MultiHead}\\, W_{O}``):
+    next to a letter a word's name ran into it, MultiHeadW_O."""
+    out = factors[:1]
+    for before, after in pairwise(factors):
+        word = before.startswith(r"\mathrm{") or after.startswith(r"\mathrm{")
+        out.append((r"\, " if word else " ") + after)
+    return "".join(out)
 
 
 def _bare_trig_over(coeff: Any, rest: Any) -> bool:
