@@ -33,3 +33,15 @@ def test_pytorch_style_s_output_fractions_have_plain_brackets_in_the_html() -> N
     stretchy = re.findall(r'<mo stretchy="true" fence="true" form="prefix">&#x00028;', html)
     plain = re.findall(r'<mo stretchy="false">&#x00028;</mo><mi>a</mi>', html)
     assert plain and len(stretchy) < 20, len(stretchy)
+
+
+def test_an_operator_name_has_its_thin_space_and_a_slash_none() -> None:
+    """rope's entries read cos1 - sin2φ in a browser, and 1/2 in an exponent 1 / 2."""
+    from mha_symbolic.solution.fences import spaced_functions
+
+    assert spaced_functions(r"\cos 2 - \sin 2 \varphi") == r"\cos\, 2 - \sin\, 2 \varphi"
+    for kept in (r"\cos{\left(2 \right)}", r"\sin^{2} x", r"\cosh x", r"\cos \left(x\right)"):
+        assert spaced_functions(kept) == kept
+    html = render(derive(AttentionSpec.example("rope")), "html", Options(), images={})
+    assert "<mi>cos</mi><mspace" in html and "<mi>cos</mi><mn>" not in html
+    assert '<mo lspace="0" rspace="0">&#x0002F;</mo>' in html and "<mo>&#x0002F;</mo>" not in html

@@ -1,8 +1,10 @@
-"""Brackets for the HTML page's MathML: ``\\left( a + 1 \\right)`` around a flat expression
-is written ``(a + 1)``. A browser draws a stretchy bracket from pieces with room on both
-sides, so ``(a + 3)(3a + 1)`` read ``( a + 3 ) ( 3a + 1 )`` in every fraction of
-pytorch-style's output; only brackets around something tall (a fraction, a matrix, a sum)
-need to stretch."""
+"""Brackets, operator names and slashes for the HTML page's MathML, as TeX sets them.
+
+``\\left( a + 1 \\right)`` around a flat expression is written ``(a + 1)``: a browser draws a
+stretchy bracket from pieces with room on both sides, so ``(a + 3)(3a + 1)`` read
+``( a + 3 ) ( 3a + 1 )`` in every fraction of pytorch-style's output; only brackets around
+something tall (a fraction, a matrix, a sum) need to stretch. An operator's name gets the
+thin space after it and a slash none around it."""
 
 from __future__ import annotations
 
@@ -35,3 +37,18 @@ def flat(tex: str) -> str:
             out.append(tex[at : fence.start()] + fence[2])
             at = fence.end()
     return "".join(out) + tex[at:]
+
+
+_FUNCTION = re.compile(r"\\(sin|cos|tan|exp|log|ln)(?![A-Za-z])(?=\s*[0-9A-Za-z\\])(?!\s*\\left)")
+
+
+def spaced_functions(tex: str) -> str:
+    """``\\cos 2`` with the thin space TeX puts after an operator's name, which MathML in a
+    browser does not: rope's entries read cos1 - sin2φ."""
+    return _FUNCTION.sub(r"\\\1\\,", tex)
+
+
+def tight_slash(mathml: str) -> str:
+    """A slash set as TeX sets it, without a relation's space on each side: 1/2 in an
+    exponent read 1 / 2."""
+    return mathml.replace("<mo>&#x0002F;</mo>", '<mo lspace="0" rspace="0">&#x0002F;</mo>')

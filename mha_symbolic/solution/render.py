@@ -120,7 +120,8 @@ def _mathml(tex: str, display: bool = False) -> str:
     # which a browser draws as the matrix set in the superscript, small.
     tex = _MATRIX_BEGIN.sub(r"{\g<0>", tex)
     tex = _MATRIX_END.sub(r"\g<0>}", tex)
-    return convert(fences.flat(tex), display="block" if display else "inline")
+    tex = fences.spaced_functions(fences.flat(tex))
+    return fences.tight_slash(convert(tex, display="block" if display else "inline"))
 
 
 _MATRIX_BEGIN = re.compile(r"\\begin\{[bpv]?matrix\}")
