@@ -45,3 +45,23 @@ def test_an_operator_name_has_its_thin_space_and_a_slash_none() -> None:
     html = render(derive(AttentionSpec.example("rope")), "html", Options(), images={})
     assert "<mi>cos</mi><mspace" in html and "<mi>cos</mi><mn>" not in html
     assert '<mo lspace="0" rspace="0">&#x0002F;</mo>' in html and "<mo>&#x0002F;</mo>" not in html
+
+
+def test_a_matrix_of_several_rows_in_html_prose_is_set_apart_with_its_mark() -> None:
+    """split-scaled's assumed Z_2, in the line, pushed apart the lines of its note and its
+    fractions were too small to read: set apart as in the PDF, the full stop with it."""
+    from mha_symbolic.solution.render import _html_prose
+
+    html = str(
+        _html_prose(r"It takes $Z = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}$. Then $x$.")
+    )
+    assert html.startswith(
+        'It takes <math xmlns="http://www.w3.org/1998/Math/MathML" display="block">'
+    )
+    assert "<mtext>.</mtext></mrow></math>Then " in html
+    assert 'display="inline"><mrow><mi>x</mi>' in html
+    row = str(_html_prose(r"Row $\begin{bmatrix} 1 & 2 \end{bmatrix}$."))
+    assert 'display="block"' not in row and row.endswith("</math>.")
+    page = render(derive(AttentionSpec.example("split-scaled")), "html", Options(), images={})
+    assumption = page.split('<p class="assumption">')[1].split("</p>")[0]
+    assert assumption.count('display="block"') == 2
