@@ -236,7 +236,7 @@ def test_a_matrix_of_several_rows_in_prose_is_set_as_display_maths(name: str) ->
 
 @pytest.mark.parametrize("name", example_names())
 def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path) -> None:
-    """Each page but the last is at least 70% filled. eight-tokens-split's page 13 was 59%
+    """Each page but the last is at least 75% filled. eight-tokens-split's page 13 was 59%
     empty: its last step was bound whole to the summary, where only the step's chosen numbers
     need to be. A last step without chosen numbers keeps its working with the summary, so that
     the summary never stands alone; its caption and insights may end the page before (rope's
@@ -247,14 +247,19 @@ def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path)
     O = C alone both summaries fit below the concatenation. alibi's page 4 was 26% empty (its
     head output did not fit under the weights' heatmap); with its biased scores in fractions
     (7/16, not 0.4375) the softmax does not write them out again, and it fits. pytorch-style's
-    page 4 is 28% empty: its attention weights, one display a quarter of a page tall kept with
-    its caption, do not fit below the scaled scores."""
+    page 4 was 28% empty: its attention weights, one display a quarter of a page tall kept with
+    its caption, did not fit below the scaled scores; a step that does not fit may end a page
+    after its words, its working beginning the next (18%), and one breaks when 15% of the page
+    is left, not 20% (alibi's page 7 was 23% empty, rope's page 2 21%). pytorch-style's page 9
+    is 22% empty: its last note goes with the summary, which does not fit below its output's
+    working; split-scaled's page 3 21%: its head output, after the heatmap's figure, goes
+    whole to the next page (the figure came between its words and its working)."""
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
     extents = _extents(_example_pdf(name), tmp_path)
     height = TEXT_BOTTOM - TEXT_TOP
     empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
-    assert max(empty) <= 0.3, empty
+    assert max(empty) <= 0.25, empty
 
 
 def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:

@@ -797,7 +797,7 @@ def test_a_group_of_one_column_is_called_a_column_and_inner_fractions_stay_small
 
     d = derive(rope_of_four_tokens())
     markdown = d.to_markdown()
-    assert r"\text{column 3 of}\ S_{2}\text{:}" in markdown and "columns 3–3" not in markdown
+    assert r"\text{column 4 of}\ S_{2}\text{:}" in markdown and "columns 4–4" not in markdown
     tex = render(d, "tex")
     # 1/sqrt(4) is 1/2, pulled out of the scores just shown, not written under every entry
     assert r"= \frac{S_{2}}{2}" in tex

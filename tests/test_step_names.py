@@ -122,10 +122,33 @@ def test_names_that_are_not_a_table_are_refused():
 def test_eight_tokens_split_writes_seed_002_s_names_with_brackets_around_words():
     md = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
     assert r"\mathrm{Attention}_{1} &= \operatorname{softmax}\left(\mathrm{Scores}_{1}\right)" in md
-    assert "\\mathrm{Output}_{1} &= \\mathrm{Attention}_{1} V_{1}\n" in md
+    # a thin space beside a word: MultiHead W_O, not MultiHeadW_O
+    assert "\\mathrm{Output}_{1} &= \\mathrm{Attention}_{1}\\, V_{1}\n" in md
+    assert "O &= \\mathrm{MultiHead}\\, W_{O}\n" in md
     assert (
         r"\mathrm{MultiHead} &= \operatorname{Concat}\left(\mathrm{Output}_{1}, "
         r"\mathrm{Output}_{2}\right) \\"
     ) in md
     # an entry of a named matrix: the word in brackets, as a lone letter is not
     assert r"\sum_{k=1}^{4} \left(\mathrm{MultiHead}\right)_{ik} \left(W_{O}\right)_{kj}" in md
+
+
+def test_scores_a_document_leaves_unnamed_beside_its_named_scaled_scores_are_q_k_transposed():
+    """Seed 002 writes Scores_1 = (Q_1 K_1^T) / sqrt(d_k) and no name for Q_1 K_1^T: the
+    solution's own S_1 beside the document's Scores_1 read as two names for one quantity. The
+    unscaled scores are written as the product (no "Q_1 K_1^T = Q_1 K_1^T"); named by the
+    document, or with the scaled scores unnamed, they keep their name."""
+    raw = {"x": [[1, 0], [0, 1]], "heads": 2, "layout": "split"}
+    scaled = derive(AttentionSpec.from_dict({**raw, "names": {"head1.scaled": "Scores_1"}}))
+    assert scaled.step("head1.scores").symbol.name == r"Q_{1} K_{1}^{\top}"
+    assert scaled.step("head2.scores").symbol.name == "S_{2}"  # its scaled scores keep S'_2
+    md = scaled.to_markdown()
+    assert r"Q_{1} K_{1}^{\top} &= Q_{1} K_{1}^{\top}" not in md
+    assert r"Q_{1} K_{1}^{\top} &= \begin{bmatrix}" in md
+    assert r"\mathrm{Scores}_{1} &= \frac{Q_{1} K_{1}^{\top}}{\sqrt{d_{k}}}" in md
+    both = {"head1.scaled": "Scores_1", "head1.scores": "R_1"}
+    named = derive(AttentionSpec.from_dict({**raw, "names": both}))
+    assert named.step("head1.scores").symbol.name == "R_{1}"
+    assert derive(AttentionSpec.from_dict(raw)).step("head1.scores").symbol.name == "S_{1}"
+    text = derive(AttentionSpec.example("eight-tokens-split")).to_markdown()
+    assert "S_{1}" not in text and "S_{2}" not in text

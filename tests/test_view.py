@@ -147,7 +147,7 @@ def test_summary_and_setup_are_typed(two):
     assert two.summary.rows[0] == SummaryRow(0, "Input", "(L, E)", "(2, 2)")
     assert two.setup[:2] == (
         "Sequence length $L = 2$ (tokens).",
-        "Model dimension $d_{model} = 2$.",
+        r"Model dimension $d_{\text{model}} = 2$.",
     )
     assert two.limit is None
 

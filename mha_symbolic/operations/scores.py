@@ -22,7 +22,18 @@ def place(builder: Any, n: int, on: bool, parts: dict[str, Any]) -> dict[str, An
     if "q" not in parts:
         return parts
     expr = sp.MatMul(parts["q"], parts["k"].T)
-    return {**parts, "scores": builder.add(f"head{n}.scores", "scores", f"S_{{{n}}}", expr, n)}
+    name = _name(builder.spec.names, n, parts["q"], parts["k"])
+    return {**parts, "scores": builder.add(f"head{n}.scores", "scores", name, expr, n)}
+
+
+def _name(names: dict[str, str], n: int, q: sp.MatrixSymbol, k: sp.MatrixSymbol) -> str:
+    """S_n; or, when a document names its scaled scores (seed 002's ``Scores_1 = (Q_1 K_1^T) /
+    sqrt(d_k)``) and not Q K^T itself, the product as it writes it, Q_1 K_1^T: S_1 beside its
+    Scores_1 read as a second name for one quantity."""
+    if f"head{n}.scaled" not in names:
+        return f"S_{{{n}}}"
+    key = k.name if "^" not in k.name else f"{{{k.name}}}"
+    return rf"{q.name} {key}^{{\top}}"
 
 
 def _step(evaluator: Any, node: Any) -> Any:

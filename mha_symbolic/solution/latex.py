@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import pairwise
 from typing import Any
 
 import sympy as sp
@@ -64,6 +65,11 @@ class Printer(LatexPrinter):
         """``0.2 W_{Q1,11}``, as seed 002 writes its inputs, not ``\\frac{W_{Q1,11}}{5}``: a
         short decimal times symbols; anything else (``\\frac{a}{2 a + 1}``) as SymPy does."""
         coeff, rest = expr.as_coeff_Mul()
+        if self._settings["fold_short_frac"] and _bare_trig_over(coeff, rest):
+            # cos(1)/2 in an exponent: (\cos 1)/2, never \cos 1/2 (read as cos(1/2))
+            sign = "- " if coeff < 0 else ""
+            top = "" if abs(coeff.p) == 1 else f"{abs(coeff.p)} "
+            return rf"{sign}{top}\left({self._print(rest)}\right)/{coeff.q}"
         if self._angles or coeff.is_Integer or not isinstance(coeff, sp.Rational):
             return str(super()._print_Mul(expr))
         text = terminating_decimal(abs(coeff))
@@ -102,8 +108,10 @@ class Printer(LatexPrinter):
             self._angles -= 1
         power = "" if exp is None else f"^{{{exp}}}"
         angle = expr.args[0]
-        if angle.free_symbols and (angle.is_Symbol or angle.as_coeff_Mul()[1].is_Symbol):
-            return rf"\{type(expr).__name__}{power} {arg}"  # a named angle: \cos 2\varphi
+        # A whole number or a whole multiple of a named angle is written bare, as a teacher
+        # writes both (\cos 2 beside \cos 2\varphi, not \cos(2)); anything else in brackets.
+        if _bare_angle(angle):
+            return rf"\{type(expr).__name__}{power} {arg}"
         return rf"\{type(expr).__name__}{power}{{\left({arg} \right)}}"
 
     _print_cos = _print_sin
@@ -143,7 +151,7 @@ class Printer(LatexPrinter):
         """Scalar factors as the papers write them: ``\\frac{Q K^\\top}{\\sqrt{d_k}}``."""
         scalars = [a for a in expr.args if not getattr(a, "is_Matrix", False)]
         matrices = [a for a in expr.args if getattr(a, "is_Matrix", False)]
-        product = " ".join(self._factor(m) for m in matrices)
+        product = _juxtaposed([self._factor(m) for m in matrices])
         factor = scalars[0] if len(scalars) == 1 else sp.Mul(*scalars)
         if factor == 1:
             return product
@@ -157,6 +165,31 @@ class Printer(LatexPrinter):
     def _factor(self, m: Any) -> str:
         text = self._print(m)
         return rf"\left({text}\right)" if isinstance(m, sp.MatAdd) else text
+
+
+def _juxtaposed(factors: list[str]) -> str:
+    """Factors side by side; a thin space beside a word (``\\mathrm{MultiHead}\\, W_{O}``):
+    next to a letter a word's name ran into it, MultiHeadW_O."""
+    out = factors[:1]
+    for before, after in pairwise(factors):
+        word = before.startswith(r"\mathrm{") or after.startswith(r"\mathrm{")
+        out.append((r"\, " if word else " ") + after)
+    return "".join(out)
+
+
+def _bare_trig_over(coeff: Any, rest: Any) -> bool:
+    """``rest`` a sine or cosine written bare, divided by ``coeff``'s denominator."""
+    return (
+        isinstance(coeff, sp.Rational)
+        and not coeff.is_Integer
+        and isinstance(rest, (sp.sin, sp.cos))
+        and _bare_angle(rest.args[0])
+    )
+
+
+def _bare_angle(angle: Any) -> bool:
+    """A whole number (2) or a named angle times a number (2 varphi): no brackets needed."""
+    return bool(angle.is_Integer or (angle.free_symbols and angle.as_coeff_Mul()[1].is_Symbol))
 
 
 def _common_fraction(expr: sp.Add) -> sp.Rational | None:

@@ -20,7 +20,7 @@ from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.language.locales import template_dir
 from mha_symbolic.language.words import Words
 from mha_symbolic.output_files import Data, check_file_name, is_stream, write_files
-from mha_symbolic.solution import plain, terminal, wide
+from mha_symbolic.solution import fences, plain, terminal, wide
 from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
@@ -120,7 +120,8 @@ def _mathml(tex: str, display: bool = False) -> str:
     # which a browser draws as the matrix set in the superscript, small.
     tex = _MATRIX_BEGIN.sub(r"{\g<0>", tex)
     tex = _MATRIX_END.sub(r"\g<0>}", tex)
-    return convert(tex, display="block" if display else "inline")
+    tex = fences.spaced_functions(fences.flat(tex))
+    return fences.tight_slash(convert(tex, display="block" if display else "inline"))
 
 
 _MATRIX_BEGIN = re.compile(r"\\begin\{[bpv]?matrix\}")
@@ -151,7 +152,20 @@ _TALL_MATRIX = re.compile(r"\\begin\{[bpv]?matrix\}(?:(?!\\end\{).)*\\\\", re.DO
 
 
 def _html_prose(text: str) -> Markup:
-    return Markup("".join(_mathml(p) if m else str(escape(p)) for m, p in _split_math(text)))
+    """Prose with its maths in the line, except a matrix of several rows: set apart with the
+    mark after it, as in the PDF (in the line, split-scaled's assumed Z_2 pushed apart the
+    lines of its note and its fractions were too small to read)."""
+    out, tall = [], None
+    for is_math, part in _split_math(text):
+        if is_math and _TALL_MATRIX.search(part):
+            tall = part
+            continue
+        if tall is not None:
+            mark = part[:1] if part[:1] in (":", ";", ",", ".", "\u0964") else ""
+            out.append(_mathml(tall + (rf"\text{{{mark}}}" if mark else ""), display=True))
+            part, tall = part[len(mark) :].lstrip(), None
+        out.append(_mathml(part) if is_math else str(escape(part)))
+    return Markup("".join(out) + (_mathml(tall, display=True) if tall is not None else ""))
 
 
 # Characters of the text format's 2-D layout an HTML page's column holds at full size.

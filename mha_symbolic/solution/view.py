@@ -189,8 +189,11 @@ class StepBlock:
     @property
     def lines(self) -> tuple[str, ...]:
         """The chain ``symbol = formula = substituted = exact``, without what is missing or
-        what repeats the line before (unscaled scores: S' = Q K^T = S's value, once)."""
+        what repeats the line before (unscaled scores: S' = Q K^T = S's value, once), nor a
+        formula that is the step's own name (scores named by their product, Q_1 K_1^T)."""
         chain = [t for t in (self.formula, self.substituted, self.exact) if t is not None]
+        if chain and chain[0] == self.symbol:
+            chain = chain[1:]
         return tuple(t for i, t in enumerate(chain) if i == 0 or t != chain[i - 1])
 
 
