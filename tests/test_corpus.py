@@ -45,13 +45,26 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # Products the page writes out (A B = C) read as those products even where the numbers miss:
 # 3844 of 4635; the page's own arithmetic found wrong (check's findings) read by the scorer
 # 3846; two LaTeX solutions of the sixth held-out batch moved to dev (one studied for its 84
-# false alarms, now none; its sister page from the same series): 3984 of 4780.
-DEV_FLOOR = 0.833
+# false alarms, now none; its sister page from the same series): 3984 of 4780. Session 29:
+# pages about the softmax itself, and weights worked wrong after the scaled scores, leaving 3984
+# of 4780 on those documents; the nine other documents of the sixth held-out batch, studied
+# this session, moved to dev: 4124 of 5088, and with the weights after scaled scores judged
+# 4142 of 5088 (two of the nine carry known false alarms, below).
+DEV_FLOOR = 0.814
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a
 # reading whose printed scores attend over other keys than its tokens give.)
-KNOWN_FALSE_ALARMS: dict[str, int] = {}
+KNOWN_FALSE_ALARMS: dict[str, int] = {
+    # Moved from held-out in session 29. The Chinese blog states (1/sqrt(d_k)) softmax(QK^T /
+    # d_k) V and then works softmax(QK^T) unscaled with made-up weights: the text's sqrt(d_k)
+    # is taken, so 2 weights per copy that are right unscaled are called wrong (and the output
+    # entries built from them).
+    "dev/zh-blog-md-three-fruit-words-unscaled-wrong.md": 9,
+    # The exercise's "e^0 = 1" in prose, claimed (exact) on the exp step, is matched by the
+    # scorer to an earlier "about 1" that is not attention.
+    "dev/en-md-softmax-by-hand-ten-zero-minus-five.md": 1,
+}
 
 DOCS = score.docs("dev")
 IDS = [doc.file for doc in DOCS]

@@ -136,6 +136,27 @@ B = {text(NORMED)}
     )
 
 
+def test_scaled_scores_with_zeros_are_the_scale_not_a_dropout_of_the_softmax() -> None:
+    """QK^T with zero entries divided by √2, printed to 2 digits: a dropout of the softmax of
+    QK^T at some rate also holds within the printed digits (the zeros where it drops, the
+    rest near 1/(1-p) times a weight); the scale, the simpler account, is the one chosen."""
+    scaled = r"""# Scores, then scaled
+
+$$Q = \begin{bmatrix} 1 & 0 \\ 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad
+K = \begin{bmatrix} 1 & 0 \\ 0 & 0 \\ 1 & 0 \end{bmatrix}$$
+
+$$QK^T = \begin{bmatrix} 1.0 & 0.0 & 1.0 \\ 1.0 & 0.0 & 1.0 \\ 0.0 & 0.0 & 0.0 \end{bmatrix}$$
+
+$$\frac{QK^T}{\sqrt{2}} = \begin{bmatrix} 0.71 & 0.00 & 0.71 \\ 0.71 & 0.00 & 0.71 \\
+0.00 & 0.00 & 0.00 \end{bmatrix}$$
+"""
+    (one,) = extract_all(scaled)
+    assert one.spec.operations["dropout"] is None
+    assert [str(line) for line in one.inferred][
+        -1
+    ] == "line 8 (3x3) = line 6 / √2: holds to 2 digits"
+
+
 def test_torchs_own_draw_is_read_back_from_the_printed_zeros() -> None:
     torch = pytest.importorskip("torch", reason="torch is optional")
     torch.manual_seed(123)

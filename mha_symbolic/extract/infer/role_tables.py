@@ -19,7 +19,7 @@ RANK = {
     "exp_sums": 1,
     "kept": 0,
     "renormalised": 0,
-    "dropout": 0,
+    "dropout": 2,  # after a scale: a scaled print with zeros is no dropout of a softmax
 }
 # The steps after the softmax: the weights masked, renormalised, dropped out (by relation).
 AFTER_STEPS = {"kept": "kept", "renormalised": "renormalised", "dropout": "dropped"}
