@@ -49,8 +49,9 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # pages about the softmax itself, and weights worked wrong after the scaled scores, leaving 3984
 # of 4780 on those documents; the nine other documents of the sixth held-out batch, studied
 # this session, moved to dev: 4124 of 5088, and with the weights after scaled scores judged
-# 4142 of 5088 (two of the nine carry known false alarms, below).
-DEV_FLOOR = 0.814
+# 4142 of 5088 (two of the nine carry known false alarms, below); a printed e^z of the
+# logits a printed softmax takes claimed as its numerators: 4148 of 5088.
+DEV_FLOOR = 0.815
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

@@ -79,6 +79,7 @@ def test_a_vector_called_z_that_a_softmax_takes_is_its_logits(
     first = out.split("== example 2 of 2 ==")[0]
     assert "head1.weights[1]: rounded" in first
     assert "exact    [" in first and "0.574" in first
+    assert "head1.exp: rounded\n  claimed  [2.718, 1.649, 0.368]" in first  # e^z, whole
 
 
 def test_other_logits_later_on_a_softmax_page_are_an_example_of_their_own(

@@ -280,11 +280,12 @@ def _assign_roles(found: Inference, names: Mapping[int, str]) -> None:
 def _row_step(
     match: Match, role: str | None, names: Mapping[int, str], taken: frozenset[int] = frozenset()
 ) -> bool:
-    """Whether a row's relation names the row: a softmax or a weighted sum; a scaling only
-    of a row its name calls scores, into a row no name calls another step, or into the row a
-    printed softmax takes (``taken``), printed to two decimals or more (rows of small
-    numbers are multiples of each other by chance: token rows [1, 0] and [2, 0], weights
-    [0.5, 0.5] and scores [1, 1]; equal numbers are any multiple of equal numbers)."""
+    """Whether a row's relation names the row: a softmax or a weighted sum; the numerators
+    of a row a printed softmax takes; a scaling only of a row its name calls scores, into a
+    row no name calls another step, or into the row a printed softmax takes (``taken``),
+    printed to two decimals or more (rows of small numbers are multiples of each other by
+    chance: token rows [1, 0] and [2, 0], weights [0.5, 0.5] and scores [1, 1]; equal numbers
+    are any multiple of equal numbers)."""
     if role in ("weights", "head.output"):
         return True
     operand = match.node.operands[0].printed if match.node.operands else None
@@ -292,6 +293,8 @@ def _row_step(
         return False
     if role == "scaled" and match.target.index in taken and match.target.decimals > 1:
         return True
+    if role == "exp" and operand.index in taken:
+        return True  # e^z of the row a printed softmax takes: its numerators
     said = names.get(operand.index)
     own = names.get(match.target.index, "scaled")
     return role == "scaled" and said in SCORES and own in ("scaled", "softmax_argument")
