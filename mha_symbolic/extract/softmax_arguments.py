@@ -20,16 +20,16 @@ def given_scores(inference: Inference, names: dict[int, str]) -> set[int]:
     for match in list(inference.chosen.values()):
         if not match.node.kind.startswith("softmax"):
             continue
-        printed = _unexplained(inference, match.node.operands[0])
+        printed, through = _unexplained(inference, match.node.operands[0])
         if printed is None:
             continue
         named = names.get(printed.index, "scores")
         if named not in ("scores", "softmax_argument", "weights") and not (
-            (named == "x" and _logits(printed, names))
-            or (named in _QKV and _square(printed))
+            (named == "x" and not through and _logits(printed, names))
+            or (named in _QKV and not through and _square(printed))
             or (named in _RESULTS and not set(names.values()) & PROJECTED)
         ):
-            continue
+            continue  # under a printed scaled step, a K that Q = I makes the scores is K
         if inference.roles.get(printed.index, "softmax_argument") in ("softmax_argument", "scores"):
             inference.roles[printed.index] = "scores"
             inference.strong.add(printed.index)
@@ -44,20 +44,23 @@ _RESULTS = ("head.output", "output", "scaled", "masked")
 _STEPS = ("scale", "mask", "row", "same")
 
 
-def _unexplained(inference: Inference, below: Node) -> Printed | None:
+def _unexplained(inference: Inference, below: Node) -> tuple[Printed | None, bool]:
     """The print under a softmax's scale and mask that no relation gives: through computed
     steps, and through printed ones that a scale or a mask of another print explains (the
     scaled scores printed between the scores and their softmax), or that print another
-    again (the scores printed once more before they are scaled)."""
+    again (the scores printed once more before they are scaled); and whether it was reached
+    through such a printed step."""
+    through = False
     while True:
         while below.kind in _STEPS and below.printed is None:
             below = below.operands[0]
         printed = below.printed
         if printed is None or printed.index not in inference.chosen:
-            return printed
+            return printed, through
         below = inference.chosen[printed.index].node
         if below.kind not in _STEPS:
-            return None
+            return None, through
+        through = True
 
 
 def _square(printed: Printed) -> bool:
