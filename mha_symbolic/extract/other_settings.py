@@ -30,11 +30,18 @@ def other_setting(seen: list[Seen], groups: list[list[int]], inference: Inferenc
         before = arrays.get(n - 1)
         if n not in arrays or before is None or before.shape != arrays[n].shape:
             continue
+        if _weights(inference, before.index) or seen[groups[n - 1][0]].role == "weights":
+            continue  # after other weights (a row soft-maxed unscaled): no scores of its own
         arguments = taken.get(arrays[n].shape, [])
         scaled = before.index in inference.chosen and _scaling(inference, before.index)
         if arguments and not scaled and not any(_same(before, a) for a in arguments):
             out.add(n)
     return out
+
+
+def _weights(inference: Inference, index: int) -> bool:
+    match = inference.chosen.get(index)
+    return match is not None and match.node.kind.startswith("softmax")
 
 
 def _scaling(inference: Inference, index: int) -> bool:
