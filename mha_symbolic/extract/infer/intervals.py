@@ -40,6 +40,14 @@ class Printed:
         return self.mid == -np.inf
 
     @cached_property
+    def has_mask(self) -> bool:
+        return bool(self.masked.any())
+
+    @cached_property
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.mid).all())
+
+    @cached_property
     def transposed(self) -> Printed:
         """The same print read down its columns (made once: the search tests it often)."""
         return Printed(self.index, self.item, self.mid.T, self.rad.T, self.decimals, self.fill)

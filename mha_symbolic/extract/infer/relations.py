@@ -64,6 +64,14 @@ class Node:
         return self.mid == -np.inf
 
     @cached_property
+    def has_mask(self) -> bool:
+        return bool(self.masked.any())
+
+    @cached_property
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.mid).all())
+
+    @cached_property
     def slack(self) -> np.ndarray:
         """The value's own radius and float64's slack: the tolerance of a print against it
         before the print's own radius (entries_fit; made once, tested against many prints)."""
@@ -281,6 +289,8 @@ class Fit:
 
 def entries_fit(node: Node, target: Printed) -> np.ndarray:
     """Which entries of the printed array lie within the computed value's interval."""
+    if node.finite and target.finite:  # no inf - inf, no -inf on both sides: the plain test
+        return np.abs(node.mid - target.mid) <= node.slack + target.rad
     with np.errstate(invalid="ignore"):  # inf - inf: NaN, which is near nothing
         near = np.abs(node.mid - target.mid) <= node.slack + target.rad
     # Called some 10^6 times on small arrays per corpus run: plain comparisons, no helpers.
@@ -296,36 +306,42 @@ def fit(node: Node, target: Printed, slips_allowed: bool = True) -> Fit | None:
 def fit_or_mostly(
     node: Node, target: Printed, slips_allowed: bool = True, mostly_too: bool = True
 ) -> tuple[Fit | None, bool]:
-    """``fit``, and when it finds no fit, ``mostly`` (if asked): the entries compared once."""
-    vector = 1 in target.shape
-    compared: dict[bool, np.ndarray] = {}
+    """``fit``, and when it finds no fit, ``mostly`` (if asked): whether half the entries or
+    more fit (worth trying again with rounded operands), read in the first orientation whose
+    shape and mask are the value's (the entries compared once)."""
+    shape, printed = node.mid.shape, target.mid.shape
+    straight, across = shape == printed, shape == printed[::-1]
+    if not (straight or across):
+        return None, False
+    only_straight = 1 in printed or printed[0] == printed[1]  # a vector or square: no transpose
+    first: tuple[Printed, np.ndarray | None] | None = None
     for transposed in (False, True):
         shown = target.transposed if transposed else target
-        square = shown.shape[0] == shown.shape[1]
-        if node.mid.shape != shown.mid.shape or (transposed and (vector or square)):
-            continue
-        if (node.masked != shown.masked).any():
+        if not (across if transposed else straight) or not _masks_alike(node, shown):
             continue  # a mask is a mask everywhere it applies, never a slip
-        ok = compared[transposed] = entries_fit(node, shown)
+        if transposed and only_straight:
+            first = first or (shown, None)
+            continue
+        ok = entries_fit(node, shown)
+        first = first or (shown, ok)
         wrong = ok.size - int(np.count_nonzero(ok))
         if wrong == 0:
             return Fit(True, (), transposed), False
         if slips_allowed and _few(wrong, ok.size) and _telling(ok, shown, wrong):
             bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
             return Fit(True, bad, transposed), False
-    return None, mostly_too and _mostly(node, target, compared)
+    if not mostly_too or first is None:
+        return None, False
+    shown, compared = first
+    ok = entries_fit(node, shown) if compared is None else compared
+    return None, bool(2 * np.count_nonzero(ok) >= ok.size)
 
 
-def _mostly(node: Node, target: Printed, compared: dict[bool, np.ndarray]) -> bool:
-    """Whether half the entries or more fit (worth trying again with rounded operands), the
-    entries ``fit`` compared read again."""
-    for transposed in (False, True):
-        shown = target.transposed if transposed else target
-        if node.mid.shape == shown.mid.shape and (node.masked == shown.masked).all():
-            ok = compared.get(transposed)
-            ok = entries_fit(node, shown) if ok is None else ok
-            return bool(2 * np.count_nonzero(ok) >= ok.size)
-    return False
+def _masks_alike(node: Node, shown: Printed) -> bool:
+    """Whether the value and the print (of one shape) are masked at the same entries."""
+    if node.has_mask != shown.has_mask:
+        return False
+    return not node.has_mask or not (node.masked != shown.masked).any()
 
 
 def _telling(ok: np.ndarray, shown: Printed, wrong: int) -> bool:
