@@ -48,6 +48,15 @@ class Printed:
         return bool(np.isfinite(self.mid).all())
 
     @cached_property
+    def integers(self) -> bool:
+        """Whether every entry is a whole number (a mask's -inf counts as one)."""
+        return bool((self.mid == np.round(self.mid)).all())
+
+    @cached_property
+    def all_zero(self) -> bool:
+        return not self.mid.any()
+
+    @cached_property
     def transposed(self) -> Printed:
         """The same print read down its columns (made once: the search tests it often)."""
         return Printed(self.index, self.item, self.mid.T, self.rad.T, self.decimals, self.fill)
