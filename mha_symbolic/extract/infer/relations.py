@@ -136,8 +136,11 @@ def softmax(a: Node, by_rows: bool = True) -> Node:
     A summarised print's softmax by rows is never computed (its middle columns are not
     printed); the caller keeps such arrays out (``partial``)."""
     mid, rad = (a.mid, a.rad) if by_rows else (a.mid.T, a.rad.T)
-    top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
+    if a.finite:  # the largest entry of each row as it is
+        top = mid.max(axis=1, keepdims=True)
+    else:
+        top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(over="ignore", invalid="ignore"):
         low, high = np.exp(mid - rad - top), np.exp(mid + rad - top)
         centre = np.exp(mid - top)
@@ -165,6 +168,8 @@ def even(scores: Node, by_rows: bool = True) -> bool:
     is no score): any equal numbers give its uniform weights, so a print of 1/n each is no
     sign of these scores (the plain average is found as such, see uniform.py)."""
     mid = scores.mid if by_rows else scores.mid.T
+    if scores.finite and mid.shape[1]:  # each row all one number
+        return bool((mid == mid[:, :1]).all())
     finite = np.isfinite(mid)
     if not (finite | np.isneginf(mid)).all() or not finite.any(axis=1).all():
         return False
