@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 
+from mha_symbolic.extract.infer.computed_once import once
 from mha_symbolic.extract.items import Item
 
 # A printed fill of a masked entry: -inf, or a negative number of magnitude 1e4 or more.
@@ -35,28 +35,28 @@ class Printed:
     def shape(self) -> tuple[int, int]:
         return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
-    @cached_property
+    @once
     def masked(self) -> np.ndarray:
         return self.mid == -np.inf
 
-    @cached_property
+    @once
     def has_mask(self) -> bool:
         return bool(self.masked.any())
 
-    @cached_property
+    @once
     def finite(self) -> bool:
         return bool(np.isfinite(self.mid).all())
 
-    @cached_property
+    @once
     def integers(self) -> bool:
         """Whether every entry is a whole number (a mask's -inf counts as one)."""
         return bool((self.mid == np.round(self.mid)).all())
 
-    @cached_property
+    @once
     def all_zero(self) -> bool:
         return not self.mid.any()
 
-    @cached_property
+    @once
     def transposed(self) -> Printed:
         """The same print read down its columns (made once: the search tests it often)."""
         return Printed(self.index, self.item, self.mid.T, self.rad.T, self.decimals, self.fill)

@@ -5,10 +5,10 @@ can be tested against it at the precision it was printed with."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
+from mha_symbolic.extract.infer.computed_once import once
 from mha_symbolic.extract.infer.intervals import Printed
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
@@ -30,24 +30,24 @@ class Node:
     factor: float = 1.0  # the scale's value, a slice's first column, dropout's 1/(1-p)
     pattern: np.ndarray | None = None  # the 0/1 matrix a mask after the softmax or dropout keeps
 
-    @property
+    @once
     def shape(self) -> tuple[int, int]:
         return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
-    @cached_property
+    @once
     def last(self) -> int:
         """The position of the last printed array it is computed from."""
         if self.printed is not None:
             return self.printed.index
         return max((o.last for o in self.operands), default=-1)
 
-    @cached_property
+    @once
     def leaves(self) -> tuple[Printed, ...]:
         if self.printed is not None:
             return (self.printed,)
         return tuple(p for o in self.operands for p in o.leaves)
 
-    @cached_property
+    @once
     def columns_at(self) -> tuple[int, ...]:
         """The columns of the full array it holds when a leaf is a summarised print (see
         extract/elided.py); () when every column is there."""
@@ -59,25 +59,25 @@ class Node:
             return self.operands[0].columns_at
         return ()
 
-    @cached_property
+    @once
     def masked(self) -> np.ndarray:
         return self.mid == -np.inf
 
-    @cached_property
+    @once
     def has_mask(self) -> bool:
         return bool(self.masked.any())
 
-    @cached_property
+    @once
     def finite(self) -> bool:
         return bool(np.isfinite(self.mid).all())
 
-    @cached_property
+    @once
     def slack(self) -> np.ndarray:
         """The value's own radius and float64's slack: the tolerance of a print against it
         before the print's own radius (entries_fit; made once, tested against many prints)."""
         return self.rad + _ROUNDING * (1 + np.abs(self.mid))
 
-    @cached_property
+    @once
     def hidden(self) -> int:
         """How many computed values it passes through that the document does not print (zero
         scores are none: a constant the page writes, ``torch.zeros``)."""
