@@ -5,6 +5,7 @@ can be tested against it at the precision it was printed with."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -127,8 +128,12 @@ def zeros(n: int) -> Node:
     return Node(np.zeros((n, n)), np.zeros((n, n)), "zeros")
 
 
+@lru_cache(maxsize=256)
 def causal(rows: int, cols: int) -> np.ndarray:
-    return np.tril(np.ones((rows, cols), dtype=bool), k=cols - rows)
+    """The causal pattern (made once per shape; read-only, since it is shared)."""
+    allowed = np.tril(np.ones((rows, cols), dtype=bool), k=cols - rows)
+    allowed.flags.writeable = False
+    return allowed
 
 
 def softmax(a: Node, by_rows: bool = True) -> Node:
@@ -319,17 +324,20 @@ def fit_or_mostly(
     if not (straight or across):
         return None, False
     only_straight = 1 in printed or printed[0] == printed[1]  # a vector or square: no transpose
-    first: tuple[Printed, np.ndarray | None] | None = None
+    first: tuple[Printed, int | None] | None = None  # mostly reads its entries that fit
     for transposed in (False, True):
+        if not (across if transposed else straight):
+            continue
         shown = target.transposed if transposed else target
-        if not (across if transposed else straight) or not _masks_alike(node, shown):
+        if (node.has_mask or shown.has_mask) and not _masks_alike(node, shown):
             continue  # a mask is a mask everywhere it applies, never a slip
         if transposed and only_straight:
             first = first or (shown, None)
             continue
         ok = entries_fit(node, shown)
-        first = first or (shown, ok)
-        wrong = ok.size - int(np.count_nonzero(ok))
+        right = int(np.count_nonzero(ok))
+        first = first or (shown, right)
+        wrong = ok.size - right
         if wrong == 0:
             return Fit(True, (), transposed), False
         if slips_allowed and _few(wrong, ok.size) and _telling(ok, shown, wrong):
@@ -337,9 +345,10 @@ def fit_or_mostly(
             return Fit(True, bad, transposed), False
     if not mostly_too or first is None:
         return None, False
-    shown, compared = first
-    ok = entries_fit(node, shown) if compared is None else compared
-    return None, bool(2 * np.count_nonzero(ok) >= ok.size)
+    shown, counted = first
+    if counted is None:
+        counted = int(np.count_nonzero(entries_fit(node, shown)))
+    return None, 2 * counted >= node.mid.size
 
 
 def _masks_alike(node: Node, shown: Printed) -> bool:
