@@ -57,6 +57,11 @@ class Printed:
         return not self.mid.any()
 
     @once
+    def distribution(self) -> bool:
+        """Whether its rows are probabilities (see ``probabilities``)."""
+        return probabilities(self.mid, self.rad)
+
+    @once
     def transposed(self) -> Printed:
         """The same print read down its columns (made once: the search tests it often)."""
         return Printed(self.index, self.item, self.mid.T, self.rad.T, self.decimals, self.fill)
@@ -64,6 +69,15 @@ class Printed:
     @property
     def line(self) -> int:
         return self.item.line
+
+
+def probabilities(mid: np.ndarray, rad: np.ndarray) -> bool:
+    """Rows of probabilities: entries in [0, 1] that sum to 1 at printed precision."""
+    if not np.isfinite(mid).all() or mid.shape[1] < 2 or (mid == np.round(mid)).all():
+        return False  # one-hot rows of integers are far likelier an input than weights
+    if (mid + rad < 0).any() or (mid - rad > 1).any():
+        return False
+    return bool((np.abs(mid.sum(axis=1) - 1) <= rad.sum(axis=1) + 1e-9).all())
 
 
 def entry_value(text: str) -> tuple[float, float, int, bool] | None:

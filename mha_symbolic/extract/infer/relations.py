@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from mha_symbolic.extract.infer.computed_once import once
-from mha_symbolic.extract.infer.intervals import Printed
+from mha_symbolic.extract.infer.intervals import Printed, probabilities
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
 _ROUNDING = 1e-9
@@ -380,9 +380,4 @@ def is_permutation(node: Node) -> bool:
 
 def is_distribution(p: Printed, by_rows: bool = True) -> bool:
     """Rows (or columns) of probabilities: entries in [0, 1] that sum to 1 at printed precision."""
-    mid, rad = (p.mid, p.rad) if by_rows else (p.mid.T, p.rad.T)
-    if not np.isfinite(mid).all() or mid.shape[1] < 2 or (mid == np.round(mid)).all():
-        return False  # one-hot rows of integers are far likelier an input than weights
-    if (mid + rad < 0).any() or (mid - rad > 1).any():
-        return False
-    return bool((np.abs(mid.sum(axis=1) - 1) <= rad.sum(axis=1) + 1e-9).all())
+    return p.distribution if by_rows else probabilities(p.mid.T, p.rad.T)
