@@ -101,7 +101,7 @@ def product(a: Node, b: Node, transposed: bool = False) -> Node | None:
     if a.columns_at or (transposed and b.columns_at):
         return None
     bm, br = (b.mid.T, b.rad.T) if transposed else (b.mid, b.rad)
-    if a.mid.shape[1] != bm.shape[0] or not (np.isfinite(a.mid).all() and np.isfinite(bm).all()):
+    if a.mid.shape[1] != bm.shape[0] or not (a.finite and b.finite):
         return None
     mid = a.mid @ bm
     rad = np.abs(a.mid) @ br + a.rad @ np.abs(bm) + a.rad @ br

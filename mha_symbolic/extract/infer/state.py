@@ -117,10 +117,13 @@ class Search:
     ) -> list[Match]:
         """Test a computed value against every printed array it could be (once: a value the
         first pass tested is not tested again)."""
-        if node is None or not self.fresh(node) or (probabilities and _vacuous(node)):
+        if node is None or not self.fresh(node):
+            return []
+        targets = self.targets(node)
+        if not targets or (probabilities and _vacuous(node)):
             return []
         out = []
-        for target in self.targets(node):
+        for target in targets:
             one_hot = probabilities and target.integers
             if one_hot and target.decimals < 2:
                 continue  # a softmax is never all 0 and 1 unless masked: an input's digits
