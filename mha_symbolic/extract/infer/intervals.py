@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 
+from mha_symbolic.extract.infer.computed_once import once
 from mha_symbolic.extract.items import Item
 
 # A printed fill of a masked entry: -inf, or a negative number of magnitude 1e4 or more.
@@ -35,11 +35,33 @@ class Printed:
     def shape(self) -> tuple[int, int]:
         return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
-    @cached_property
+    @once
     def masked(self) -> np.ndarray:
         return self.mid == -np.inf
 
-    @cached_property
+    @once
+    def has_mask(self) -> bool:
+        return bool(self.masked.any())
+
+    @once
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.mid).all())
+
+    @once
+    def integers(self) -> bool:
+        """Whether every entry is a whole number (a mask's -inf counts as one)."""
+        return bool((self.mid == np.round(self.mid)).all())
+
+    @once
+    def all_zero(self) -> bool:
+        return not self.mid.any()
+
+    @once
+    def distribution(self) -> bool:
+        """Whether its rows are probabilities (see ``probabilities``)."""
+        return probabilities(self.mid, self.rad)
+
+    @once
     def transposed(self) -> Printed:
         """The same print read down its columns (made once: the search tests it often)."""
         return Printed(self.index, self.item, self.mid.T, self.rad.T, self.decimals, self.fill)
@@ -47,6 +69,15 @@ class Printed:
     @property
     def line(self) -> int:
         return self.item.line
+
+
+def probabilities(mid: np.ndarray, rad: np.ndarray) -> bool:
+    """Rows of probabilities: entries in [0, 1] that sum to 1 at printed precision."""
+    if not np.isfinite(mid).all() or mid.shape[1] < 2 or (mid == np.round(mid)).all():
+        return False  # one-hot rows of integers are far likelier an input than weights
+    if (mid + rad < 0).any() or (mid - rad > 1).any():
+        return False
+    return bool((np.abs(mid.sum(axis=1) - 1) <= rad.sum(axis=1) + 1e-9).all())
 
 
 def entry_value(text: str) -> tuple[float, float, int, bool] | None:

@@ -20,12 +20,12 @@ def padding_masks(printed: list[Printed], scores: Node) -> list[np.ndarray]:
     more) of the probabilities of the scores' shape printed after them that the softmax of
     the unmasked scores does not give; none when masked scores of that shape are printed (the
     mask is read from them) or the scores are already masked."""
-    if any(p.masked.any() for p in printed) or not np.isfinite(scores.mid).all():
+    if any(p.has_mask for p in printed) or not scores.finite:
         return []
     unmasked: np.ndarray | None = None  # the softmax, once a print could need it
     out: list[np.ndarray] = []
     for p in printed:
-        if p.index <= scores.last or not rel.is_distribution(p) or p.item.columns_at:
+        if p.index <= scores.last or p.item.columns_at or not rel.is_distribution(p):
             continue
         allowed = p.mid != 0
         if allowed.all() or not (allowed == allowed[:1]).all() or not allowed[0].any():

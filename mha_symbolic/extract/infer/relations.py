@@ -5,11 +5,12 @@ can be tested against it at the precision it was printed with."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import lru_cache
 
 import numpy as np
 
-from mha_symbolic.extract.infer.intervals import Printed
+from mha_symbolic.extract.infer.computed_once import once
+from mha_symbolic.extract.infer.intervals import Printed, probabilities
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
 _ROUNDING = 1e-9
@@ -30,24 +31,24 @@ class Node:
     factor: float = 1.0  # the scale's value, a slice's first column, dropout's 1/(1-p)
     pattern: np.ndarray | None = None  # the 0/1 matrix a mask after the softmax or dropout keeps
 
-    @property
+    @once
     def shape(self) -> tuple[int, int]:
         return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
-    @cached_property
+    @once
     def last(self) -> int:
         """The position of the last printed array it is computed from."""
         if self.printed is not None:
             return self.printed.index
         return max((o.last for o in self.operands), default=-1)
 
-    @cached_property
+    @once
     def leaves(self) -> tuple[Printed, ...]:
         if self.printed is not None:
             return (self.printed,)
         return tuple(p for o in self.operands for p in o.leaves)
 
-    @cached_property
+    @once
     def columns_at(self) -> tuple[int, ...]:
         """The columns of the full array it holds when a leaf is a summarised print (see
         extract/elided.py); () when every column is there."""
@@ -59,17 +60,25 @@ class Node:
             return self.operands[0].columns_at
         return ()
 
-    @cached_property
+    @once
     def masked(self) -> np.ndarray:
         return self.mid == -np.inf
 
-    @cached_property
+    @once
+    def has_mask(self) -> bool:
+        return bool(self.masked.any())
+
+    @once
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.mid).all())
+
+    @once
     def slack(self) -> np.ndarray:
         """The value's own radius and float64's slack: the tolerance of a print against it
         before the print's own radius (entries_fit; made once, tested against many prints)."""
         return self.rad + _ROUNDING * (1 + np.abs(self.mid))
 
-    @cached_property
+    @once
     def hidden(self) -> int:
         """How many computed values it passes through that the document does not print (zero
         scores are none: a constant the page writes, ``torch.zeros``)."""
@@ -92,7 +101,7 @@ def product(a: Node, b: Node, transposed: bool = False) -> Node | None:
     if a.columns_at or (transposed and b.columns_at):
         return None
     bm, br = (b.mid.T, b.rad.T) if transposed else (b.mid, b.rad)
-    if a.mid.shape[1] != bm.shape[0] or not (np.isfinite(a.mid).all() and np.isfinite(bm).all()):
+    if a.mid.shape[1] != bm.shape[0] or not (a.finite and b.finite):
         return None
     mid = a.mid @ bm
     rad = np.abs(a.mid) @ br + a.rad @ np.abs(bm) + a.rad @ br
@@ -119,8 +128,12 @@ def zeros(n: int) -> Node:
     return Node(np.zeros((n, n)), np.zeros((n, n)), "zeros")
 
 
+@lru_cache(maxsize=256)
 def causal(rows: int, cols: int) -> np.ndarray:
-    return np.tril(np.ones((rows, cols), dtype=bool), k=cols - rows)
+    """The causal pattern (made once per shape; read-only, since it is shared)."""
+    allowed = np.tril(np.ones((rows, cols), dtype=bool), k=cols - rows)
+    allowed.flags.writeable = False
+    return allowed
 
 
 def softmax(a: Node, by_rows: bool = True) -> Node:
@@ -128,8 +141,11 @@ def softmax(a: Node, by_rows: bool = True) -> Node:
     A summarised print's softmax by rows is never computed (its middle columns are not
     printed); the caller keeps such arrays out (``partial``)."""
     mid, rad = (a.mid, a.rad) if by_rows else (a.mid.T, a.rad.T)
-    top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
+    if a.finite:  # the largest entry of each row as it is
+        top = mid.max(axis=1, keepdims=True)
+    else:
+        top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(over="ignore", invalid="ignore"):
         low, high = np.exp(mid - rad - top), np.exp(mid + rad - top)
         centre = np.exp(mid - top)
@@ -157,6 +173,8 @@ def even(scores: Node, by_rows: bool = True) -> bool:
     is no score): any equal numbers give its uniform weights, so a print of 1/n each is no
     sign of these scores (the plain average is found as such, see uniform.py)."""
     mid = scores.mid if by_rows else scores.mid.T
+    if scores.finite and mid.shape[1]:  # each row all one number
+        return bool((mid == mid[:, :1]).all())
     finite = np.isfinite(mid)
     if not (finite | np.isneginf(mid)).all() or not finite.any(axis=1).all():
         return False
@@ -281,6 +299,8 @@ class Fit:
 
 def entries_fit(node: Node, target: Printed) -> np.ndarray:
     """Which entries of the printed array lie within the computed value's interval."""
+    if node.finite and target.finite:  # no inf - inf, no -inf on both sides: the plain test
+        return np.abs(node.mid - target.mid) <= node.slack + target.rad
     with np.errstate(invalid="ignore"):  # inf - inf: NaN, which is near nothing
         near = np.abs(node.mid - target.mid) <= node.slack + target.rad
     # Called some 10^6 times on small arrays per corpus run: plain comparisons, no helpers.
@@ -296,36 +316,46 @@ def fit(node: Node, target: Printed, slips_allowed: bool = True) -> Fit | None:
 def fit_or_mostly(
     node: Node, target: Printed, slips_allowed: bool = True, mostly_too: bool = True
 ) -> tuple[Fit | None, bool]:
-    """``fit``, and when it finds no fit, ``mostly`` (if asked): the entries compared once."""
-    vector = 1 in target.shape
-    compared: dict[bool, np.ndarray] = {}
+    """``fit``, and when it finds no fit, ``mostly`` (if asked): whether half the entries or
+    more fit (worth trying again with rounded operands), read in the first orientation whose
+    shape and mask are the value's (the entries compared once)."""
+    shape, printed = node.mid.shape, target.mid.shape
+    straight, across = shape == printed, shape == printed[::-1]
+    if not (straight or across):
+        return None, False
+    only_straight = 1 in printed or printed[0] == printed[1]  # a vector or square: no transpose
+    first: tuple[Printed, int | None] | None = None  # mostly reads its entries that fit
     for transposed in (False, True):
-        shown = target.transposed if transposed else target
-        square = shown.shape[0] == shown.shape[1]
-        if node.mid.shape != shown.mid.shape or (transposed and (vector or square)):
+        if not (across if transposed else straight):
             continue
-        if (node.masked != shown.masked).any():
+        shown = target.transposed if transposed else target
+        if (node.has_mask or shown.has_mask) and not _masks_alike(node, shown):
             continue  # a mask is a mask everywhere it applies, never a slip
-        ok = compared[transposed] = entries_fit(node, shown)
-        wrong = ok.size - int(np.count_nonzero(ok))
+        if transposed and only_straight:
+            first = first or (shown, None)
+            continue
+        ok = entries_fit(node, shown)
+        right = int(np.count_nonzero(ok))
+        first = first or (shown, right)
+        wrong = ok.size - right
         if wrong == 0:
             return Fit(True, (), transposed), False
         if slips_allowed and _few(wrong, ok.size) and _telling(ok, shown, wrong):
             bad = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(~ok)))
             return Fit(True, bad, transposed), False
-    return None, mostly_too and _mostly(node, target, compared)
+    if not mostly_too or first is None:
+        return None, False
+    shown, counted = first
+    if counted is None:
+        counted = int(np.count_nonzero(entries_fit(node, shown)))
+    return None, 2 * counted >= node.mid.size
 
 
-def _mostly(node: Node, target: Printed, compared: dict[bool, np.ndarray]) -> bool:
-    """Whether half the entries or more fit (worth trying again with rounded operands), the
-    entries ``fit`` compared read again."""
-    for transposed in (False, True):
-        shown = target.transposed if transposed else target
-        if node.mid.shape == shown.mid.shape and (node.masked == shown.masked).all():
-            ok = compared.get(transposed)
-            ok = entries_fit(node, shown) if ok is None else ok
-            return bool(2 * np.count_nonzero(ok) >= ok.size)
-    return False
+def _masks_alike(node: Node, shown: Printed) -> bool:
+    """Whether the value and the print (of one shape) are masked at the same entries."""
+    if node.has_mask != shown.has_mask:
+        return False
+    return not node.has_mask or not (node.masked != shown.masked).any()
 
 
 def _telling(ok: np.ndarray, shown: Printed, wrong: int) -> bool:
@@ -350,9 +380,4 @@ def is_permutation(node: Node) -> bool:
 
 def is_distribution(p: Printed, by_rows: bool = True) -> bool:
     """Rows (or columns) of probabilities: entries in [0, 1] that sum to 1 at printed precision."""
-    mid, rad = (p.mid, p.rad) if by_rows else (p.mid.T, p.rad.T)
-    if not np.isfinite(mid).all() or mid.shape[1] < 2 or (mid == np.round(mid)).all():
-        return False  # one-hot rows of integers are far likelier an input than weights
-    if (mid + rad < 0).any() or (mid - rad > 1).any():
-        return False
-    return bool((np.abs(mid.sum(axis=1) - 1) <= rad.sum(axis=1) + 1e-9).all())
+    return p.distribution if by_rows else probabilities(p.mid.T, p.rad.T)

@@ -188,14 +188,19 @@ def _sums(found: Search, nodes: list[Node], weights: list[Node]) -> None:
     distributions = [n for n in nodes if n.printed and rel.is_distribution(n.printed)]
     for a in [*distributions, *weights]:
         rows = a.shape[0]
-        if not np.allclose(rel.row_sums(a).mid, 1.0):
+        sums = rel.row_sums(a)
+        if not _ones(sums.mid):
             continue  # a row masked whole sums to 0: a sum of its weights, no check of them
         for prints in sorted({shape[0] for shape in found.by_shape if shape[1] == rows}):
             if prints > rows or not found.wanted((prints, rows), a.last) or not found.spend():
                 continue
-            sums = rel.row_sums(a)
             mid, rad = np.tile(sums.mid.T, (prints, 1)), np.tile(sums.rad.T, (prints, 1))
             found.test(Node(mid, rad, "sums", (a,)), slips=False)
+
+
+def _ones(sums: np.ndarray) -> bool:
+    """``np.allclose(sums, 1.0)`` written out (its defaults: rtol 1e-5, atol 1e-8)."""
+    return bool((np.abs(sums - 1.0) <= 1e-08 + 1e-05 * 1.0).all())
 
 
 def _weighted_sums(
@@ -217,6 +222,8 @@ def _weighted_sums(
             hidden = a.printed is None and len(outputs) < MAX_HIDDEN
             if not hidden and not found.wanted((a.shape[0], v.shape[1]), max(a.last, v.last)):
                 continue
+            if not hidden and not (found.fresh(a) or found.fresh(v)):
+                continue  # tested in the first pass, and not kept: nothing to compute
             node = rel.product(a, v)
             if node is not None and (found.test(node) or hidden):
                 outputs.append(node)

@@ -169,6 +169,8 @@ def _softmaxes(found: Search, variant: Node, keep: bool) -> list[Node]:
             continue
         if not found.wanted(variant.shape, variant.last) and not (keep and by_rows):
             continue
+        if not (keep and by_rows) and not found.fresh(variant):
+            continue  # tested in the first pass, and not kept: nothing to compute
         soft = rel.softmax(variant, by_rows)
         if found.test(soft, probabilities=True) or (keep and by_rows):
             out.append(soft)

@@ -3,6 +3,7 @@ evaluated, and the matches found (a computed value that a printed array is)."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -46,6 +47,9 @@ class Search:
     mask_prints: dict[tuple[int, int], list[tuple[Printed, np.ndarray, Node]]] = field(
         default_factory=dict
     )
+    # What targets() and wanted() read of by_shape, by shape (read once per search).
+    _shaped: dict[tuple[object, ...], list[Printed]] = field(default_factory=dict, repr=False)
+    _latest: dict[tuple[int, int], float] = field(default_factory=dict, repr=False)
 
     def spend(self, count: int = 1) -> bool:
         """Count evaluations; False once the budget is gone (and remember it was hit)."""
@@ -72,12 +76,17 @@ class Search:
 
     def targets(self, node: Node) -> list[Printed]:
         """Printed arrays after the node's operands with its shape or its transpose's."""
-        rows, cols = node.shape
-        found = self.by_shape.get((rows, cols), []) + (
-            self.by_shape.get((cols, rows), []) if rows != cols else []
-        )
-        found = [p for p in found if p.item.columns_at == node.columns_at]  # never shifted
-        return [p for p in found if p.index > node.last and not self._tested(p, node)]
+        shape = node.shape
+        key = (shape, node.columns_at)
+        found = self._shaped.get(key)
+        if found is None:  # by_shape is complete before the first value is tested
+            rows, cols = shape
+            found = self.by_shape.get((rows, cols), []) + (
+                self.by_shape.get((cols, rows), []) if rows != cols else []
+            )
+            found = self._shaped[key] = [p for p in found if p.item.columns_at == key[1]]
+        last = node.last
+        return [p for p in found if p.index > last and not self._tested(p, node)]
 
     def _tested(self, p: Printed, node: Node) -> bool:
         """Whether a reprint is tested at its first print (after the value's operands), or
@@ -88,9 +97,12 @@ class Search:
         return first > node.last or any(leaf.index == first for leaf in node.leaves)
 
     def wanted(self, shape: tuple[int, int], after: int) -> bool:
-        rows, cols = shape
-        found = self.by_shape.get((rows, cols), []) + self.by_shape.get((cols, rows), [])
-        return any(p.index > after for p in found)
+        latest = self._latest.get(shape)
+        if latest is None:  # the last print of this shape or its transpose's
+            rows, cols = shape
+            found = self.by_shape.get((rows, cols), []) + self.by_shape.get((cols, rows), [])
+            latest = self._latest[shape] = max((p.index for p in found), default=-math.inf)
+        return latest > after
 
     def rows_later(self, rows: int, after: int) -> bool:
         """Whether an array with this many rows is printed after ``after`` (a weighted sum's)."""
@@ -105,16 +117,19 @@ class Search:
     ) -> list[Match]:
         """Test a computed value against every printed array it could be (once: a value the
         first pass tested is not tested again)."""
-        if node is None or not self.fresh(node) or (probabilities and _vacuous(node)):
+        if node is None or not self.fresh(node):
+            return []
+        targets = self.targets(node)
+        if not targets or (probabilities and _vacuous(node)):
             return []
         out = []
-        for target in self.targets(node):
-            one_hot = probabilities and (target.mid == np.round(target.mid)).all()
+        for target in targets:
+            one_hot = probabilities and target.integers
             if one_hot and target.decimals < 2:
                 continue  # a softmax is never all 0 and 1 unless masked: an input's digits
             # A softmax rounded to 0.000 and 1.000 (scores far apart) holds to its digits, or
             # it is no softmax at all: a slip in an array of only 0s and 1s proves nothing.
-            if node.kind not in ("same", "mask") and not target.mid.any():
+            if node.kind not in ("same", "mask") and target.all_zero:
                 continue  # zeros are any multiple of anything: an index [0, 0], not a result
             if not self.spend():
                 break
@@ -147,6 +162,9 @@ def _vacuous(weights: Node) -> bool:
     known to 10^14), or the mask leaves each row one entry (the first row of a causal mask:
     [1, 0, 0] whatever the scores): such a softmax fits any probabilities and says nothing."""
     argument = weights.operands[0] if weights.operands else None
-    if argument is not None and ((~argument.masked).sum(axis=-1) <= 1).all():
-        return True
-    return bool((weights.rad >= 0.5).mean() > 0.5)
+    if argument is not None and argument.has_mask:
+        if ((~argument.masked).sum(axis=-1) <= 1).all():
+            return True
+    elif argument is not None and (argument.mid.shape[-1] <= 1 or not argument.mid.size):
+        return True  # unmasked: a row of one entry (or no rows at all)
+    return bool(2 * np.count_nonzero(weights.rad >= 0.5) > weights.rad.size)
