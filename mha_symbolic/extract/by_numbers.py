@@ -223,7 +223,7 @@ def _printed_again(inference: Inference) -> None:
     role its own name says when that only names the scores loosely ("Scores S" over a table
     of the scaled scores) and the numbers gave the first print's."""
     for index in sorted(inference.chosen):
-        source = _source(inference, index)
+        source = inference.first_print(index)
         if source is None or source not in inference.roles:
             continue
         if index in inference.roles and not _loosely_named(inference, index, source):
@@ -245,7 +245,7 @@ def _scores_again(inference: Inference, given: set[int], names: dict[int, str]) 
     scores)."""
     for index in sorted(inference.chosen):
         named = inference.roles.get(index, names.get(index, "scaled"))
-        if _source(inference, index) in given and named in _SCORES:
+        if inference.first_print(index) in given and named in _SCORES:
             inference.roles[index] = "scores"
             inference.strong.add(index)
 
@@ -302,20 +302,6 @@ def _weighted_values(inference: Inference) -> None:
             inference.roles[values.index] = "v"
             if weights.index in inference.heads:
                 inference.heads[values.index] = inference.heads[weights.index]
-
-
-def _source(inference: Inference, index: int) -> int | None:
-    """The first print of the numbers a "printed again" array shows."""
-    seen = {index}
-    match = inference.chosen.get(index)
-    while match is not None and match.node.kind == "same" and not match.fit.transposed:
-        printed = match.node.operands[0].printed
-        if printed is None or printed.index in seen:
-            return None
-        index = printed.index
-        seen.add(index)
-        match = inference.chosen.get(index)
-    return index if len(seen) > 1 else None
 
 
 def _mask(
@@ -447,7 +433,7 @@ def _decided(
 def _no_step(inference: Inference, n: int) -> bool:
     """Whether the numbers (or those it prints again) are no step of attention: the row sums
     of weights, never to be claimed whatever the name or heading above them says."""
-    source = _source(inference, n)
+    source = inference.first_print(n)
     match = inference.chosen.get(n if source is None else source)
     return match is not None and match.node.kind in NO_STEP
 

@@ -47,17 +47,9 @@ def _weights(inference: Inference, index: int) -> bool:
 def _scaling(inference: Inference, index: int) -> bool:
     """Whether the numbers explain a print as scores scaled or masked (a softmax's logits),
     or as a print again of such scores."""
-    seen: set[int] = set()
-    while index in inference.chosen and index not in seen:
-        seen.add(index)
-        node = inference.chosen[index].node
-        if node.kind != "same":
-            return node.kind in ("scale", "mask")
-        source = node.operands[0].printed if node.operands else None
-        if source is None:
-            return False
-        index = source.index
-    return False
+    first = inference.first_print(index)
+    match = inference.chosen.get(index if first is None else first)
+    return match is not None and match.node.kind in ("scale", "mask")
 
 
 def _softmax_arguments(inference: Inference) -> dict[tuple[int, int], list[np.ndarray]]:

@@ -128,7 +128,8 @@ def _searched(
 
 def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
     """A part with no printed X or Q that holds examples the numbers found apart (a softmax
-    of one tensor, then of another): one group per example, each from its first line."""
+    of one tensor, then of another): one group per example, each from its first line; with
+    one example on a page that projects nothing, what follows it when it prints logits."""
     spans = sorted((e.first, e.last) for e in found)
     overlap = any(a[1] >= b[0] for a, b in itertools.pairwise(spans))
     if not spans or overlap or any(s.role in ("x", "q") for s in seen):

@@ -59,6 +59,19 @@ class Inference:
     def component_of(self, index: int) -> int | None:
         return next((n for n, c in enumerate(self.components) if index in c), None)
 
+    def first_print(self, index: int) -> int | None:
+        """The first print of the numbers a "printed again" array shows (None: no reprint)."""
+        seen = {index}
+        match = self.chosen.get(index)
+        while match is not None and match.node.kind == "same" and not match.fit.transposed:
+            printed = match.node.operands[0].printed
+            if printed is None or printed.index in seen:
+                return None
+            index = printed.index
+            seen.add(index)
+            match = self.chosen.get(index)
+        return index if len(seen) > 1 else None
+
     def rounded_in(self, members: list[int]) -> bool:
         """Whether a relation of the component holds only with its printed operands rounded
         (the example's inputs are known to their printed digits, not exactly)."""

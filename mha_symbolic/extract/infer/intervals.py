@@ -20,20 +20,11 @@ _FRACTION = re.compile(r"([+\-−]?)\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|([
 _INFINITY = re.compile(r"-\\infty|-inf|−∞|-∞")
 
 
-@dataclass(frozen=True)
-class Printed:
-    """One printed array: its item, position in the list of items, and the interval matrix."""
+class Entries:
+    """What the midpoints of a print or a computed value say, each read once: where a mask
+    put -inf, whether any entry is masked, whether every entry is finite."""
 
-    index: int
-    item: Item
-    mid: np.ndarray  # float64, masked entries -inf
-    rad: np.ndarray
-    decimals: int  # the most decimals an entry prints (0: integers or fractions only)
-    fill: str | None  # how masked entries are printed ("-inf", "-1e9"), None when there are none
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return (int(self.mid.shape[0]), int(self.mid.shape[1]))
+    mid: np.ndarray
 
     @once
     def masked(self) -> np.ndarray:
@@ -46,6 +37,22 @@ class Printed:
     @once
     def finite(self) -> bool:
         return bool(np.isfinite(self.mid).all())
+
+
+@dataclass(frozen=True)
+class Printed(Entries):
+    """One printed array: its item, position in the list of items, and the interval matrix."""
+
+    index: int
+    item: Item
+    mid: np.ndarray  # float64, masked entries -inf
+    rad: np.ndarray
+    decimals: int  # the most decimals an entry prints (0: integers or fractions only)
+    fill: str | None  # how masked entries are printed ("-inf", "-1e9"), None when there are none
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.mid.shape[0]), int(self.mid.shape[1]))
 
     @once
     def integers(self) -> bool:

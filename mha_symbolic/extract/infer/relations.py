@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from mha_symbolic.extract.infer.computed_once import once
-from mha_symbolic.extract.infer.intervals import Printed, probabilities
+from mha_symbolic.extract.infer.intervals import Entries, Printed, probabilities
 
 # The slack of float64 evaluation itself, relative to the magnitudes involved.
 _ROUNDING = 1e-9
@@ -19,7 +19,7 @@ _AFTER = ("kept", "renormalised", "dropout")
 
 
 @dataclass(frozen=True, eq=False)
-class Node:
+class Node(Entries):
     """A value: a printed array, or one computed from others by one relation."""
 
     mid: np.ndarray
@@ -59,18 +59,6 @@ class Node:
         if self.kind in ("scale", "mask", "exp", "divide", "same", "softmax_cols", "row", *_AFTER):
             return self.operands[0].columns_at
         return ()
-
-    @once
-    def masked(self) -> np.ndarray:
-        return self.mid == -np.inf
-
-    @once
-    def has_mask(self) -> bool:
-        return bool(self.masked.any())
-
-    @once
-    def finite(self) -> bool:
-        return bool(np.isfinite(self.mid).all())
 
     @once
     def slack(self) -> np.ndarray:
