@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy as sp
@@ -21,6 +21,20 @@ from mha_symbolic.spec.attention import AttentionSpec
 
 def _lazy(value: Any) -> bool:
     return not isinstance(value, sp.MatrixBase)
+
+
+def _fractions(d: Derivation, shown: list[Any]) -> bool:
+    """Whether the solution writes every exact rational as a fraction: its inputs print no
+    decimals (a document given 0.2 keeps its decimals) and some value it shows is a fraction
+    (ALiBi's 9/16 beside its scaled scores' 0.5, which are then 1/2)."""
+    given: list[Any] = []
+    for value in d.bindings.values():
+        given.extend(value if isinstance(value, sp.MatrixBase) else [sp.sympify(value)])
+    if any(isinstance(v, sp.Rational) and not v.is_Integer for v in given):
+        return False
+    cells = [c for v in shown for c in (v if isinstance(v, sp.MatrixBase) else [v])]
+    rationals = [c for c in cells if isinstance(c, sp.Rational) and not c.is_Integer]
+    return latex.needs_fractions(rationals)
 
 
 @dataclass
@@ -60,7 +74,8 @@ class Context:
         if d.facts.rope:  # sines and cosines of exact angles: only rotated queries and keys
             names = angles(names, shown, taken)
         chosen = chosen_values(d, free)
-        context = cls(d, options, words, options.settings, images, names=names, chosen=chosen)
+        settings = replace(options.settings, fractions=_fractions(d, shown))
+        context = cls(d, options, words, settings, images, names=names, chosen=chosen)
         context.subterms = subterms
         for symbol, value in d.bindings.items():
             text = context.leaf(symbol, value)
@@ -94,7 +109,7 @@ class Context:
 
     def exact(self, value: sp.Basic) -> str:
         """LaTeX of an exact value, written with the named exponentials."""
-        return latex.exact(self.names(value))
+        return latex.exact(self.names(value), self.settings.fractions)
 
     def show_value(self, value: sp.MatrixBase, name: str, key: str = "") -> latex.Shown:
         """A matrix shown with the named exponentials; its decimals are of the value itself,
@@ -108,7 +123,9 @@ class Context:
 
     def settings_for(self, key: str) -> latex.Settings:
         """How step ``key`` is shown: its own decimal places (a spec's [decimals] table)."""
-        return self.options.settings_for(key) if key else self.settings
+        if not key:
+            return self.settings
+        return replace(self.options.settings_for(key), fractions=self.settings.fractions)
 
     def once(self, section: str, key: str, numbers: Mapping[str, Any]) -> str | None:
         """An insight is said at its first step only (not again for every head)."""

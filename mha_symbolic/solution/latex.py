@@ -26,6 +26,9 @@ class Settings:
     decimals: int = 2
     max_size: int = 8
     max_width: float = 16
+    # One form of a number per document: every exact rational a fraction (1/2, not 0.5 a step
+    # before 9/16), for a document whose inputs print no decimals (see :func:`needs_fractions`).
+    fractions: bool = False
 
 
 class Printer(LatexPrinter):
@@ -360,12 +363,13 @@ _PRINTER = Printer()
 _FRACTIONS = Printer(fractions=True)
 
 
-def exact(expr: sp.Basic) -> str:
-    """LaTeX of one exact value (scalar or matrix), nothing elided."""
+def exact(expr: sp.Basic, fractions: bool = False) -> str:
+    """LaTeX of one exact value (scalar or matrix), nothing elided; ``fractions``: every
+    rational as a fraction."""
     if isinstance(expr, sp.MatrixBase):
-        entry = notation(expr)
+        entry = notation(expr, fractions)
         return bmatrix(expr, lambda i, j: entry(expr[i, j]))
-    return _scalar(expr)
+    return _fraction(expr) if fractions else _scalar(expr)
 
 
 def fractions(matrix: sp.MatrixBase) -> str:
@@ -373,24 +377,40 @@ def fractions(matrix: sp.MatrixBase) -> str:
     return bmatrix(matrix, lambda i, j: _fraction(matrix[i, j]))
 
 
-def notation(entries: Iterable[sp.Basic]) -> Callable[[sp.Basic], str]:
-    """How each entry of one matrix is written: all as fractions when one of them has no short
-    decimal (so a matrix keeps one notation), else as the numbers a user writes (0.5), every
-    decimal to as many places as the longest (3.60 beside 2.61, not 3.6: still exact); as
-    fractions too when a decimal would take more places than a small fraction takes digits
-    (ALiBi's biased scores read 0.4375, 0.5625, 1.1250 for 7/16, 9/16, 9/8)."""
+def notation(entries: Iterable[sp.Basic], fractions: bool = False) -> Callable[[sp.Basic], str]:
+    """How each entry of one matrix is written: all as fractions when the document writes
+    fractions (``fractions``) or one of them has no short decimal (so a matrix keeps one
+    notation), else as the numbers a user writes (0.5), every decimal to as many places as the
+    longest (3.60 beside 2.61, not 3.6: still exact); as fractions too when a decimal would take
+    more places than a small fraction takes digits (ALiBi's biased scores read 0.4375, 0.5625,
+    1.1250 for 7/16, 9/16, 9/8)."""
+    entries = list(entries)
+    if fractions or needs_fractions(entries):
+        return _fraction
+    places = max(
+        (_places(e) for e in entries if not e.free_symbols and e not in (sp.oo, -sp.oo)),
+        default=0,
+    )
+    return partial(_padded, places=places) if places > 1 else _scalar
+
+
+def needs_fractions(entries: Iterable[sp.Basic]) -> bool:
+    """Whether one matrix's rational entries are written as fractions: one has no short
+    decimal, or a decimal would take more places than a small fraction takes digits."""
     places, denominator = 0, 1
     for e in entries:
         if e.free_symbols or e in (sp.oo, -sp.oo):  # a mask's -inf: no notation of its own
             continue
         if not _short_decimal(e):
-            return _fraction
-        if not e.is_Integer:
-            places = max(places, len(str(terminating_decimal(e)).partition(".")[2]))
-            denominator = max(denominator, int(sp.Rational(e).q))
-    if places > _MOST_PLACES and denominator <= _SMALL_DENOMINATOR:
-        return _fraction
-    return partial(_padded, places=places) if places > 1 else _scalar
+            return True
+        places = max(places, _places(e))
+        denominator = max(denominator, int(sp.Rational(e).q))
+    return places > _MOST_PLACES and denominator <= _SMALL_DENOMINATOR
+
+
+def _places(e: sp.Basic) -> int:
+    """The places of a short decimal's exact expansion (0 for an integer)."""
+    return 0 if e.is_Integer else len(str(terminating_decimal(e)).partition(".")[2])
 
 
 # A document's exact decimals have three places at most (0.125); a fraction over 16 or 32 reads
@@ -446,7 +466,7 @@ def show(
     if named:
         text = bmatrix(matrix, lambda i, j: rf"\left({name}\right)_{{{i + 1},{j + 1}}}", shown)
     else:
-        entry = notation(matrix[i, j] for i, j in cells)
+        entry = notation((matrix[i, j] for i, j in cells), settings.fractions)
         text = bmatrix(matrix, lambda i, j: entry(form[i, j]), shown)
     approx = None  # also when named: every step a student computes shows its numbers
     if not all(is_literal(matrix[i, j]) for i, j in cells):
