@@ -30,7 +30,9 @@ def test_curves_get_distinct_styles() -> None:
 
 def test_a_heatmap_and_its_caption_float_together_in_latex() -> None:
     """A float keeps the caption with its figure, and moves to the next page's top when it
-    does not fit, while the text fills this page (an unbreakable box left a third empty)."""
+    does not fit, while the text fills this page (an unbreakable box left a third empty); one
+    that does not fit in what is left of the page follows the next step (the head's output),
+    which would otherwise go whole to the next page after it."""
     import re
 
     from mha_symbolic.solution.render import render
@@ -38,14 +40,26 @@ def test_a_heatmap_and_its_caption_float_together_in_latex() -> None:
 
     d = derive(AttentionSpec.example("two-tokens"))
     tex = render(d, "tex", Options(), images={1: "h1.png", 2: "h2.png"})
-    groups = re.findall(r"\\begin\{figure\}.*?\\end\{figure\}", tex, flags=re.DOTALL)
-    assert groups == [
-        "\\begin{figure}[!htbp]\\centering\n"
-        f"\\fitgraphics{{0.5\\linewidth}}{{h{head}.png}}\\par\\smallskip\n"
-        f"\\textit{{Attention weights of head {head}: row = query token, column = key token.}}\n"
-        "\\end{figure}"
+    preamble, _, body = tex.partition(r"\begin{document}")
+    assert (
+        "\\newcommand{\\placefigure}[2]{\\begin{figure}[!htbp]\\centering\n"
+        "\\fitgraphics{0.5\\linewidth}{#1}\\par\\smallskip\n"
+        "\\textit{#2}\n"
+        "\\end{figure}}"
+    ) in preamble
+    figures = re.findall(r"\\heatmapfigure\{(.*?)\}\{(.*?)\}\n", body)
+    assert figures == [
+        (
+            f"h{head}.png",
+            f"Attention weights of head {head}: row = query token, column = key token.",
+        )
         for head in (1, 2)
     ]
+    # each put off no further than the end of the head's output step
+    for head in (1, 2):
+        after = body.partition(f"\\heatmapfigure{{h{head}.png}}")[2]
+        output = after.index(f"\\label{{head{head}.output}}")
+        assert output < after.index("\\flushfigure") < after.index("section*", output)
     assert "minipage" not in tex
 
 

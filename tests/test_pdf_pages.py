@@ -250,16 +250,17 @@ def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path)
     page 4 was 28% empty: its attention weights, one display a quarter of a page tall kept with
     its caption, did not fit below the scaled scores; a step that does not fit may end a page
     after its words, its working beginning the next (18%), and one breaks when 15% of the page
-    is left, not 20% (alibi's page 7 was 23% empty, rope's page 2 21%). pytorch-style's page 9
-    is 22% empty: its last note goes with the summary, which does not fit below its output's
-    working; split-scaled's page 3 21%: its head output, after the heatmap's figure, goes
-    whole to the next page (the figure came between its words and its working)."""
+    is left, not 20% (alibi's page 7 was 23% empty, rope's page 2 21%). split-scaled's page 3
+    was 21% empty and pytorch-style's page 9 22%: a heatmap that did not fit below its weights
+    went atop the next page, and the head output after it went whole to that page too (the
+    figure would have come between its words and its working); a heatmap that does not fit
+    now follows the head output instead (9%, 9%; the fullest example's emptiest page 18%)."""
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
     extents = _extents(_example_pdf(name), tmp_path)
     height = TEXT_BOTTOM - TEXT_TOP
     empty = [round(1 - (foot - TEXT_TOP) / height, 2) for _, foot in extents[:-1]]
-    assert max(empty) <= 0.25, empty
+    assert max(empty) <= 0.2, empty
 
 
 def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
