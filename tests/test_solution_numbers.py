@@ -173,9 +173,9 @@ def test_two_tokens_same_output_and_why_exactly_a_half_are_said_at_the_output() 
         r"Every token ends with the same output $\left[0.5,\; 0.5\right]$: after $W_O$ "
         "nothing tells the tokens apart, so what each head found about them is averaged away, "
         "not combined.",
-        r"Why exactly: $O_{11} = \frac{1}{2}\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
-        r"\frac{1}{2} \cdot 1 = \frac{1}{2}$, because the numbers in the bracket add up to "
-        "exactly $1$.",
+        # in the form W_O and O print it (0.5), not 1/2 beside them
+        r"Why exactly: $O_{11} = 0.5\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
+        r"0.5 \cdot 1 = 0.5$, because the numbers in the bracket add up to exactly $1$.",
     )
     assert _two()["output"].notes == notes  # the same spec written out: the same remarks
     # W_O that keeps head 1 only: the tokens differ, and no sum of weights makes a whole.

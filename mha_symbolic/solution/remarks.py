@@ -118,8 +118,9 @@ def _why_exact(context: Context, step: Step) -> str | None:
     if not entry.is_Rational or len(weights) != 1 or all(c.is_Rational for c, _ in parts):
         return None
     (weight,) = weights
-    # One notation for the line: 1/2 beside e/(1 + e), not 0.5.
-    write = latex.notation([c for c, _ in parts])
+    # The document's one form of its numbers: 0.5 where W_O and O print 0.5 (not 1/2 beside
+    # them), a fraction where its values are fractions.
+    write = latex.notation([weight, entry, entry / weight], context.settings.fractions)
     numbers = {
         "name": entry_name(step.symbol, "1", "1"),  # O_{11}, as C_{11} is written
         "weight": write(weight),
