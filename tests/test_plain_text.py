@@ -61,6 +61,17 @@ def test_brackets_enclose_a_matrix_cut_into_column_groups() -> None:
     assert "columns 1–" in lines[0]
 
 
+def test_a_factor_before_a_matrix_in_column_groups_stands_by_its_brackets() -> None:
+    """rope's scaled scores read ``= 1/2 columns 1–2:``, the factor beside the group's label as
+    if it were words; the label now goes above the first group, the factor by its brackets."""
+    cells = " & ".join([r"\cos 2 - \sin 2 + \cos 2 \varphi - \sin 2 \varphi"] * 3)
+    matrix = rf"\begin{{bmatrix}} {cells} \\ {cells} \\ {cells} \end{{bmatrix}}"
+    lines = plain.display(rf"= \frac{{1}}{{2}} {matrix}", width=90).splitlines()
+    assert lines[0].strip() == "columns 1–2:"
+    assert lines[2].startswith("= 1/2 ⎢") and lines[1].strip().startswith("⎡")
+    assert [line.strip() for line in lines].index("column 3:") == 4
+
+
 def test_greek_letters_are_drawn_as_letters_not_spelled() -> None:
     """rope's text solution printed ``cos 2varphi - sin varphi``."""
     assert plain.inline(r"\cos 2 \varphi - \sin \varphi") == "cos 2φ - sin φ"

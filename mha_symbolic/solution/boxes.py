@@ -111,20 +111,23 @@ def column_groups(widths: list[int], width: int) -> list[list[int]]:
 
 
 def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: Columns) -> Box:
+    lines: list[str] = []
     if max(widths) + 4 > width:  # one entry per line, long entries cut at + and -
-        lines = []
         for i, row in enumerate(cells, start=1):
             for j, entry in enumerate(row, start=1):
                 lines.extend(cut(f"({i}, {j})  {entry}", width, 8))
         return Box(tuple(lines))
-    lines = []
+    base = None
     for group in column_groups(widths, width):
         first, last = str(group[0] + 1), str(group[-1] + 1)
         label = columns[0] if first != last else columns[1]
         lines.append(label.replace("{first}", first).replace("{last}", last))
         part = _bracketed([[row[j] for j in group] for row in cells], [widths[j] for j in group])
+        # What stands beside the matrix (= 1/2, a product's other factor) goes by the first
+        # group's brackets, its label above it: "= 1/2 columns 1–2:" read as words.
+        base = len(lines) + part.base if base is None else base
         lines.extend(part.lines)
-    return Box(tuple(lines))
+    return Box(tuple(lines), base or 0)
 
 
 def cut(text: str, width: int, indent: int) -> list[str]:
