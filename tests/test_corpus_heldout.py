@@ -87,16 +87,6 @@ EXPECTED = {
     "heldout/notebook-numpy-toy-words-then-causal-identity.ipynb": (90, 0, 0),
     "heldout/notebook-numpy-saturated-softmax-three-digit-exponents.ipynb": (36, 0, 0),
     "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
-    "heldout/tr-notebook-numpy-bank-loan-query-temperature-causal-mask.ipynb": (153, 1, 0),
-    "heldout/pt-notebook-numpy-causal-mask-encoder-decoder-weights.ipynb": (80, 0, 0),
-    "heldout/zh-notebook-numpy-unscaled-four-positions-xavier-heads.ipynb": (54, 0, 0),
-    "heldout/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb": (81, 0, 0),
-    "heldout/vi-notebook-numpy-softmax-axis0-weights-wrong.ipynb": (16, 16, 16),
-    "heldout/en-md-lesson-sat-query-softmax-slips.md": (17, 8, 9),
-    "heldout/en-notebook-numpy-then-torch-three-words-two-runs.ipynb": (42, 0, 0),
-    "heldout/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb": (102, 0, 0),
-    "heldout/vi-notebook-numpy-row-softmax-four-words-seed42.ipynb": (48, 0, 0),
-    "heldout/en-notebook-numpy-scipy-seeded-integer-weights-scientific.ipynb": (16, 0, 0),
 }
 
 

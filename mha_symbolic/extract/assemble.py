@@ -11,6 +11,7 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.draft import Draft, minus_infinity
 from mha_symbolic.extract.facts import Facts, stated, stated_heads
+from mha_symbolic.extract.printed_projections import printed_as_input, printed_projection
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.weight_convention import applied_as_printed, only_as_printed
 from mha_symbolic.language.extract_phrases import code, named, phrase
@@ -350,7 +351,7 @@ def build_weights(
     for role in PROJECTIONS:
         matrices = found[role]
         if not matrices:
-            same = _printed_as_input(draft, seen, role)
+            same = printed_as_input(draft.get("x"), seen, role)
             if same is not None:
                 draft.notes.append(
                     phrase(
@@ -359,6 +360,13 @@ def build_weights(
                         where=same.where,
                         role=code(role),
                     )
+                )
+            elif numeric and printed_projection(seen, role):
+                draft.set(
+                    f"weights.{role}",
+                    "symbolic",
+                    f"PLACEHOLDER: never given, though the page prints {role[-1].upper()}: "
+                    "symbolic entries",
                 )
             elif not numeric and facts.random:
                 draft.set(
@@ -391,31 +399,6 @@ def build_weights(
             draft.notes.append(
                 phrase("notes.some_heads", role=code(role), heads=code(keys), count=count)
             )
-
-
-def _printed_as_input(draft: Draft, seen: Sequence[Seen], role: str) -> Seen | None:
-    """The printed Q (K, V) of the weight ``role`` when it equals X: no projection."""
-    x = draft.get("x")
-    letter = role[-1]
-    for s in seen:
-        tags = [t.split(":")[0] for t in s.names] or [s.role]
-        if letter in tags and s.row is None and s.head in (None, 1) and _equal(s.item.rows, x):
-            return s
-    return None
-
-
-def _equal(rows: Rows, x: object) -> bool:
-    """The same numbers ("1" and "1.0"), however each is printed."""
-    if not isinstance(x, list) or shape(rows) != (len(x), len(x[0]) if x else 0):
-        return False
-    try:
-        return all(
-            sp.Rational(a) == sp.Rational(b)
-            for row, other in zip(plain(rows), x)
-            for a, b in zip(row, other)
-        )
-    except (TypeError, ValueError):
-        return plain(rows) == x
 
 
 def output_projection(draft: Draft, seen: Sequence[Seen], facts: Facts, concat_width: int) -> None:

@@ -25,6 +25,7 @@ import numpy as np
 
 from mha_symbolic.extract.formats import Line
 from mha_symbolic.extract.items import Item, Text
+from mha_symbolic.extract.layer_weights import layer_weight
 
 MAX_ENTRIES = 4_096  # a tutorial's input; a bigger constructed array is no worked example
 MAX_SOURCE = 300  # characters of one statement read
@@ -59,10 +60,13 @@ def code_arrays(text: Text, lines: Sequence[Line]) -> list[Item]:
     while number < len(lines) and budget > 0 and len(items) <= MAX_ITEMS:
         index, line = number, lines[number]
         number += 1
-        if line.output or not line.text or line.text[0].isspace() or len(line.text) > MAX_SOURCE:
+        if line.output or not line.text or len(line.text) > MAX_SOURCE:
+            continue
+        setter = layer_weight(lines, index)
+        if line.text[0].isspace() and setter is None:
             continue
         _forget(line.text, scalars)
-        found = _ASSIGN.match(line.text)
+        found = setter or _ASSIGN.match(line.text)
         value = _evaluated(found.group(2), scalars) if found and _worth(found.group(2)) else None
         if found is None or value is None:
             continue

@@ -38,6 +38,8 @@ class Draft:
     inferred: list[Phrase] = field(default_factory=list)  # what the numbers say, one per array
     # a claimed step printed again with the same digits: where its claim was read, the reprint
     repeats: list[tuple[str, Value]] = field(default_factory=list)
+    # claims whose step depends on weights the page never gives: left out once chosen
+    undecidable: list[str] = field(default_factory=list)
 
     def set(
         self,

@@ -42,7 +42,7 @@ _ATTENTION = ("scores", "scaled", "masked", "weights", "softmax_argument")
 def _apart(seen: list[Seen], found: Sequence[Example]) -> bool:
     """Whether the examples are different computations: settings of one (a scale, a mask)
     or attention over different numbers of keys, one of them over several queries."""
-    if len({e.parent for e in found}) < len(found):
+    if len({e.parent for e in found}) < len(found) or _own_inputs(seen, found):
         return True
     sizes = [
         {(len(seen[p].item.rows), len(seen[p].item.rows[0])) for p in e.seen if _steps(seen[p])}
@@ -50,6 +50,18 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> bool:
     ]
     keys = {cols for shapes in sizes for _, cols in shapes}
     return len(keys) > 1 and any(rows > 1 for shapes in sizes for rows, _ in shapes)
+
+
+def _own_inputs(seen: list[Seen], found: Sequence[Example]) -> bool:
+    """Whether each example starts from inputs of its own (an X or a Q no other example
+    holds) and no two share a print: the same steps run again on new numbers (a notebook's
+    numpy run, then its torch run with new random weights)."""
+    held = [set(e.seen) for e in found]
+    if sum(len(h) for h in held) != len(set().union(*held)) or any(e.heads != 1 for e in found):
+        return False
+    if any(seen[p].head is not None for h in held for p in h):
+        return False  # the heads of one layer, each from its own slice
+    return all(any(seen[p].role in ("x", "q") for p in h) for h in held)
 
 
 def _steps(s: Seen) -> bool:

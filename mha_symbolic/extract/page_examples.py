@@ -14,6 +14,7 @@ from mha_symbolic.extract.draft import Draft
 from mha_symbolic.extract.example_groups import once, printed_again
 from mha_symbolic.extract.facts import Facts
 from mha_symbolic.extract.other_readings import Build, Fit, best_draft
+from mha_symbolic.extract.place import drop_undecidable
 from mha_symbolic.extract.reading import Seen
 
 Group = tuple[list[Seen], Example | None]  # the arrays of one example, with the example found
@@ -52,6 +53,7 @@ def built_drafts(
         except SpecError as error:
             failed.append((error, group))
             continue
+        drop_undecidable(draft)
         draft.inferred = [line for example in found for line in example.said]
         out.append((draft, group))
     return out, failed

@@ -3,8 +3,9 @@ matrix named X whose numbers differ from the X before it), or, on a page that pr
 all, a new Q (lecture notes that set Q, K and V by hand, example after example). The numbers
 of one example are searched for relations among themselves only: a coincidence between two
 examples (one's identity K times another's weights) never ties them into one. An exercise's
-numbered test cases ("Test Case 2", "Example 3") are examples of their own, whatever they
-print (the same numbers again, or arrays passed to a function without names)."""
+numbered test cases ("Test Case 2", "Example 3", "Problem 1", "Aufgabe 2") are examples of their
+own, whatever they print (the same numbers again, or arrays passed to a function without
+names)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from collections.abc import Sequence
 from mha_symbolic.extract.reading import Seen
 
 Rows = list[list[str]]
-_CASE = re.compile(r"^\W*(?:test[\s_-]*case|example|exercise|case)\s*#?\s*\d+\b", re.IGNORECASE)
+_CASE = re.compile(
+    r"^\W*(?:test[\s_-]*case|example|exercise|case|problem|task|aufgabe|beispiel|ejercicio"
+    r"|ejemplo|exercice|exemple|esercizio|esempio|exerc[ií]cio|exemplo)\s*#?\s*\d+\b",
+    re.IGNORECASE,
+)
 
 
 def parts(seen: Sequence[Seen], lines: Sequence[str] = ()) -> list[list[int]]:
@@ -23,7 +28,7 @@ def parts(seen: Sequence[Seen], lines: Sequence[str] = ()) -> list[list[int]]:
     starter = "x" if any(_whole(s, "x") for s in seen) else "q"
     cases = [n for n, line in enumerate(lines) if _CASE.match(line)]
     out: list[list[int]] = [[]]
-    current: Rows | None = None
+    current: list[list[str | float]] | None = None
     for index, s in enumerate(seen):
         before = seen[index - 1].item.line if index else -1
         if out[-1] and any(before < n <= s.item.line for n in cases):
@@ -43,5 +48,17 @@ def _whole(s: Seen, role: str) -> bool:
     return s.role == role and s.row is None and s.col is None and s.head is None
 
 
-def _plain(s: Seen) -> Rows:
-    return [[e.replace("−", "-") for e in row] for row in s.item.rows]
+def _plain(s: Seen) -> list[list[str | float]]:
+    return numbers(s.item.rows)
+
+
+def numbers(rows: Sequence[Sequence[str]]) -> list[list[str | float]]:
+    """The entries as numbers where they are ("1.0" in code is the "1." its print shows)."""
+    return [[_number(e.replace("−", "-")) for e in row] for row in rows]
+
+
+def _number(entry: str) -> str | float:
+    try:
+        return float(entry)
+    except ValueError:
+        return entry

@@ -326,6 +326,54 @@ def restaged(draft: Draft, values: Mapping[str, sp.MatrixBase]) -> None:
                     break
 
 
+def numbers_placed(draft: Draft, seen: Sequence[Seen], values: Mapping[str, sp.MatrixBase]) -> None:
+    """The claims moved to the steps (and rows) their numbers give."""
+    restaged(draft, values)
+    placed_rows(draft, seen, values)
+
+
+def undecidable(draft: Draft, values: Mapping[str, sp.MatrixBase]) -> list[str]:
+    """The keys of the claims whose step depends on weights the page never gives (their
+    symbols): no printed number is right or wrong for every value of those weights."""
+    return [
+        claim.key
+        for claim in draft.claims
+        if _numeric(claim.value) and any(e.free_symbols for e in _exact_entries(claim, values))
+    ]
+
+
+def drop_undecidable(draft: Draft) -> None:
+    """The chosen reading's undecidable claims left out, each with a note: calling them wrong
+    would be a false alarm (a reading with more of them is still a worse reading)."""
+    for claim in draft.claims:
+        if claim.key in draft.undecidable:
+            draft.placing.append(
+                phrase("placing.unknowable", where=_origin(claim), key=code(claim.key))
+            )
+    draft.claims = [c for c in draft.claims if c.key not in draft.undecidable]
+
+
+def _exact_entries(claim: Value, values: Mapping[str, sp.MatrixBase]) -> list[sp.Expr]:
+    """The derivation's entries a claim stands for (a whole step, a row or one entry)."""
+    step, _, index = claim.key.partition("[")
+    matrix = values.get(step)
+    if matrix is None:
+        return []
+    at = [int(n) - 1 for n in index.rstrip("]").split(",")] if index else []
+    if len(at) == 2:  # one entry, [i,j]
+        return [matrix[at[0], at[1]]]
+    return list(matrix.row(at[0])) if at else list(matrix)
+
+
+def _numeric(text: str) -> bool:
+    """Whether every printed entry is a number (not a symbol the page writes)."""
+    try:
+        [Decimal(e.replace("−", "-")) for e in _entries(text)]
+    except InvalidOperation:
+        return False
+    return True
+
+
 def agreeing(
     claims: Sequence[Value], values: Mapping[str, sp.MatrixBase], float32: bool = False
 ) -> int:
@@ -333,15 +381,8 @@ def agreeing(
     ``float32``: or within float32's rounding of a softmax or a short sum, ``SLACK``)."""
     count = 0
     for claim in claims:
-        step, _, index = claim.key.partition("[")
-        matrix = values[step]
-        at = [int(n) - 1 for n in index.rstrip("]").split(",")] if index else []
-        printed = _entries(claim.value)
-        if len(at) == 2:  # one entry, [i,j]
-            exact = [matrix[at[0], at[1]]]
-        else:
-            exact = list(matrix.row(at[0])) if at else list(matrix)
-        count += sum(_close(p, e, float32) for p, e in zip(printed, exact))
+        exact = _exact_entries(claim, values)
+        count += sum(_close(p, e, float32) for p, e in zip(_entries(claim.value), exact))
     return count
 
 

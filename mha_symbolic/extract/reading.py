@@ -10,10 +10,12 @@ from mha_symbolic.extract.aliases import normalize, resolve, row_count, row_mark
 from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
 from mha_symbolic.extract.call_names import argument, dimension_arguments, summarised_role
 from mha_symbolic.extract.call_roles import call_roles
+from mha_symbolic.extract.cell_prints import print_of
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.labelled_work import label_row, labelled_work
+from mha_symbolic.extract.layer_weights import as_assignment
 from mha_symbolic.extract.layouts import indexed_entries
 from mha_symbolic.extract.statement_names import (
     RELATION,
@@ -60,6 +62,8 @@ _GENERIC_OUTPUT = ("output", "out", "attentionoutput", "result", "outputs")
 _PRINT = re.compile(
     r"^(?:print\(\s*(?:f?[\"']([^\"']*)[\"']\s*,\s*)?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*))$"
 )
+# Code that names its array itself, with a name no role has: no label above names it.
+_OWN_NAME = re.compile(r"(?:^|\n)[^\S\n]*[A-Za-z_]\w*[^\S\n]*=(?!=)[^=\n]*$")
 _NAMED_AFTER = re.compile(
     r"^[`*\s]{0,8}(?:is|are)\s+(?:the\s+)?([A-Za-z][A-Za-z ]{0,30}?)\s*(\d+)?\b"
 )
@@ -261,7 +265,7 @@ def _classify(
     document: Document, item: Item, previous: Item | None, headings: list[int], tokens: tuple
 ) -> Seen:
     where = document.lines[item.line].where
-    statement = item.statement
+    statement = as_assignment(item.statement)  # W_k.weight.copy_(...): the layer's weight
     if _is_shape(item):
         named = operand_name(item) or names(item.statement)
         named = named or _heading_name(document, item.line, headings)
@@ -292,7 +296,7 @@ def _classify(
         return Seen(item, "operand", None, None, "", where)
     if named is None and "softmax" in statement.lower():
         named = [("weights", None, "softmax")]
-    if named is None:
+    if named is None and not _OWN_NAME.search(statement):  # causal_mask = np.triu(...)
         named = _from_label_line(document, item)
     if named is None:
         after = _NAMED_AFTER.match(item.after)
@@ -351,6 +355,10 @@ def _is_shape(item: Item) -> bool:
 
 def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | None, str]] | None:
     """A label line just above ("Output:", "Token1 output:") names what follows it."""
+    if own := print_of(document, item.line):  # print(k); print(v): the print that made it
+        printed = _PRINT.match(own)
+        if printed is None or printed.group(1) is None:  # a label is printed: read as text
+            return _print_named(printed) if printed else None
     fenced = False  # past a code fence, only the print call above (knitr's blocks) names it
     for back in range(item.line - 1, max(-1, item.line - 5), -1):
         line = document.lines[back].text.strip().strip("*$ ")
@@ -363,9 +371,7 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
         if printed and fenced and ("," in line or _PRINT.match(document.lines[back - 1].text)):
             return None  # a code block of several prints (or a print of several) over their block
         if printed:  # a printed output below print("Keys:", keys) or a cell's last name
-            role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
-            role = role or resolve(next((g for g in printed.groups()[1:] if g), ""))
-            return [(role.role, role.head, role.name)] if role else None
+            return _print_named(printed)
         if fenced or not line.endswith((":", "→", "=")):
             return None
         role = resolve(cleaned(line[:-1]))
@@ -373,6 +379,13 @@ def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | No
             return _heading_role(line)  # "Each token has a 2-dimensional embedding:"
         return [(role.role, role.head, role.name)] if role else names(line)
     return None
+
+
+def _print_named(printed: re.Match[str]) -> list[tuple[str, int | None, str]] | None:
+    """The role a print's label ("Keys:") or else its printed name gives."""
+    role = resolve(printed.group(1).strip(" :\\n")) if printed.group(1) else None
+    role = role or resolve(next((g for g in printed.groups()[1:] if g), ""))
+    return [(role.role, role.head, role.name)] if role else None
 
 
 def _heading_role(heading: str) -> list[tuple[str, int | None, str]] | None:

@@ -4,7 +4,6 @@ by the text or by the printed numbers, its claims placed on the derivation's ste
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -13,6 +12,7 @@ from mha_symbolic.errors import SpecError
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.evaluate import derive
 from mha_symbolic.extract import assemble
+from mha_symbolic.extract.apart import apart
 from mha_symbolic.extract.batch_draft import batched_draft, weighed_draft
 from mha_symbolic.extract.by_numbers import Example, by_numbers
 from mha_symbolic.extract.draft import Draft
@@ -26,13 +26,13 @@ from mha_symbolic.extract.other_readings import Build, with_failed
 from mha_symbolic.extract.own_scale import other_scale
 from mha_symbolic.extract.page_examples import built_drafts, placed_groups, with_reprints
 from mha_symbolic.extract.partials import place_partials
-from mha_symbolic.extract.parts import parts
+from mha_symbolic.extract.parts import numbers, parts
 from mha_symbolic.extract.place import (
     agreeing,
+    numbers_placed,
     place_claims,
-    placed_rows,
-    restaged,
     step_key,
+    undecidable,
 )
 from mha_symbolic.extract.plain_average import zero_stage
 from mha_symbolic.extract.reading import Reading, Seen, read
@@ -119,38 +119,14 @@ def _searched(
         seen.extend(decided)
         examples.extend(found)
         cuts: list[tuple[list[Seen], Example | None]] = [*by_example(decided, found)]
-        for cut, own in cuts or [(c, None) for c in _apart(decided, found)]:
+        for cut, own in cuts or [(c, None) for c in apart(decided, found)]:
             split = [g for g in split_examples(cut) if g]
             groups.extend((g, own if len(split) == 1 else None) for g in split)
         stopped = stopped or note
     return seen, examples, called_softmax(groups) or [([], None)], stopped
 
 
-def _apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
-    """A part with no printed X or Q that holds examples the numbers found apart (a softmax
-    of one tensor, then of another): one group per example, each from its first line; with
-    one example on a page that projects nothing, what follows it when it prints logits."""
-    spans = sorted((e.first, e.last) for e in found)
-    overlap = any(a[1] >= b[0] for a, b in itertools.pairwise(spans))
-    if not spans or overlap or any(s.role in ("x", "q") for s in seen):
-        return [seen]
-    if len(spans) == 1 and not any(s.role in _PROJECTS for s in seen):
-        # a softmax page (nothing projected): logits printed after the one example found
-        # start another softmax, not its
-        last = spans[0][1]
-        kept = [s for s in seen if s.item.line <= last]
-        rest = [s for s in seen if s.item.line > last]
-        again = any(s.role in ("scores", "scaled", "softmax_argument", "masked") for s in rest)
-        return [kept, rest] if kept and again else [seen]
-    groups: list[list[Seen]] = [[] for _ in spans]
-    for s in seen:
-        at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
-        groups[at[-1] if at else 0].append(s)
-    return groups
-
-
 _RESULTS = ("head.output", "output", "concat")
-_PROJECTS = ("x", "w_q", "w_k", "w_v", "q", "k", "v", "head.x")
 _GIVES = ("w_q", "w_k", "w_v", "w_o", "q", "k", "v", "scores", "scaled", "masked", "weights")
 
 
@@ -224,7 +200,7 @@ def split_examples(seen: Sequence[Seen]) -> list[list[Seen]]:
     current = None
     for s in seen:
         if s.role == "x" and s.row is None:
-            value = assemble.plain(s.item.rows)
+            value = numbers(s.item.rows)  # the code's 1.0 and its print's 1. are one X
             if current is not None and value != current:
                 groups.append([])
             current = value
@@ -362,6 +338,7 @@ def _fit(draft: Draft, seen: list[Seen]) -> tuple[int, int]:
     if not draft.claims:
         return 0, 0
     values = {s.key: s.value for s in _derived(draft, seen).steps}
+    draft.undecidable = undecidable(draft, values)
     claims = [c for c in draft.claims if c.key.partition("[")[0] in values]  # not exp, sums
     claimed = sum(len(str(c.value).replace("[", " ").replace("]", " ").split(",")) for c in claims)
     return agreeing(claims, values), claimed
@@ -447,9 +424,7 @@ def _placed(draft: Draft, seen: Sequence[Seen], heads: int, d: Derivation, scale
 
 def _numbers_placed(draft: Draft, seen: Sequence[Seen], d: Derivation) -> None:
     """Where the numbers put what the names could not place (or placed wrong)."""
-    values = {s.key: s.value for s in d.steps}
-    restaged(draft, values)
-    placed_rows(draft, seen, values)
+    numbers_placed(draft, seen, {s.key: s.value for s in d.steps})
 
 
 def _after_scores(key: str) -> bool:

@@ -21,6 +21,7 @@ from tests.corpus.dev_seen_judge4 import DEV_SEEN_JUDGE4
 from tests.corpus.dev_seen_judge5 import DEV_SEEN_JUDGE5
 from tests.corpus.dev_seen_judge6 import DEV_SEEN_JUDGE6
 from tests.corpus.dev_seen_judge6a import DEV_SEEN_JUDGE6A
+from tests.corpus.dev_seen_judge7 import DEV_SEEN_JUDGE7
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1495,4 +1496,5 @@ DOCS: list[Doc] = [
     *DEV_SEEN_JUDGE5,
     *DEV_SEEN_JUDGE6,
     *DEV_SEEN_JUDGE6A,
+    *DEV_SEEN_JUDGE7,
 ]

@@ -21,7 +21,6 @@ from tests.corpus.heldout_judge import JUDGE_DOCS
 from tests.corpus.heldout_judge2 import JUDGE_DOCS_2
 from tests.corpus.heldout_judge3 import JUDGE_DOCS_3
 from tests.corpus.heldout_judge4 import JUDGE_DOCS_4
-from tests.corpus.heldout_judge7 import JUDGE_DOCS_7
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
 from tests.corpus.helpers import softmax
@@ -279,5 +278,4 @@ DOCS: list[Doc] = [
     *JUDGE_DOCS_2,
     *JUDGE_DOCS_3,
     *JUDGE_DOCS_4,
-    *JUDGE_DOCS_7,
 ]

@@ -1,6 +1,6 @@
-"""The seventh batch of held-out documents, continued: a Vietnamese notebook whose softmax runs
-down the columns (axis=0) and an English Markdown lesson with softmax slips. See
-tests/corpus/heldout_judge7.py."""
+"""Development documents (the seventh held-out batch, moved to dev in session 30), continued: a
+Vietnamese notebook whose softmax runs down the columns (axis=0) and an English Markdown lesson
+with softmax slips. See tests/corpus/dev_seen_judge7.py."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def _vi_scores(x: Arrays) -> np.ndarray:
 
 
 VI_COLUMNS = Doc(
-    file="heldout/vi-notebook-numpy-softmax-axis0-weights-wrong.ipynb",
+    file="dev/vi-notebook-numpy-softmax-axis0-weights-wrong.ipynb",
     url="https://github.com/khoapdaio/100-days-from-zero-to-hero-python/blob/main/day22.ipynb",
     kind="notebook-numpy",
     language="vi",
@@ -111,7 +111,8 @@ VI_COLUMNS = Doc(
         "Q, K, V printed to 8 decimals, scores QK^T / sqrt(4) right. The exercise's softmax is "
         "np.exp(x) / np.sum(np.exp(x), axis=0): it normalises each COLUMN (over the queries), "
         "so every printed column sums to 1 and no row does. Attention weights are a softmax "
-        "over the keys (rows), so all 16 printed weights are wrong (the row softmax of row 1 is "
+        "over the keys (rows), so all 16 printed weights are wrong, a mistake (the row softmax "
+        "of row 1 is "
         "[0.3738, 0.1137, 0.3371, 0.1754]). The output weights @ V is computed from those "
         "printed weights and consistent with them: it follows from the slip."
     ),
@@ -154,7 +155,7 @@ def _en_sat_weights(x: Arrays) -> np.ndarray:
 
 
 EN_SAT = Doc(
-    file="heldout/en-md-lesson-sat-query-softmax-slips.md",
+    file="dev/en-md-lesson-sat-query-softmax-slips.md",
     url=(
         "https://github.com/gourav-d/llm-from-scratch/blob/main/modules/04_transformers/"
         "01_attention_mechanism.md"
@@ -222,7 +223,7 @@ EN_SAT = Doc(
         "softmax([2, 1, 3]) = [0.24, 0.09, 0.67] is right. 'The cat sat' (2-d embeddings, "
         "query = sat, V = K, no scaling): scores 0.83, 0.43, 0.73 right; softmax printed "
         "[0.41, 0.18, 0.41], truly [0.388, 0.260, 0.351]: all three wrong (the 41 %, 18 % and "
-        "the weights in the output line follow). The output [0.784, 0.286] is wrong and does "
+        "the weights in the output line follow). The output [0.784, 0.286] is a mistake and does "
         "not even follow from the printed weights (they give [0.774, 0.326]; the true output "
         "is [0.722, 0.379]). An illustrative 3 x 3 weight matrix is given, not computed. "
         "Problem 1 (q = [1, 2], scaling left out): scores [1, 2, 3], weights [0.09, 0.24, "
@@ -251,7 +252,7 @@ _VI2_OUT = block(
 )
 
 VI_ROWS = Doc(
-    file="heldout/vi-notebook-numpy-row-softmax-four-words-seed42.ipynb",
+    file="dev/vi-notebook-numpy-row-softmax-four-words-seed42.ipynb",
     url=(
         "https://github.com/Kein95/AIO-Exercise/blob/master/"
         "AIO-B%E1%BB%95%20tr%E1%BB%A3/day%2022/day%2022.ipynb"
@@ -284,4 +285,4 @@ VI_ROWS = Doc(
     ),
 )
 
-JUDGE_DOCS_7C: list[Doc] = [VI_COLUMNS, EN_SAT, VI_ROWS]
+DEV_SEEN_JUDGE7C: list[Doc] = [VI_COLUMNS, EN_SAT, VI_ROWS]

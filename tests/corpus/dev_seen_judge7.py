@@ -1,17 +1,18 @@
-"""The seventh batch of held-out documents, their truth computed with numpy from the printed
-inputs: a Turkish notebook (one query, a temperature table, a causal mask) and a Portuguese one
-(a causal mask, then encoder-decoder weights) here; Chinese and Spanish notebooks in
-heldout_judge7b.py; the rest in heldout_judge7c.py and heldout_judge7d.py. See
-tests/corpus/truth_heldout.py."""
+"""Development documents: the seventh held-out batch, studied in session 30 and moved to dev (truth
+unchanged by the move; it was computed with numpy from the printed inputs when the batch was
+held out): a Turkish notebook (one query, a temperature table, a causal mask) and a Portuguese
+one (a causal mask, then encoder-decoder weights) here; Chinese and Spanish notebooks in
+dev_seen_judge7b.py; the rest in dev_seen_judge7c.py and dev_seen_judge7d.py. See
+tests/corpus/truth_dev.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_seen_judge7b import DEV_SEEN_JUDGE7B
+from tests.corpus.dev_seen_judge7c import DEV_SEEN_JUDGE7C
+from tests.corpus.dev_seen_judge7d import DEV_SEEN_JUDGE7D
 from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled
-from tests.corpus.heldout_judge7b import JUDGE_DOCS_7B
-from tests.corpus.heldout_judge7c import JUDGE_DOCS_7C
-from tests.corpus.heldout_judge7d import JUDGE_DOCS_7D
 from tests.corpus.helpers import causal, grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -200,7 +201,7 @@ def _tr_softmax_by_hand() -> tuple[Printed, ...]:
 
 
 TR_BANK = Doc(
-    file="heldout/tr-notebook-numpy-bank-loan-query-temperature-causal-mask.ipynb",
+    file="dev/tr-notebook-numpy-bank-loan-query-temperature-causal-mask.ipynb",
     url=(
         "https://github.com/cemal-yuksel/finetuningllmwithhuggingface/blob/main/"
         "02.trarchandbasicllm/02.qkv-dec-enc.ipynb"
@@ -231,10 +232,10 @@ TR_BANK = Doc(
         "scores, softmax lines (score, weight, percent), each weight times its value vector "
         "and the output. A temperature table softmax(s / tau) for five tau; the notebook's "
         "comment then says the top score gets '%93' at tau = 0.1 while its own table prints "
-        "0.9526 (95.3 %): that one number is wrong. The softmax of [1.2, 3.8, 3.5, 0.5] by hand "
-        "(exponentials, total, divisions, percents). Last, a random 4 x 4 score matrix (seed "
-        "42, printed to 8 decimals) under a causal mask (-inf above the diagonal), the masked "
-        "weights, and unmasked/masked weight tables for two query words."
+        "0.9526 (95.3 %): that one number is a mistake. The softmax of [1.2, 3.8, 3.5, 0.5] "
+        "by hand (exponentials, total, divisions, percents). Last, a random 4 x 4 score matrix "
+        "(seed 42, printed to 8 decimals) under a causal mask (-inf above the diagonal), the "
+        "masked weights, and unmasked/masked weight tables for two query words."
     ),
 )
 
@@ -330,7 +331,7 @@ def _pt_inputs() -> dict[str, np.ndarray]:
 
 
 PT_CAUSAL = Doc(
-    file="heldout/pt-notebook-numpy-causal-mask-encoder-decoder-weights.ipynb",
+    file="dev/pt-notebook-numpy-causal-mask-encoder-decoder-weights.ipynb",
     url="https://github.com/leticiafossato/transformers/blob/main/self_attention.ipynb",
     kind="notebook-numpy",
     language="pt",
@@ -365,4 +366,10 @@ PT_CAUSAL = Doc(
     ),
 )
 
-JUDGE_DOCS_7: list[Doc] = [TR_BANK, PT_CAUSAL, *JUDGE_DOCS_7B, *JUDGE_DOCS_7C, *JUDGE_DOCS_7D]
+DEV_SEEN_JUDGE7: list[Doc] = [
+    TR_BANK,
+    PT_CAUSAL,
+    *DEV_SEEN_JUDGE7B,
+    *DEV_SEEN_JUDGE7C,
+    *DEV_SEEN_JUDGE7D,
+]

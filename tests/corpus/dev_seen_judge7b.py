@@ -1,6 +1,6 @@
-"""The seventh batch of held-out documents, continued: a Chinese notebook (unscaled scores, Xavier
-weights, heads whose keys are not printed) and a Spanish one (five words, four decimals). See
-tests/corpus/heldout_judge7.py."""
+"""Development documents (the seventh held-out batch, moved to dev in session 30), continued: a
+Chinese notebook (unscaled scores, Xavier weights, heads whose keys are not printed) and a
+Spanish one (five words, four decimals). See tests/corpus/dev_seen_judge7.py."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def _matrix(rows: tuple[tuple[str, ...], ...]) -> np.ndarray:
 
 
 ZH_HEADS = Doc(
-    file="heldout/zh-notebook-numpy-unscaled-four-positions-xavier-heads.ipynb",
+    file="dev/zh-notebook-numpy-unscaled-four-positions-xavier-heads.ipynb",
     url="https://github.com/danny-stack/DLS/blob/main/attention/self_attention.ipynb",
     kind="notebook-numpy",
     language="zh",
@@ -254,7 +254,7 @@ def _es_words() -> tuple[Printed, ...]:
 
 
 ES_WORDS = Doc(
-    file="heldout/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb",
+    file="dev/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb",
     url="https://github.com/JUANDIG0MEZ/Curso-Pepe-Cantoral-Phd/blob/main/90-self-attention.ipynb",
     kind="notebook-numpy",
     language="es",
@@ -283,4 +283,4 @@ ES_WORDS = Doc(
     ),
 )
 
-JUDGE_DOCS_7B: list[Doc] = [ZH_HEADS, ES_WORDS]
+DEV_SEEN_JUDGE7B: list[Doc] = [ZH_HEADS, ES_WORDS]

@@ -1,12 +1,12 @@
-"""The seventh batch of held-out documents, continued: an English notebook running one example in
-numpy (8 decimals) and again in torch (4 decimals, new random weights). See
-tests/corpus/heldout_judge7.py."""
+"""Development documents (the seventh held-out batch, moved to dev in session 30), continued: an
+English notebook running one example in numpy (8 decimals) and again in torch (4 decimals, new
+random weights). See tests/corpus/dev_seen_judge7.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, given, one, other, settled, single_precision
+from tests.corpus.heldout_help import a, block, given, one, settled, single_precision
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -107,7 +107,7 @@ def _nb_torch(x: Arrays) -> np.ndarray:
 
 
 NUMPY_TORCH = Doc(
-    file="heldout/en-notebook-numpy-then-torch-three-words-two-runs.ipynb",
+    file="dev/en-notebook-numpy-then-torch-three-words-two-runs.ipynb",
     url="https://github.com/VidyaMandava/Transformers/blob/main/SelfAttention_Implementation.ipynb",
     kind="notebook-numpy-torch",
     language="en",
@@ -258,7 +258,7 @@ def _ja_scaled(i: int) -> Printed:
 _JA_RAND_HALVES = {"s": 5e-5}
 
 JA_QA = Doc(
-    file="heldout/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb",
+    file="dev/ja-notebook-torch-qa-fixed-weights-and-scaling-test.ipynb",
     url="https://github.com/kouhei1970/learn_transformer/blob/main/notebooks/QandA_01_attention.ipynb",
     kind="notebook-torch",
     language="ja",
@@ -276,7 +276,10 @@ JA_QA = Doc(
         Printed(_JA_V, lambda x: _ja_qkv(x)[2], "Value (V)"),
         Printed(_JA_SCORES, lambda x: _ja_qkv(x)[0] @ _ja_qkv(x)[1].T / 2.0, "scores / sqrt(4)"),
         Printed(_JA_WEIGHTS, _ja_weights, "Attention Weights"),
-        other(one("1.0000", "1.0000", "1.0000"), "row sums"),
+        # row sums counted as dev counts them (a computed step), not as another number
+        Printed(
+            one("1.0000", "1.0000", "1.0000"), lambda x: _ja_weights(x).sum(axis=1), "row sums"
+        ),
         Printed(_JA_OUT, lambda x: _ja_weights(x) @ _ja_qkv(x)[2], "final output"),
         given(_JA_RAND_SCORES, "random run: scores (already scaled)"),
         Printed(
@@ -351,7 +354,7 @@ _SC_OUT = block(
 )
 
 SCIPY_SEEDED = Doc(
-    file="heldout/en-notebook-numpy-scipy-seeded-integer-weights-scientific.ipynb",
+    file="dev/en-notebook-numpy-scipy-seeded-integer-weights-scientific.ipynb",
     url=(
         "https://github.com/Ashwanthkumard/LearnNLP/blob/main/Transformers/"
         "02_Attention_Mechanism_with_NumPy_and_SciPy.ipynb"
@@ -374,4 +377,4 @@ SCIPY_SEEDED = Doc(
     ),
 )
 
-JUDGE_DOCS_7D: list[Doc] = [NUMPY_TORCH, JA_QA, SCIPY_SEEDED]
+DEV_SEEN_JUDGE7D: list[Doc] = [NUMPY_TORCH, JA_QA, SCIPY_SEEDED]
