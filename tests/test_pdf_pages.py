@@ -292,8 +292,11 @@ def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda
     tmp_path: Path,
 ) -> None:
     """The Bengali PDF (xelatex), read as the English one: no page but the last more than
-    45% empty, and no line of text that begins with the danda of a sentence whose matrix
-    was displayed (it stays with the display)."""
+    20% empty (the English bound), and no line of text that begins with the danda of a
+    sentence whose matrix was displayed (it stays with the display). Page 3 was 21% empty:
+    with 14.8% of the page left, below the 15% at which a step may end the page after its
+    words, the attention weights went whole to page 4; a step now may when 12% is left (the
+    emptiest page 16%, as the English one's 18%)."""
     from mha_symbolic.check.judge import check
     from mha_symbolic.solution.pdf import bengali_font
 
@@ -303,7 +306,7 @@ def test_split_scaled_in_bengali_fills_its_pages_and_no_line_begins_with_a_danda
     pdf = pdf_bytes(d, Options(lang="bn", marks=check(d).marks()))
     extents = _extents(pdf, tmp_path)
     height = TEXT_BOTTOM - TEXT_TOP
-    assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) <= 0.45
+    assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) <= 0.2
     assert not re.search(r"(?m)^।[ \t]*\S", _text(pdf, tmp_path))
 
 

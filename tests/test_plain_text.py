@@ -72,6 +72,25 @@ def test_a_factor_before_a_matrix_in_column_groups_stands_by_its_brackets() -> N
     assert [line.strip() for line in lines].index("column 3:") == 4
 
 
+def test_a_product_s_other_factor_follows_the_last_column_group_after_a_times_sign() -> None:
+    """alibi's head output ``A_1 V_1``: A_1 in column groups, V_1 stood beside its columns 1–2
+    only, as if it multiplied them alone; it now follows the last group, marked ×. A relation
+    after the groups (their decimals) goes below them without one."""
+    cells = " & ".join([r"\frac{e^{1/16}}{1 + e^{1/16} + e^{9/8}}"] * 3)
+    wide = rf"\begin{{bmatrix}} {cells} \\ {cells} \end{{bmatrix}}"
+    other = r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix}"
+    lines = plain.display(rf"= {wide} {other}", width=90).splitlines()
+    assert lines[0].strip() == "columns 1–2:" and lines[3].strip() == "column 3:"
+    assert not any(line.rstrip().endswith("⎤ ⎡ 1  0 ⎤") for line in lines)  # not by columns 1–2
+    times = [line for line in lines if line.lstrip().startswith("×")]
+    assert times == ["× ⎢ 0  1 ⎥"] and lines[-1].strip() == "⎣ 1  1 ⎦"
+    assert lines.index(times[0]) == 7  # below the last group (column 3's two rows)
+    assert lines[1].startswith("= ⎡")  # the equals sign by the first group, as before
+    approx = plain.display(rf"= {wide} \approx {other}", width=90).splitlines()
+    assert not any("×" in line for line in approx)
+    assert approx[-2].startswith("≈ ⎢ 0  1 ⎥")
+
+
 def test_greek_letters_are_drawn_as_letters_not_spelled() -> None:
     """rope's text solution printed ``cos 2varphi - sin varphi``."""
     assert plain.inline(r"\cos 2 \varphi - \sin \varphi") == "cos 2φ - sin φ"

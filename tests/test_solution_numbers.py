@@ -38,11 +38,16 @@ def test_symbolic_weights_are_worked_with_the_numbers_the_setup_says_it_chose_an
         assert steps[key].chosen is not None
         name = steps[key].symbol
         assert steps[key].chosen.removeprefix(name).split(" ", 2)[2] == value, key
-    # A chosen value that an earlier step printed is named, not printed twice: W_O and W_K
-    # chosen as the identity and as W_Q make O the concatenation and K_1 the queries; O is
-    # the concatenation exactly (not only to its decimals).
+    # A chosen value that an earlier step printed is named, not printed twice: W_K chosen as
+    # W_Q makes K_1 the queries. The last step is the answer: O is the concatenation exactly
+    # (W_O chosen the identity), and it says so in one sentence and keeps its numbers.
     assert concrete["output"].approx == concrete["concat"].approx
-    assert steps["output"].chosen == r"O = \mathrm{MultiHead}"
+    assert steps["output"].chosen == r"O = \mathrm{MultiHead} \approx " + concrete["concat"].approx
+    assert steps["output"].chosen_said == (
+        r"With the chosen numbers $W_{O}$ is the identity, so $O$ equals $\mathrm{MultiHead}$ "
+        "(the step “Concatenated heads” above):"
+    )
+    assert steps["head1.q"].chosen_said is None
     assert steps["head1.k"].chosen == "K_{1} = Q_{1}"
     assert steps["head1.v"].chosen == "V_{1} = X_{1}"  # the given slice, at W_V = I
     # the weights now differ (0.01 to 0.56), where the identity gave 0.10 to 0.15 everywhere

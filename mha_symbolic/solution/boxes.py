@@ -19,6 +19,12 @@ class Box:
         self.width = len(lines[0]) if len(lines) == 1 else max(map(len, lines), default=0)
 
 
+class Grouped(Box):
+    """A matrix drawn in groups of columns, one below the other (too wide for the page)."""
+
+    __slots__ = ()
+
+
 def text_box(text: str) -> Box:
     return Box((text,))
 
@@ -127,7 +133,27 @@ def _too_wide(cells: list[list[str]], widths: list[int], width: int, columns: Co
         # group's brackets, its label above it: "= 1/2 columns 1–2:" read as words.
         base = len(lines) + part.base if base is None else base
         lines.extend(part.lines)
-    return Box(tuple(lines), base or 0)
+    return Grouped(tuple(lines), base or 0)
+
+
+def below_groups(parts: list[Box]) -> list[Box]:
+    """``parts`` of a line, with what follows a matrix in column groups (a product's other
+    factor) set below its last group after a ``×``, instead of beside its first group, where
+    it read as that group's factor alone (alibi's A_1 V_1: V_1 by A_1's columns 1–2)."""
+    at = next((k for k, part in enumerate(parts) if isinstance(part, Grouped)), None)
+    rest = parts[at + 1 :] if at is not None else []
+    if at is None or not any("".join(part.lines).strip() for part in rest):
+        return parts
+    while rest and not "".join(rest[0].lines).strip():
+        rest = rest[1:]
+    head = hconcat(parts[: at + 1])
+    # A relation after the groups (= or ≈ their value) goes below them as it is: no ×.
+    relation = "".join(rest[0].lines).strip()[:1] in ("=", "≈", "<", ">", "≤", "≥")
+    tail = hconcat(rest if relation else [text_box("× "), *rest])
+    offset = sum(part.width for part in parts[:at]) - 2  # the × before the group's brackets
+    lines = [" " * max(-offset, 0) + line for line in head.lines]
+    lines += [" " * max(offset, 0) + line for line in tail.lines]
+    return [Box(tuple(lines), head.base)]
 
 
 def cut(text: str, width: int, indent: int) -> list[str]:

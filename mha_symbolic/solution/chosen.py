@@ -56,12 +56,11 @@ def chosen_values(d: Derivation, free: set[sp.Basic] | None = None) -> dict[sp.S
     return values
 
 
-def is_earlier_step(
-    d: Derivation, values: Mapping[sp.Symbol, sp.Expr], step: Step, name: str
-) -> bool:
-    """Whether ``step``'s formula, with the chosen matrices put in, is the earlier step named
-    ``name`` exactly (``MultiHead W_O`` with W_O chosen the identity is MultiHead: O = MultiHead,
-    not only to the printed decimals)."""
+def _chosen_matrices(
+    d: Derivation, values: Mapping[sp.Symbol, sp.Expr]
+) -> dict[sp.Basic, sp.Basic]:
+    """Each given matrix whose entries were all chosen -> its value at them (the identity as
+    ``Identity``, which a product drops)."""
     chosen: dict[sp.Basic, sp.Basic] = {}
     for symbol, value in d.bindings.items():
         if not isinstance(value, sp.MatrixBase) or not isinstance(symbol, sp.MatrixSymbol):
@@ -71,10 +70,31 @@ def is_earlier_step(
             matrix = sp.ImmutableMatrix(value.subs(values))
             square = matrix.rows == matrix.cols
             chosen[symbol] = sp.Identity(matrix.rows) if square and matrix.is_Identity else matrix
+    return chosen
+
+
+def is_earlier_step(
+    d: Derivation, values: Mapping[sp.Symbol, sp.Expr], step: Step, name: str
+) -> bool:
+    """Whether ``step``'s formula, with the chosen matrices put in, is the earlier step named
+    ``name`` exactly (``MultiHead W_O`` with W_O chosen the identity is MultiHead: O = MultiHead,
+    not only to the printed decimals)."""
     if not isinstance(step.formula, sp.MatrixExpr):
         return False
-    at = step.formula.subs(chosen).doit()
+    at = step.formula.subs(_chosen_matrices(d, values)).doit()
     return isinstance(at, sp.MatrixSymbol) and at.name == name
+
+
+def identity_factors(d: Derivation, values: Mapping[sp.Symbol, sp.Expr], step: Step) -> list[str]:
+    """The matrices of ``step``'s formula chosen as the identity, by LaTeX name (``W_{O}``)."""
+    formula = step.formula
+    if not isinstance(formula, sp.MatrixExpr):
+        return []
+    return [
+        sp.latex(symbol)
+        for symbol, value in _chosen_matrices(d, values).items()
+        if isinstance(value, sp.Identity) and formula.has(symbol)
+    ]
 
 
 def _query_or_key(name: sp.Basic) -> bool:

@@ -12,6 +12,7 @@ from mha_symbolic.solution.boxes import (
     Box,
     Columns,
     aligned,
+    below_groups,
     cut,
     hconcat,
     matrix,
@@ -119,7 +120,7 @@ class _Parser:
                 parts.append(_script(base, self.flat_group(), token))
                 continue
             parts.append(self.atom())
-        return _tidy(hconcat(parts))
+        return _tidy(hconcat(below_groups(parts)))
 
     def atom(self) -> Box:
         token = self.take()

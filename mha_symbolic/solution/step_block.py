@@ -11,7 +11,7 @@ import sympy as sp
 from mha_symbolic.exact.derivation import Step
 from mha_symbolic.language.locales import generic_key, step_title
 from mha_symbolic.solution import claim_marks, entries, latex, notes, plain, textbook
-from mha_symbolic.solution.chosen import at_chosen, is_earlier_step
+from mha_symbolic.solution.chosen_step import chosen_lines
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.remarks import remarks, temperature
 from mha_symbolic.solution.view import StepBlock, TokenRow
@@ -59,6 +59,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         worked, exact = worked or pulled, None
     entry = None if passed_on else _first_entry(context, step, shown, book)
     numbers = _numbers(context, step)
+    chosen, chosen_said = chosen_lines(context, step, shown)
     block = StepBlock(
         key=step.key,
         kind=step.kind,
@@ -79,40 +80,14 @@ def step_block(context: Context, step: Step) -> StepBlock:
         marks=claim_marks.marks(context, step),
         assumptions=notes.assumptions(context, step),
         analogy=_said(context, "analogies", step, numbers),
-        chosen=_chosen(context, step, shown),
+        chosen=chosen,
+        chosen_said=chosen_said,
     )
     if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
     return block
-
-
-def _chosen(context: Context, step: Step, shown: latex.Shown) -> str | None:
-    """The step's value at the chosen numbers; the name of an earlier step instead when that
-    printed the same matrix (``O = MultiHead``: a chosen W_O of the identity passes its input
-    on, and the matrix just shown is not printed twice; ``V_1 = X_1``, a given slice); nothing
-    when the earlier step's general value is this one's too (one head's C is head_1)."""
-    general = shown.exact
-    line = at_chosen(step, context.chosen, context.settings_for(step.key), context.subterms)
-    if line is None:
-        if context.chosen and not shown.named and general is not None:
-            printed = (r" \approx " + shown.approx) if shown.approx else " = " + general
-            context.chosen_shown.setdefault(printed, (step.symbol.name, general))
-        return None
-    name = step.symbol.name
-    for relation in (r" \approx ", " = "):
-        if line.startswith(name + relation):
-            value = relation + line[len(name + relation) :]
-            earlier, exact = context.chosen_shown.setdefault(value, (name, general))
-            if earlier == name:
-                return line
-            if general is not None and exact == general:
-                return None
-            if is_earlier_step(context.d, context.chosen, step, earlier):
-                relation = " = "  # equal decimals, and equal exactly
-            return name + relation + earlier
-    return line
 
 
 def _value_lines(

@@ -182,6 +182,7 @@ class StepBlock:
     assumptions: tuple[Assumption, ...] = ()
     analogy: str | None = None  # a picture of the step, in the spirit of seed 004's
     chosen: str | None = None  # LaTeX: the value at the numbers chosen for its symbols
+    chosen_said: str | None = None  # the words before it, when not "With the chosen numbers:"
     # --detail token: every query's working of this step, stage by stage, in place of its
     # matrix working
     by_token: tuple[Part, ...] = ()
