@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.heldout_help import a, block, given, one, other, settled
+from tests.corpus.heldout_judge8b import JUDGE_DOCS_8B
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -255,4 +256,4 @@ EN_NOTEBOOK = Doc(
     ),
 )
 
-JUDGE_DOCS_8: list[Doc] = [ZH_BLOG, ZH_EXERCISE, EN_NOTEBOOK]
+JUDGE_DOCS_8: list[Doc] = [ZH_BLOG, ZH_EXERCISE, EN_NOTEBOOK, *JUDGE_DOCS_8B]
