@@ -69,6 +69,8 @@ EXPECTED = {
     "heldout/en-notebook-numpy-random-qkv-scaled-weights-causal-mask.ipynb": (103, 0, 0),
     "heldout/ko-notebook-torch-linear-qkv-batch-of-one-grad-fn.ipynb": (21, 0, 0),
     "heldout/ko-notebook-torch-book-chapter-embedded-sentence-one-query.ipynb": (16, 0, 0),
+    "heldout/pt-notebook-torch-gato-tapete-simplified-self-attention.ipynb": (113, 0, 0),
+    "heldout/pt-notebook-torch-fused-qkv-projection-declared-two-heads-causal.ipynb": (96, 0, 0),
     "heldout/qa-quiz-attention-output.md": (18, 0, 0),
     "heldout/exercise-html-attention-test-cases.html": (4, 4, 0),
     "heldout/blog-bahdanau-seq2seq-losses-only.md": (0, 0, 0),
