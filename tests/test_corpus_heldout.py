@@ -71,6 +71,7 @@ EXPECTED = {
     "heldout/ko-notebook-torch-book-chapter-embedded-sentence-one-query.ipynb": (16, 0, 0),
     "heldout/pt-notebook-torch-gato-tapete-simplified-self-attention.ipynb": (113, 0, 0),
     "heldout/pt-notebook-torch-fused-qkv-projection-declared-two-heads-causal.ipynb": (96, 0, 0),
+    "heldout/en-md-why-scale-dot-products-softmax-collapse-slips.md": (20, 6, 0),
     "heldout/qa-quiz-attention-output.md": (18, 0, 0),
     "heldout/exercise-html-attention-test-cases.html": (4, 4, 0),
     "heldout/blog-bahdanau-seq2seq-losses-only.md": (0, 0, 0),

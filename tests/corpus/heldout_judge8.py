@@ -10,6 +10,7 @@ import numpy as np
 from tests.corpus.heldout_help import a, block, given, one, other, settled
 from tests.corpus.heldout_judge8b import JUDGE_DOCS_8B
 from tests.corpus.heldout_judge8c import JUDGE_DOCS_8C
+from tests.corpus.heldout_judge8d import JUDGE_DOCS_8D
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -257,4 +258,11 @@ EN_NOTEBOOK = Doc(
     ),
 )
 
-JUDGE_DOCS_8: list[Doc] = [ZH_BLOG, ZH_EXERCISE, EN_NOTEBOOK, *JUDGE_DOCS_8B, *JUDGE_DOCS_8C]
+JUDGE_DOCS_8: list[Doc] = [
+    ZH_BLOG,
+    ZH_EXERCISE,
+    EN_NOTEBOOK,
+    *JUDGE_DOCS_8B,
+    *JUDGE_DOCS_8C,
+    *JUDGE_DOCS_8D,
+]
