@@ -72,6 +72,7 @@ EXPECTED = {
     "heldout/pt-notebook-torch-gato-tapete-simplified-self-attention.ipynb": (113, 0, 0),
     "heldout/pt-notebook-torch-fused-qkv-projection-declared-two-heads-causal.ipynb": (96, 0, 0),
     "heldout/en-md-why-scale-dot-products-softmax-collapse-slips.md": (20, 6, 0),
+    "heldout/ru-notebook-torch-self-attention-seminar-approximated-weights.ipynb": (134, 1, 0),
     "heldout/qa-quiz-attention-output.md": (18, 0, 0),
     "heldout/exercise-html-attention-test-cases.html": (4, 4, 0),
     "heldout/blog-bahdanau-seq2seq-losses-only.md": (0, 0, 0),
