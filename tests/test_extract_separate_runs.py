@@ -132,3 +132,12 @@ def test_random_scores_under_a_mask_after_a_worked_example_are_their_own() -> No
     assert ("output", "rounded") in verdicts or ("output", "within") in verdicts, verdicts
     assert {"head1.masked", "head1.weights"} <= {key for key, _ in verdicts}, verdicts
     assert all(v != "wrong" for _, v in verdicts), verdicts
+
+
+def test_the_heads_of_one_layer_printed_in_turn_stay_one_example() -> None:
+    """Head 2's output printed after head 1's is no example of its own (it starts from no
+    logits): the page stays one example of two heads."""
+    from tests.test_extract_bengali import HEADS
+
+    verdicts = _verdicts(HEADS, "md")
+    assert len(verdicts) == 4 and all(v != "wrong" for _, v in verdicts), verdicts

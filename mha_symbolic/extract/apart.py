@@ -11,6 +11,7 @@ from mha_symbolic.extract.by_numbers import Example
 from mha_symbolic.extract.reading import Seen
 
 _PROJECTS = ("x", "w_q", "w_k", "w_v", "q", "k", "v", "head.x")
+_LOGITS = ("scores", "scaled", "softmax_argument", "masked")
 
 
 def apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
@@ -26,9 +27,8 @@ def apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
         last = spans[0][1]
         kept = [s for s in seen if s.item.line <= last]
         rest = [s for s in seen if s.item.line > last]
-        logits = ("scores", "scaled", "softmax_argument", "masked")
         projects = any(s.role in _PROJECTS for s in seen)
-        again = any(s.role in logits and (not projects or _whole_square(s)) for s in rest)
+        again = any(s.role in _LOGITS and (not projects or _whole_square(s)) for s in rest)
         if kept and again and not any(s.role in _PROJECTS for s in rest):
             return [kept, rest]
     if not spans or overlap:
@@ -37,9 +37,14 @@ def apart(seen: list[Seen], found: Sequence[Example]) -> list[list[Seen]]:
     for s in seen:
         at = [n for n, (first, _) in enumerate(spans) if first <= s.item.line]
         groups[at[-1] if at else 0].append(s)
-    projected = any(s.role in ("x", "q") for s in seen)
-    later = [s for g in groups[1:] for s in g]
-    return [seen] if projected and any(s.role in _PROJECTS for s in later) else groups
+    if not any(s.role in ("x", "q") for s in seen):
+        return groups
+    own = all(
+        any(s.role in _LOGITS and _whole_square(s) for s in g)
+        and not any(s.role in _PROJECTS or s.head is not None for s in g)
+        for g in groups[1:]
+    )  # each later example starts from logits of its own, not a head of the first
+    return groups if own else [seen]
 
 
 def _whole_square(s: Seen) -> bool:
