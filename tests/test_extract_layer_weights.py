@@ -120,3 +120,15 @@ def test_what_depends_on_weights_never_given_is_not_called_wrong() -> None:
     assert "wrong" not in verdicts.values(), verdicts
     notes = [str(n) for one in found for n in one.notes]
     assert any("depends on weights the page does not give" in n for n in notes), notes
+
+
+def test_a_cell_printing_anything_but_names_is_not_read_print_by_print() -> None:
+    """print(k.T) prints the transpose, print(k[0]) one row: the arrays of such a cell are not
+    named print by print (a transpose named K had been judged as K)."""
+    for other in ("k.T", "k[0]", "np.round(k, 3)"):
+        document = read_document(_notebook(prints=f"x)\nprint({other}"), "ipynb")
+        first = next(n for n, line in enumerate(document.lines) if line.output)
+        assert print_of(document, first) is None, other
+    document = read_document(_notebook(prints='"X:", x)\nprint(k'), "ipynb")
+    first = next(n for n, line in enumerate(document.lines) if line.output)
+    assert print_of(document, first) == 'print("X:", x)'

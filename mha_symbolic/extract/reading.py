@@ -17,6 +17,7 @@ from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.labelled_work import label_row, labelled_work
 from mha_symbolic.extract.layer_weights import as_assignment
 from mha_symbolic.extract.layouts import indexed_entries
+from mha_symbolic.extract.shape_mentions import stated_shapes
 from mha_symbolic.extract.statement_names import (
     RELATION,
     annotation,
@@ -62,6 +63,8 @@ _GENERIC_OUTPUT = ("output", "out", "attentionoutput", "result", "outputs")
 _PRINT = re.compile(
     r"^(?:print\(\s*(?:f?[\"']([^\"']*)[\"']\s*,\s*)?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*))$"
 )
+# A comment after code on the item's line ("Key = X @ W_k  # [4, 2]"): what follows is a note.
+_COMMENT_END = re.compile(r"(?:^|\n)[^#\n]*\S[^#\n]*#\s*$")
 # Code that names its array itself, with a name no role has: no label above names it.
 _OWN_NAME = re.compile(r"(?:^|\n)[^\S\n]*[A-Za-z_]\w*[^\S\n]*=(?!=)[^=\n]*$")
 _NAMED_AFTER = re.compile(
@@ -123,7 +126,7 @@ def read(document: Document) -> Reading:
                     names=_tags([(role.role, role.head, name)]),
                 )
             )
-    seen = call_roles(sorted(seen, key=lambda s: s.item.start), text.body)
+    seen = stated_shapes(call_roles(sorted(seen, key=lambda s: s.item.start), text.body))
     labels = _row_labels(seen)
     return Reading(document, text, tuple(seen), tokens or labels)
 
@@ -346,7 +349,9 @@ def _heading_name(
 
 
 def _is_shape(item: Item) -> bool:
-    if item.kind != "tuple" or item.shape != (1, 2):
+    """A shape: a printed (4, 2), or a code comment's ``# [4, 2]`` after a statement."""
+    comment = _COMMENT_END.search(item.statement) and len(item.rows) == 1 < len(item.rows[0]) < 5
+    if not comment and (item.kind != "tuple" or item.shape != (1, 2)):
         return False
     if not all(e.isdigit() and int(e) > 0 for e in item.rows[0]):
         return False

@@ -295,7 +295,10 @@ def _found_scale(draft: Draft, found: Sequence[Example]) -> None:
         draft.set("inputs", "printed", "the printed results follow the inputs' rounded digits")
 
 
-_GIVEN_KEYS = ("x", "query", "key", "value", "q", "k", "v", "scores", "attention_weights")
+_GIVEN_KEYS = (
+    *("x", "query", "key", "value", "q", "k", "v", "scores", "attention_weights"),
+    *("weights.w_q", "weights.w_k", "weights.w_v", "weights.w_o"),  # random weights printed
+)
 _COMPUTED_DECIMALS = 4  # digits a hand-made example never sets: the print of a computed array
 
 
