@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar
 
-if TYPE_CHECKING:  # reading calls this module as it reads
-    from mha_symbolic.extract.reading import Seen
+Seen = TypeVar("Seen", bound=Any)  # reading's Seen (reading calls this module as it reads)
 
 _MATRICES = ("x", "w_q", "w_k", "w_v", "w_o", "q", "k", "v", "scores", "weights", "output")
 
