@@ -200,8 +200,11 @@ def _judge_symbolic(difference: sp.Expr) -> str:
 
 def _decimal(value: sp.Expr, ball: Any, places: int) -> str | None:
     """``value`` in decimals, from its enclosure when it has one (an exponential sum of
-    thousands of terms evaluates slowly); a rational's own decimals keep their short form."""
-    if value.is_infinite:
+    thousands of terms evaluates slowly); a rational's own decimals keep their short form.
+    A finite enclosure proves the value finite: SymPy is not asked (its inference over a
+    large exact entry takes longer than the rest of the report)."""
+    finite = ball is not None and ball.is_finite()
+    if not finite and value.is_infinite:
         return "-∞" if value.is_extended_negative else "∞"  # a masked score, as readers write it
     if ball is not None and not value.is_Rational:
         quick = decimal_of(ball, places)
