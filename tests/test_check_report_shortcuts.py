@@ -1,5 +1,6 @@
 """The report's shortcuts give what the plain computations give: an entry's decimals with a
-finite enclosure (SymPy is not asked whether the value is infinite)."""
+finite enclosure (SymPy is not asked whether the value is infinite), and exact values printed
+once and kept (LaTeX for JSON, one line for the text table)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mha_symbolic.check.verdicts import _decimal, decimal_text
+from mha_symbolic.check.report import _Plain, _plain
+from mha_symbolic.check.verdicts import ClaimVerdict, _decimal, _latex, decimal_text
 from mha_symbolic.exact import balls
 from mha_symbolic.exact.rounding import decimal_of
 
@@ -48,3 +50,21 @@ def test_decimal_with_or_without_an_enclosure_is_the_plain_one(
         with balls.precision(100):
             ball = balls.to_arb(value, {})
     assert _decimal(value, ball, places) == _plain_decimal(value, ball, places)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(_entries(), min_size=1, max_size=3), min_size=1, max_size=3))
+def test_exact_values_printed_once_are_printed_as_sympy_prints_them(
+    rows: list[list[sp.Expr]],
+) -> None:
+    width = min(len(row) for row in rows)
+    matrix = sp.ImmutableMatrix([row[:width] for row in rows])
+    verdict = ClaimVerdict(None, matrix, "exact", (), None, ())  # type: ignore[arg-type]
+    for _ in range(2):  # printed, then read back from what was kept
+        if matrix.shape == (1, 1):
+            assert verdict.exact_latex == sp.latex(matrix[0, 0])
+        else:
+            assert verdict.exact_latex == sp.latex(matrix, mat_str="bmatrix", mat_delim="")
+        for value in matrix:
+            assert _latex(value) == sp.latex(value)
+            assert _plain(value) == _Plain().doprint(value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +11,7 @@ import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
+from sympy.printing.latex import LatexPrinter
 
 from mha_symbolic.check.claims import Claim, Printed, Side
 from mha_symbolic.exact import balls
@@ -245,7 +247,7 @@ class EntryVerdict:
         return {
             "index": list(self.index),
             "claimed": self.claimed.text,
-            "exact": sp.latex(self.exact),
+            "exact": _latex(self.exact),
             "decimal": self.decimal,
             "verdict": self.verdict,
         }
@@ -297,8 +299,8 @@ class ClaimVerdict:
     @property
     def exact_latex(self) -> str:
         if self.exact.shape == (1, 1):
-            return sp.latex(self.exact[0, 0])
-        return sp.latex(self.exact, mat_str="bmatrix", mat_delim="")
+            return _latex(self.exact[0, 0])
+        return _MatrixLatex({"mat_str": "bmatrix", "mat_delim": ""}).doprint(self.exact)
 
     def to_dict(self, words: Voice | None = None) -> dict[str, Any]:
         """Plain data (keys and verdicts as they are; sentences in ``words``' language)."""
@@ -315,6 +317,23 @@ class ClaimVerdict:
             "mistakes": [words.sentence(m) for m in self.mistakes],
             "entries": [entry.to_dict() for entry in self.entries],
         }
+
+
+@functools.lru_cache(maxsize=4096)
+def _latex(value: sp.Expr) -> str:
+    """``sp.latex(value)``, kept: the claims on one step print the same entries, in a matrix
+    and one by one, and again in the next claim (equal values are equal trees, printed alike)."""
+    return str(sp.latex(value))
+
+
+class _MatrixLatex(LatexPrinter):
+    """``sp.latex`` of a matrix, its entries printed by :func:`_latex` (an entry is printed
+    on its own, with no context: its text is the same in a matrix and alone)."""
+
+    def _print(self, expr: Any, **kwargs: Any) -> str:
+        if self._print_level == 1 and not kwargs:  # an entry of the matrix
+            return _latex(expr)
+        return str(super()._print(expr, **kwargs))
 
 
 def judge_side(
