@@ -362,11 +362,19 @@ def _entry(index: tuple[int, int], printed: Printed, exact: sp.Expr, ball: Any) 
 
 
 def holds_for(claim: Claim, value: Matrix) -> bool:
-    """Whether every side of the claim holds for ``value`` (a step's value, whole)."""
+    """Whether every side of the claim holds for ``value`` (a step's value, whole): judged
+    entry by entry up to the first that does not hold (a mistake's values seldom match, and
+    each entry judged without an enclosure is a SymPy evaluation)."""
     target = claim.target(value)
     for side in claim.sides:
-        entries = judge_side(claim, side, target)
-        if entries is None or not all(e.holds for e in entries):
+        if side.shape != target.shape:  # (judge_side: None)
+            return False
+        pairs = (
+            (target[i, j], printed)
+            for i, row in enumerate(side.rows)
+            for j, printed in enumerate(row)
+        )
+        if not all(judge(exact, printed) in HOLDS for exact, printed in pairs):
             return False
     return True
 
