@@ -102,6 +102,9 @@ def run(
 
 def serve() -> None:
     # The imports every child then shares (the CLI imports the rest lazily, per command).
+    # The LaTeX library (about 0.3 s), imported by a child on its first value in LaTeX.
+    import latex2sympy2_extended.latex2sympy2  # noqa: F401
+
     import mha_symbolic
     import mha_symbolic.check.findings
     import mha_symbolic.check.judge

@@ -46,3 +46,20 @@ def test_text_the_library_cannot_read_is_one_refusal():
     assert (
         refused.value.reason == "the LaTeX reader cannot read it (I expected something else here)"
     )
+
+
+@pytest.mark.parametrize("name", ["tau", "x_1", "d_{k}", "v_{12}", "V"])
+@pytest.mark.parametrize("before", [0, 1, 11])
+def test_a_value_that_is_one_name_is_its_symbol_as_the_library_reads_it(name, before):
+    """The shortcut for one name (no parse) gives what the library's tree gives."""
+    symbols = [sp.Symbol(f"other{k}") for k in range(before)] + [TAU]
+    text = f"(s_{{{before}}})"
+    assert latex_adapter._LONE_NAME.fullmatch(text)
+    through_library = latex_adapter._build(latex_adapter._tree(text), symbols)
+    assert latex_adapter.convert(text, symbols) == through_library == TAU
+    reader = grammar._Reader(grammar.tokens(name), {name: TAU})
+    piece = reader.value()
+    assert piece.text == "(s_{0})"
+    assert grammar.read(name, {name: TAU}) == latex_adapter._build(
+        latex_adapter._tree(piece.text), reader.symbols
+    )

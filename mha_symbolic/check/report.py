@@ -6,6 +6,7 @@ Step keys, printed claims, exact values and decimals are data and stay as they a
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import textwrap
@@ -43,8 +44,10 @@ class _Plain(StrPrinter):
         return "-∞"
 
 
+@functools.lru_cache(maxsize=4096)
 def _plain(value: sp.Expr) -> str:
-    return _Plain().doprint(value)
+    """The value in one line, kept: the claims on one step show the same entries again."""
+    return str(_Plain().doprint(value))
 
 
 _MAX_NODES = 200  # an exact value larger than this is too long to print in a report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +11,7 @@ import flint
 import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 from sympy.core.evalf import PrecisionExhausted
+from sympy.printing.latex import LatexPrinter
 
 from mha_symbolic.check.claims import Claim, Printed, Side
 from mha_symbolic.exact import balls
@@ -200,8 +202,11 @@ def _judge_symbolic(difference: sp.Expr) -> str:
 
 def _decimal(value: sp.Expr, ball: Any, places: int) -> str | None:
     """``value`` in decimals, from its enclosure when it has one (an exponential sum of
-    thousands of terms evaluates slowly); a rational's own decimals keep their short form."""
-    if value.is_infinite:
+    thousands of terms evaluates slowly); a rational's own decimals keep their short form.
+    A finite enclosure proves the value finite: SymPy is not asked (its inference over a
+    large exact entry takes longer than the rest of the report)."""
+    finite = ball is not None and ball.is_finite()
+    if not finite and value.is_infinite:
         return "-∞" if value.is_extended_negative else "∞"  # a masked score, as readers write it
     if ball is not None and not value.is_Rational:
         quick = decimal_of(ball, places)
@@ -242,7 +247,7 @@ class EntryVerdict:
         return {
             "index": list(self.index),
             "claimed": self.claimed.text,
-            "exact": sp.latex(self.exact),
+            "exact": _latex(self.exact),
             "decimal": self.decimal,
             "verdict": self.verdict,
         }
@@ -294,8 +299,8 @@ class ClaimVerdict:
     @property
     def exact_latex(self) -> str:
         if self.exact.shape == (1, 1):
-            return sp.latex(self.exact[0, 0])
-        return sp.latex(self.exact, mat_str="bmatrix", mat_delim="")
+            return _latex(self.exact[0, 0])
+        return _MatrixLatex({"mat_str": "bmatrix", "mat_delim": ""}).doprint(self.exact)
 
     def to_dict(self, words: Voice | None = None) -> dict[str, Any]:
         """Plain data (keys and verdicts as they are; sentences in ``words``' language)."""
@@ -312,6 +317,23 @@ class ClaimVerdict:
             "mistakes": [words.sentence(m) for m in self.mistakes],
             "entries": [entry.to_dict() for entry in self.entries],
         }
+
+
+@functools.lru_cache(maxsize=4096)
+def _latex(value: sp.Expr) -> str:
+    """``sp.latex(value)``, kept: the claims on one step print the same entries, in a matrix
+    and one by one, and again in the next claim (equal values are equal trees, printed alike)."""
+    return str(sp.latex(value))
+
+
+class _MatrixLatex(LatexPrinter):
+    """``sp.latex`` of a matrix, its entries printed by :func:`_latex` (an entry is printed
+    on its own, with no context: its text is the same in a matrix and alone)."""
+
+    def _print(self, expr: Any, **kwargs: Any) -> str:
+        if self._print_level == 1 and not kwargs:  # an entry of the matrix
+            return _latex(expr)
+        return str(super()._print(expr, **kwargs))
 
 
 def judge_side(
@@ -340,11 +362,19 @@ def _entry(index: tuple[int, int], printed: Printed, exact: sp.Expr, ball: Any) 
 
 
 def holds_for(claim: Claim, value: Matrix) -> bool:
-    """Whether every side of the claim holds for ``value`` (a step's value, whole)."""
+    """Whether every side of the claim holds for ``value`` (a step's value, whole): judged
+    entry by entry up to the first that does not hold (a mistake's values seldom match, and
+    each entry judged without an enclosure is a SymPy evaluation)."""
     target = claim.target(value)
     for side in claim.sides:
-        entries = judge_side(claim, side, target)
-        if entries is None or not all(e.holds for e in entries):
+        if side.shape != target.shape:  # (judge_side: None)
+            return False
+        pairs = (
+            (target[i, j], printed)
+            for i, row in enumerate(side.rows)
+            for j, printed in enumerate(row)
+        )
+        if not all(judge(exact, printed) in HOLDS for exact, printed in pairs):
             return False
     return True
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
@@ -391,7 +392,7 @@ def _entries(text: str) -> list[str]:
 
 
 def _close(printed: str, exact: sp.Expr, float32: bool = False) -> bool:
-    if exact.free_symbols:
+    if _symbolic(exact):
         return False
     try:
         number = Decimal(printed.replace("−", "-"))
@@ -401,11 +402,32 @@ def _close(printed: str, exact: sp.Expr, float32: bool = False) -> bool:
     unit = (
         Decimal(10) ** exponent if isinstance(exponent, int) and exponent < 0 else Decimal("1e-9")
     )
-    if exact.is_infinite:  # -oo: a mask's entry, printed -inf
-        return number.is_infinite() and (number < 0) == bool(exact.is_extended_negative)
+    infinite, negative = _infinite(exact)
+    if infinite:  # -oo: a mask's entry, printed -inf
+        return number.is_infinite() and (number < 0) == negative
     if number.is_infinite():
         return False
-    value = Decimal(str(sp.N(exact, 30)))
+    value = _thirty_digits(exact)
     if float32:  # a float32 value printed to more digits than float32 holds
         unit = max(unit, Decimal(SLACK) * max(abs(value), Decimal(1)))
     return abs(value - number) <= unit
+
+
+# What _close asks of an exact entry, kept: the same derivation's entries are compared with
+# the printed numbers again and again (each claim, each neighbouring step, each scale).
+@functools.lru_cache(maxsize=8192)
+def _symbolic(exact: sp.Expr) -> bool:
+    return bool(exact.free_symbols)
+
+
+@functools.lru_cache(maxsize=8192)
+def _infinite(exact: sp.Expr) -> tuple[bool, bool]:
+    """Whether the entry is infinite (-oo: a mask's), and then whether it is negative."""
+    if not exact.is_infinite:
+        return False, False
+    return True, bool(exact.is_extended_negative)
+
+
+@functools.lru_cache(maxsize=8192)
+def _thirty_digits(exact: sp.Expr) -> Decimal:
+    return Decimal(str(sp.N(exact, 30)))
