@@ -39,6 +39,7 @@ from mha_symbolic.extract.reading import Reading, Seen, read
 from mha_symbolic.extract.row_lines import row_lines
 from mha_symbolic.extract.single_precision import mark_float32
 from mha_symbolic.extract.softmax_calls import called_softmax
+from mha_symbolic.extract.temperature_tables import temperature_tables
 from mha_symbolic.extract.token_lines import token_lines
 from mha_symbolic.extract.token_products import token_products
 from mha_symbolic.extract.unfit import unfit
@@ -123,7 +124,7 @@ def _searched(
             split = [g for g in split_examples(cut) if g]
             groups.extend((g, own if len(split) == 1 else None) for g in split)
         stopped = stopped or note
-    return seen, examples, called_softmax(groups) or [([], None)], stopped
+    return seen, examples, temperature_tables(called_softmax(groups)) or [([], None)], stopped
 
 
 _RESULTS = ("head.output", "output", "concat")

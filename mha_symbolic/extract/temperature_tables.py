@@ -1,0 +1,119 @@
+"""A table of softmax(z / T) for several temperatures: one row per T, labelled by it ("T = 0.5",
+"τ = 2", "0.5"), its first columns the probabilities of the logits z the page printed or built
+before it (more columns, an entropy, are left alone). When the numbers say so (most rows are
+softmax(z / T) of their label's T at their printed digits; or the labels say "T =", every row
+is a distribution, and one row holds or the vector is named as logits: the rest are the page's
+slips), each row is an example of its own:
+z given as the scores, scale 1/T, the row claimed as the weights, judged even where it is wrong.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+
+from mha_symbolic.extract.by_numbers import Example
+from mha_symbolic.extract.reading import Seen
+
+Group = tuple[list[Seen], Example | None]
+_LABEL = re.compile(r"^\s*(?:[A-Za-zτ]\w*\s*=\s*)?([0-9]+(?:\.[0-9]+)?)\s*$")
+_NAMED = re.compile(r"^\s*(?:T|τ|t|temp|temperature)\s*=", re.IGNORECASE)
+_MIN_ROWS = 2  # rows that must hold before a table is read as temperatures
+
+
+def temperature_tables(groups: list[Group]) -> list[Group]:
+    """The groups with each temperature table taken out into one group per row."""
+    seen = [s for members, _ in groups for s in members]
+    found = [(t, z, temps) for t in seen if (read := _reading(t, seen)) for z, temps in [read]]
+    if not found:
+        return groups
+    taken = {id(t.item) for t, _, _ in found}
+    out: list[Group] = [
+        (kept, example if len(kept) == len(members) else None)
+        for members, example in groups
+        if (kept := [s for s in members if id(s.item) not in taken])
+    ]
+    for number, (table, z, temps) in enumerate(found, start=1):
+        scores = replace(z, role="scores", head=None, row=None, names=("scores:",))
+        for index, temperature in enumerate(temps):
+            row = table.item.rows[index][: len(z.item.rows[0])]
+            weights = replace(
+                table,
+                item=replace(table.item, rows=(row,), labels=(), columns=()),
+                role="weights",
+                head=None,
+                row=None,
+                name=f"{table.name or 'softmax'} (T = {temperature})",
+                names=("weights:",),
+            )
+            scale = str(1 / Fraction(temperature))
+            lines = (z.item.line, table.item.line)
+            own = Example(*lines, heads=1, complete=True, said=(), scale=scale, parent=-number)
+            out.append(([scores, weights], own))
+    return out
+
+
+def _reading(table: Seen, seen: Sequence[Seen]) -> tuple[Seen, list[str]] | None:
+    """(z, the temperatures) when ``table`` is a temperature table of a vector before it."""
+    labels = table.item.labels
+    rows = table.item.rows
+    if len(rows) < _MIN_ROWS or len(labels) != len(rows):
+        return None
+    temps = [m.group(1) if (m := _LABEL.match(label)) else "" for label in labels]
+    if not all(temps) or any(Fraction(t) == 0 for t in temps):
+        return None
+    named = all(_NAMED.match(label) for label in labels)  # "T = 0.5": the page says so
+    before = [s for s in seen if s.item.start < table.item.start and len(s.item.rows) == 1]
+    for z in reversed(before):
+        width = len(z.item.rows[0])
+        if not 2 <= width <= len(rows[0]):
+            continue
+        holding = _holding(z, rows, temps)
+        logits = holding or z.role in ("scores", "softmax_argument")  # named as logits
+        if holding >= max(_MIN_ROWS, len(rows) / 2) or (
+            named and logits and _probabilities(rows, width)
+        ):
+            return z, temps
+    return None
+
+
+def _probabilities(rows: Sequence[Sequence[str]], width: int) -> bool:
+    """Whether every row's first ``width`` entries sum to 1 at their printed digits."""
+    try:
+        return all(
+            abs(sum(float(e) for e in row[:width]) - 1)
+            <= sum(0.5 * 10 ** -_decimals(e) for e in row[:width]) + 1e-12
+            for row in rows
+        )
+    except ValueError:
+        return False
+
+
+def _holding(z: Seen, rows: Sequence[Sequence[str]], temps: list[str]) -> int:
+    """How many rows are softmax(z / T) of their T at their printed digits."""
+    try:
+        logits = [float(e.replace("−", "-")) for e in z.item.rows[0]]
+    except ValueError:
+        return 0
+    count = 0
+    for row, temperature in zip(rows, temps):
+        scaled = [v / float(temperature) for v in logits]
+        top = max(scaled)
+        exps = [math.exp(v - top) for v in scaled]
+        total = sum(exps)
+        try:
+            printed = [float(e.replace("−", "-")) for e in row[: len(logits)]]
+        except ValueError:
+            continue
+        count += all(
+            abs(e / total - p) <= 0.5 * 10 ** -_decimals(text) + 1e-12
+            for e, p, text in zip(exps, printed, row)
+        )
+    return count
+
+
+def _decimals(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0

@@ -1,0 +1,53 @@
+"""A table of softmax(z / T), one row per temperature, after the logits z: each row is judged as
+the softmax of z scaled by 1/T, right rows right and a wrong row wrong; a table of other numbers
+is no such table. Truths with numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mha_symbolic import check
+from mha_symbolic.extract import extract_all
+
+Z = np.array([2.0, 3.0, 8.0])
+TEMPERATURES = (0.5, 1.0, 2.0, 5.0)
+
+
+def softmax(s: np.ndarray) -> np.ndarray:
+    e = np.exp(s - s.max())
+    return e / e.sum()
+
+
+def _page(rows: list[np.ndarray], label: str = "T = ") -> str:
+    table = ["| Temperature | p0 | p1 | p2 | Entropy |", "|---|---|---|---|---|"]
+    for t, p in zip(TEMPERATURES, rows):
+        entropy = float(-(p * np.log(np.maximum(p, 1e-300))).sum())
+        table.append(f"| {label}{t} | " + " | ".join(f"{x:.4f}" for x in p) + f" | {entropy:.2f} |")
+    return (
+        "# Softmax with a temperature\n\nThe attention softmax divides its logits by T.\n\n"
+        "```python\nlogits = np.array([2.0, 3.0, 8.0])\n```\n\n" + "\n".join(table) + "\n"
+    )
+
+
+def _verdicts(page: str) -> list[str]:
+    found = extract_all(page, "md", reprints=True)
+    return [c.verdict for one in found for c in check(one.spec).claims if "weights" in c.key]
+
+
+def test_each_row_is_the_softmax_at_its_temperature() -> None:
+    rows = [softmax(Z / t) for t in TEMPERATURES]
+    verdicts = _verdicts(_page(rows))
+    assert len(verdicts) == len(TEMPERATURES)
+    assert all(v in ("rounded", "exact", "within") for v in verdicts), verdicts
+
+
+def test_a_row_worked_wrong_is_found() -> None:
+    rows = [softmax(Z / t) for t in TEMPERATURES]
+    rows[2] = np.array([0.0427, 0.0704, 0.8869])  # not softmax(z / 2): [0.0440, 0.0725, 0.8835]
+    verdicts = _verdicts(_page(rows))
+    assert verdicts.count("wrong") == 1 and len(verdicts) == len(TEMPERATURES), verdicts
+
+
+def test_rows_of_other_numbers_are_no_temperature_table() -> None:
+    rows = [np.array([0.2, 0.3, 0.5]) for _ in TEMPERATURES]  # distributions, not softmax(z/T)
+    assert _verdicts(_page(rows, label="run ")) == []
