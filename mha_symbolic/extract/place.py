@@ -349,7 +349,7 @@ def drop_undecidable(draft: Draft) -> None:
     for claim in draft.claims:
         if claim.key in draft.undecidable:
             draft.placing.append(
-                phrase("placing.unknowable", where=_origin(claim), key=code(claim.key))
+                phrase("placing.undecidable", where=_origin(claim), key=code(claim.key))
             )
     draft.claims = [c for c in draft.claims if c.key not in draft.undecidable]
 
@@ -369,7 +369,8 @@ def _exact_entries(claim: Value, values: Mapping[str, sp.MatrixBase]) -> list[sp
 def _numeric(text: str) -> bool:
     """Whether every printed entry is a number (not a symbol the page writes)."""
     try:
-        [Decimal(e.replace("−", "-")) for e in _entries(text)]
+        for entry in _entries(text):
+            Decimal(entry.replace("−", "-"))
     except InvalidOperation:
         return False
     return True
