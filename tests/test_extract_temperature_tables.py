@@ -4,6 +4,8 @@ is no such table. Truths with numpy."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from mha_symbolic import check
@@ -51,3 +53,25 @@ def test_a_row_worked_wrong_is_found() -> None:
 def test_rows_of_other_numbers_are_no_temperature_table() -> None:
     rows = [np.array([0.2, 0.3, 0.5]) for _ in TEMPERATURES]  # distributions, not softmax(z/T)
     assert _verdicts(_page(rows, label="run ")) == []
+
+
+def test_a_printed_table_with_the_temperature_as_its_first_column() -> None:
+    """A notebook's f-string table ("0.5 | 0.0000 | ... |", a header line and dashes above):
+    read as a table, its first column the temperatures."""
+    lines = ["T    | p0     | p1     | p2", "-" * 30]
+    lines += [
+        f"{t:<4} | " + " | ".join(f"{x:.4f}" for x in softmax(Z / t)) + " |" for t in TEMPERATURES
+    ]
+    cells = [
+        {"cell_type": "markdown", "source": "# Temperature\nThe attention softmax of z / T.\n"},
+        {
+            "cell_type": "code",
+            "source": "scores = np.array([2.0, 3.0, 8.0])\nfor t in temps:\n    print(row(t))",
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": "\n".join(lines)}],
+        },
+    ]
+    page = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}, indent=1)
+    found = extract_all(page, "ipynb", reprints=True)
+    verdicts = [c.verdict for one in found for c in check(one.spec).claims if "weights" in c.key]
+    assert len(verdicts) == len(TEMPERATURES), verdicts
+    assert all(v in ("rounded", "exact", "within") for v in verdicts), verdicts

@@ -53,8 +53,12 @@ def tables(text: Text, lines: list[str], before: Statement) -> tuple[list[Item],
 
 
 def _is_row(line: str) -> bool:
+    """A table row: "| a | b |", or a printed row closed by its last bar ("0.1 | 0.2 | 0.7 |",
+    an f-string table a notebook prints)."""
     stripped = line.strip()
-    return stripped.startswith("|") and stripped.count("|") >= 2
+    if stripped.startswith("|"):
+        return stripped.count("|") >= 2
+    return stripped.endswith("|") and stripped.count("|") >= 3
 
 
 def _cells(line: str) -> list[str]:

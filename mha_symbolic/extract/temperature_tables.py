@@ -27,19 +27,19 @@ _MIN_ROWS = 2  # rows that must hold before a table is read as temperatures
 def temperature_tables(groups: list[Group]) -> list[Group]:
     """The groups with each temperature table taken out into one group per row."""
     seen = [s for members, _ in groups for s in members]
-    found = [(t, z, temps) for t in seen if (read := _reading(t, seen)) for z, temps in [read]]
+    found = [(t, *read) for t in seen if (read := _reading(t, seen))]
     if not found:
         return groups
-    taken = {id(t.item) for t, _, _ in found}
+    taken = {id(t.item) for t, *_ in found}
     out: list[Group] = [
         (kept, example if len(kept) == len(members) else None)
         for members, example in groups
         if (kept := [s for s in members if id(s.item) not in taken])
     ]
-    for number, (table, z, temps) in enumerate(found, start=1):
+    for number, (table, z, temps, rows) in enumerate(found, start=1):
         scores = replace(z, role="scores", head=None, row=None, names=("scores:",))
         for index, temperature in enumerate(temps):
-            row = table.item.rows[index][: len(z.item.rows[0])]
+            row = tuple(rows[index][: len(z.item.rows[0])])
             weights = replace(
                 table,
                 item=replace(table.item, rows=(row,), labels=(), columns=()),
@@ -56,10 +56,14 @@ def temperature_tables(groups: list[Group]) -> list[Group]:
     return out
 
 
-def _reading(table: Seen, seen: Sequence[Seen]) -> tuple[Seen, list[str]] | None:
-    """(z, the temperatures) when ``table`` is a temperature table of a vector before it."""
-    labels = table.item.labels
-    rows = table.item.rows
+def _reading(
+    table: Seen, seen: Sequence[Seen]
+) -> tuple[Seen, list[str], Sequence[Sequence[str]]] | None:
+    """(z, the temperatures, the rows of probabilities) when ``table`` is a temperature table
+    of a vector printed before it."""
+    labels, rows = table.item.labels, table.item.rows
+    if not labels and rows and len(rows[0]) > 2:  # "0.5 | 0.0024 | ..." T as the first column
+        labels, rows = tuple(row[0] for row in rows), tuple(row[1:] for row in rows)
     if len(rows) < _MIN_ROWS or len(labels) != len(rows):
         return None
     temps = [m.group(1) if (m := _LABEL.match(label)) else "" for label in labels]
@@ -76,7 +80,7 @@ def _reading(table: Seen, seen: Sequence[Seen]) -> tuple[Seen, list[str]] | None
         if holding >= max(_MIN_ROWS, len(rows) / 2) or (
             named and logits and _probabilities(rows, width)
         ):
-            return z, temps
+            return z, temps, rows
     return None
 
 
