@@ -7,8 +7,9 @@ in code is), when every part of it is known: numpy / torch / jax constructors, i
 given by literals or by names set to integer literals earlier on the page (``d = 4``,
 ``N, D = 3, 4``), scalar arithmetic, ``.reshape`` / ``.view`` / ``.T`` and dtype
 conversions, and the entries set one by one right after it (``X[2, 4] = float("-inf")``).
-Anything else — a random draw, another array, a list literal (the list finder reads those),
-an index assignment by a mask — leaves the statement unread: a number is never guessed.
+Anything else — a random draw (but a seeded numpy generator's, seeded_draws), another array,
+a list literal (the list finder reads those), an index assignment by a mask — leaves the
+statement unread: a number is never guessed.
 Bounded: one line per statement, at most ``MAX_ENTRIES`` entries, ``MAX_SOURCE`` characters.
 """
 
@@ -26,6 +27,7 @@ import numpy as np
 from mha_symbolic.extract.formats import Line
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.layer_weights import layer_weight
+from mha_symbolic.extract.seeded_draws import DRAWN, Draws, is_draw
 
 MAX_ENTRIES = 4_096  # a tutorial's input; a bigger constructed array is no worked example
 MAX_SOURCE = 300  # characters of one statement read
@@ -55,20 +57,25 @@ def code_arrays(text: Text, lines: Sequence[Line]) -> list[Item]:
     scalars: dict[str, Scalar] = {}
     items: list[Item] = []
     events = _events(lines)
+    draws = Draws(lines)  # np.random's draws after np.random.seed(N), followed in order
     budget = MAX_BUILT
     number = 0
     while number < len(lines) and budget > 0 and len(items) <= MAX_ITEMS:
         index, line = number, lines[number]
         number += 1
-        if line.output or not line.text or len(line.text) > MAX_SOURCE:
+        if line.output or not line.text:
             continue
         setter = layer_weight(lines, index)
-        if line.text[0].isspace() and setter is None:
+        if len(line.text) > MAX_SOURCE or (line.text[0].isspace() and setter is None):
+            draws.unfollowed(line.text, scalars)
             continue
         _forget(line.text, scalars)
         found = setter or _ASSIGN.match(line.text)
-        value = _evaluated(found.group(2), scalars) if found and _worth(found.group(2)) else None
+        value = (
+            _evaluated(found.group(2), scalars, draws) if found and _worth(found.group(2)) else None
+        )
         if found is None or value is None:
+            draws.unfollowed(line.text, scalars)
             continue
         names = [name.strip() for name in found.group(1).split(",")]
         if len(names) > 1:  # "N, D = 3, 4": sizes (a tuple of arrays is not read)
@@ -94,7 +101,7 @@ def code_arrays(text: Text, lines: Sequence[Line]) -> list[Item]:
 def _worth(source: str) -> bool:
     """Whether an expression can build an array or a size at all (most code cannot: a quick
     look before parsing it)."""
-    return bool(_CONSTRUCTOR.search(source) or _LITERALS.fullmatch(source))
+    return bool(_CONSTRUCTOR.search(source) or _LITERALS.fullmatch(source) or DRAWN.search(source))
 
 
 def _constant_array(value: np.ndarray) -> bool:
@@ -191,7 +198,7 @@ def _written(x: Scalar) -> str:
 
 
 # ------------------------------------------------------------------ the evaluator
-def _evaluated(source: str, scalars: dict[str, Scalar]) -> Value | None:
+def _evaluated(source: str, scalars: dict[str, Scalar], draws: Draws | None = None) -> Value | None:
     """The exact value of a constructor expression, or None when any part is not known."""
     if "[" in source or len(source) > MAX_SOURCE:
         return None  # a list literal is the list finder's; an index is not a constructor
@@ -199,7 +206,7 @@ def _evaluated(source: str, scalars: dict[str, Scalar]) -> Value | None:
         return Fraction(source)
     try:
         tree = ast.parse(source, mode="eval")
-        value = _Evaluator(scalars).value(tree.body)
+        value = _Evaluator(scalars, draws and draws.usable(source)).value(tree.body)
     except (_Unknown, SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         return None
     except (ArithmeticError, IndexError):  # ZeroDivisionError and OverflowError among them
@@ -216,9 +223,10 @@ def _exact(x: object) -> bool:
 
 
 class _Evaluator:
-    def __init__(self, scalars: dict[str, Scalar]) -> None:
+    def __init__(self, scalars: dict[str, Scalar], draws: Draws | None = None) -> None:
         self.scalars = scalars
         self.constructed = False
+        self.draws = draws
 
     def value(self, node: ast.expr) -> Value:
         if isinstance(node, ast.Constant):
@@ -253,6 +261,8 @@ class _Evaluator:
             return _cast(func.id, self.value_or_text(node.args[0]))
         if not isinstance(func, ast.Attribute):
             raise _Unknown("call")
+        if self.draws is not None and is_draw(node):
+            return self.draws.draw(node, self.value)
         if _module(func.value) in _MODULES:
             return _construct(func.attr, self, node)
         target = _matrix(self.value(func.value))

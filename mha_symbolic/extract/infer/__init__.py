@@ -11,6 +11,7 @@ from mha_symbolic.extract.infer.float32_slack import with_float32_slack
 from mha_symbolic.extract.infer.graph import Inference, infer
 from mha_symbolic.extract.infer.intervals import Printed, printed_arrays
 from mha_symbolic.extract.infer.search import search
+from mha_symbolic.extract.infer.shared_names import distinct_names
 from mha_symbolic.extract.infer.state import MAX_ARRAYS
 from mha_symbolic.extract.infer.written_products import written_products
 from mha_symbolic.extract.items import Item
@@ -34,7 +35,7 @@ def inferred(
     found = search(with_float32_slack(arrays) if float32 else arrays, names, roots)
     if body and (factors := written_products(found, body)):
         names = {index: role for index, role in names.items() if index not in factors}
-    return infer(found, names)
+    return infer(found, distinct_names(found, names))
 
 
 def where_of(document: Document, items: Sequence[Item]) -> Callable[[Printed], Phrase]:

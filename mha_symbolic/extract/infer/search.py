@@ -78,6 +78,7 @@ def _pass(
         [n for n in products if not n.columns_at],
     )
     hidden = _hidden_scores(found, whole) + _printed_scores(found, full)
+    hidden += _half_hidden_scores(found, full, whole)
     weights = attention(found, full, whole, hidden) + uniform_weights(found)
     _sums(found, full, weights)
     weights += after_softmax(found, full, weights)
@@ -157,6 +158,32 @@ def _hidden_scores(found: Search, products: list[Node]) -> list[Node]:
                 found.test(node)
                 out.append(node)
     return out
+
+
+def _half_hidden_scores(found: Search, nodes: list[Node], products: list[Node]) -> list[Node]:
+    """Q Kᵀ of a printed Q that is X W_Q and a K = X W_K of the same X the document does not
+    print (X and the weights built in code, Q printed, K never)."""
+    out: list[Node] = []
+    for q in nodes:
+        assert q.printed is not None
+        inputs = {
+            _printed_index(m.node.operands[0]) for m in found.matches.get(q.printed.index, [])
+        }
+        inputs = {i for i in inputs if i is not None}
+        for k in products:
+            if _printed_index(k.operands[0]) not in inputs or q.shape[1] != k.shape[1]:
+                continue
+            if len(out) >= MAX_HIDDEN or not found.spend():
+                return out
+            node = rel.product(q, k, transposed=True)
+            if node is not None and useful(found, node):
+                found.test(node)
+                out.append(node)
+    return out
+
+
+def _printed_index(node: Node) -> int | None:
+    return node.printed.index if node.printed is not None else None
 
 
 def _printed_scores(found: Search, nodes: list[Node]) -> list[Node]:
