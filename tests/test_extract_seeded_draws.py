@@ -265,3 +265,12 @@ def test_a_seeded_notebook_printing_q_scores_weights_and_output_under_bare_label
         "head1.output": "rounded",
         "head1.weight_sums": "exact",
     }
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_the_interval_softmax_warns_of_nothing_on_a_saturated_page(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Scores so far apart that an interval end divides 0 by 0: mended in place, never a
+    numpy RuntimeWarning on the user's terminal (it printed the program's path)."""
+    test_a_seeded_notebook_printing_q_scores_weights_and_output_under_bare_labels(capsys)

@@ -134,7 +134,7 @@ def softmax(a: Node, by_rows: bool = True) -> Node:
     else:
         top = np.max(np.where(np.isfinite(mid), mid, -np.inf), axis=1, keepdims=True)
         top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # 0/0, x/0: mended below
         low, high = np.exp(mid - rad - top), np.exp(mid + rad - top)
         centre = np.exp(mid - top)
         total = centre.sum(axis=1, keepdims=True)
