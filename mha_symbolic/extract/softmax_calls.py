@@ -70,17 +70,24 @@ def _holds(argument: Seen, result: Seen) -> bool:
     """Whether the printed result is the softmax of the printed argument to its digits."""
     try:
         x = [float(e.replace("−", "-")) for e in argument.item.rows[0]]
-        p = [float(e.replace("−", "-")) for e in result.item.rows[0]]
+        return softmax_holds(x, result.item.rows[0])
     except ValueError:
         return True  # symbols: nothing to say here
-    top = max(x)
-    exps = [math.exp(v - top) for v in x]
+
+
+def softmax_holds(logits: Sequence[float], printed: Sequence[str]) -> bool:
+    """Whether ``printed`` is the softmax of ``logits`` to its printed digits (ValueError when
+    an entry is no number)."""
+    values = [float(e.replace("−", "-")) for e in printed]
+    top = max(logits)
+    exps = [math.exp(v - top) for v in logits]
     total = sum(exps)
     return all(
-        abs(e / total - v) <= 0.5 * 10 ** -_decimals(t) + 1e-12
-        for e, v, t in zip(exps, p, result.item.rows[0])
+        abs(e / total - v) <= 0.5 * 10 ** -decimals(t) + 1e-12
+        for e, v, t in zip(exps, values, printed)
     )
 
 
-def _decimals(text: str) -> int:
+def decimals(text: str) -> int:
+    """The decimals a printed entry shows."""
     return len(text.split(".")[1]) if "." in text else 0

@@ -9,7 +9,6 @@ z given as the scores, scale 1/T, the row claimed as the weights, judged even wh
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,6 +16,7 @@ from fractions import Fraction
 
 from mha_symbolic.extract.by_numbers import Example
 from mha_symbolic.extract.reading import Seen
+from mha_symbolic.extract.softmax_calls import decimals, softmax_holds
 
 Group = tuple[list[Seen], Example | None]
 _LABEL = re.compile(r"^\s*(?:[A-Za-zτ]\w*\s*=\s*)?([0-9]+(?:\.[0-9]+)?)\s*$")
@@ -89,7 +89,7 @@ def _probabilities(rows: Sequence[Sequence[str]], width: int) -> bool:
     try:
         return all(
             abs(sum(float(e) for e in row[:width]) - 1)
-            <= sum(0.5 * 10 ** -_decimals(e) for e in row[:width]) + 1e-12
+            <= sum(0.5 * 10 ** -decimals(e) for e in row[:width]) + 1e-12
             for row in rows
         )
     except ValueError:
@@ -105,19 +105,8 @@ def _holding(z: Seen, rows: Sequence[Sequence[str]], temps: list[str]) -> int:
     count = 0
     for row, temperature in zip(rows, temps):
         scaled = [v / float(temperature) for v in logits]
-        top = max(scaled)
-        exps = [math.exp(v - top) for v in scaled]
-        total = sum(exps)
         try:
-            printed = [float(e.replace("−", "-")) for e in row[: len(logits)]]
+            count += softmax_holds(scaled, row[: len(logits)])
         except ValueError:
             continue
-        count += all(
-            abs(e / total - p) <= 0.5 * 10 ** -_decimals(text) + 1e-12
-            for e, p, text in zip(exps, printed, row)
-        )
     return count
-
-
-def _decimals(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
