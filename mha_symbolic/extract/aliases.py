@@ -114,3 +114,15 @@ def row_marker(text: str) -> int | None:
 def row_count(text: str) -> int:
     """How many different token or row numbers ``text`` names."""
     return len({int(n) for n in _ROW.findall(text)})
+
+
+_TOKEN_LABEL = re.compile(r"token\s*(\d+)\s*[:=]\s*[“\"']([^”\"'\n]{1,40})[”\"']", re.I)
+
+
+def token_labels(body: str) -> tuple[str, ...]:
+    """The labels a page gives its tokens ("Token 1: 'cat'"), in order; none unless 1..n."""
+    labels: dict[int, str] = {}
+    for number, label in _TOKEN_LABEL.findall(body):
+        labels.setdefault(int(number), label.strip())
+    ordered = [labels[i] for i in sorted(labels)]
+    return tuple(ordered) if sorted(labels) == list(range(1, len(labels) + 1)) else ()

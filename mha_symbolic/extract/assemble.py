@@ -11,7 +11,11 @@ import sympy as sp
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.draft import Draft, minus_infinity
 from mha_symbolic.extract.facts import Facts, stated, stated_heads
-from mha_symbolic.extract.printed_projections import printed_as_input, printed_projection
+from mha_symbolic.extract.printed_projections import (
+    printed_as_input,
+    printed_projection,
+    scores_are_gram,
+)
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.weight_convention import applied_as_printed, only_as_printed
 from mha_symbolic.language.extract_phrases import code, named, phrase
@@ -348,6 +352,7 @@ def build_weights(
 ) -> None:
     found = projection_matrices(seen)
     numeric = any(found[role] for role in PROJECTIONS)
+    gram = not numeric and scores_are_gram(draft.get("x"), seen)  # the numbers: no projection
     for role in PROJECTIONS:
         matrices = found[role]
         if not matrices:
@@ -368,19 +373,20 @@ def build_weights(
                     f"PLACEHOLDER: never given, though the page prints {role[-1].upper()}: "
                     "symbolic entries",
                 )
-            elif not numeric and facts.random:
+            elif not numeric and facts.random and not gram:
                 draft.set(
                     f"weights.{role}",
                     "symbolic",
                     f"PLACEHOLDER: made by a random generator ({facts.random}) and never "
                     "printed: symbolic entries",
                 )
-            elif not numeric and _WEIGHT_NAMES.search(text):
+            elif not numeric and _WEIGHT_NAMES.search(text) and not gram:
                 draft.set(
                     f"weights.{role}", "symbolic", "named but never printed: symbolic entries"
                 )
             elif not numeric:
-                draft.notes.append(phrase("notes.identity", role=code(role)))
+                key = "notes.identity_gram" if gram else "notes.identity"
+                draft.notes.append(phrase(key, role=code(role)))
             continue
         count = 1 if layout == "fused" else heads
         keys = sorted(matrices, key=lambda h: h or 0)

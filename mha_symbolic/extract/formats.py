@@ -48,6 +48,7 @@ class Line:
     number: int  # 1-based, within its cell in a notebook
     cell: int = 0  # notebook cell (1-based), 0 elsewhere
     output: bool = False  # a notebook cell's printed output
+    code: bool = False  # a notebook code cell's source line
 
     @cached_property
     def where(self) -> str:
@@ -170,15 +171,16 @@ def _notebook(text: str, name: str) -> list[Line]:
         body = _joined(cell.get("source"))
         if kind == "markdown":
             body = "\n".join(line.text for line in _numbered(body, markdown=True))
-        out.extend(_cell_lines(body, number, output=False))
+        out.extend(_cell_lines(body, number, output=False, code=kind == "code"))
         if kind == "code":
             for output in cell.get("outputs") or []:
                 out.extend(_cell_lines(_output_text(output), number, output=True))
     return out
 
 
-def _cell_lines(body: str, cell: int, output: bool) -> list[Line]:
-    return [Line(text, i, cell, output) for i, text in enumerate(body.splitlines(), start=1)]
+def _cell_lines(body: str, cell: int, output: bool, code: bool = False) -> list[Line]:
+    lines = enumerate(body.splitlines(), start=1)
+    return [Line(text, i, cell, output, code) for i, text in lines]
 
 
 def _joined(value: Any) -> str:

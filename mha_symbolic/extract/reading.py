@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from mha_symbolic.extract.aliases import normalize, resolve, row_count, row_marker
+from mha_symbolic.extract.aliases import normalize, resolve, row_count, row_marker, token_labels
 from mha_symbolic.extract.call_names import LIBRARY_PRINT as _LIBRARY_PRINT
 from mha_symbolic.extract.call_names import argument, dimension_arguments, summarised_role
 from mha_symbolic.extract.call_roles import call_roles
@@ -40,7 +40,6 @@ _HEADING = re.compile(r"^\s*(#+\s.*|\*\*[^*]+\*\*:?\s*|(?:[^\w\s]\s*)*head\s*\d+
 _HEAD = re.compile(r"head\s*[_-]?\s*(\d+)", re.IGNORECASE)
 # Words that mark a number as assumed, not computed ("Assume:", "suppose", Bengali "ধরি").
 _ASSUMED = re.compile(r"assum|suppose|ধরি|pretend|imagine", re.I)
-_TOKEN_LABEL = re.compile(r"token\s*(\d+)\s*[:=]\s*[“\"']([^”\"'\n]{1,40})[”\"']", re.I)
 _QUOTED = re.compile(r"[“\"']([^”\"'\n]{1,40})[”\"']")
 _SECTION_ROLES = (
     ("concat", "concat"),
@@ -102,7 +101,7 @@ class Reading:
 
 def read(document: Document) -> Reading:
     text, items = find_items(document)
-    tokens = _token_labels(text.body)
+    tokens = token_labels(text.body)
     headings = [i for i, line in enumerate(document.lines) if _HEADING.match(line.text)]
     seen = []
     for index, item in enumerate(items):
@@ -251,16 +250,10 @@ def _bullet(document: Document, line: int) -> str:
     return match.group(0) if match else "none"
 
 
-def _token_labels(body: str) -> tuple[str, ...]:
-    labels: dict[int, str] = {}
-    for number, label in _TOKEN_LABEL.findall(body):
-        labels.setdefault(int(number), label.strip())
-    ordered = [labels[i] for i in sorted(labels)]
-    return tuple(ordered) if sorted(labels) == list(range(1, len(labels) + 1)) else ()
-
-
 def _section(document: Document, line: int, headings: list[int]) -> int | None:
-    above = [h for h in headings if h <= line]
+    """The heading above a line; a comment in a notebook's code reaches the end of its cell."""
+    at = document.lines
+    above = [h for h in headings if h <= line and (not at[h].code or at[h].cell == at[line].cell)]
     return above[-1] if above else None
 
 

@@ -20,7 +20,7 @@ from mha_symbolic.extract.infer.role_tables import (
     SCORES,
     SHARED,
 )
-from mha_symbolic.extract.infer.state import Match, Search
+from mha_symbolic.extract.infer.state import Match, Search, renamed
 from mha_symbolic.extract.infer.uniform import zero_sizes
 
 Scaling = tuple[float, str]  # a scale's factor, and how the search said it ("√3", "" for 1)
@@ -129,7 +129,11 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         ordered = sorted(matches, key=rank)
         fewest = [m for m in ordered if rank(m)[0] == rank(ordered[0])[0]]
         # Every relation that holds is a candidate; a name picks among them, the rank if none.
-        named = [m for m in fewest if names.get(index) in COMPATIBLE.get(m.node.kind, ())]
+        named = [
+            m
+            for m in fewest
+            if names.get(index) in COMPATIBLE.get(m.node.kind, ()) and not renamed(m, names)
+        ]
         if named and named[0].node.kind not in AFTER_STEPS:  # renormalised: never weights
             found.named[index] = names[index]
         pool = named or fewest

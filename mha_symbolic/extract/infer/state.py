@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -125,7 +126,7 @@ class Search:
         out = []
         for target in targets:
             one_hot = probabilities and target.integers
-            if one_hot and target.decimals < 2:
+            if one_hot and target.decimals < 2 and not _masked_softmax(node):
                 continue  # a softmax is never all 0 and 1 unless masked: an input's digits
             # A softmax rounded to 0.000 and 1.000 (scores far apart) holds to its digits, or
             # it is no softmax at all: a slip in an array of only 0s and 1s proves nothing.
@@ -168,3 +169,21 @@ def _vacuous(weights: Node) -> bool:
     elif argument is not None and (argument.mid.shape[-1] <= 1 or not argument.mid.size):
         return True  # unmasked: a row of one entry (or no rows at all)
     return bool(2 * np.count_nonzero(weights.rad >= 0.5) > weights.rad.size)
+
+
+def _masked_softmax(node: Node) -> bool:
+    """A softmax of the masked scores the page prints (-inf beside far larger scores): its 0s
+    and 1s are a result."""
+    if not node.kind.startswith("softmax"):
+        return False
+    scores = node.operands[0]
+    return scores.printed is not None and scores.has_mask
+
+
+def renamed(match: Match, names: Mapping[int, str]) -> bool:
+    """A print named K with the numbers of the print named Q (one weight for both): K's own
+    relation says more than "Q printed again", when it has one."""
+    if match.node.kind != "same" or match.node.operands[0].printed is None:
+        return False
+    said = (names.get(match.target.index), names.get(match.node.operands[0].printed.index))
+    return said[0] != said[1] and all(name in ("q", "k", "v") for name in said)
