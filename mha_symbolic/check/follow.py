@@ -18,6 +18,7 @@ import sympy as sp
 from sympy import ImmutableMatrix as Matrix
 
 from mha_symbolic.check.claims import Claim
+from mha_symbolic.check.step_values import shares_of
 from mha_symbolic.check.verdicts import ClaimVerdict, holds_for
 from mha_symbolic.exact.derivation import Derivation
 from mha_symbolic.exact.values import evaluate
@@ -109,7 +110,9 @@ def follow(
     if all(v.holds for v in verdicts) or d.refusal is not None:
         # (at model scale: re-walking the document's own numbers would take minutes)
         return [None] * len(verdicts)
-    claims = [*assumed, *(v.claim for v in verdicts)]
+    # What the document assumed is what it works with from there on, whatever it printed of
+    # the same step before (the exact softmax printed, then weights set by hand).
+    claims = [*(v.claim for v in verdicts), *assumed]
     printed = printed_values(claims, d)
     taken = {claim.step for claim in assumed}
     again = _Again(d, printed)
@@ -118,13 +121,21 @@ def follow(
     follows: dict[str, list[str]] = {}
     wrong = {v.step for v in verdicts if v.verdict == "wrong"}
     notes: list[Phrase | None] = [None] * len(verdicts)
+    shares = shares_of(_program(d), verdicts)  # a_ij v_j: from the weights and V printed
     for index, verdict in enumerate(verdicts):
-        if verdict.holds or verdict.step not in forward or verdict.verdict == "shape":
+        share = shares.get(verdict.step)
+        if verdict.holds or verdict.verdict == "shape":
+            continue
+        if verdict.step not in forward and share is None:
             continue
         # The earlier steps the document printed otherwise than exactly (slips, roundings).
-        upstream = before.get(verdict.step, set())
+        upstream = before.get(verdict.step, set()) if share is None else share.upstream(before)
         sources = [key for key in printed if key in upstream and printed[key] != d[key]]
-        if sources and holds_for(verdict.claim, again[verdict.step]):
+        if share is None:
+            value = again[verdict.step]
+        else:  # from the weights and V as printed (or recomputed where not printed)
+            value = share.value({k: printed[k] if k in printed else again[k] for k in share.keys})
+        if sources and holds_for(verdict.claim, value):
             slips = [key for key in sources if key in wrong]
             supposed = [key for key in sources if key in taken]
             if slips:
@@ -151,7 +162,7 @@ def in_words(verdict: ClaimVerdict, kind: str) -> Phrase | None:
     """The first wrong entry said plainly: "entry (2, 3): the dot product is 1.3569, the
     document has 2.405"."""
     for entry in verdict.entries:
-        if entry.verdict == "wrong" and entry.decimal is not None:
+        if entry.verdict in ("wrong", "follows") and entry.decimal is not None:
             noun = phrase(f"nouns.{kind if kind in NOUNS else 'intermediate'}")
             i, j = entry.index
             return phrase(

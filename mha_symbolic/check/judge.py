@@ -141,7 +141,12 @@ def _follows(verdict: ClaimVerdict, note: Phrase | None) -> ClaimVerdict:
     """A wrong claim that is what the document's assumed numbers give: ``follows``, not wrong
     (the document is consistent with its own assumption)."""
     if verdict.verdict == "wrong" and note is not None and note.key == "follows_assumed":
-        return replace(verdict, verdict="follows")
+        # each entry that misses the exact value is what the assumption gives, as the
+        # report's lines say: the same in its data
+        entries = tuple(
+            replace(e, verdict="follows") if e.verdict == "wrong" else e for e in verdict.entries
+        )
+        return replace(verdict, verdict="follows", entries=entries)
     return verdict
 
 
@@ -193,7 +198,8 @@ def _explain(verdict: ClaimVerdict, note: Phrase | None, d: Derivation) -> Phras
     likely = _likely(verdict.mistakes) if verdict.mistakes else None
     words = follow.in_words(verdict, kind)
     parts = [note, likely, words] if note or likely else [words or verdict.diagnosis]
-    if verdict.diagnosis and verdict.diagnosis.startswith(precision.WRONG_NOTE):
+    wrong = verdict.verdict == "wrong"  # "as assumed" is never said to be wrong
+    if wrong and verdict.diagnosis and verdict.diagnosis.startswith(precision.WRONG_NOTE):
         parts.insert(0, precision.WRONG_NOTE)
     said = [part for part in parts if part]
     return sentence(said) if said else None

@@ -117,3 +117,32 @@ def _weight_sums(weights: Matrix) -> Matrix:
 def _weighted(weights: Matrix, values: Matrix, i: int) -> Matrix:
     """Rows a_ij v_j for query i: their sum is row i of the head's output."""
     return Matrix([list(weights[i, j] * values.row(j)) for j in range(values.rows)])
+
+
+class Share:
+    """Head n's a_ij v_j for query i, computed from any values of its weights and V."""
+
+    def __init__(self, n: int, i: int, value: str) -> None:
+        self.weights, self.v, self.i = f"head{n}.weights", value, i
+        self.keys = (self.weights, self.v)
+
+    def upstream(self, before: Mapping[str, set[str]]) -> set[str]:
+        """The steps it is computed from: the weights, V and what they are computed from."""
+        return {self.weights, self.v} | before.get(self.weights, set()) | before.get(self.v, set())
+
+    def value(self, values: Mapping[str, Matrix]) -> Matrix:
+        return _weighted(values[self.weights], values[self.v], self.i - 1)
+
+
+_SHARE = re.compile(r"head(\d+)\.weighted\[(\d+)\]")
+
+
+def shares_of(program: Program, verdicts: Any) -> dict[str, Share]:
+    """The weighted-value steps (``head1.weighted[2]``) among the verdicts' steps."""
+    out: dict[str, Share] = {}
+    for verdict in verdicts:
+        found = _SHARE.fullmatch(verdict.step)
+        value = _value_key(program, int(found.group(1))) if found else None
+        if found and value is not None:
+            out[verdict.step] = Share(int(found.group(1)), int(found.group(2)), value)
+    return out

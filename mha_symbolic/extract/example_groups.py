@@ -119,6 +119,7 @@ def again_copies(
         copy = Draft(draft.document, f"{draft.title} (printed again)")
         copy.values = list(draft.values)
         copy.claims = claims
+        copy.assumed = list(draft.assumed)  # what the example works with, its reprints too
         wheres = tuple(dict.fromkeys(shown(c.where[0]) for c in claims))
         copy.notes = [phrase("notes.printed_again", wheres=joined("infer.entries", wheres))]
         out.append(copy)

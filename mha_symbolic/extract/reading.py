@@ -13,6 +13,7 @@ from mha_symbolic.extract.call_roles import call_roles
 from mha_symbolic.extract.cell_prints import print_of
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.hand_set import set_by_hand
 from mha_symbolic.extract.items import Item, Text
 from mha_symbolic.extract.labelled_work import label_row, labelled_work
 from mha_symbolic.extract.layer_weights import as_assignment
@@ -483,7 +484,9 @@ def _token_named(text: str, tokens: tuple) -> int | None:
 def _assumed(document: Document, item: Item, previous: Item | None, heading: int | None) -> bool:
     start = max(previous.line + 1 if previous else 0, heading or 0, item.line - 4)
     lines = [document.lines[i].text for i in range(start, item.line)]
-    return bool(_ASSUMED.search(" ".join(lines) + " " + item.statement))
+    return bool(_ASSUMED.search(" ".join(lines) + " " + item.statement)) or set_by_hand(
+        document, item
+    )
 
 
 def _factor_text(match: re.Match[str]) -> str:
