@@ -96,6 +96,8 @@ EXPECTED = {
     "heldout/notebook-numpy-toy-words-then-causal-identity.ipynb": (90, 0, 0),
     "heldout/notebook-numpy-saturated-softmax-three-digit-exponents.ipynb": (36, 0, 0),
     "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
+    "heldout/en-notebook-torch-broadcast-weights-keys-untransposed.ipynb": (117, 0, 0),
+    "heldout/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb": (138, 60, 2),
 }
 
 
