@@ -98,6 +98,8 @@ EXPECTED = {
     "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
     "heldout/en-notebook-torch-broadcast-weights-keys-untransposed.ipynb": (117, 0, 0),
     "heldout/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb": (138, 60, 2),
+    "heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb": (144, 0, 0),
+    "heldout/en-notebook-torch-context-vector-stale-loop-index.ipynb": (13, 3, 0),
 }
 
 

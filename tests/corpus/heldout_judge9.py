@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, values
-from tests.corpus.helpers import softmax
+from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
+from tests.corpus.helpers import grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 # --- English torch notebook: broadcast weights, keys, queries, values ----------------------------
@@ -250,4 +250,150 @@ EN_TWICE = Doc(
     ),
 )
 
-JUDGE_DOCS_9: list[Doc] = [EN_BROADCAST, EN_TWICE]
+# --- English numpy notebook: random q, k, v (k printed as "W"), variances, a causal mask ----------
+
+_VAR_FILE = (
+    Path(__file__).resolve().parents[1]
+    / "data/corpus/heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb"
+)
+_HALF_8 = 5e-9
+
+
+def _outputs(path: Path) -> list[str]:
+    """The printed outputs of a notebook, cell by cell, in order."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    texts = []
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            texts.append("".join(output.get("text") or output["data"]["text/plain"]))
+    return texts
+
+
+def _var_prints() -> dict[str, tuple[tuple[str, ...], ...]]:
+    outs = _outputs(_VAR_FILE)
+    q_text, rest = outs[0].split("W\n")
+    k_text, v_text = rest.split("V\n")
+    values_text, attention_text = outs[9].split("Values")[1].split("attention [[")
+    return {
+        "q": grid(q_text, 8),
+        "k": grid(k_text, 8),
+        "v": grid(v_text, 8),
+        "raw": grid(outs[1], 4),
+        "var": grid(outs[2], 3),
+        "var_scaled": grid(outs[3], 3),
+        "tril": grid(outs[4], 4),
+        "mask": grid(outs[5], 4),
+        "masked": grid(outs[6], 4),
+        "attention": grid(outs[7], 4),
+        "new_v": grid(outs[8], 8),
+        "values": grid(values_text, 8),
+        "attention_again": grid("[[" + attention_text, 4),
+    }
+
+
+_VP = _var_prints()
+_VAR_HALVES = {"q": _HALF_8, "k": _HALF_8, "v": _HALF_8}
+
+
+def _var_scaled(x: Arrays) -> np.ndarray:
+    return x["q"] @ x["k"].T / np.sqrt(8)
+
+
+def _var_masked(x: Arrays) -> np.ndarray:
+    return _var_scaled(x) + np.triu(np.full((4, 4), -np.inf), 1)
+
+
+def _var_attention(x: Arrays) -> np.ndarray:
+    return softmax(_var_masked(x))
+
+
+def _settled_print(key: str, compute: Truth, label: str) -> Printed:
+    """A print judged against `compute`, allowing for the inputs' rounding (-inf entries stay)."""
+    inner = settled(compute, _VAR_HALVES, _VP[key])
+
+    def truth(x: Arrays) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return inner(x)
+
+    return Printed(_VP[key], truth, label)
+
+
+EN_VARIANCE = Doc(
+    file="heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb",
+    url="https://github.com/Idk507/attention/blob/main/self_attention.ipynb",
+    kind="notebook-numpy",
+    language="en",
+    inputs={name: values(_VP[name]) for name in ("q", "k", "v")},
+    printed=(
+        given(_VP["q"], "Q"),
+        given(_VP["k"], "k, printed under the label W"),
+        given(_VP["v"], "V"),
+        _settled_print("raw", lambda x: x["q"] @ x["k"].T, "np.matmul(q, k.T)"),
+        other(_VP["var"], "q.var(), k.var(), (q k^T).var()"),
+        other(_VP["var_scaled"], "q.var(), k.var(), scaled.var()"),
+        other(_VP["tril"], "np.tril(np.ones((L, L)))"),
+        Printed(
+            _VP["mask"], lambda x: np.triu(np.full((4, 4), -np.inf), 1) + 0.0, "mask (0 and -inf)"
+        ),
+        _settled_print("masked", _var_masked, "scaled + mask"),
+        _settled_print("attention", _var_attention, "attention"),
+        _settled_print("new_v", lambda x: _var_attention(x) @ x["v"], "new_v"),
+        _settled_print("values", lambda x: _var_attention(x) @ x["v"], "Values (the function)"),
+        _settled_print("attention_again", _var_attention, "attention (the function)"),
+    ),
+    notes=(
+        "An English numpy notebook: unseeded random q, k, v (4 x 8, rows wrapped over two lines, "
+        "k printed under the label W), the raw scores q k^T, the variances of q, k and the scores "
+        "before and after dividing by sqrt(8) (not attention), np.tril and the 0/-inf mask built "
+        "from it, scaled + mask, the softmax and new_v; then the same through a function, values "
+        "and weights printed again. All right."
+    ),
+)
+
+# --- English torch notebook: one query over six inputs, a context vector from a stale index -------
+
+_SIX = "[[0.42, 0.13, 0.81],\n[0.55, 0.87, 0.66],\n[0.22, 0.58, 0.33],\n" + (
+    "[0.54, 0.85, 0.64],\n[0.77, 0.25, 0.10],\n[0.05, 0.80, 0.55]]"
+)
+
+
+def _six_scores(x: Arrays) -> np.ndarray:
+    return x["x"] @ x["x"][1]
+
+
+EN_STALE = Doc(
+    file="heldout/en-notebook-torch-context-vector-stale-loop-index.ipynb",
+    url="https://github.com/11PRIMUS/attention-mechanism/blob/main/simple_attention.ipynb",
+    kind="notebook-torch",
+    language="en",
+    inputs={"x": values(block(_SIX))},
+    printed=(
+        given(block(_SIX), "inputs (code)"),
+        Printed(
+            one("0.8787", "1.4950", "0.8434", "1.4589", "0.7070", "1.0865"),
+            _six_scores,
+            "attn_score2",
+        ),
+        Printed(
+            one("0.1303", "0.2412", "0.1257", "0.2327", "0.1097", "0.1603"),
+            lambda x: softmax(_six_scores(x)),
+            "attention weights",
+        ),
+        Printed(one("1."), lambda x: softmax(_six_scores(x)).sum(keepdims=True), "sum"),
+        Printed(
+            one("0.4089", "0.5580", "0.4955"),
+            lambda x: softmax(_six_scores(x)) @ x["x"],
+            "context_vec2",
+        ),
+    ),
+    notes=(
+        "An English torch notebook: six 3-d inputs (a variant of a well-known example, two rows "
+        "changed), the scores of the second input against all six, their softmax and its sum, "
+        "then the context vector. One mistake as published: the context loop reads "
+        "attn_weights2[i] with i left at 5 by the earlier loop, so every input is weighted by "
+        "0.1603 and the printed context [0.4089, 0.5580, 0.4955] is 0.1603 times the column "
+        "sums; the weighted sum of the inputs is [0.4332, 0.6532, 0.5543] (3 entries wrong)."
+    ),
+)
+
+JUDGE_DOCS_9: list[Doc] = [EN_BROADCAST, EN_TWICE, EN_VARIANCE, EN_STALE]
