@@ -101,6 +101,7 @@ EXPECTED = {
     "heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb": (144, 0, 0),
     "heldout/en-notebook-torch-context-vector-stale-loop-index.ipynb": (13, 3, 0),
     "heldout/en-notebook-numpy-one-query-four-keys-contributions.ipynb": (41, 0, 0),
+    "heldout/es-notebook-numpy-additive-attention-seeded-weights.ipynb": (42, 0, 0),
 }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
+from tests.corpus.heldout_judge9b import JUDGE_DOCS_9B
 from tests.corpus.helpers import grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -396,108 +397,4 @@ EN_STALE = Doc(
     ),
 )
 
-# --- English numpy notebook: one query, four keys, weights as a bar chart, contributions ---------
-
-_KEYS4 = "[[1.  0.  0. ]\n [0.  1.  0. ]\n [0.9 0.1 0. ]\n [0.  0.  1. ]]"
-_VALUES4 = "[[10.  0.  0.]\n [ 0. 20.  0.]\n [ 8.  2.  0.]\n [ 0.  0. 30.]]"
-_ITEM_ROWS = (("1.", "0.", "0."), ("0.", "1.", "0."), ("0.9", "0.1", "0."), ("0.", "0.", "1."))
-_WEIGHTS4 = ("0.3220", "0.1915", "0.3057", "0.1808")
-_CONTRIB4 = (
-    ("3.22", "0.", "0."),
-    ("0.", "3.83", "0."),
-    ("2.446", "0.611", "0."),
-    ("0.", "0.", "5.423"),
-)
-_VALUE_ROWS = (("10.", "0.", "0."), ("0.", "20.", "0."), ("8.", "2.", "0."), ("0.", "0.", "30."))
-
-
-def _four_raw(x: Arrays) -> np.ndarray:
-    return x["keys"] @ x["query"]
-
-
-def _four_weights(x: Arrays) -> np.ndarray:
-    return softmax(_four_raw(x) / np.sqrt(3))
-
-
-def _item_dot(i: int) -> Truth:
-    return lambda x: _four_raw(x)[i : i + 1]
-
-
-def _item_weight(i: int) -> Truth:
-    return lambda x: _four_weights(x)[i : i + 1]
-
-
-def _item_contribution(i: int) -> Truth:
-    return lambda x: _four_weights(x)[i] * x["values"][i]
-
-
-def _four_items() -> tuple[Printed, ...]:
-    out: list[Printed] = []
-    for i, row in enumerate(_ITEM_ROWS):
-        dot = ("1.000", "0.100", "0.910", "0.000")[i]
-        out += [
-            given(one(*row), f"key {i}"),
-            given(one("1.", "0.1", "0."), "query"),
-            Printed(one(dot), _item_dot(i), f"item {i}: query . key"),
-        ]
-    return tuple(out)
-
-
-def _four_contributions() -> tuple[Printed, ...]:
-    out: list[Printed] = []
-    for i in range(4):
-        out += [
-            Printed(one(_WEIGHTS4[i]), _item_weight(i), f"weight {i}"),
-            given(one(*_VALUE_ROWS[i]), f"value {i}"),
-            Printed(one(*_CONTRIB4[i]), _item_contribution(i), f"contribution {i}"),
-        ]
-    return tuple(out)
-
-
-EN_FOUR_KEYS = Doc(
-    file="heldout/en-notebook-numpy-one-query-four-keys-contributions.ipynb",
-    url="https://github.com/stetho/what-i-learned-about-ai/blob/main/attention_mechanism.ipynb",
-    kind="notebook-numpy",
-    language="en",
-    inputs={
-        "keys": values(block(_KEYS4)),
-        "values": values(block(_VALUES4)),
-        "query": a([1.0, 0.1, 0.0]),
-    },
-    printed=(
-        given(block(_KEYS4), "keys"),
-        given(block(_VALUES4), "values"),
-        given(one("1.", "0.1", "0."), "query"),
-        *_four_items(),
-        Printed(one("1.", "0.1", "0.91", "0."), _four_raw, "raw scores"),
-        given(one("3"), "d_k"),
-        Printed(one("1.732"), lambda x: np.sqrt([3.0]), "sqrt(d_k)"),
-        Printed(
-            one("0.577", "0.058", "0.525", "0."), lambda x: _four_raw(x) / np.sqrt(3), "scaled"
-        ),
-        Printed(one("1.732"), lambda x: np.sqrt([3.0]), "divided by"),
-        Printed(tuple((w,) for w in _WEIGHTS4), lambda x: _four_weights(x)[:, None], "weights"),
-        Printed(one("1.000000"), lambda x: _four_weights(x).sum(keepdims=True), "sum of weights"),
-        *_four_contributions(),
-        Printed(
-            one("5.666", "4.442", "5.423"),
-            lambda x: _four_weights(x) @ x["values"],
-            "final attention output",
-        ),
-        Printed(
-            one("5.666", "4.442", "5.423"),
-            lambda x: _four_weights(x) @ x["values"],
-            "output from the function",
-        ),
-    ),
-    notes=(
-        "An English numpy notebook (printoptions precision 3): one query against four 3-d keys "
-        "set by hand, each dot product printed on a line with its key and the query, the raw "
-        "and scaled scores, sqrt(3), the weights as a column with text bars, their sum, each "
-        "value with its weight and contribution, and the output twice (by hand and by a "
-        "function). The later parts of the notebook print only shapes and figures and are left "
-        "out of the transcription. All right."
-    ),
-)
-
-JUDGE_DOCS_9: list[Doc] = [EN_BROADCAST, EN_TWICE, EN_VARIANCE, EN_STALE, EN_FOUR_KEYS]
+JUDGE_DOCS_9: list[Doc] = [EN_BROADCAST, EN_TWICE, EN_VARIANCE, EN_STALE, *JUDGE_DOCS_9B]
