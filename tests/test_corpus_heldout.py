@@ -102,6 +102,7 @@ EXPECTED = {
     "heldout/en-notebook-torch-context-vector-stale-loop-index.ipynb": (13, 3, 0),
     "heldout/en-notebook-numpy-one-query-four-keys-contributions.ipynb": (41, 0, 0),
     "heldout/es-notebook-numpy-additive-attention-seeded-weights.ipynb": (42, 0, 0),
+    "heldout/ja-md-scaled-dot-product-students-height-weight-age.md": (22, 2, 0),
 }
 
 

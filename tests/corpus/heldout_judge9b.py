@@ -170,4 +170,70 @@ ES_ADDITIVE = Doc(
     ),
 )
 
-JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE]
+# --- Japanese Markdown notes: students' height, weight and age as keys, test scores as values -----
+
+_STUDENT_KEYS = ((131.5, 29.6, 8.9), (151.2, 42.3, 12.8), (154.3, 47.5, 14.2))
+_STUDENT_VALUES = (("12", "31"), ("45", "51"), ("52", "78"))
+_QUERIES = (("1", "0", "0"), ("0", "-1", "0"), ("0.1", "0", "1"), ("0.05", "0", "0.5"))
+_KEY_ROWS = tuple(tuple(str(e) for e in k) for k in _STUDENT_KEYS)
+
+
+def _students_scores(x: Arrays) -> np.ndarray:
+    return x["Q"] @ x["K"].T
+
+
+def _key_header() -> tuple[Printed, ...]:
+    return tuple(given(one(*row), f"K{j} (table header)") for j, row in enumerate(_KEY_ROWS))
+
+
+def _student_rows(table: tuple[tuple[str, ...], ...], truth: Truth, label: str) -> Printed:
+    return Printed(table, truth, label)
+
+
+JA_STUDENTS = Doc(
+    file="heldout/ja-md-scaled-dot-product-students-height-weight-age.md",
+    url="https://github.com/lvncers-knowledge-base/llm/blob/main/self-attention.md",
+    kind="course-notes-md",
+    language="ja",
+    inputs={
+        "K": a(list(map(list, _STUDENT_KEYS))),
+        "Q": a([[float(e) for e in q] for q in _QUERIES]),
+    },
+    printed=(
+        *(given(one(*row), f"K{j}") for j, row in enumerate(_KEY_ROWS)),
+        *(given(one(*row), f"V{j}") for j, row in enumerate(_STUDENT_VALUES)),
+        given(one("1", "0", "0"), "Q0"),
+        given(one("0", "-1", "0"), "Q1"),
+        given(one("1", "0", "1"), "Q2' (set aside)"),
+        given(one("0.1", "0", "1"), "Q2"),
+        given(one("0.05", "0", "0.5"), "Q3 = 0.5 * Q2"),
+        *_key_header(),
+        _student_rows(
+            (
+                ("131.5", "151.2", "154.3"),
+                ("-29.6", "-42.3", "-47.5"),
+                ("22.05", "27.92", "29.63"),
+                ("11.025", "13.96", "14.815"),
+            ),
+            _students_scores,
+            "QK^T (rows Q0..Q3)",
+        ),
+        *_key_header(),
+        _student_rows(
+            (("0", "4.3", "95.7"), ("100", "0", "0"), ("0", "15", "85"), ("1.5", "29.5", "69")),
+            lambda x: 100 * softmax(_students_scores(x)),
+            "Attention Matrix in % (softmax of QK^T, unscaled)",
+        ),
+    ),
+    notes=(
+        "Japanese Markdown notes (a knowledge-base copy of a Zenn article): keys are three "
+        "students' height, weight and age, values their maths and English scores (never "
+        "combined into an output), four queries, the table of QK^T and the attention matrix in "
+        "whole or one-decimal percentages. The weights are the softmax of QK^T without a 1/sqrt(3) "
+        "scale (what every printed entry matches), taken as the truth. Two mistakes as "
+        "published, in the row of Q3 = 0.5 Q2: 1.5% for 1.56% and 29.5% for 29.37% (the third, "
+        "69%, is right). Minus signs are U+2212 in the page."
+    ),
+)
+
+JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS]
