@@ -103,6 +103,7 @@ EXPECTED = {
     "heldout/en-notebook-numpy-one-query-four-keys-contributions.ipynb": (41, 0, 0),
     "heldout/es-notebook-numpy-additive-attention-seeded-weights.ipynb": (42, 0, 0),
     "heldout/ja-md-scaled-dot-product-students-height-weight-age.md": (22, 2, 0),
+    "heldout/html-lesson-attention-lab-rounded-expected-output.html": (24, 0, 0),
 }
 
 

@@ -236,4 +236,42 @@ JA_STUDENTS = Doc(
     ),
 )
 
-JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS]
+# --- English HTML lesson: Q = K = V = X, three tokens of width 2, rounded expected output --------
+
+_LAB_X = "[[1.0, 0.0],\n[0.0, 1.0],\n[1.0, 1.0]]"
+
+
+def _lab_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["X"] @ x["X"].T / np.sqrt(2))
+
+
+EN_LAB = Doc(
+    file="heldout/html-lesson-attention-lab-rounded-expected-output.html",
+    url="https://airoads.org/ch06-deep-learning/ch05-transformer/01-attention-mechanism/",
+    kind="html-lesson",
+    language="en",
+    inputs={"X": values(block(_LAB_X))},
+    printed=(
+        given(block(_LAB_X), "X (code)"),
+        Printed(
+            block("[[1. 0. 1.]\n [0. 1. 1.]\n [1. 1. 2.]]"), lambda x: x["X"] @ x["X"].T, "scores"
+        ),
+        Printed(
+            block("[[0.401 0.198 0.401]\n [0.198 0.401 0.401]\n [0.248 0.248 0.503]]"),
+            _lab_weights,
+            "weights",
+        ),
+        Printed(
+            block("[[0.802 0.599]\n [0.599 0.802]\n [0.752 0.752]]"),
+            lambda x: _lab_weights(x) @ x["X"],
+            "output",
+        ),
+    ),
+    notes=(
+        "An English course page (HTML): a numpy lab with Q = K = V = X for three 2-d tokens, "
+        "scores, weights scaled by 1/sqrt(2) and the output, printed with np.round(., 3) as the "
+        "expected output. Only the opening of the page is transcribed. All right."
+    ),
+)
+
+JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS, EN_LAB]
