@@ -104,6 +104,7 @@ EXPECTED = {
     "heldout/es-notebook-numpy-additive-attention-seeded-weights.ipynb": (42, 0, 0),
     "heldout/ja-md-scaled-dot-product-students-height-weight-age.md": (22, 2, 0),
     "heldout/html-lesson-attention-lab-rounded-expected-output.html": (24, 0, 0),
+    "heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb": (224, 16, 0),
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, values
+from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -274,4 +274,109 @@ EN_LAB = Doc(
     ),
 )
 
-JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS, EN_LAB]
+# --- English torch notebook: a running average three ways, the softmax one from another X -------
+
+_AVG_X = """
+[[-0.9581,  0.9831],
+ [-0.6718,  1.3933],
+ [-0.5727, -0.0802],
+ [-1.1377, -1.2894],
+ [ 0.3739, -0.9770],
+ [ 0.2736, -0.6151],
+ [-0.8077, -0.1310],
+ [ 0.5058,  0.3399]]
+"""
+_AVG = """
+[[-0.9581,  0.9831],
+ [-0.8150,  1.1882],
+ [-0.7342,  0.7654],
+ [-0.8351,  0.2517],
+ [-0.5933,  0.0060],
+ [-0.4488, -0.0976],
+ [-0.5001, -0.1023],
+ [-0.3743, -0.0471]]
+"""
+_AVG_SOFTMAX = """
+[[-0.4257, -0.0290],
+ [ 0.1150,  0.0988],
+ [ 0.3981,  0.9026],
+ [ 0.0536,  0.7600],
+ [ 0.2473,  0.3690],
+ [-0.0151, -0.0296],
+ [ 0.1977, -0.1307],
+ [-0.0139, -0.1230]]
+"""
+_LEARNED = """
+[[1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+ [0.4511, 0.5489, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+ [0.5757, 0.1867, 0.2376, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+ [0.3159, 0.1523, 0.0971, 0.4348, 0.0000, 0.0000, 0.0000, 0.0000],
+ [0.0597, 0.2216, 0.3767, 0.0316, 0.3105, 0.0000, 0.0000, 0.0000],
+ [0.1093, 0.2030, 0.1315, 0.0695, 0.3798, 0.1067, 0.0000, 0.0000],
+ [0.0414, 0.1448, 0.2904, 0.0235, 0.1757, 0.0111, 0.3131, 0.0000],
+ [0.1174, 0.0561, 0.0294, 0.1555, 0.0589, 0.3087, 0.0403, 0.2337]]
+"""
+_HALF_4 = 5e-5
+
+
+def _tril_mean() -> np.ndarray:
+    ones = np.tril(np.ones((8, 8)))
+    return ones / ones.sum(axis=1, keepdims=True)
+
+
+def _running_mean(x: Arrays) -> np.ndarray:
+    return _tril_mean() @ x["X0"]
+
+
+def _mask8(x: Arrays) -> np.ndarray:
+    return np.where(np.tril(np.ones((8, 8))) == 1, 0.0, -np.inf)
+
+
+def _settled4(text: str, compute: Truth, label: str) -> Printed:
+    return Printed(block(text), settled(compute, {"X0": _HALF_4}, block(text)), label)
+
+
+EN_STALE_X = Doc(
+    file="heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb",
+    url="https://github.com/FreedomSlow/nlp_for_dummies/blob/main/attention.ipynb",
+    kind="notebook-torch",
+    language="en",
+    inputs={"X0": values(block(_AVG_X))},
+    printed=(
+        given(block(_AVG_X), "X[0]"),
+        _settled4(_AVG, _running_mean, "X_avg[0] (loops)"),
+        other(
+            tuple(tuple("1." if j <= i else "0." for j in range(8)) for i in range(8)), "tril ones"
+        ),
+        Printed(
+            tuple(tuple(f"{e:.4f}" for e in row) for row in _tril_mean()),
+            lambda x: _tril_mean(),
+            "tril / row sums",
+        ),
+        _settled4(_AVG, _running_mean, "X_avg_matmul[0]"),
+        Printed(
+            tuple(tuple("0." if j <= i else "-inf" for j in range(8)) for i in range(8)),
+            _mask8,
+            "w masked (0 and -inf)",
+        ),
+        Printed(
+            tuple(tuple(f"{e:.4f}" for e in row) for row in _tril_mean()),
+            lambda x: softmax(_mask8(x)),
+            "softmax(w)",
+        ),
+        _settled4(_AVG_SOFTMAX, _running_mean, "X_avg_softmax[0] = softmax(w) @ X"),
+        given(block(_LEARNED), "W[0], from random linear layers never printed"),
+    ),
+    notes=(
+        "An English torch notebook: a running average of a random X (2 x 8 x 2, batch 0 "
+        "printed to 4 decimals) by loops, as a product with the row-normalised lower-triangular "
+        "matrix and through softmax of a 0/-inf causal mask, then weights from two random "
+        "linear layers (printed, nothing they come from). One mistake as published: the softmax "
+        "cell (run later, with another X, execution count 27 against 9 and 10) prints "
+        "X_avg_softmax[0] = [[-0.4257, -0.0290], [0.1150, 0.0988], ...], which is not the "
+        "average of the printed X that its weights give (the same rows as X_avg: 16 entries "
+        "wrong)."
+    ),
+)
+
+JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS, EN_LAB, EN_STALE_X]
