@@ -1,7 +1,9 @@
 """The ninth batch of held-out documents, their truth computed with numpy from the printed
 inputs: an English torch study notebook (softmax weights broadcast over hidden states, keys,
-queries, values and a product with untransposed keys) and an English torch notebook whose printed
-softmax was run twice. See tests/corpus/truth_heldout.py."""
+queries, values and a product with untransposed keys), an English torch notebook whose printed
+softmax was run twice (and q k^T worked by hand with slips), an English numpy notebook (random
+q, k, v, variances, a causal mask) and an English torch notebook whose context vector reads a
+stale loop index. More in tests/corpus/heldout_judge9b.py; see tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 

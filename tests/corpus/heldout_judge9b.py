@@ -1,6 +1,8 @@
-"""The ninth held-out batch, continued: an English numpy notebook (one query against four keys)
-and a Spanish course notebook (Bahdanau's additive attention with seeded weights). Truth computed
-with numpy; see tests/corpus/heldout_judge9.py."""
+"""The ninth held-out batch, continued: an English numpy notebook (one query against four keys),
+a Spanish course notebook (Bahdanau's additive attention with seeded weights), Japanese Markdown
+notes (students' measurements as keys, the attention matrix in percent), an English HTML course
+page (a numpy lab) and an English torch notebook (a running average three ways, one printed from
+another X). Truth computed with numpy; see tests/corpus/heldout_judge9.py."""
 
 from __future__ import annotations
 
