@@ -96,6 +96,15 @@ EXPECTED = {
     "heldout/notebook-numpy-toy-words-then-causal-identity.ipynb": (90, 0, 0),
     "heldout/notebook-numpy-saturated-softmax-three-digit-exponents.ipynb": (36, 0, 0),
     "heldout/notebook-numpy-two-heads-concat-output-projection.ipynb": (20, 0, 0),
+    "heldout/en-notebook-torch-broadcast-weights-keys-untransposed.ipynb": (117, 0, 0),
+    "heldout/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb": (138, 60, 2),
+    "heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb": (144, 0, 0),
+    "heldout/en-notebook-torch-context-vector-stale-loop-index.ipynb": (13, 3, 0),
+    "heldout/en-notebook-numpy-one-query-four-keys-contributions.ipynb": (41, 0, 0),
+    "heldout/es-notebook-numpy-additive-attention-seeded-weights.ipynb": (42, 0, 0),
+    "heldout/ja-md-scaled-dot-product-students-height-weight-age.md": (22, 2, 0),
+    "heldout/html-lesson-attention-lab-rounded-expected-output.html": (24, 0, 0),
+    "heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb": (224, 16, 0),
 }
 
 
