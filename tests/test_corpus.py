@@ -51,7 +51,7 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # this session, moved to dev: 4124 of 5088, and with the weights after scaled scores judged
 # 4142 of 5088 (two of the nine carry known false alarms, below); a printed e^z of the
 # logits a printed softmax takes claimed as its numerators: 4148 of 5088.
-DEV_FLOOR = 0.796  # 4577 of 5750 (session 30: the seventh held-out batch moved here at 76.8 %)
+DEV_FLOOR = 0.775  # 4905 of 6325 (session 31: the eighth held-out batch moved here at 57.0 %)
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a
@@ -69,6 +69,18 @@ KNOWN_FALSE_ALARMS: dict[str, int] = {
     # class logits, each read as its own softmax example since session 30 and checked right,
     # but the page's softmax is no attention (the page was refused before).
     "dev/de-hausgebrauch-decoder-loss.ipynb": 14,
+    # Moved from held-out in session 31. Weights written by hand in a comment as approximations
+    # ("[[0,0.5,0.5],[0,1,0],[0,0.9,0.1]]"): each of the list's entries is read to its finest
+    # decimal (0 for 0.063 is wrong to one decimal), the truth reads each entry to its own digits;
+    # the outputs computed from them are called wrong as following those slips.
+    "dev/zh-blog-html-illustrated-qkv-comments-rounded-softmax.html": 11,
+    # The text's softmax([2, 4, 4]) = [0.0, 0.5, 0.5] (a slip) and the shares worked from it:
+    # the shares are called wrong as following the slip, the truth takes them from the matrix
+    # the code sets by hand; two outputs of a batch reading of the 3-d print are called wrong.
+    "dev/ru-notebook-torch-self-attention-seminar-approximated-weights.ipynb": 10,
+    # The scaled softmax printed [0.59, 0.17, 0.24] beside exponentials that give others: the
+    # first entry is claimed wrong where the truth (to its two digits) lets it stand.
+    "dev/en-md-why-scale-dot-products-softmax-collapse-slips.md": 1,
 }
 
 DOCS = score.docs("dev")

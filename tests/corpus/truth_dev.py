@@ -22,6 +22,7 @@ from tests.corpus.dev_seen_judge5 import DEV_SEEN_JUDGE5
 from tests.corpus.dev_seen_judge6 import DEV_SEEN_JUDGE6
 from tests.corpus.dev_seen_judge6a import DEV_SEEN_JUDGE6A
 from tests.corpus.dev_seen_judge7 import DEV_SEEN_JUDGE7
+from tests.corpus.dev_seen_judge8 import DEV_SEEN_JUDGE8
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1497,4 +1498,5 @@ DOCS: list[Doc] = [
     *DEV_SEEN_JUDGE6,
     *DEV_SEEN_JUDGE6A,
     *DEV_SEEN_JUDGE7,
+    *DEV_SEEN_JUDGE8,
 ]

@@ -1,16 +1,16 @@
-"""The eighth batch of held-out documents, their truth computed with numpy from the printed
-inputs: a Chinese blog (the three-word example worked in code comments), a Chinese exercise page
-(one query, one key) and an English numpy notebook (random Q, K, V, weights and a causal mask).
-See tests/corpus/truth_heldout.py."""
+"""Development documents (the eighth held-out batch, studied and moved to dev in session 31), their
+truth computed with numpy from the printed inputs: a Chinese blog (the three-word example worked
+in code comments), a Chinese exercise page (one query, one key) and an English numpy notebook
+(random Q, K, V, weights and a causal mask). See tests/corpus/truth_dev.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tests.corpus.dev_seen_judge8b import DEV_SEEN_JUDGE8B
+from tests.corpus.dev_seen_judge8c import DEV_SEEN_JUDGE8C
+from tests.corpus.dev_seen_judge8d import DEV_SEEN_JUDGE8D
 from tests.corpus.heldout_help import a, block, given, one, other, settled
-from tests.corpus.heldout_judge8b import JUDGE_DOCS_8B
-from tests.corpus.heldout_judge8c import JUDGE_DOCS_8C
-from tests.corpus.heldout_judge8d import JUDGE_DOCS_8D
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -42,7 +42,7 @@ def _zh_rounded_output(x: Arrays) -> np.ndarray:
 
 
 ZH_BLOG = Doc(
-    file="heldout/zh-blog-html-illustrated-qkv-comments-rounded-softmax.html",
+    file="dev/zh-blog-html-illustrated-qkv-comments-rounded-softmax.html",
     url="https://flashgene.com/archives/228689.html",
     kind="blog-html",
     language="zh",
@@ -84,7 +84,7 @@ ZH_BLOG = Doc(
 # --- Chinese exercise page: one query against one key ---------------------------------------------
 
 ZH_EXERCISE = Doc(
-    file="heldout/zh-html-exercise-single-key-json-attention.html",
+    file="dev/zh-html-exercise-single-key-json-attention.html",
     url="https://codefun2000.com/p/P3457",
     kind="exercise-html",
     language="zh",
@@ -206,7 +206,7 @@ def _en_weights_print() -> Printed:
 _EN_OUT_ROWS = _rows_of(_EN_OUT, 8)
 
 EN_NOTEBOOK = Doc(
-    file="heldout/en-notebook-numpy-random-qkv-scaled-weights-causal-mask.ipynb",
+    file="dev/en-notebook-numpy-random-qkv-scaled-weights-causal-mask.ipynb",
     url=("https://github.com/surbhi498/TransformerCodes/blob/main/TransformerOverview%20(1).ipynb"),
     kind="notebook-numpy",
     language="en",
@@ -258,11 +258,11 @@ EN_NOTEBOOK = Doc(
     ),
 )
 
-JUDGE_DOCS_8: list[Doc] = [
+DEV_SEEN_JUDGE8: list[Doc] = [
     ZH_BLOG,
     ZH_EXERCISE,
     EN_NOTEBOOK,
-    *JUDGE_DOCS_8B,
-    *JUDGE_DOCS_8C,
-    *JUDGE_DOCS_8D,
+    *DEV_SEEN_JUDGE8B,
+    *DEV_SEEN_JUDGE8C,
+    *DEV_SEEN_JUDGE8D,
 ]

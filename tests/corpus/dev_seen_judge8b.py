@@ -1,6 +1,7 @@
-"""The eighth held-out batch, Korean notebooks: torch prints of a batch of one (Q, K and V from
-untrained linear layers) and a book chapter's single query over eight embedded words. Their truth
-is computed with numpy from the printed inputs; see tests/corpus/heldout_judge8.py."""
+"""Development documents (the eighth held-out batch, moved to dev in session 31), Korean notebooks:
+torch prints of a batch of one (Q, K and V from untrained linear layers) and a book chapter's
+single query over eight embedded words. Their truth is computed with numpy from the printed
+inputs; see tests/corpus/dev_seen_judge8.py."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def _ko_weights(x: Arrays) -> np.ndarray:
 
 
 KO_LINEAR = Doc(
-    file="heldout/ko-notebook-torch-linear-qkv-batch-of-one-grad-fn.ipynb",
+    file="dev/ko-notebook-torch-linear-qkv-batch-of-one-grad-fn.ipynb",
     url="https://github.com/seunghun92-lab/nlp/blob/main/08_transformer/01_attention.ipynb",
     kind="notebook-torch",
     language="ko",
@@ -135,7 +136,7 @@ def _flat(rows: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
 
 
 KO_BOOK = Doc(
-    file="heldout/ko-notebook-torch-book-chapter-embedded-sentence-one-query.ipynb",
+    file="dev/ko-notebook-torch-book-chapter-embedded-sentence-one-query.ipynb",
     url="https://github.com/silhyeonha-git/EfficientML/blob/main/ml_pytorch/pytorch16.ipynb",
     kind="notebook-torch",
     language="ko",
@@ -168,4 +169,4 @@ KO_BOOK = Doc(
     ),
 )
 
-JUDGE_DOCS_8B: list[Doc] = [KO_LINEAR, KO_BOOK]
+DEV_SEEN_JUDGE8B: list[Doc] = [KO_LINEAR, KO_BOOK]

@@ -1,7 +1,8 @@
-"""The eighth held-out batch: an English Markdown page on why attention scores are divided by
-sqrt(d_k) (small dot products by hand, then the softmax of [12, 2, -1] unscaled and divided by 8,
-with slips as published), and a Russian seminar notebook in torch that replaces its softmax by a
-hand-rounded matrix. Truth computed with numpy; see tests/corpus/heldout_judge8.py."""
+"""Development documents (the eighth held-out batch, moved to dev in session 31): an English
+Markdown page on why attention scores are divided by sqrt(d_k) (small dot products by hand, then
+the softmax of [12, 2, -1] unscaled and divided by 8, with slips as published), and a Russian
+seminar notebook in torch that replaces its softmax by a hand-rounded matrix. Truth computed
+with numpy; see tests/corpus/dev_seen_judge8.py."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def _probs(name: str) -> Truth:
 
 
 EN_SCALE = Doc(
-    file="heldout/en-md-why-scale-dot-products-softmax-collapse-slips.md",
+    file="dev/en-md-why-scale-dot-products-softmax-collapse-slips.md",
     url=(
         "https://github.com/noumanshah436/100-days-of-deep-learning/blob/main/"
         "day74_scaled_dot_product_attention/example.md"
@@ -78,7 +79,7 @@ EN_SCALE = Doc(
     notes=(
         "An English Markdown page (course notes in a 100-days repository): dot products of "
         "small q, k by hand, the first products of a 64-d slice, then softmax([12, 2, -1]) "
-        "and softmax([12, 2, -1] / 8) with their exponentials. Mistakes as published: exp(12) "
+        "and softmax([12, 2, -1] / 8) with their exponentials. The mistakes as published: exp(12) "
         "is 162754.79, printed truncated as 162754; the unscaled probabilities print 0.00004 "
         "and 0.00001 for 4.54e-5 and 2.3e-6 (the first only right to 0.99995); the scaled "
         "softmax prints [0.59, 0.17, 0.24] where the exponentials it lists give [0.674, "
@@ -137,7 +138,7 @@ def _by_hand_line(j: int) -> Truth:
 
 
 RU_SEMINAR = Doc(
-    file="heldout/ru-notebook-torch-self-attention-seminar-approximated-weights.ipynb",
+    file="dev/ru-notebook-torch-self-attention-seminar-approximated-weights.ipynb",
     url=(
         "https://github.com/runnerup96/SBT-Deep-Learning-Seminars/blob/main/"
         "Transformers/self_attention_demo.ipynb"
@@ -204,4 +205,4 @@ RU_SEMINAR = Doc(
     ),
 )
 
-JUDGE_DOCS_8D: list[Doc] = [EN_SCALE, RU_SEMINAR]
+DEV_SEEN_JUDGE8D: list[Doc] = [EN_SCALE, RU_SEMINAR]

@@ -1,7 +1,8 @@
-"""The eighth held-out batch, Portuguese torch notebooks: a simplified self-attention over the
-embeddings of "O gato sobe no tapete" (scores, weights, per-word lines, context vectors in
-float32), and a fused QKV projection written by hand with a causal mask. Truth computed with numpy
-from the printed inputs; see tests/corpus/heldout_judge8.py."""
+"""Development documents (the eighth held-out batch, moved to dev in session 31), Portuguese torch
+notebooks: a simplified self-attention over the embeddings of "O gato sobe no tapete" (scores,
+weights, per-word lines, context vectors in float32), and a fused QKV projection written by hand
+with a causal mask. Truth computed with numpy from the printed inputs; see
+tests/corpus/dev_seen_judge8.py."""
 
 from __future__ import annotations
 
@@ -104,7 +105,7 @@ def _gato_words() -> tuple[Printed, ...]:
 
 
 PT_GATO = Doc(
-    file="heldout/pt-notebook-torch-gato-tapete-simplified-self-attention.ipynb",
+    file="dev/pt-notebook-torch-gato-tapete-simplified-self-attention.ipynb",
     url=(
         "https://github.com/professortavares/build_llm/blob/main/notebooks/cap03/"
         "01%20-%20Simplified%20Self%20Attention.ipynb"
@@ -169,7 +170,7 @@ def _weights(x: Arrays) -> np.ndarray:
 
 
 PT_FUSED = Doc(
-    file="heldout/pt-notebook-torch-fused-qkv-projection-declared-two-heads-causal.ipynb",
+    file="dev/pt-notebook-torch-fused-qkv-projection-declared-two-heads-causal.ipynb",
     url="https://github.com/AlbertoRodrigues/Generative-IA/blob/master/gpt/details_attetion.ipynb",
     kind="notebook-torch",
     language="pt",
@@ -217,4 +218,4 @@ PT_FUSED = Doc(
     ),
 )
 
-JUDGE_DOCS_8C: list[Doc] = [PT_GATO, PT_FUSED]
+DEV_SEEN_JUDGE8C: list[Doc] = [PT_GATO, PT_FUSED]
