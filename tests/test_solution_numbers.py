@@ -132,9 +132,7 @@ def test_entries_too_long_to_print_still_show_their_decimals() -> None:
 
 def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_dot_product():
     steps = _steps(AttentionSpec.example("eight-tokens-split"))
-    assert steps["head1.q"].exact.startswith(
-        r"\begin{bmatrix} 0.2 W_{Q1,11} + 0.5 W_{Q1,21} & 0.2 W_{Q1,12} + 0.5 W_{Q1,22} \\"
-    )
+    assert steps["head1.q"].entry.endswith(r"= 0.2 W_{Q1,11} + 0.5 W_{Q1,21}")
     assert steps["head1.scores"].entry == (
         r"\begin{aligned} \left(Q_{1} K_{1}^{\top}\right)_{ij} &= q_{i} \cdot k_{j} \\ "
         r"q_{1} \cdot k_{1} "
@@ -356,3 +354,31 @@ def test_the_temperature_introduction_points_to_its_softmax_step_not_to_command_
         "The softmax step below derives both limits and shows the\n"
         "weights at τ = 0.1, 1 and 10 between them."
     )
+
+
+def test_a_tall_symbolic_projection_is_its_general_entry_then_its_chosen_numbers() -> None:
+    """eight-tokens-split's Q_1 = X_1 W_Q^1 wrote 8 rows of symbolic sums beside the product
+    of X_1 (just shown) and W_Q^1, then the same 8 rows again in numbers, in each of its six
+    projections: the PDF took 11 pages, its last half empty. The general entry, the first
+    entry beside it, then the numbers: said once why, 10 pages."""
+    steps = _steps(AttentionSpec.example("eight-tokens-split"))
+    q, k = steps["head1.q"], steps["head1.k"]
+    assert (q.substituted, q.exact, k.substituted, k.exact) == (None,) * 4
+    assert q.lines == (r"X_{1} W_{Q}^{1}",)
+    assert q.entry == (
+        r"\left(Q_{1}\right)_{ij} = \sum_{k=1}^{2} \left(X_{1}\right)_{ik} "
+        r"\left(W_{Q}^{1}\right)_{kj}, \qquad \left(Q_{1}\right)_{11} = "
+        r"0.2 W_{Q1,11} + 0.5 W_{Q1,21}"
+    )
+    assert q.notes[0].startswith(r"This $8 \times 2$ matrix is written by its general entry")
+    assert k.notes == ()  # said once
+    assert q.chosen is not None and q.chosen.startswith(r"Q_{1} = \begin{bmatrix} 0.6 & 1.5")
+    # a short one keeps its symbolic matrix in full: two-tokens with a symbolic W_K
+    from mha_symbolic.spec.attention import example_text
+    from mha_symbolic.spec.input_files import parse_toml
+
+    raw = parse_toml(example_text("two-tokens"), "two-tokens")
+    raw["weights"]["w_k"] = "symbolic"
+    short = _steps(AttentionSpec.from_dict(raw))["head1.k"]
+    assert short.exact is not None and short.exact.startswith(r"\begin{bmatrix}")
+    assert short.entry is None and short.chosen is not None  # numbers chosen all the same

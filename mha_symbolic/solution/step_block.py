@@ -51,13 +51,16 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
-    book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else None
-    exact, said, passed_on = _value_lines(context, step, shown, book)
+    compact = textbook.compact(context, step, shown)
+    book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else compact
+    exact, said, passed_on = _value_lines(context, step, shown, book, compact is not None)
     worked = None if step.kind == "input" or book else substituted(context, step)
     pulled = _pulled_out(context, step, shown, worked)
     if pulled is not None:  # (1/2) S: its entries are not written again, each over 2
         worked, exact = worked or pulled, None
     entry = None if passed_on else _first_entry(context, step, shown, book)
+    if compact is not None:
+        entry = textbook.first_entry(context, step, compact)
     numbers = _numbers(context, step)
     chosen, chosen_said = chosen_lines(context, step, shown)
     block = StepBlock(
@@ -91,7 +94,11 @@ def step_block(context: Context, step: Step) -> StepBlock:
 
 
 def _value_lines(
-    context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
+    context: Context,
+    step: Step,
+    shown: latex.Shown,
+    book: textbook.Textbook | None,
+    compact: bool = False,
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
     passes its input on (O = C: C was just written, exactly or by its blocks or its general
@@ -105,7 +112,8 @@ def _value_lines(
     if block is not None:  # one head's "concatenation" is that head's output, just shown
         return latex.formula(block), (), True
     if book is not None:
-        return None, (textbook.note(context, step, book),), False
+        said = textbook.note(context, step, book, compact)
+        return None, () if said is None else (said,), False
     written = _by_formula(context, step, shown)
     if written is None:
         return shown.exact, _notes(context, step, shown), False
