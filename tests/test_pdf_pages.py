@@ -269,14 +269,17 @@ def test_no_page_is_left_mostly_empty_before_the_last(name: str, tmp_path: Path)
 def _assert_pages_fill(pdf: bytes, tmp_path: Path) -> None:
     """Every page but the last at most 20% empty, or less empty than the height of the step
     that begins the next page, from its heading to its shape line (a step kept whole) and the
-    space above its heading (about two lines), and never more than a third."""
+    space above its heading (about two lines), or of what the last page keeps with the
+    summary; and never more than a third."""
     height = TEXT_BOTTOM - TEXT_TOP
     lines = _lines(pdf, tmp_path)
-    for page, after in itertools.pairwise(lines):
+    for n, (page, after) in enumerate(itertools.pairwise(lines), 2):
         empty = (TEXT_BOTTOM - page[-1][3]) / height
         if empty <= 0.2:
             continue
         step = [foot for text, _, _, foot in after if text.startswith(("Shape:", "আকার:"))]
+        if n == len(lines):  # the last step's end kept with the summary (pytorch-style's note)
+            step = [after[-1][3]]
         kept = (step[0] - TEXT_TOP + 28) / height if step else 0
         assert empty < min(0.35, kept), (empty, after[0])
 
@@ -332,6 +335,33 @@ def _words_end_pages(pdf: bytes, tmp_path: Path) -> list[int]:
         for n, (page, after) in enumerate(itertools.pairwise(lines), 1)
         if page[-1][1] < LEFT + 15 and after[0][1] > LEFT + 60 and after[0][2] < TEXT_TOP + 30
     ]
+
+
+def _decimals_apart_pages(pdf: bytes, tmp_path: Path) -> list[int]:
+    """The pages that begin with a display of decimals (≈) with no = in it, before any words
+    or a heading: a step's decimals whose exact value ended the page before."""
+    found = []
+    for n, page in enumerate(_lines(pdf, tmp_path)[1:], 2):
+        display = ""
+        for text, left, _, _ in page:
+            if left < LEFT + 15:
+                break
+            display += " " + text
+        if "≈" in display and "=" not in display:
+            found.append(n)
+    return found
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_a_step_s_decimals_begin_no_page_apart_from_its_exact_value(
+    name: str, tmp_path: Path
+) -> None:
+    """rope's rotated queries and alibi's head output ended a page with their exact value and
+    began the next with its decimals: now beside it when both fit the page width (rope's
+    cosines and sines ≈ their decimals, one line), else below it, on the same page."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    assert _decimals_apart_pages(_example_pdf(name), tmp_path) == []
 
 
 @pytest.mark.parametrize("name", example_names())
