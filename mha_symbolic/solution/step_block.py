@@ -85,12 +85,26 @@ def step_block(context: Context, step: Step) -> StepBlock:
         analogy=_said(context, "analogies", step, numbers),
         chosen=chosen,
         chosen_said=chosen_said,
+        operands=_operands(context, step) if worked else (),
     )
     if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
     if not shown.named:
         context.substitutes[step.symbol] = shown.exact
     return block
+
+
+def _operands(context: Context, step: Step) -> tuple[tuple[str, str], ...]:
+    """Each matrix written into the step's working and its name; a value two operands share
+    (K_1 = Q_1) names neither."""
+    factored = _factored(context, step)
+    symbols = step.formula.free_symbols | (factored.free_symbols if factored is not None else set())
+    names: dict[str, set[str]] = {}
+    for symbol in symbols:
+        text = context.substitutes.get(symbol)
+        if text is not None and r"\begin{" in text:
+            names.setdefault(text, set()).add(latex.formula(symbol))
+    return tuple((text, min(said)) for text, said in sorted(names.items()) if len(said) == 1)
 
 
 def _value_lines(
