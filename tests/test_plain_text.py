@@ -117,3 +117,30 @@ def test_a_row_in_the_line_is_written_as_the_text_writes_rows() -> None:
     assert plain.inline(r"x = \begin{bmatrix} 4 & 11 \end{bmatrix}") == "x = [4, 11]"
     two = r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}"
     assert plain.inline(two) == "[[1, 0], [0, 1]]"
+
+
+def test_a_matrix_written_into_a_product_is_named_in_its_column_groups_labels() -> None:
+    """alibi's text solution wrote ``head_1 = A_1 V_1`` with A_1 in groups labelled "columns
+    1–2:", which matrix unsaid (HTML and PDF never print a bare label): each group now says
+    whose columns they are, as a whole line of the chain does."""
+    cells = " & ".join([r"\frac{e^{1/16}}{1 + e^{1/16} + e^{9/8}}"] * 3)
+    wide = rf"\begin{{bmatrix}} {cells} \\ {cells} \end{{bmatrix}}"
+    other = r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix}"
+    labels = {wide: ("columns {first}–{last} of A₁:", "column {first} of A₁:")}
+    lines = plain.display(rf"= {wide} {other}", width=90, operands=labels).splitlines()
+    assert lines[0].strip() == "columns 1–2 of A₁:" and lines[3].strip() == "column 3 of A₁:"
+
+
+def test_no_text_solution_labels_a_column_group_without_its_matrix() -> None:
+    import re
+
+    from mha_symbolic import AttentionSpec, derive
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    d = derive(AttentionSpec.example("alibi"))
+    text = render(d, "text", Options(), images={})
+    assert not re.search(r"(?m)^\s*columns? \d+(–\d+)?:$", text)
+    assert "columns 1–2 of A₁:" in text and "column 3 of A₂:" in text
+    bengali = render(d, "text", Options(lang="bn"), images={})
+    assert "A₁-এর কলাম 1–2:" in bengali

@@ -28,6 +28,7 @@ ALLOWED = {
     "assumed",  # what the document assumes rather than computes
     "printed_shapes",  # how the document printed a weight, not the mathematics
     "printed_transposed",
+    "written",  # how it wrote its numbers (seed 000's ½), not what they are
     "source",  # the file named in messages
     "inputs",  # the precision the claims are judged at (printed inputs)
     "dtype",

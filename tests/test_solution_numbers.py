@@ -132,9 +132,7 @@ def test_entries_too_long_to_print_still_show_their_decimals() -> None:
 
 def test_a_symbolic_entry_is_written_in_the_documents_decimals_and_a_score_as_a_dot_product():
     steps = _steps(AttentionSpec.example("eight-tokens-split"))
-    assert steps["head1.q"].exact.startswith(
-        r"\begin{bmatrix} 0.2 W_{Q1,11} + 0.5 W_{Q1,21} & 0.2 W_{Q1,12} + 0.5 W_{Q1,22} \\"
-    )
+    assert steps["head1.q"].entry.endswith(r"= 0.2 W_{Q1,11} + 0.5 W_{Q1,21}")
     assert steps["head1.scores"].entry == (
         r"\begin{aligned} \left(Q_{1} K_{1}^{\top}\right)_{ij} &= q_{i} \cdot k_{j} \\ "
         r"q_{1} \cdot k_{1} "
@@ -175,14 +173,19 @@ def _two(**changes: object) -> dict:
 def test_two_tokens_same_output_and_why_exactly_a_half_are_said_at_the_output() -> None:
     notes = _steps(AttentionSpec.example("two-tokens"))["output"].notes
     assert notes == (
-        r"Every token ends with the same output $\left[0.5,\; 0.5\right]$: after $W_O$ "
-        "nothing tells the tokens apart, so what each head found about them is averaged away, "
-        "not combined.",
-        # in the form W_O and O print it (0.5), not 1/2 beside them
-        r"Why exactly: $O_{11} = 0.5\left(\frac{e}{1 + e} + \frac{1}{1 + e}\right) = "
-        r"0.5 \cdot 1 = 0.5$, because the numbers in the bracket add up to exactly $1$.",
+        r"Every token ends with the same output $\left[\frac{1}{2},\; \frac{1}{2}\right]$: "
+        "after $W_O$ nothing tells the tokens apart, so what each head found about them is "
+        "averaged away, not combined.",
+        # in the form W_O and O print it (1/2, as the spec writes it), not 0.5 beside them
+        r"Why exactly: $O_{11} = \frac{1}{2} \cdot \left(\frac{e}{1 + e} + \frac{1}{1 + e}\right)"
+        r" = \frac{1}{2} \cdot 1 = \frac{1}{2}$, because the numbers in the bracket add up to "
+        "exactly $1$.",
     )
     assert _two()["output"].notes == notes  # the same spec written out: the same remarks
+    decimal = [[0.5, 0], [0, 0.5], [0.5, 0], [0, 0.5]]  # W_O written 0.5: 0.5 throughout
+    weights = {"w_q": [IDENTITY, SWAP], "w_k": [IDENTITY, SWAP], "w_v": [IDENTITY, SWAP]}
+    halves = _two(weights={**weights, "w_o": decimal})["output"].notes
+    assert r"$O_{11} = 0.5 \cdot \left(" in halves[1] and r"= 0.5 \cdot 1 = 0.5$" in halves[1]
     # W_O that keeps head 1 only: the tokens differ, and no sum of weights makes a whole.
     keep = [[1, 0], [0, 1], [0, 0], [0, 0]]
     assert _two(weights={"w_v": [IDENTITY, SWAP], "w_o": keep})["output"].notes == ()
@@ -233,7 +236,9 @@ def test_a_named_output_projection_without_numbers_is_a_definition_and_o_is_not_
     assert "Assumed, not computed.** The document takes $O" not in md
     # A given W_O: the output is computed, and nothing is called a definition.
     assert not any(a.defined for s in _two().values() for a in s.assumptions)
-    assert _two()["output"].exact == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"
+    assert _two()["output"].exact == (
+        r"\begin{bmatrix} \frac{1}{2} & \frac{1}{2} \\ \frac{1}{2} & \frac{1}{2} \end{bmatrix}"
+    )
 
 
 def test_a_printed_list_of_numbers_in_a_mark_is_typeset_as_maths_as_printed() -> None:
@@ -356,3 +361,63 @@ def test_the_temperature_introduction_points_to_its_softmax_step_not_to_command_
         "The softmax step below derives both limits and shows the\n"
         "weights at τ = 0.1, 1 and 10 between them."
     )
+
+
+def test_a_tall_symbolic_projection_is_its_general_entry_then_its_chosen_numbers() -> None:
+    """eight-tokens-split's Q_1 = X_1 W_Q^1 wrote 8 rows of symbolic sums beside the product
+    of X_1 (just shown) and W_Q^1, then the same 8 rows again in numbers, in each of its six
+    projections: the PDF took 11 pages, its last half empty. The general entry, the first
+    entry beside it, then the numbers: said once why, 10 pages."""
+    steps = _steps(AttentionSpec.example("eight-tokens-split"))
+    q, k = steps["head1.q"], steps["head1.k"]
+    assert (q.substituted, q.exact, k.substituted, k.exact) == (None,) * 4
+    assert q.lines == (r"X_{1} W_{Q}^{1}",)
+    assert q.entry == (
+        r"\left(Q_{1}\right)_{ij} = \sum_{k=1}^{2} \left(X_{1}\right)_{ik} "
+        r"\left(W_{Q}^{1}\right)_{kj}, \qquad \left(Q_{1}\right)_{11} = "
+        r"0.2 W_{Q1,11} + 0.5 W_{Q1,21}"
+    )
+    assert q.notes[0].startswith(r"This $8 \times 2$ matrix is written by its general entry")
+    assert k.notes == ()  # said once
+    assert q.chosen is not None and q.chosen.startswith(r"Q_{1} = \begin{bmatrix} 0.6 & 1.5")
+    # a short one keeps its symbolic matrix in full: two-tokens with a symbolic W_K
+    from mha_symbolic.spec.attention import example_text
+    from mha_symbolic.spec.input_files import parse_toml
+
+    raw = parse_toml(example_text("two-tokens"), "two-tokens")
+    raw["weights"]["w_k"] = "symbolic"
+    short = _steps(AttentionSpec.from_dict(raw))["head1.k"]
+    assert short.exact is not None and short.exact.startswith(r"\begin{bmatrix}")
+    assert short.entry is None and short.chosen is not None  # numbers chosen all the same
+
+
+def test_a_spec_written_in_fractions_is_worked_in_fractions_as_its_document_writes_them() -> None:
+    """Seed 000 writes its W_O as ½ [[1, 0, 1, 0], [0, 1, 0, 1]]; the spec gives it as "1/2"
+    strings, and the solution printed 0.5: it now writes W_O as the document does, its output
+    and why exactly in fractions. The same W_O written 0.5 keeps its decimals."""
+    from fractions import Fraction
+
+    from mha_symbolic.spec.attention import example_text
+    from mha_symbolic.spec.input_files import parse_toml
+
+    spec = AttentionSpec.example("two-tokens")
+    assert spec.written == {"fraction"}
+    solution = build(derive(spec), Options())
+    weights = [b for b in solution.blocks if getattr(b, "title", "") == "Given weights"]
+    assert weights[0].lines == (
+        r"W_{O} = \frac{1}{2} \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 0 \\ 0 & 1 \end{bmatrix}",
+    )
+    output = solution.steps()["output"]
+    assert output.exact == (
+        r"\begin{bmatrix} \frac{1}{2} & \frac{1}{2} \\ \frac{1}{2} & \frac{1}{2} \end{bmatrix}"
+    )
+    assert r"\frac{1}{2} \begin{bmatrix} 1 & 0" in (output.substituted or "")
+    assert any(r"= \frac{1}{2} \cdot 1 = \frac{1}{2}$" in note for note in output.notes)
+    raw = parse_toml(example_text("two-tokens"), "two-tokens")
+    raw["weights"]["w_o"] = [[0.5, 0], [0, 0.5], [0.5, 0], [0, 0.5]]
+    decimals = AttentionSpec.from_dict(raw)
+    assert decimals.written == {"decimal"}
+    steps = _steps(decimals)
+    assert steps["output"].exact == r"\begin{bmatrix} 0.5 & 0.5 \\ 0.5 & 0.5 \end{bmatrix}"
+    raw["weights"]["w_o"] = [[Fraction(1, 2), 0], [0, "0.5"], ["1/2", 0], [0, "\\frac{1}{2}"]]
+    assert AttentionSpec.from_dict(raw).written == {"decimal", "fraction"}

@@ -268,7 +268,7 @@ def _listed(context: Context, names: list[str]) -> str:
 def _given_line(context: Context, name: str, value: sp.MatrixBase) -> str:
     shown = context.show_value(value, name)
     approx = "" if shown.approx is None else rf" \approx {shown.approx}"
-    return rf"{name} = {shown.exact}{approx}"
+    return rf"{name} = {context.given(value, shown.exact)}{approx}"
 
 
 def _drawn_after(context: Context, step: Step) -> bool:

@@ -26,7 +26,10 @@ def _lazy(value: Any) -> bool:
 def _fractions(d: Derivation, shown: list[Any]) -> bool:
     """Whether the solution writes every exact rational as a fraction: its inputs print no
     decimals (a document given 0.2 keeps its decimals) and some value it shows is a fraction
-    (ALiBi's 9/16 beside its scaled scores' 0.5, which are then 1/2)."""
+    (ALiBi's 9/16 beside its scaled scores' 0.5, which are then 1/2), or the spec writes its
+    numbers as fractions (seed 000's W_O = ½ [...]: 1/2, not 0.5, and its output 1/2)."""
+    if d.spec.written == {"fraction"}:
+        return True
     given: list[Any] = []
     for value in d.bindings.values():
         given.extend(value if isinstance(value, sp.MatrixBase) else [sp.sympify(value)])
@@ -96,8 +99,22 @@ class Context:
         """A given value as a formula's operand is written; None when written by name."""
         if isinstance(value, sp.MatrixBase):
             shown = self.show_value(value, symbol.name)
-            return None if shown.named else shown.exact
+            return None if shown.named else self.given(value, shown.exact)
         return self.exact(sp.sympify(value))
+
+    def given(self, value: sp.MatrixBase, exact: str) -> str:
+        """A given matrix of fractions with a common one written as seed 000 writes its W_O,
+        ``\\frac{1}{2} [...]``, the fraction before a matrix of whole numbers; else ``exact``."""
+        cells = list(value)
+        if not self.settings.fractions or not all(isinstance(c, sp.Rational) for c in cells):
+            return exact
+        nonzero = [c for c in cells if c != 0]
+        if len(nonzero) < 2:
+            return exact
+        factor = sp.Rational(sp.igcd(*[c.p for c in nonzero]), sp.ilcm(*[c.q for c in nonzero]))
+        if factor.q == 1:
+            return exact
+        return rf"{latex.exact(factor, True)} {latex.exact(value / factor)}"
 
     @property
     def output_unknown(self) -> bool:

@@ -5,6 +5,7 @@ reads ``e^(√3/3)``, and a matrix is drawn over several lines between tall brac
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 from mha_symbolic.solution.boxes import (
@@ -49,6 +50,7 @@ class _Parser:
         stacked: bool = False,
         columns: Columns = COLUMNS,
         named: Columns | None = None,
+        operands: Mapping[str, Columns] | None = None,
     ) -> None:
         self.tokens = _TOKEN.findall(tex)
         self.at = 0
@@ -58,6 +60,10 @@ class _Parser:
         # an operand: softmax(S') is not A); the next matrix drawn takes ``alone``'s labels.
         self.named = named
         self.alone = False
+        # The labels naming an operand's matrix (``columns 1–2 of A_1:``), by its tokens
+        # without spaces: a matrix written into the next step's working, too wide for the page.
+        self.operands = {_key(_TOKEN.findall(k)): v for k, v in (operands or {}).items()}
+        self.operand: Columns | None = None
         self.matrices = 0  # matrices read so far
         # Fractions drawn numerator over a bar over denominator (display maths), except in
         # exponents, indices and roots, which stay on their line: e^(√3/3).
@@ -163,7 +169,15 @@ class _Parser:
         if end is None:
             return self.environment(self.raw_group())
         self.alone = self.named is not None and _alone(self.tokens, self.at - 1, end)
-        state = (self.width, self.stacked, self.flat > 0, self.columns, self.alone and self.named)
+        self.operand = self.operands.get(_key(self.tokens[self.at - 1 : end]))
+        state = (
+            self.width,
+            self.stacked,
+            self.flat > 0,
+            self.columns,
+            self.alone and self.named,
+            self.operand,
+        )
         key = (tuple(self.tokens[self.at : end]), *state)
         if key in _DRAWN:
             box, matrices = _DRAWN[key]
@@ -188,8 +202,8 @@ class _Parser:
         return _delimit(_DELIMITER.get(opening, opening), inner, _DELIMITER.get(closing, closing))
 
     def environment(self, kind: str) -> Box:
-        columns = self.named if self.alone and self.named else self.columns
-        self.alone = False
+        columns = self.named if self.alone and self.named else self.operand or self.columns
+        self.alone, self.operand = False, None
         rows: list[list[Box]] = [[]]
         counts = [self.matrices]  # matrices read before each row
         while self.peek() is not None:
@@ -219,6 +233,11 @@ class _Parser:
             and not (self.width is not None and after - before > 1 and _wide(row, self.width))
         ]
         return aligned(kept)
+
+
+def _key(tokens: list[str]) -> str:
+    """An environment's tokens as one string, spaces left out."""
+    return "".join(t for t in tokens if not t.isspace())
 
 
 def _alone(tokens: list[str], begin: int, end: int) -> bool:
@@ -419,15 +438,20 @@ def drawn_height(tex: str) -> int:
 
 
 def display(
-    tex: str, width: int = 100, columns: Columns = COLUMNS, named: Columns | None = None
+    tex: str,
+    width: int = 100,
+    columns: Columns = COLUMNS,
+    named: Columns | None = None,
+    operands: Mapping[str, Columns] | None = None,
 ) -> str:
     """Display maths over as many lines as it needs; past ``width`` columns, matrices are
     written on one line each row (``[a, b]``) instead of drawn, or cut into groups of columns
-    labelled ``columns`` (``named``: for a matrix alone on a line of an aligned chain)."""
+    labelled ``columns`` (``named``: for a matrix alone on a line of an aligned chain;
+    ``operands``: for a matrix written in a product, by its LaTeX)."""
     box = _Parser(tex, stacked=True).sequence()
     lines = [line.rstrip() for line in box.lines]
     if max((len(line) for line in lines), default=0) <= width:
         return "\n".join(lines)
-    box = _Parser(tex, width - 12, columns=columns, named=named).sequence()  # beside "X = "
+    box = _Parser(tex, width - 12, columns=columns, named=named, operands=operands).sequence()
     lines = [line.rstrip() for line in box.lines]
     return "\n".join(piece for line in lines for piece in cut(line, width, 8))

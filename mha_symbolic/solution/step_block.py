@@ -51,13 +51,16 @@ def step_block(context: Context, step: Step) -> StepBlock:
     """The block of ``step``; its value becomes what later formulas are written with."""
     shown = context.show(step)
     options = context.options
-    book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else None
-    exact, said, passed_on = _value_lines(context, step, shown, book)
+    compact = textbook.compact(context, step, shown)
+    book = textbook.textbook(step, textbook.letters(context.d.steps)) if shown.named else compact
+    exact, said, passed_on = _value_lines(context, step, shown, book, compact is not None)
     worked = None if step.kind == "input" or book else substituted(context, step)
     pulled = _pulled_out(context, step, shown, worked)
     if pulled is not None:  # (1/2) S: its entries are not written again, each over 2
         worked, exact = worked or pulled, None
     entry = None if passed_on else _first_entry(context, step, shown, book)
+    if compact is not None:
+        entry = textbook.first_entry(context, step, compact)
     numbers = _numbers(context, step)
     chosen, chosen_said = chosen_lines(context, step, shown)
     block = StepBlock(
@@ -82,6 +85,7 @@ def step_block(context: Context, step: Step) -> StepBlock:
         analogy=_said(context, "analogies", step, numbers),
         chosen=chosen,
         chosen_said=chosen_said,
+        operands=_operands(context, step) if worked else (),
     )
     if context.facts.is_a(step.kind, "final") and context.output_unknown:
         return _unknown_output(block)
@@ -90,8 +94,25 @@ def step_block(context: Context, step: Step) -> StepBlock:
     return block
 
 
+def _operands(context: Context, step: Step) -> tuple[tuple[str, str], ...]:
+    """Each matrix written into the step's working and its name; a value two operands share
+    (K_1 = Q_1) names neither."""
+    factored = _factored(context, step)
+    symbols = step.formula.free_symbols | (factored.free_symbols if factored is not None else set())
+    names: dict[str, set[str]] = {}
+    for symbol in symbols:
+        text = context.substitutes.get(symbol)
+        if text is not None and r"\begin{" in text:
+            names.setdefault(text, set()).add(latex.formula(symbol))
+    return tuple((text, min(said)) for text, said in sorted(names.items()) if len(said) == 1)
+
+
 def _value_lines(
-    context: Context, step: Step, shown: latex.Shown, book: textbook.Textbook | None
+    context: Context,
+    step: Step,
+    shown: latex.Shown,
+    book: textbook.Textbook | None,
+    compact: bool = False,
 ) -> tuple[str | None, tuple[str, ...], bool]:
     """The exact value's line, the notes on how it is written, and whether the step only
     passes its input on (O = C: C was just written, exactly or by its blocks or its general
@@ -105,7 +126,8 @@ def _value_lines(
     if block is not None:  # one head's "concatenation" is that head's output, just shown
         return latex.formula(block), (), True
     if book is not None:
-        return None, (textbook.note(context, step, book),), False
+        said = textbook.note(context, step, book, compact)
+        return None, () if said is None else (said,), False
     written = _by_formula(context, step, shown)
     if written is None:
         return shown.exact, _notes(context, step, shown), False

@@ -10,7 +10,7 @@ import shutil
 import sys
 import textwrap
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -46,11 +46,19 @@ def display(
     columns: boxes.Columns = boxes.COLUMNS,
     width: int = WIDTH,
     named: boxes.Columns | None = None,
+    operands: Sequence[tuple[str, str]] = (),
+    of: boxes.Columns | None = None,
 ) -> str:
     """Display maths, indented four spaces, within the page width; ``columns`` labels a group
     of columns of a matrix too wide for it (the locale's words), ``named`` one that is a whole
-    line of a chain, naming the step's matrix."""
-    shown = plain.display(str(tex), width - 4, columns, named)
+    line of a chain, naming the step's matrix; ``operands`` (LaTeX of a matrix, its name) the
+    matrices written in a product, each named with ``of``'s words (``columns 1–2 of A₁:``)."""
+    labels = {
+        value: (of[0].replace("{name}", math(name)), of[1].replace("{name}", math(name)))
+        for value, name in operands
+        if of is not None
+    }
+    shown = plain.display(str(tex), width - 4, columns, named, labels)
     return "\n".join(("    " + line).rstrip() for line in shown.splitlines())
 
 

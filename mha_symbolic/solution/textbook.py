@@ -105,10 +105,40 @@ def _weighted(step: Step, a: str, values: sp.Basic) -> Textbook | None:
     return Textbook(entry, True, said)
 
 
-def note(context: Context, step: Step, book: Textbook) -> str:
-    """Why the matrix is written by its general entry (or row), and what its letters are."""
+# A symbolic matrix taller than this, whose numbers the solution chose and prints after it, is
+# written by its general entry (seed 002's Q_1 of 8 rows of sums: 8 rows again of numbers).
+_TALLEST_SYMBOLIC = 4
+
+
+def compact(context: Context, step: Step, shown: latex.Shown) -> Textbook | None:
+    """The general entry of a tall symbolic product whose numbers follow at the chosen values
+    (eight-tokens-split's Q_1 = X_1 W_Q^1: its 8 rows of symbolic sums beside the 8 x 2 product
+    took half a page per projection, six times); None for any other step."""
+    if shown.named or step.shape[0] <= _TALLEST_SYMBOLIC or not context.chosen:
+        return None
+    free = context.subterms.free_symbols(step.entries)
+    if not free or not free <= context.chosen.keys():
+        return None
+    return textbook(step, {})
+
+
+def first_entry(context: Context, step: Step, book: Textbook) -> str:
+    """``(Q_1)_{ij} = \\sum_k (X_1)_{ik} (W_Q^1)_{kj}`` and, on the same line, its first entry
+    written out (``(Q_1)_{11} = 0.2 W_{Q1,11} + 0.5 W_{Q1,21}``)."""
+    first = f"{entry_name(step.symbol, '1', '1')} = {context.exact(step.entries[0, 0])}"
+    return rf"{book.entry}, \qquad {first}"
+
+
+def note(context: Context, step: Step, book: Textbook, chosen: bool = False) -> str | None:
+    """Why the matrix is written by its general entry (or row), and what its letters are;
+    ``chosen``: a tall symbolic matrix whose numbers follow (:func:`compact`)."""
     rows, cols = step.shape
     ranges = {"i_range": span(1, rows), "j_range": span(1, cols)}
+    if chosen:  # said once: the general entry of the next such step speaks for itself
+        if ("names", "general_chosen") in context.said:
+            return None
+        context.said.add(("names", "general_chosen"))
+        return context.words("names", "general_chosen", rows=rows, cols=cols, **ranges)
     note = context.too_long(
         "general_row" if book.rows else "general", rows=rows, cols=cols, **ranges
     )

@@ -186,6 +186,9 @@ class StepBlock:
     # --detail token: every query's working of this step, stage by stage, in place of its
     # matrix working
     by_token: tuple[Part, ...] = ()
+    # (LaTeX of a matrix written into ``substituted``, its name): a matrix too wide for the
+    # text format's page is cut into groups labelled with the name ("columns 1–2 of A_1:")
+    operands: tuple[tuple[str, str], ...] = ()
 
     @property
     def lines(self) -> tuple[str, ...]:

@@ -149,6 +149,9 @@ class AttentionSpec:
     step_decimals: Mapping[str, int] = field(default_factory=dict)
     # Steps written under the document's own names (step key -> LaTeX: seed 003's Z_{1}).
     names: Mapping[str, str] = field(default_factory=dict)
+    # How its non-whole numbers were written: "decimal" (0.5), "fraction" ("1/2"), both or
+    # neither. A spec of fractions only (seed 000's W_O = ½ ...) is worked in fractions.
+    written: frozenset[str] = frozenset()
     source: str = "<arguments>"
 
     def __init__(self, *, source: str = "<arguments>", **raw: Any) -> None:
@@ -262,8 +265,9 @@ def _normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
             raise SpecError(f"unknown key '{key}'{_closest(key, TOP_KEYS)}")
     declared = parameters.declare(raw.get("parameters", {}))
     mode = _choice(raw.get("floats", "decimal"), "floats", exact.FLOATS)
-    with exact.declared(declared), exact.floats(mode):
+    with exact.declared(declared), exact.floats(mode), exact.noting() as written:
         values = _read(raw)
+    values["written"] = frozenset(written)
     values["parameters"] = declared
     values["floats"] = mode
     return values

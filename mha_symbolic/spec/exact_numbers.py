@@ -61,6 +61,31 @@ def _binary_float(value: float) -> sp.Rational:
     return sp.Rational(numerator, denominator)
 
 
+# How the spec's non-whole numbers were written, while it is read (see ``noting``): "decimal"
+# (0.5, a TOML or Python float) and "fraction" (the string "1/2", \frac{1}{2}, a Fraction).
+_WRITTEN: ContextVar[set[str] | None] = ContextVar("written", default=None)
+_DECIMAL_POINT = re.compile(r"\d\.|\.\d")
+
+
+@contextmanager
+def noting() -> Iterator[set[str]]:
+    """The ways ("decimal", "fraction") the non-whole numbers read inside were written: seed
+    000 writes its W_O as ½, and its solution then writes fractions, not 0.5."""
+    written: set[str] = set()
+    token = _WRITTEN.set(written)
+    try:
+        yield written
+    finally:
+        _WRITTEN.reset(token)
+
+
+def _noted(value: sp.Expr, decimal: bool) -> sp.Expr:
+    written = _WRITTEN.get()
+    if written is not None and isinstance(value, sp.Rational) and not value.is_Integer:
+        written.add("decimal" if decimal else "fraction")
+    return value
+
+
 @contextmanager
 def declared(symbols: Mapping[str, sp.Symbol]) -> Iterator[None]:
     """Read values with these parameter names (``tau`` or ``\\tau``) as their symbols."""
@@ -135,24 +160,25 @@ def to_number(value: Any, where: str) -> sp.Expr:
         if not value.is_finite():
             raise SpecError(f"{where}: {value} is not a finite number")
         if _FLOATS.get() == "binary":  # a TOML float is a binary64 number
-            return _binary_float(_finite_float(value, where))
+            return _noted(_binary_float(_finite_float(value, where)), True)
         # Its text ("1E+999999999") goes through the grammar's digit and exponent bounds.
-        return from_text(str(value), where)
+        return _noted(from_text(str(value), where), True)
     if isinstance(value, Fraction):
-        return _integer(value.numerator, where) / _integer(value.denominator, where)
+        return _noted(_integer(value.numerator, where) / _integer(value.denominator, where), False)
     if isinstance(value, float):
         # repr gives the shortest text that reads back as this float: what was written.
         if value != value or abs(value) == float("inf"):
             raise SpecError(f"{where}: {value!r} is not a finite number")
         if _FLOATS.get() == "binary":
-            return _binary_float(float(value))
-        return from_text(repr(float(value)), where)
+            return _noted(_binary_float(float(value)), True)
+        return _noted(from_text(repr(float(value)), where), True)
     if isinstance(value, str):
-        return from_text(value, where)
+        return _noted(from_text(value, where), bool(_DECIMAL_POINT.search(value)))
     if isinstance(value, sp.Expr) and not isinstance(value, sp.MatrixBase):
+        # a SymPy number says nothing of how a document wrote it (1/5 from a derivation)
         return _finite(_as_declared(value, _DECLARED.get()), str(value), where)
     if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
-        return _numpy_scalar(value, where)
+        return _noted(_numpy_scalar(value, where), True)
     raise SpecError(
         f"{where}: cannot read {one_line(repr(value))} ({type(value).__name__}) as a number"
     )
@@ -271,6 +297,9 @@ def _binary_array(value: Any, where: str, vector: bool = False) -> sp.ImmutableM
         return None
     if value.ndim != (1 if vector else 2) or 0 in value.shape:
         return None  # the general reader names what is wrong
+    written = _WRITTEN.get()
+    if written is not None:
+        written.add("decimal")  # floats, as a kernel holds them
     grid = value.reshape(1, -1) if vector else value
     rows, cols = (int(n) for n in grid.shape)
     _check_size(rows, cols, where, not vector)
