@@ -175,3 +175,31 @@ def _one_query() -> str:
 def test_a_number_in_a_name_is_the_row_of_a_one_row_example_not_a_head() -> None:
     claims = _claims(_one_query())
     assert claims.get("head1.weights[1]") in ("rounded", "within"), claims
+
+
+# --- "attention" over numbers that cannot be weights ------------------------------------------
+QR = np.array([[0.5, -1.25, 0.75, 0.25], [1.5, 0.25, -0.5, 1.0], [-0.75, 0.5, 1.25, -1.0]])
+KR = np.array([[1.0, 0.5, -0.25, 0.75], [-0.5, 1.25, 0.5, 0.0], [0.25, -1.0, 1.5, 0.5]])
+VR = np.array([[1.0, 0.0, 2.0, 1.0], [0.0, 1.0, 1.0, 3.0], [2.0, 1.0, 0.0, 1.0]])
+SR = QR @ KR.T / 2  # √d_k of 4
+AR = _softmax(SR)
+
+
+def _named_attention() -> str:
+    return _page(
+        _code(
+            "q, k, v = make_qkv()\nprint(q)\nprint(k)\nprint(v)",
+            "".join(_tensor(m, 4) for m in (QR, KR, VR)),
+        ),
+        _code(
+            "attention = q @ k.T / math.sqrt(4)\nprint(attention)\n"
+            "weights = torch.softmax(attention, dim=-1)\nprint(weights)\nprint(weights @ v)",
+            _tensor(SR, 4) + _tensor(AR, 4) + _tensor(AR @ VR, 4),
+        ),
+    )
+
+
+def test_a_name_that_says_weights_over_negative_numbers_is_not_believed() -> None:
+    assert (SR < 0).any()
+    claims = _claims(_named_attention())
+    assert claims.get("head1.scaled") in ("exact", "rounded", "within"), claims

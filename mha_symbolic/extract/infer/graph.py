@@ -20,7 +20,7 @@ from mha_symbolic.extract.infer.role_tables import (
     SCORES,
     SHARED,
 )
-from mha_symbolic.extract.infer.state import Match, Search, renamed
+from mha_symbolic.extract.infer.state import Match, Search, believed, renamed
 from mha_symbolic.extract.infer.uniform import zero_sizes
 
 Scaling = tuple[float, str]  # a scale's factor, and how the search said it ("√3", "" for 1)
@@ -137,7 +137,7 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         if named and named[0].node.kind not in AFTER_STEPS:  # renormalised: never weights
             found.named[index] = names[index]
         pool = named or fewest
-        if names.get(index) and not named and _believed(names[index], pool[0].node):
+        if names.get(index) and not named and believed(names[index], pool[0], _believed):
             continue  # a long unprinted chain against the name: the name is believed
         best = [m for m in pool if rank(m)[:4] == rank(pool[0])[:4]]
         best.sort(key=lambda m: -_agreeing(m, names))

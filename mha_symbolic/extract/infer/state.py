@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -187,3 +187,14 @@ def renamed(match: Match, names: Mapping[int, str]) -> bool:
         return False
     said = (names.get(match.target.index), names.get(match.node.operands[0].printed.index))
     return said[0] != said[1] and all(name in ("q", "k", "v") for name in said)
+
+
+def believed(name: str, match: Match, over_chain: Callable[[str, Node], bool]) -> bool:
+    """Whether a name outweighs the relation a print's numbers follow (``over_chain``), which
+    it never does when the numbers cannot be what it names: "attention" over a print with
+    negative entries, or rows that do not sum to 1, names no softmax weights."""
+    if name == "weights" and not (
+        rel.is_distribution(match.target) or rel.is_distribution(match.target, by_rows=False)
+    ):
+        return False
+    return over_chain(name, match.node)
