@@ -203,3 +203,29 @@ def test_a_name_that_says_weights_over_negative_numbers_is_not_believed() -> Non
     assert (SR < 0).any()
     claims = _claims(_named_attention())
     assert claims.get("head1.scaled") in ("exact", "rounded", "within"), claims
+
+
+# --- the keys the weights average are the values too ------------------------------------------
+QB = np.array([[0.55, 0.95]])
+KB = np.array([[0.65, 0.2], [0.85, -0.4], [-0.95, -0.75]])
+SB = QB @ KB.T
+AB = _softmax(SB)
+
+
+def _keys_as_values() -> str:
+    return _page(
+        {"cell_type": "markdown", "source": "## A context vector from the keys\n"},
+        _code(
+            "q = torch.tensor([[0.55, 0.95]])\n"
+            "k = torch.tensor([[0.65, 0.2], [0.85, -0.4], [-0.95, -0.75]])\n"
+            "products = q @ k.T\nproducts",
+            _tensor(SB, 4),
+        ),
+        _code("alphas = F.softmax(products, dim=-1)\nalphas", _tensor(AB, 4)),
+        _code("context = alphas @ k\ncontext", _tensor(AB @ KB, 4)),
+    )
+
+
+def test_keys_the_weights_average_are_the_values() -> None:
+    claims = _claims(_keys_as_values())
+    assert claims.get("head1.output[1]") in ("exact", "rounded", "within"), claims

@@ -21,6 +21,7 @@ from mha_symbolic.extract.infer.softmax_parts import unclaimed_parts
 from mha_symbolic.extract.infer.uniform import zero_sizes
 from mha_symbolic.extract.infer.variants import split_variants
 from mha_symbolic.extract.items import Item
+from mha_symbolic.extract.more_roles import also_as, projecting
 from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.other_settings import other_setting
 from mha_symbolic.extract.reading import Seen
@@ -424,37 +425,22 @@ def _decided(
             # "weights_2 = [...]" read as head 2, and as row 2 from "query_2" a line above: one
             # head, and the row its numbers give
             head, s = None, replace(s, row=None, row_from="")
+        also = projecting(inference, n, role)
         if role == s.role and head == s.head:
-            return s
-        tags = tuple(f"{r}:{head or ''}" for r in _projecting(inference, n, role))
+            return also_as(s, also)
+        tags = tuple(f"{r}:{head or ''}" for r in also)
         return replace(s, role=role, head=head, names=tags, printed=(s.name,))
     if s.role in _CLAIMS and (alone or (examples and not _after(s, examples))):
         return replace(s, role="unnamed", names=(), printed=())  # no example's: left alone
     if s.role in _NAMED and s.item.batch_shape and component is None:
         return replace(s, role="unnamed", names=(), printed=())  # a batch is not one sequence
-    return s
+    return also_as(s, projecting(inference, n, s.role)) if component is not None else s
 
 
 def _numbered(s: Seen) -> bool:
     """The name ends in the head number it was read with, which is also the row a line above
     names ("attention_weights_2" under "omega_2 = query_2 @ keys.T")."""
     return s.row == s.head and s.name.rstrip().endswith(f"_{s.head}")
-
-
-def _projecting(inference: Inference, n: int, role: str) -> list[str]:
-    """The weights one printed matrix is, by the products it gives: W_Q, W_K and W_V alike
-    when Q, K and V are each X times it (``qkv = x @ W.t()`` of one block repeated)."""
-    if role not in ("w_q", "w_k", "w_v"):
-        return [role]
-    found = {
-        f"w_{inference.roles[i]}"
-        for i, match in inference.chosen.items()
-        if inference.roles.get(i) in ("q", "k", "v")
-        and match.node.kind in ("product", "product_t")
-        and match.node.operands[1].printed is not None
-        and match.node.operands[1].printed.index == n
-    }
-    return [role, *sorted(found - {role})]
 
 
 def _no_step(inference: Inference, n: int) -> bool:
