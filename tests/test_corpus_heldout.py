@@ -105,6 +105,7 @@ EXPECTED = {
     "heldout/ja-md-scaled-dot-product-students-height-weight-age.md": (22, 2, 0),
     "heldout/html-lesson-attention-lab-rounded-expected-output.html": (24, 0, 0),
     "heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb": (224, 16, 0),
+    "heldout/ru-notebook-numpy-scalar-sequence-embedding-softmax-comment.ipynb": (22, 1, 0),
 }
 
 
