@@ -106,6 +106,7 @@ EXPECTED = {
     "heldout/html-lesson-attention-lab-rounded-expected-output.html": (24, 0, 0),
     "heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb": (224, 16, 0),
     "heldout/ru-notebook-numpy-scalar-sequence-embedding-softmax-comment.ipynb": (22, 1, 0),
+    "heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html": (177, 6, 0),
 }
 
 

@@ -1,12 +1,17 @@
 """The tenth batch of held-out documents, their truth computed with numpy from the printed
 inputs: a Russian numpy notebook (a sequence of five numbers embedded by one random row, and a
-softmax worked in a code comment). See tests/corpus/truth_heldout.py."""
+softmax worked in a code comment) and an English interactive reader page (a playground drawn by
+script, and a scratchpad whose printed weights are not the playground's). See
+tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 
-from tests.corpus.heldout_help import block, given, one, settled, values
+from tests.corpus.heldout_help import Rows, block, given, one, other, settled, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -58,4 +63,77 @@ RU_SCALAR_SEQUENCE = Doc(
     ),
 )
 
-JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE]
+# --- English HTML reader page: a playground drawn by script, a scratchpad output that differs ----
+
+_READER_FILE = (
+    Path(__file__).resolve().parents[1]
+    / "data/corpus/heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html"
+)
+
+
+def _reader_tables() -> list[Rows]:
+    """The page's matrices in order, each row of cells as printed."""
+    text = _READER_FILE.read_text(encoding="utf-8")
+    tables = re.findall(r'<table class="matrix[^"]*">(.*?)</table>', text, flags=re.S)
+    return [
+        tuple(
+            tuple(re.findall(r"<td>([^<]*)</td>", row)) for row in re.findall(r"<tr>(.*?)</tr>", t)
+        )
+        for t in tables
+    ]
+
+
+_RT = _reader_tables()
+
+
+def _reader_scaled(x: Arrays) -> np.ndarray:
+    return x["q"] @ x["k"].T / np.sqrt(4)
+
+
+def _reader_weights(x: Arrays) -> np.ndarray:
+    return softmax(_reader_scaled(x))
+
+
+_READER_CAT = ("0.15", "0.20", "0.17", "0.14", "0.15", "0.19")
+
+EN_READER = Doc(
+    file="heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html",
+    url="https://rafilovestosuffer.github.io/Attention-is-all-my-need/ui_kits/reader/",
+    kind="html-interactive",
+    language="en",
+    inputs={"q": values(_RT[0]), "k": values(_RT[1]).T, "v": values(_RT[6])},
+    printed=(
+        given(_RT[0], "Q"),
+        given(_RT[1], "K^T"),
+        Printed(_RT[2], lambda x: x["q"] @ x["k"].T, "scores"),
+        Printed(one("0.500"), lambda x: np.array([1 / np.sqrt(4)]), "1/sqrt(d_k)"),
+        Printed(_RT[3], _reader_scaled, "scaled scores"),
+        given(one("1.00"), "temperature T"),
+        Printed(_RT[4], _reader_weights, "attention weights"),
+        Printed(_RT[5], _reader_weights, "weights (step 4)"),
+        given(_RT[6], "V"),
+        Printed(_RT[7], lambda x: _reader_weights(x) @ x["v"], "output"),
+        Printed(one(*_READER_CAT), lambda x: _reader_weights(x)[1], "attention flow, query cat"),
+        Printed(one("1.0000"), lambda x: _reader_weights(x)[1].sum(keepdims=True), "row sum"),
+        Printed(one("0.202"), lambda x: _reader_weights(x)[1].max(keepdims=True), "max weight"),
+        other(one("1.782"), "entropy of the cat row"),
+        given(one("4"), "d_k"),
+        Printed(
+            one("0.183", "0.221", "0.168", "0.128", "0.183", "0.117"),
+            lambda x: _reader_weights(x)[1],
+            "weights[1].round(3) (scratchpad)",
+        ),
+    ),
+    notes=(
+        "An English interactive reader page (HTML drawn by React): a playground over six tokens "
+        "with hand-set Q, K, V (6 x 4) shows Q, K^T, the scores, 1/sqrt(4), the scaled scores, "
+        "the weights (twice), V and the output to two decimals, the weights of the query 'cat' "
+        "and its row sum, maximum and entropy (entropy not attention); the transcription carries "
+        "the numbers the page draws when it opens. A scratchpad then claims that the same "
+        "computation in numpy prints weights[1].round(3) = [0.183, 0.221, 0.168, 0.128, 0.183, "
+        "0.117]. Mistake as published: the playground's own row is [0.149, 0.202, 0.167, 0.139, "
+        "0.149, 0.193] (6 entries wrong)."
+    ),
+)
+
+JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE, EN_READER]
