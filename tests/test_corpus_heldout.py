@@ -107,6 +107,7 @@ EXPECTED = {
     "heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb": (224, 16, 0),
     "heldout/ru-notebook-numpy-scalar-sequence-embedding-softmax-comment.ipynb": (22, 1, 0),
     "heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html": (177, 6, 0),
+    "heldout/en-notebook-numpy-decoder-state-annotations-float128-context.ipynb": (27, 1, 0),
 }
 
 

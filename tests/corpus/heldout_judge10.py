@@ -1,8 +1,9 @@
 """The tenth batch of held-out documents, their truth computed with numpy from the printed
 inputs: a Russian numpy notebook (a sequence of five numbers embedded by one random row, and a
 softmax worked in a code comment) and an English interactive reader page (a playground drawn by
-script, and a scratchpad whose printed weights are not the playground's). See
-tests/corpus/truth_heldout.py."""
+script, and a scratchpad whose printed weights are not the playground's) and an English numpy
+course notebook (a decoder state scored against four annotations, weights printed in float128).
+See tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 
@@ -136,4 +137,78 @@ EN_READER = Doc(
     ),
 )
 
-JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE, EN_READER]
+# --- English numpy notebook: a decoder state scored against four annotations, float128 prints ----
+
+_ANNOTATIONS = ((3, 12, 45), (59, 2, 5), (1, 43, 5), (4, 3, 45.3))
+
+
+def _udacity_raw(x: Arrays) -> np.ndarray:
+    return x["dec"] @ x["annotations"]
+
+
+def _udacity_weights(x: Arrays) -> np.ndarray:
+    return softmax(_udacity_raw(x))
+
+
+def _udacity_applied(x: Arrays) -> np.ndarray:
+    return _udacity_weights(x) * x["annotations"]
+
+
+EN_DECODER_STATE = Doc(
+    file="heldout/en-notebook-numpy-decoder-state-annotations-float128-context.ipynb",
+    url=(
+        "https://github.com/MuntahaShams/Attention-Basics/blob/master/"
+        "%5BSOLUTION%5D%20Attention%20Basics.ipynb"
+    ),
+    kind="notebook-numpy",
+    language="en",
+    inputs={
+        "dec": np.array([5.0, 1.0, 20.0]),
+        "annotation": np.array([3.0, 12.0, 45.0]),
+        "annotations": np.array(_ANNOTATIONS).T,
+    },
+    printed=(
+        given(one("5", "1", "20"), "dec_hidden_state"),
+        given(one("3", "12", "45"), "annotation"),
+        Printed(
+            one("927"),
+            lambda x: np.array([x["dec"] @ x["annotation"]]),
+            "single_dot_attention_score",
+        ),
+        given(tuple(tuple(f"{e:g}" for e in row) for row in _ANNOTATIONS), "annotations (rows)"),
+        Printed(one("927.", "397.", "148.", "929."), _udacity_raw, "attention_weights_raw"),
+        Printed(
+            one("0.11920292", "7.9471515e-232", "5.7661442e-340", "0.88079708"),
+            _udacity_weights,
+            "attention_weights (float128)",
+        ),
+        Printed(one("927", "929"), lambda x: _udacity_raw(x)[[0, 3]], "scores 927 and 929 (prose)"),
+        Printed(
+            one("0.119", "0.880"), lambda x: _udacity_weights(x)[[0, 3]], "0.119 and 0.880 (prose)"
+        ),
+        Printed(
+            block(
+                "[[ 0.35760877,  4.6888194e-230,  5.7661442e-340,  3.5231883],\n"
+                " [ 1.4304351,  1.5894303e-231,  2.479442e-338,  2.6423912],\n"
+                " [ 5.3641315,  3.9735758e-231,  2.8830721e-339,  39.900108]]"
+            ),
+            _udacity_applied,
+            "applied_attention",
+        ),
+        Printed(
+            one("3.8807971", "4.0728263", "45.264239"),
+            lambda x: _udacity_applied(x).sum(axis=1),
+            "attention_vector",
+        ),
+    ),
+    notes=(
+        "An English numpy course notebook (a lab's solution): one decoder hidden state [5, 1, 20] "
+        "scored by dot products against four encoder hidden states (the columns of a 3 x 4 "
+        "matrix), the softmax taken in float128 (weights printed down to 5.8e-340, below what a "
+        "float64 holds), each column weighted and the context vector summed; heatmaps are images "
+        "and left out. One mistake as published: the prose rounds the last weight 0.88079708 to "
+        "0.880 (cut, not rounded; 0.881; 1 entry wrong)."
+    ),
+)
+
+JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE, EN_READER, EN_DECODER_STATE]
