@@ -108,6 +108,7 @@ EXPECTED = {
     "heldout/ru-notebook-numpy-scalar-sequence-embedding-softmax-comment.ipynb": (22, 1, 0),
     "heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html": (177, 6, 0),
     "heldout/en-notebook-numpy-decoder-state-annotations-float128-context.ipynb": (27, 1, 0),
+    "heldout/en-notebook-jax-trax-dot-product-attention-boolean-mask-heads.ipynb": (196, 0, 0),
 }
 
 

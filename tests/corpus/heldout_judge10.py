@@ -3,7 +3,7 @@ inputs: a Russian numpy notebook (a sequence of five numbers embedded by one ran
 softmax worked in a code comment) and an English interactive reader page (a playground drawn by
 script, and a scratchpad whose printed weights are not the playground's) and an English numpy
 course notebook (a decoder state scored against four annotations, weights printed in float128).
-See tests/corpus/truth_heldout.py."""
+More in tests/corpus/heldout_judge10b.py; see tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.corpus.heldout_help import Rows, block, given, one, other, settled, values
+from tests.corpus.heldout_judge10b import JUDGE_DOCS_10B
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -211,4 +212,4 @@ EN_DECODER_STATE = Doc(
     ),
 )
 
-JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE, EN_READER, EN_DECODER_STATE]
+JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE, EN_READER, EN_DECODER_STATE, *JUDGE_DOCS_10B]
