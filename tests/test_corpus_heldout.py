@@ -109,6 +109,7 @@ EXPECTED = {
     "heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html": (177, 6, 0),
     "heldout/en-notebook-numpy-decoder-state-annotations-float128-context.ipynb": (27, 1, 0),
     "heldout/en-notebook-jax-trax-dot-product-attention-boolean-mask-heads.ipynb": (196, 0, 0),
+    "heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md": (432, 0, 0),
 }
 
 

@@ -1,13 +1,18 @@
 """The tenth held-out batch, continued: an English JAX/trax course notebook (dot-product attention
 on toy tensors with an additive and a boolean mask, heads split and merged, causal
-self-attention; float32 prints). Truth computed with numpy; see tests/corpus/heldout_judge10.py."""
+self-attention; float32 prints) and Traditional Chinese Markdown notes (TensorFlow masks, scaled
+dot-product attention over 4-d embeddings, multi-head shapes). Truth computed with numpy; see
+tests/corpus/heldout_judge10.py."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, block, given, single_precision
-from tests.corpus.helpers import softmax
+from tests.corpus.heldout_help import Rows, Truth, block, given, single_precision, values
+from tests.corpus.helpers import grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 # --- English JAX/trax notebook: toy dot-product attention, boolean masks, heads -------------------
@@ -145,4 +150,120 @@ EN_TRAX = Doc(
     ),
 )
 
-JUDGE_DOCS_10B: list[Doc] = [EN_TRAX]
+# --- Traditional Chinese Markdown notes: TensorFlow masks, attention over 4-d embeddings --------
+
+_ZH_FILE = (
+    Path(__file__).resolve().parents[1]
+    / "data/corpus/heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md"
+)
+_NUMBER = re.compile(r"-?\d+\.?\d*(?:e[-+]?\d+)?")
+
+
+def _zh_blocks() -> list[str]:
+    """The fenced and indented blocks of the notes, in order, comments after '#' dropped."""
+    text = _ZH_FILE.read_text(encoding="utf-8")
+    fenced = re.compile(r"```[a-z]*[ ]*\n(.*?)```", flags=re.S)
+    blocks = fenced.findall(text)
+    indented = re.findall(r"\n((?:    .*\n)+)", fenced.sub("", text))
+    return [*blocks, *indented]
+
+
+def _numbers(text: str, start: str = "", stop: str = "") -> list[str]:
+    """The numbers of `text` between the labels `start` and `stop`, line comments dropped."""
+    if start:
+        text = text[text.index(start) + len(start) :]
+    if stop:
+        text = text[: text.index(stop)]
+    text = "\n".join(line.split("#")[0] for line in text.splitlines())
+    text = re.sub(r"shape=\([^)]*\)|id=\d+|float32|int64", " ", text)
+    return _NUMBER.findall(text)
+
+
+def _rows_of(entries: list[str], width: int) -> Rows:
+    return grid(" ".join(entries), width)
+
+
+_ZB = _zh_blocks()
+_ZH_INP = _rows_of(_numbers(_ZB[0], "inp:", "tar:"), 8)
+_ZH_TAR = _rows_of(_numbers(_ZB[0], "tar:"), 10)
+_ZH_EMB_INP = _rows_of(_numbers(_ZB[2], "emb_inp:", "emb_tar:"), 4)
+_ZH_EMB_TAR = _rows_of(_numbers(_ZB[2], "emb_tar:"), 4)
+_ZH_PAD = _rows_of(_numbers(_ZB[4], "numpy="), 8)
+_ZH_LOOK = _rows_of(_numbers(_ZB[7], "look_ahead_mask"), 10)
+_ZH_LOOK_NOTED = _rows_of(_numbers(_ZB[8], "look_ahead_mask"), 10)
+_ZH_V = _rows_of(_numbers(_ZB[10], "numpy="), 4)
+_ZH_OUT = _rows_of(_numbers(_ZB[12], "output:", "attention_weights:"), 4)
+_ZH_WEIGHTS = _rows_of(_numbers(_ZB[12], "attention_weights:"), 8)
+_ZH_ROW = _rows_of(_numbers(_ZB[13]), 8)
+_ZH_GUESS = _rows_of(_numbers(_ZB[14]), 8)
+_ZH_MHA = _rows_of(_numbers(_ZB[21], "output:"), 4)
+_ZH_MASK = _rows_of(_numbers(_ZB[22]), 8)
+_ZH_SEQ = _rows_of(_numbers(_ZB[23]), 8)
+_ZH_EMB_TAR_AGAIN = _rows_of(_numbers(_ZB[7], "emb_tar:", "look_ahead_mask"), 4)
+
+
+def _zh_scaled(x: Arrays) -> np.ndarray:
+    e = x["emb_inp"]
+    return e @ e.transpose(0, 2, 1) / np.sqrt(4)
+
+
+def _zh_weights(x: Arrays) -> np.ndarray:
+    return softmax(_zh_scaled(x))
+
+
+def _zh_output(x: Arrays) -> np.ndarray:
+    return _zh_weights(x) @ x["v"]
+
+
+ZH_TF_NOTES = Doc(
+    file="heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md",
+    url=(
+        "https://github.com/Johnny1110/Deep_Learning_Note/blob/master/"
+        "basic_knowledge/Transformer_MT/README.md"
+    ),
+    kind="course-notes",
+    language="zh",
+    inputs={
+        "inp": values(_ZH_INP),
+        "emb_inp": values(_ZH_EMB_INP).reshape(2, 8, 4),
+        "v": values(_ZH_V).reshape(2, 8, 4),
+    },
+    printed=(
+        given(_ZH_INP, "inp"),
+        given(_ZH_TAR, "tar"),
+        given(_ZH_EMB_INP, "emb_inp (2, 8, 4)"),
+        given(_ZH_EMB_TAR, "emb_tar (2, 10, 4)"),
+        Printed(_ZH_PAD, lambda x: (x["inp"] == 0).astype(float), "create_padding_mask(inp)"),
+        Printed(_ZH_MASK, lambda x: (x["inp"] == 0).astype(float), "mask beside seq"),
+        given(_ZH_SEQ, "seq"),
+        given(_ZH_EMB_TAR_AGAIN, "emb_tar (printed again)"),
+        Printed(_ZH_LOOK, lambda x: 1.0 - np.tril(np.ones((10, 10))), "look_ahead_mask"),
+        Printed(
+            _ZH_LOOK_NOTED,
+            lambda x: 1.0 - np.tril(np.ones((10, 10))),
+            "look_ahead_mask (annotated)",
+        ),
+        given(_ZH_V, "v (seeded uniform > 0.5)"),
+        Printed(_ZH_OUT, single_precision(_zh_output, _ZH_OUT), "output"),
+        Printed(_ZH_WEIGHTS, single_precision(_zh_weights, _ZH_WEIGHTS), "attention_weights"),
+        Printed(
+            _ZH_ROW,
+            single_precision(lambda x: _zh_weights(x)[0, 0], _ZH_ROW),
+            "attention_weights[0, 0, :]",
+        ),
+        given(_ZH_GUESS, "weights after training, imagined"),
+        given(_ZH_MHA, "multi-head output (random Dense layers)"),
+    ),
+    notes=(
+        "Traditional Chinese Markdown study notes on a TensorFlow translation Transformer: two "
+        "padded index sequences, 4-d embeddings printed with per-row comments, the padding mask "
+        "(inp == 0) printed and set beside the sequence, the look-ahead mask (1 - tril) twice, a "
+        "seeded 0/1 value tensor, then unmasked scaled dot-product self-attention over the "
+        "English embeddings (q = k = emb_inp, sqrt(4)): its output and weights in float32, the "
+        "weights wrapped over two lines per row, and the first row again; an imagined trained "
+        "row and the multi-head layer's output (random Dense weights) are given. Symbolic "
+        "'-max' masks are not numbers. All right."
+    ),
+)
+
+JUDGE_DOCS_10B: list[Doc] = [EN_TRAX, ZH_TF_NOTES]
