@@ -110,6 +110,7 @@ EXPECTED = {
     "heldout/en-notebook-numpy-decoder-state-annotations-float128-context.ipynb": (27, 1, 0),
     "heldout/en-notebook-jax-trax-dot-product-attention-boolean-mask-heads.ipynb": (196, 0, 0),
     "heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md": (432, 0, 0),
+    "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
 }
 
 

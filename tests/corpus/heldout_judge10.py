@@ -1,9 +1,10 @@
 """The tenth batch of held-out documents, their truth computed with numpy from the printed
-inputs: a Russian numpy notebook (a sequence of five numbers embedded by one random row, and a
-softmax worked in a code comment) and an English interactive reader page (a playground drawn by
-script, and a scratchpad whose printed weights are not the playground's) and an English numpy
-course notebook (a decoder state scored against four annotations, weights printed in float128).
-More in tests/corpus/heldout_judge10b.py; see tests/corpus/truth_heldout.py."""
+inputs: a Russian numpy notebook (five numbers embedded by one random row, a softmax worked in a
+code comment), an English interactive reader page (a playground drawn by script, and a
+scratchpad whose printed weights are not the playground's), an English numpy course notebook (a
+decoder state scored against four annotations, weights printed in float128) and an English
+TensorFlow course notebook (a padding mask broadcast over a softmax, a look-ahead mask). More in
+tests/corpus/heldout_judge10b.py; see tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.corpus.heldout_help import Rows, block, given, one, other, settled, values
+from tests.corpus.heldout_help import (
+    Rows,
+    block,
+    given,
+    one,
+    other,
+    settled,
+    single_precision,
+    values,
+)
 from tests.corpus.heldout_judge10b import JUDGE_DOCS_10B
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
@@ -212,4 +222,90 @@ EN_DECODER_STATE = Doc(
     ),
 )
 
-JUDGE_DOCS_10: list[Doc] = [RU_SCALAR_SEQUENCE, EN_READER, EN_DECODER_STATE, *JUDGE_DOCS_10B]
+# --- English TensorFlow notebook: padding mask broadcast over a softmax, look-ahead mask ---------
+
+_ANGLES = block(
+    "[[0.e+00, 0.e+00, 0.e+00, 0.e+00, 0.e+00, 0.e+00, 0.e+00, 0.e+00],\n"
+    " [1.e+00, 1.e+00, 1.e-01, 1.e-01, 1.e-02, 1.e-02, 1.e-03, 1.e-03],\n"
+    " [2.e+00, 2.e+00, 2.e-01, 2.e-01, 2.e-02, 2.e-02, 2.e-03, 2.e-03],\n"
+    " [3.e+00, 3.e+00, 3.e-01, 3.e-01, 3.e-02, 3.e-02, 3.e-03, 3.e-03]]"
+)
+_PAD_X = (
+    ("7.", "6.", "0.", "0.", "1."),
+    ("1.", "2.", "3.", "0.", "0."),
+    ("0.", "0.", "0.", "4.", "5."),
+)
+_PAD_MASK = block("[[[1. 1. 0. 0. 1.]]\n [[1. 1. 1. 0. 0.]]\n [[0. 0. 0. 1. 1.]]]")
+_RAW_SOFTMAX = block(
+    "[[7.2876644e-01 2.6809821e-01 6.6454901e-04 6.6454901e-04 1.8064314e-03]\n"
+    " [8.4437378e-02 2.2952460e-01 6.2391251e-01 3.1062774e-02 3.1062774e-02]\n"
+    " [4.8541026e-03 4.8541026e-03 4.8541026e-03 2.6502505e-01 7.2041273e-01]]"
+)
+_MASKED_SOFTMAX = block(
+    "[[[7.2973627e-01 2.6845497e-01 0.0000000e+00 0.0000000e+00 1.8088354e-03]\n"
+    "  [2.4472848e-01 6.6524094e-01 0.0000000e+00 0.0000000e+00 9.0030573e-02]\n"
+    "  [6.6483547e-03 6.6483547e-03 0.0000000e+00 0.0000000e+00 9.8670328e-01]]\n"
+    " [[7.3057163e-01 2.6876229e-01 6.6619506e-04 0.0000000e+00 0.0000000e+00]\n"
+    "  [9.0030573e-02 2.4472848e-01 6.6524094e-01 0.0000000e+00 0.0000000e+00]\n"
+    "  [3.3333334e-01 3.3333334e-01 3.3333334e-01 0.0000000e+00 0.0000000e+00]]\n"
+    " [[0.0000000e+00 0.0000000e+00 0.0000000e+00 2.6894143e-01 7.3105860e-01]\n"
+    "  [0.0000000e+00 0.0000000e+00 0.0000000e+00 5.0000000e-01 5.0000000e-01]\n"
+    "  [0.0000000e+00 0.0000000e+00 0.0000000e+00 2.6894143e-01 7.3105860e-01]]]"
+)
+_LOOK_AHEAD = block("[[[1., 0., 0.],\n  [1., 1., 0.],\n  [1., 1., 1.]]]")
+
+
+def _pad_mask(x: Arrays) -> np.ndarray:
+    return (x["x"] != 0).astype(float)
+
+
+def _masked_softmax(x: Arrays) -> np.ndarray:
+    """softmax(x + (1 - mask) * -1e9) with the mask of shape (3, 1, 5): (3, 3, 5), row j of x under
+    the mask of sequence i."""
+    shifted = x["x"][None, :, :] + (1.0 - _pad_mask(x))[:, None, :] * -1.0e9
+    return softmax(shifted)
+
+
+EN_TF_MASKS = Doc(
+    file="heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb",
+    url=(
+        "https://github.com/delaykimm/2023-ML-Bootcamp/blob/main/"
+        "C5_W4_A1_Transformer_Subclass_v1.ipynb"
+    ),
+    kind="notebook-tensorflow",
+    language="en",
+    inputs={"x": values(_PAD_X)},
+    printed=(
+        other(_ANGLES, "get_angles (positional encoding, not attention)"),
+        given(_PAD_X, "x (code)"),
+        Printed(_PAD_MASK, _pad_mask, "create_padding_mask(x)"),
+        Printed(
+            _RAW_SOFTMAX,
+            single_precision(lambda x: softmax(x["x"]), _RAW_SOFTMAX),
+            "softmax(x)",
+        ),
+        Printed(
+            _MASKED_SOFTMAX,
+            single_precision(_masked_softmax, _MASKED_SOFTMAX),
+            "softmax(x + (1 - mask) * -1e9), broadcast to (3, 3, 5)",
+        ),
+        Printed(_LOOK_AHEAD, lambda x: np.tril(np.ones((3, 3))), "create_look_ahead_mask(3)"),
+    ),
+    notes=(
+        "An English TensorFlow course notebook (a learner's completed assignment, up to the "
+        "attention exercise): the positional-encoding angles for 4 positions and 8 dimensions "
+        "(not attention), a padding mask of 1 for tokens and 0 for padding over a 3 x 5 toy "
+        "batch, the softmax of the raw rows, then the softmax after adding (1 - mask) * -1e9 "
+        "with the mask shaped (3, 1, 5), which broadcasts to (3, 3, 5): every row of x under "
+        "every sequence's mask (float32, e-notation), and a 3 x 3 lower-triangular look-ahead "
+        "mask. The attention function itself is only unit-tested. All right."
+    ),
+)
+
+JUDGE_DOCS_10: list[Doc] = [
+    RU_SCALAR_SEQUENCE,
+    EN_READER,
+    EN_DECODER_STATE,
+    EN_TF_MASKS,
+    *JUDGE_DOCS_10B,
+]
