@@ -111,6 +111,7 @@ EXPECTED = {
     "heldout/en-notebook-jax-trax-dot-product-attention-boolean-mask-heads.ipynb": (196, 0, 0),
     "heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md": (432, 0, 0),
     "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
+    "heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md": (0, 4, 4),
 }
 
 

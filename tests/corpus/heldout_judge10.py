@@ -3,7 +3,8 @@ inputs: a Russian numpy notebook (five numbers embedded by one random row, a sof
 code comment), an English interactive reader page (a playground drawn by script, and a
 scratchpad whose printed weights are not the playground's), an English numpy course notebook (a
 decoder state scored against four annotations, weights printed in float128) and an English
-TensorFlow course notebook (a padding mask broadcast over a softmax, a look-ahead mask). More in
+TensorFlow course notebook (a padding mask broadcast over a softmax, a look-ahead mask), and an
+English README converted by pandoc (escaped brackets, one worked example). More in
 tests/corpus/heldout_judge10b.py; see tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
@@ -302,10 +303,47 @@ EN_TF_MASKS = Doc(
     ),
 )
 
+# --- English README (pandoc-escaped brackets): identity Q and K, one worked example --------------
+
+
+def _identity_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["q"] @ x["k"].T / np.sqrt(2))
+
+
+EN_ESCAPED_README = Doc(
+    file="heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md",
+    url="https://github.com/CmuriloDev/scaled-dot-product-attention-lab/blob/main/README.md",
+    kind="readme",
+    language="en",
+    inputs={"q": np.eye(2), "k": np.eye(2), "v": np.array([[10.0, 0.0], [0.0, 20.0]])},
+    printed=(
+        given((("1", "0"), ("0", "1")), "Q"),
+        given((("1", "0"), ("0", "1")), "K"),
+        given((("10", "0"), ("0", "20")), "V"),
+        Printed((("0.669761", "0.330239"), ("0.330239", "0.669761")), _identity_weights, "weights"),
+        Printed(
+            (("6.69761", "6.60478"), ("3.30239", "13.39522")),
+            lambda x: _identity_weights(x) @ x["v"],
+            "output (from the printed weights)",
+            follows=True,
+        ),
+    ),
+    notes=(
+        "An English README of a student lab (converted by pandoc, brackets backslash-escaped: "
+        "\\[\\[1,0\\], ...): Q = K = I (2 x 2), V = [[10, 0], [0, 20]], the weights "
+        "softmax(QK^T / sqrt(2)) and the output, each written on one line after an approximate "
+        "sign. Mistakes as published: the weight 0.66976155 is cut to 0.669761 (0.669762 to six "
+        "decimals) and its complement printed as 1 - 0.669761 = 0.330239 (0.330238), 4 entries "
+        "wrong; the output [[6.69761, 6.60478], [3.30239, 13.39522]] is 10 and 20 times those "
+        "printed weights (follows; 6.69762, 6.60477, 3.30238, 13.39523 from the exact ones)."
+    ),
+)
+
 JUDGE_DOCS_10: list[Doc] = [
     RU_SCALAR_SEQUENCE,
     EN_READER,
     EN_DECODER_STATE,
     EN_TF_MASKS,
+    EN_ESCAPED_README,
     *JUDGE_DOCS_10B,
 ]
