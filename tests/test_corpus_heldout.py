@@ -112,6 +112,7 @@ EXPECTED = {
     "heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md": (432, 0, 0),
     "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
     "heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md": (0, 4, 4),
+    "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
 }
 
 
