@@ -5,8 +5,7 @@ scratchpad whose printed weights are not the playground's), an English numpy cou
 decoder state scored against four annotations, weights printed in float128) and an English
 TensorFlow course notebook (a padding mask broadcast over a softmax, a look-ahead mask), and an
 English README converted by pandoc (escaped brackets, one worked example). More in
-tests/corpus/heldout_judge10b.py, heldout_judge10c.py and heldout_judge10d.py; see
-tests/corpus/truth_heldout.py."""
+tests/corpus/heldout_judge10b.py and heldout_judge10c.py; see tests/corpus/truth_heldout.py."""
 
 from __future__ import annotations
 
@@ -27,7 +26,6 @@ from tests.corpus.heldout_help import (
 )
 from tests.corpus.heldout_judge10b import JUDGE_DOCS_10B
 from tests.corpus.heldout_judge10c import JUDGE_DOCS_10C
-from tests.corpus.heldout_judge10d import JUDGE_DOCS_10D
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -350,5 +348,4 @@ JUDGE_DOCS_10: list[Doc] = [
     EN_ESCAPED_README,
     *JUDGE_DOCS_10B,
     *JUDGE_DOCS_10C,
-    *JUDGE_DOCS_10D,
 ]
