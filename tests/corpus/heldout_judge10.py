@@ -2,8 +2,8 @@
 inputs: a Russian numpy notebook (five numbers embedded by one random row, a softmax worked in a
 code comment), an English interactive reader page (a playground drawn by script, and a
 scratchpad whose printed weights are not the playground's), an English numpy course notebook (a
-decoder state scored against four annotations, weights printed in float128) and an English
-TensorFlow course notebook (a padding mask broadcast over a softmax, a look-ahead mask), and an
+decoder state scored against four annotations, weights printed in float128), an English
+TensorFlow course notebook (a padding mask broadcast over a softmax, a look-ahead mask) and an
 English README converted by pandoc (escaped brackets, one worked example). More in
 tests/corpus/heldout_judge10b.py and heldout_judge10c.py; see tests/corpus/truth_heldout.py."""
 
