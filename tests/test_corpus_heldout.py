@@ -96,6 +96,14 @@ EXPECTED = {
     "heldout/ja-md-scaled-dot-product-students-height-weight-age.md": (22, 2, 0),
     "heldout/html-lesson-attention-lab-rounded-expected-output.html": (24, 0, 0),
     "heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb": (224, 16, 0),
+    "heldout/ru-notebook-numpy-scalar-sequence-embedding-softmax-comment.ipynb": (22, 1, 0),
+    "heldout/en-html-reader-playground-rendered-scratchpad-output-slips.html": (177, 6, 0),
+    "heldout/en-notebook-numpy-decoder-state-annotations-float128-context.ipynb": (27, 1, 0),
+    "heldout/en-notebook-jax-trax-dot-product-attention-boolean-mask-heads.ipynb": (196, 0, 0),
+    "heldout/zh-tw-md-notes-tensorflow-masks-scaled-attention-emb-inp.md": (432, 0, 0),
+    "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
+    "heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md": (0, 4, 4),
+    "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
 }
 
 
