@@ -83,3 +83,29 @@ def test_bengali_report_columns_line_up_by_display_width() -> None:
     prefixes = [re.match(r"  \S+ +| +", line) for line in block]
     assert {columns(m.group(0)) for m in prefixes if m} == {14}
     assert len({len(m.group(0)) for m in prefixes if m}) > 1  # so not by len()
+
+
+def test_a_large_exact_value_is_said_in_decimals_in_the_readable_report() -> None:
+    """A claim on an 8 x 8 softmax of printed scores: its exact entries (eight exponentials
+    each) would fill hundreds of lines of a terminal; the text report says the decimals and
+    where the exact entries are, the JSON keeps them whole."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    scores = np.round(rng.normal(size=(8, 8)) * 2, 4)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    spec = AttentionSpec.from_dict(
+        {
+            "scores": [[f"{v:.4f}" for v in row] for row in scores],
+            "v": [[str(i + j) for j in range(2)] for i in range(8)],
+            "claims": {
+                "head1.weights": str([[float(round(v, 4)) for v in row] for row in weights])
+            },
+        }
+    )
+    report = check(spec)
+    assert report.claims[0].holds
+    text = str(report)
+    assert len(text.splitlines()) < 40, len(text.splitlines())
+    assert "(too long to print; --format json has it)" in " ".join(text.split())
+    assert "e^{" in report.to_json()  # the exact entries are still given whole (LaTeX)

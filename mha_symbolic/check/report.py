@@ -59,9 +59,22 @@ def _small(value: sp.Basic) -> bool:
     return all(count <= _MAX_NODES for count, _ in enumerate(sp.preorder_traversal(value)))
 
 
-def _exact(matrix: sp.MatrixBase) -> str | None:
-    """The exact value as one line, or None when an entry is too long to print."""
-    return grid(matrix, _plain) if all(_small(v) for v in matrix) else None
+_MAX_EXACT = 3000  # characters of exact entries a text report prints for one claim
+
+
+def _exact(matrix: sp.MatrixBase, budget: int | None = None) -> str | None:
+    """The exact value as one line, or None when an entry is too long to print, or (with a
+    ``budget``) when all of them together are: a 20 x 20 softmax of exponentials would fill
+    thousands of lines of a terminal, and take seconds to print."""
+    if not all(_small(v) for v in matrix):
+        return None
+    if budget is not None:
+        used = 0
+        for value in matrix:
+            used += len(_plain(value)) + 2
+            if used > budget:
+                return None
+    return grid(matrix, _plain)
 
 
 def _shown(exact: str | None, decimal: str | None, words: Voice) -> str:
@@ -344,7 +357,7 @@ def _block(claim: ClaimVerdict, words: Voice, width: tuple[int, int]) -> list[st
     their place within the claim) and why."""
     lines = [f"{words.code(claim.key)}: {words.verdict(claim.verdict)}"]
     lines += _wrap(claim.claim.display, width, words("labels.claimed"))
-    shown = _shown(_exact(claim.exact), claim.decimal, words)
+    shown = _shown(_exact(claim.exact, _MAX_EXACT), claim.decimal, words)
     lines += _wrap(shown, width, words("labels.exact"))
     if not claim.holds:
         for entry in claim.entries:

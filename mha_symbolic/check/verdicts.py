@@ -125,7 +125,12 @@ def _in_decade(value: sp.Expr, printed: Printed, distance: sp.Expr) -> str:
     if claimed == 0 or printed.unit is None:
         return "rounded"
     decade = _decade(abs(sp.Rational(claimed)))
-    below = _sign(abs(value) - decade)
+    # |value| by its proved sign: SymPy's abs() asks the assumptions of every term first,
+    # seconds for a softmax entry of twenty exponentials
+    sign = _sign(value)
+    if sign is None:
+        return "undecided"
+    below = _sign((value if sign >= 0 else -value) - decade)
     if below is None:
         return "undecided"
     if below >= 0:

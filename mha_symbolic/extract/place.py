@@ -424,7 +424,7 @@ def _symbolic(exact: sp.Expr) -> bool:
 @functools.lru_cache(maxsize=8192)
 def _infinite(exact: sp.Expr) -> tuple[bool, bool]:
     """Whether the entry is infinite (-oo: a mask's), and then whether it is negative."""
-    if not exact.is_infinite:
+    if not exact.has(sp.oo, -sp.oo, sp.zoo) or not exact.is_infinite:  # a cheap walk first
         return False, False
     return True, bool(exact.is_extended_negative)
 
