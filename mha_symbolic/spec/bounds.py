@@ -37,6 +37,8 @@ LARGE_SECONDS = 30.0
 _COST = 0.5 / (16.0**2 * 16.0**1.5 * 4.0**0.5)
 _L_POWER, _E_POWER, _H_POWER = 2.0, 1.5, 0.5
 _SYMBOLIC = 20.0
+_PROJECTED = frozenset({"w_q", "w_k", "w_v"})
+_SECONDS_PER_TERM = 1e-5  # SymPy's expanded products, measured about 1-3e-5 s a term
 
 
 def integer(value: Any) -> int | None:
@@ -68,7 +70,12 @@ def derivation_cost(spec: Any) -> float:
     given = [m for name in ("q", "k", "v") for m in getattr(spec, name, None) or ()]
     width = max(spec.query.cols, spec.key.cols, spec.value.cols, *(m.cols for m in given))
     seconds = _COST * length**_L_POWER * width**_E_POWER * spec.heads**_H_POWER
-    return seconds * (_SYMBOLIC if spec.symbolic else 1.0)
+    if not spec.symbolic:
+        return seconds
+    # Symbolic weights: each score is a sum of products of E-term sums, some L^2 E^3 terms a
+    # head in all, whatever L is (one token of width 384 against 384 x 32 symbols: millions).
+    terms = length**2 * width**3 * spec.heads if set(spec.symbolic) & _PROJECTED else 0.0
+    return max(seconds * _SYMBOLIC, terms * _SECONDS_PER_TERM)
 
 
 def too_large(spec: Any, what: str = "an exact derivation") -> str | None:
