@@ -1,7 +1,7 @@
-"""An exact derivation with symbolic weights is refused when its expressions would be huge,
-however few the tokens: one token of width 384 against 384 x 384 symbolic weights makes each
-score a sum of millions of terms (a notebook's sentence embedding read as X, its seeded
-weights never printed, took minutes and gigabytes before it was refused)."""
+"""An exact derivation with symbolic weights is refused when it has too many symbols, however
+few the tokens: one token of width 384 against three 384 x 384 matrices of symbols (a
+notebook's sentence embedding read as X, its seeded weights never printed) took minutes and
+gigabytes before it was refused; small symbolic examples stay cheap."""
 
 from __future__ import annotations
 

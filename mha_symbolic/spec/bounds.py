@@ -38,7 +38,7 @@ _COST = 0.5 / (16.0**2 * 16.0**1.5 * 4.0**0.5)
 _L_POWER, _E_POWER, _H_POWER = 2.0, 1.5, 0.5
 _SYMBOLIC = 20.0
 _PROJECTED = frozenset({"w_q", "w_k", "w_v"})
-_SECONDS_PER_TERM = 1e-5  # SymPy's expanded products, measured about 1-3e-5 s a term
+_SECONDS_PER_SYMBOL = 1e-3  # a bound, not a fit: (1, 384, 1) ran past 145 s
 
 
 def integer(value: Any) -> int | None:
@@ -72,10 +72,11 @@ def derivation_cost(spec: Any) -> float:
     seconds = _COST * length**_L_POWER * width**_E_POWER * spec.heads**_H_POWER
     if not spec.symbolic:
         return seconds
-    # Symbolic weights: each score is a sum of products of E-term sums, some L^2 E^3 terms a
-    # head in all, whatever L is (one token of width 384 against 384 x 32 symbols: millions).
-    terms = length**2 * width**3 * spec.heads if set(spec.symbolic) & _PROJECTED else 0.0
-    return max(seconds * _SYMBOLIC, terms * _SECONDS_PER_TERM)
+    # Symbolic weights cost by their number of symbols too, whatever L is: one token of width
+    # 384 against three 384 x 384 matrices of symbols (442,368 of them) took minutes and
+    # gigabytes, where (L, E, h) = (24, 16, 2) with some 1,500 takes seconds.
+    symbols = width**2 * spec.heads * len(set(spec.symbolic) & _PROJECTED)
+    return max(seconds * _SYMBOLIC, symbols * _SECONDS_PER_SYMBOL)
 
 
 def too_large(spec: Any, what: str = "an exact derivation") -> str | None:
