@@ -26,7 +26,12 @@ from mha_symbolic.extract.named_keys import query_of_named_keys
 from mha_symbolic.extract.other_settings import other_setting
 from mha_symbolic.extract.reading import Seen
 from mha_symbolic.extract.single_precision import single_precision
-from mha_symbolic.extract.softmax_arguments import PROJECTED, as_identity, given_scores
+from mha_symbolic.extract.softmax_arguments import (
+    PROJECTED,
+    as_identity,
+    given_scores,
+    printed_floats,
+)
 from mha_symbolic.extract.weight_sums import weight_sums
 from mha_symbolic.extract.weights_after import Setting, after_softmax
 from mha_symbolic.extract.weights_plausible import no_weights, not_weights
@@ -199,8 +204,8 @@ def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Infer
         first = seen[group[0]]
         if first.role != "x" or len(first.item.rows) < 2 or inference.component_of(n) is not None:
             continue
-        x = _floats(seen[group[0]].item.rows)
-        if x is None or any(as_identity(x, _floats(_rows(seen, groups[m]))) for m in scores):
+        x = printed_floats(seen[group[0]].item.rows)
+        if x is None or any(as_identity(x, printed_floats(_rows(seen, groups[m]))) for m in scores):
             continue  # Q = K = V = X: X leads to the scores without weights
         for i in group:
             out[i] = replace(seen[i], role="unnamed", names=(), printed=())
@@ -209,13 +214,6 @@ def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Infer
 
 def _rows(seen: list[Seen], group: list[int]) -> tuple[tuple[str, ...], ...]:
     return tuple(r for i in group for r in seen[i].item.rows)
-
-
-def _floats(rows: Sequence[Sequence[str]]) -> list[list[float]] | None:
-    try:
-        return [[float(e.replace("−", "-")) for e in row] for row in rows]
-    except ValueError:
-        return None
 
 
 def _printed_again(inference: Inference) -> None:

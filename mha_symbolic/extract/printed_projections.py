@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import sympy as sp
 
 from mha_symbolic.extract.reading import Seen
-from mha_symbolic.extract.softmax_arguments import as_identity
+from mha_symbolic.extract.softmax_arguments import as_identity, printed_floats
 
 Rows = tuple[tuple[str, ...], ...]
 
@@ -32,19 +32,10 @@ def printed_as_input(x: object, seen: Sequence[Seen], role: str) -> Seen | None:
 def scores_are_gram(x: object, seen: Sequence[Seen]) -> bool:
     """Whether the printed scores are X Xᵀ (unscaled or over √E): the numbers say Q = K = X,
     whatever a random generator or a weight's name in the text suggests."""
-    rows = _floats(x)
+    rows = printed_floats(x)
     if rows is None:
         return False
-    return any(s.role == "scores" and as_identity(rows, _floats(s.item.rows)) for s in seen)
-
-
-def _floats(rows: object) -> list[list[float]] | None:
-    if not isinstance(rows, (list, tuple)) or not rows:
-        return None
-    try:
-        return [[float(str(e).replace("\u2212", "-")) for e in row] for row in rows]
-    except (TypeError, ValueError):
-        return None
+    return any(s.role == "scores" and as_identity(rows, printed_floats(s.item.rows)) for s in seen)
 
 
 def _equal(rows: Rows, x: object) -> bool:

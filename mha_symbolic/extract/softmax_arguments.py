@@ -94,3 +94,13 @@ def as_identity(x: list[list[float]], scores: list[list[float]] | None) -> bool:
         if 2 * close > len(x) ** 2:
             return True
     return False
+
+
+def printed_floats(rows: object) -> list[list[float]] | None:
+    """Printed rows as floats (a Unicode minus read), or None when they are not numbers."""
+    if not isinstance(rows, (list, tuple)) or not rows:
+        return None
+    try:
+        return [[float(str(e).replace("\u2212", "-")) for e in row] for row in rows]
+    except (TypeError, ValueError):
+        return None
