@@ -53,7 +53,7 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # logits a printed softmax takes claimed as its numerators: 4148 of 5088.
 # Session 31: the eighth held-out batch moved here at 57.0 %, and a page kept out of the tenth
 # (check gave no answer on it) added: 5963 of 7410.
-DEV_FLOOR = 0.804
+DEV_FLOOR = 0.771  # 6369 of 8258 (session 32: the ninth held-out batch moved here at 47.9 %)
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a

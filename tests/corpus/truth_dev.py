@@ -23,6 +23,7 @@ from tests.corpus.dev_seen_judge6 import DEV_SEEN_JUDGE6
 from tests.corpus.dev_seen_judge6a import DEV_SEEN_JUDGE6A
 from tests.corpus.dev_seen_judge7 import DEV_SEEN_JUDGE7
 from tests.corpus.dev_seen_judge8 import DEV_SEEN_JUDGE8
+from tests.corpus.dev_seen_judge9 import DEV_SEEN_JUDGE9
 from tests.corpus.dev_seen_judge10d import DEV_SEEN_JUDGE10D
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
@@ -1500,5 +1501,6 @@ DOCS: list[Doc] = [
     *DEV_SEEN_JUDGE6A,
     *DEV_SEEN_JUDGE7,
     *DEV_SEEN_JUDGE8,
+    *DEV_SEEN_JUDGE9,
     *DEV_SEEN_JUDGE10D,
 ]

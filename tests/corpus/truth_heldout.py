@@ -21,7 +21,6 @@ from tests.corpus.heldout_judge import JUDGE_DOCS
 from tests.corpus.heldout_judge2 import JUDGE_DOCS_2
 from tests.corpus.heldout_judge3 import JUDGE_DOCS_3
 from tests.corpus.heldout_judge4 import JUDGE_DOCS_4
-from tests.corpus.heldout_judge9 import JUDGE_DOCS_9
 from tests.corpus.heldout_judge10 import JUDGE_DOCS_10
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
@@ -276,7 +275,6 @@ DOCS: list[Doc] = [
     BANK,
     *MORE,
     *NEW,
-    *JUDGE_DOCS_9,
     *JUDGE_DOCS_10,
     *JUDGE_DOCS,
     *JUDGE_DOCS_2,

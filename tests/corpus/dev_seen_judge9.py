@@ -1,9 +1,9 @@
-"""The ninth batch of held-out documents, their truth computed with numpy from the printed
+"""Development documents (the ninth held-out batch, studied and moved to dev in session 32), their truth computed with numpy from the printed
 inputs: an English torch study notebook (softmax weights broadcast over hidden states, keys,
 queries, values and a product with untransposed keys), an English torch notebook whose printed
 softmax was run twice (and q k^T worked by hand with slips), an English numpy notebook (random
 q, k, v, variances, a causal mask) and an English torch notebook whose context vector reads a
-stale loop index. More in tests/corpus/heldout_judge9b.py; see tests/corpus/truth_heldout.py."""
+stale loop index. More in tests/corpus/dev_seen_judge9b.py; see tests/corpus/truth_dev.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
-from tests.corpus.heldout_judge9b import JUDGE_DOCS_9B
+from tests.corpus.dev_seen_judge9b import DEV_SEEN_JUDGE9B
 from tests.corpus.helpers import grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -100,7 +100,7 @@ _EN_BROADCAST_INTS = (
 )
 
 EN_BROADCAST = Doc(
-    file="heldout/en-notebook-torch-broadcast-weights-keys-untransposed.ipynb",
+    file="dev/en-notebook-torch-broadcast-weights-keys-untransposed.ipynb",
     url="https://github.com/xrsrke/ai-notebooks/blob/master/ai_notebooks/transformer/01_attention.ipynb",
     kind="notebook-torch",
     language="en",
@@ -141,7 +141,7 @@ EN_BROADCAST = Doc(
 
 _TWICE_FILE = (
     Path(__file__).resolve().parents[1]
-    / "data/corpus/heldout/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb"
+    / "data/corpus/dev/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb"
 )
 _TWICE = block(
     """
@@ -198,7 +198,7 @@ def _random_weights() -> tuple[tuple[str, ...], ...]:
 
 
 EN_TWICE = Doc(
-    file="heldout/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb",
+    file="dev/en-notebook-torch-causal-average-softmax-twice-hand-scores-slips.ipynb",
     url="https://github.com/MariusBBerg/deep-learning-playground/blob/main/self_attention.ipynb",
     kind="notebook-torch",
     language="en",
@@ -243,7 +243,7 @@ EN_TWICE = Doc(
         "An English torch notebook: a running average through a causal mask of 0 and -inf and "
         "its softmax, one head over random inputs (its 4 x 8 x 8 weights printed, nothing they "
         "come from), then a Markdown cell that works q @ k^T by hand for two batches of three "
-        "tokens with integer q and k. Mistakes as published: the softmax of the mask prints "
+        "tokens with integer q and k. The mistakes as published: the softmax of the mask prints "
         "[0.2797, 0.1029, ...] where the code gives rows of 1/(t+1) and 0 (the softmax taken "
         "twice, the cell run again; only the last row, 0.125 throughout, is right: 56 entries "
         "wrong); by hand, q0 . k0 of batch 0 is written 1x1 + 0x0 + 1x0 + 0x1 = 2 where it is "
@@ -257,7 +257,7 @@ EN_TWICE = Doc(
 
 _VAR_FILE = (
     Path(__file__).resolve().parents[1]
-    / "data/corpus/heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb"
+    / "data/corpus/dev/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb"
 )
 _HALF_8 = 5e-9
 
@@ -322,7 +322,7 @@ def _settled_print(key: str, compute: Truth, label: str) -> Printed:
 
 
 EN_VARIANCE = Doc(
-    file="heldout/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb",
+    file="dev/en-notebook-numpy-random-qkv-variance-causal-mask-k-printed-as-w.ipynb",
     url="https://github.com/Idk507/attention/blob/main/self_attention.ipynb",
     kind="notebook-numpy",
     language="en",
@@ -365,7 +365,7 @@ def _six_scores(x: Arrays) -> np.ndarray:
 
 
 EN_STALE = Doc(
-    file="heldout/en-notebook-torch-context-vector-stale-loop-index.ipynb",
+    file="dev/en-notebook-torch-context-vector-stale-loop-index.ipynb",
     url="https://github.com/11PRIMUS/attention-mechanism/blob/main/simple_attention.ipynb",
     kind="notebook-torch",
     language="en",
@@ -399,4 +399,4 @@ EN_STALE = Doc(
     ),
 )
 
-JUDGE_DOCS_9: list[Doc] = [EN_BROADCAST, EN_TWICE, EN_VARIANCE, EN_STALE, *JUDGE_DOCS_9B]
+DEV_SEEN_JUDGE9: list[Doc] = [EN_BROADCAST, EN_TWICE, EN_VARIANCE, EN_STALE, *DEV_SEEN_JUDGE9B]

@@ -1,8 +1,8 @@
-"""The ninth held-out batch, continued: an English numpy notebook (one query against four keys),
+"""Development documents (the ninth held-out batch, moved to dev in session 32), continued: an English numpy notebook (one query against four keys),
 a Spanish course notebook (Bahdanau's additive attention with seeded weights), Japanese Markdown
 notes (students' measurements as keys, the attention matrix in percent), an English HTML course
 page (a numpy lab) and an English torch notebook (a running average three ways, one printed from
-another X). Truth computed with numpy; see tests/corpus/heldout_judge9.py."""
+another X). Truth computed with numpy; see tests/corpus/dev_seen_judge9.py."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def _four_contributions() -> tuple[Printed, ...]:
 
 
 EN_FOUR_KEYS = Doc(
-    file="heldout/en-notebook-numpy-one-query-four-keys-contributions.ipynb",
+    file="dev/en-notebook-numpy-one-query-four-keys-contributions.ipynb",
     url="https://github.com/stetho/what-i-learned-about-ai/blob/main/attention_mechanism.ipynb",
     kind="notebook-numpy",
     language="en",
@@ -150,7 +150,7 @@ _CONTEXT = (
 )
 
 ES_ADDITIVE = Doc(
-    file="heldout/es-notebook-numpy-additive-attention-seeded-weights.ipynb",
+    file="dev/es-notebook-numpy-additive-attention-seeded-weights.ipynb",
     url="https://github.com/OscarGalavizC/TAIA-2024/blob/main/atencion.ipynb",
     kind="notebook-numpy",
     language="es",
@@ -193,7 +193,7 @@ def _student_rows(table: tuple[tuple[str, ...], ...], truth: Truth, label: str) 
 
 
 JA_STUDENTS = Doc(
-    file="heldout/ja-md-scaled-dot-product-students-height-weight-age.md",
+    file="dev/ja-md-scaled-dot-product-students-height-weight-age.md",
     url="https://github.com/lvncers-knowledge-base/llm/blob/main/self-attention.md",
     kind="course-notes-md",
     language="ja",
@@ -248,7 +248,7 @@ def _lab_weights(x: Arrays) -> np.ndarray:
 
 
 EN_LAB = Doc(
-    file="heldout/html-lesson-attention-lab-rounded-expected-output.html",
+    file="dev/html-lesson-attention-lab-rounded-expected-output.html",
     url="https://airoads.org/ch06-deep-learning/ch05-transformer/01-attention-mechanism/",
     kind="html-lesson",
     language="en",
@@ -339,7 +339,7 @@ def _settled4(text: str, compute: Truth, label: str) -> Printed:
 
 
 EN_STALE_X = Doc(
-    file="heldout/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb",
+    file="dev/en-notebook-torch-running-average-tril-softmax-stale-x.ipynb",
     url="https://github.com/FreedomSlow/nlp_for_dummies/blob/main/attention.ipynb",
     kind="notebook-torch",
     language="en",
@@ -381,4 +381,4 @@ EN_STALE_X = Doc(
     ),
 )
 
-JUDGE_DOCS_9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS, EN_LAB, EN_STALE_X]
+DEV_SEEN_JUDGE9B: list[Doc] = [EN_FOUR_KEYS, ES_ADDITIVE, JA_STUDENTS, EN_LAB, EN_STALE_X]
