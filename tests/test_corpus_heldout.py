@@ -104,6 +104,7 @@ EXPECTED = {
     "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
     "heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md": (0, 4, 4),
     "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
+    "heldout/en-html-book-chapter-torch-attention-weights-from-unscaled-scores.html": (253, 9, 0),
 }
 
 
