@@ -106,6 +106,7 @@ EXPECTED = {
     "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
     "heldout/en-html-book-chapter-torch-attention-weights-from-unscaled-scores.html": (253, 9, 0),
     "heldout/en-md-course-pod-i-love-math-products-from-rounded-weights.md": (98, 21, 0),
+    "heldout/en-md-course-solutions-softmax-guesses-causal-weights-slips.md": (86, 29, 0),
 }
 
 
