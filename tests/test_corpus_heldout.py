@@ -107,6 +107,8 @@ EXPECTED = {
     "heldout/en-html-book-chapter-torch-attention-weights-from-unscaled-scores.html": (253, 9, 0),
     "heldout/en-md-course-pod-i-love-math-products-from-rounded-weights.md": (98, 21, 0),
     "heldout/en-md-course-solutions-softmax-guesses-causal-weights-slips.md": (86, 29, 0),
+    "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
+    "heldout/en-md-course-theory-week-attention-approximate-softmax-row.md": (41, 3, 0),
 }
 
 
