@@ -109,6 +109,7 @@ EXPECTED = {
     "heldout/en-md-course-solutions-softmax-guesses-causal-weights-slips.md": (86, 29, 0),
     "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
     "heldout/en-md-course-theory-week-attention-approximate-softmax-row.md": (41, 3, 0),
+    "heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md": (21, 10, 9),
 }
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from tests.corpus.heldout_help import Rows, Truth, block, column, given, settled, values
 from tests.corpus.heldout_judge11b import JUDGE_DOCS_11B
 from tests.corpus.heldout_judge11c import JUDGE_DOCS_11C
+from tests.corpus.heldout_judge11d import JUDGE_DOCS_11D
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -159,4 +160,4 @@ EN_BOOK_CHAPTER = Doc(
     ),
 )
 
-JUDGE_DOCS_11: list[Doc] = [EN_BOOK_CHAPTER, *JUDGE_DOCS_11B, *JUDGE_DOCS_11C]
+JUDGE_DOCS_11: list[Doc] = [EN_BOOK_CHAPTER, *JUDGE_DOCS_11B, *JUDGE_DOCS_11C, *JUDGE_DOCS_11D]
