@@ -110,6 +110,7 @@ EXPECTED = {
     "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
     "heldout/en-md-course-theory-week-attention-approximate-softmax-row.md": (41, 3, 0),
     "heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md": (21, 10, 9),
+    "heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md": (59, 34, 0),
 }
 
 

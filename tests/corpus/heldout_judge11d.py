@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, given, one
+from tests.corpus.heldout_help import Truth, a, column, given, one, other
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -111,4 +111,165 @@ EN_WIKI_SHINY = Doc(
     ),
 )
 
-JUDGE_DOCS_11D: list[Doc] = [EN_WIKI_SHINY]
+# --- English Markdown interview guide: "The cat sat" with example scores, partial matrices -------
+
+_SCORES = (("12.4", "8.7", "5.3"), ("9.1", "15.2", "7.8"), ("6.5", "8.9", "13.7"))
+_SCALED = (("1.55", "1.09", "0.66"), ("1.14", "1.90", "0.98"), ("0.81", "1.11", "1.71"))
+_WEIGHTS = (("0.49", "0.31", "0.20"), ("0.24", "0.55", "0.21"), ("0.18", "0.25", "0.57"))
+
+
+def _g_scaled(x: Arrays) -> np.ndarray:
+    return x["s"] / np.sqrt(64)
+
+
+def _g_weights(x: Arrays) -> np.ndarray:
+    return softmax(_g_scaled(x))
+
+
+def _g_causal(x: Arrays) -> np.ndarray:
+    return np.where(np.tril(np.ones((3, 3))) == 1, _g_scaled(x), -np.inf)
+
+
+def _guide_steps() -> tuple[Printed, ...]:
+    return (
+        given((("0.23", "-0.15", "0.87"),), "'The' embedding (box)"),
+        given((("0.45", "0.92", "-0.31"),), "'cat' embedding (box)"),
+        given((("-0.67", "0.34", "0.12"),), "'sat' embedding (box)"),
+        given(
+            (
+                ("0.23", "-0.15", "0.87", "-0.42"),
+                ("0.45", "0.92", "-0.31", "0.78"),
+                ("-0.67", "0.34", "0.12", "0.15"),
+            ),
+            "X, columns 0, 1, 2 and 511",
+        ),
+        given(
+            (("0.01", "0.23", "-0.15"), ("-0.45", "0.67", "0.22"), ("0.33", "-0.12", "0.89")),
+            "W_Q, rows 0, 1, 511 and columns 0, 1, 63",
+        ),
+        given(
+            (("0.56", "0.23", "-0.12"), ("-0.34", "0.89", "0.45"), ("0.12", "-0.67", "0.78")), "Q"
+        ),
+        given(
+            (("0.45", "-0.11", "0.34"), ("0.78", "0.56", "-0.23"), ("-0.23", "0.12", "0.90")), "K"
+        ),
+        given(
+            (("0.67", "0.34", "-0.45"), ("-0.12", "0.78", "0.56"), ("0.90", "-0.34", "0.12")), "V"
+        ),
+        given(one("12.4"), "Score(The->The), 'example value'"),
+        given(_SCORES, "scores, example values"),
+        Printed(one("8"), lambda x: np.array([np.sqrt(64)]), "sqrt(d_k)"),
+        Printed(_SCALED, _g_scaled, "scaled scores"),
+        given(one("50", "48", "2"), "scores before scaling (toy)"),
+        Printed(
+            one("0.73", "0.27", "0.00"), lambda x: softmax(a([50, 48, 2])), "softmax([50, 48, 2])"
+        ),
+        Printed(one("6.25", "6.0", "0.25"), lambda x: a([50, 48, 2]) / 8, "toy scores / 8"),
+        Printed(
+            one("0.54", "0.43", "0.03"),
+            lambda x: softmax(a([50, 48, 2]) / 8),
+            "softmax([6.25, 6.0, 0.25])",
+        ),
+        Printed(one("1.55", "1.09", "0.66"), lambda x: _g_scaled(x)[0], "scaled row 'The'"),
+        Printed(column("4.71", "2.97", "1.93"), lambda x: np.exp(_g_scaled(x)[0])[:, None], "exp"),
+        Printed(one("9.61"), lambda x: np.exp(_g_scaled(x)[0]).sum(keepdims=True), "total"),
+        Printed(column("0.49", "0.31", "0.20"), lambda x: _g_weights(x)[0][:, None], "Attention"),
+        Printed(column("49", "31", "20"), lambda x: 100 * _g_weights(x)[0][:, None], "percent"),
+    )
+
+
+def _guide_outputs() -> tuple[Printed, ...]:
+    return (
+        Printed(_WEIGHTS, _g_weights, "Attention Weights (3, 3)"),
+        Printed(
+            (("49", "31", "20"), ("24", "55", "21"), ("18", "25", "57")),
+            lambda x: 100 * _g_weights(x),
+            "bars, percent",
+        ),
+        Printed(
+            one("0.328", "-0.037", "0.180"),
+            lambda x: _g_weights(x)[0] * x["v"][:, 0],
+            "output_The[0], terms",
+        ),
+        Printed(one("0.471"), lambda x: (_g_weights(x) @ x["v"])[0, :1], "output_The[0]"),
+        Printed(
+            (("0.47", "0.31", "-0.15"), ("-0.03", "0.52", "0.34"), ("0.56", "-0.08", "0.23")),
+            lambda x: _g_weights(x) @ x["v"],
+            "Output matrix, columns 0, 1, 63",
+        ),
+        given(one("0.23", "-0.15", "-0.42"), "'The' embedding, columns 0, 1, 511"),
+        Printed(
+            one("0.47", "0.31", "-0.15"), lambda x: (_g_weights(x) @ x["v"])[0], "after attention"
+        ),
+        given(
+            (
+                ("0.05", "0.10", "0.70", "0.05", "0.05", "0.05"),
+                ("0.60", "0.20", "0.05", "0.05", "0.05", "0.05"),
+                ("0.30", "0.20", "0.40", "0.05", "0.03", "0.02"),
+                ("0.05", "0.15", "0.10", "0.05", "0.05", "0.60"),
+            ),
+            "made-up head rows",
+        ),
+        Printed(
+            (("1.", "0.", "0."), ("1.", "1.", "0."), ("1.", "1.", "1.")),
+            lambda x: np.tril(np.ones((3, 3))),
+            "np.tril mask",
+        ),
+        Printed(
+            (("1.55", "-inf", "-inf"), ("1.14", "1.90", "-inf"), ("0.81", "1.11", "1.71")),
+            _g_causal,
+            "masked scaled scores",
+        ),
+        Printed(
+            (("1.00", "0.00", "0.00"), ("0.24", "0.76", "0.00"), ("0.18", "0.25", "0.57")),
+            lambda x: softmax(_g_causal(x)),
+            "causal weights",
+        ),
+        other(one("0.841", "0.540", "1.009", "0.991", "0.836", "0.549"), "PE(1, 0..3) working"),
+        other(
+            (
+                ("0.000", "1.000", "0.000", "1.000", "0.000", "1.000"),
+                ("0.841", "0.540", "0.836", "0.549", "0.001", "1.000"),
+                ("0.909", "-0.416", "0.895", "-0.402", "0.002", "1.000"),
+            ),
+            "positional encoding table",
+        ),
+    )
+
+
+EN_INTERVIEW_GUIDE = Doc(
+    file="heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md",
+    url=(
+        "https://github.com/girijesh-ai/ai-interview-codex/blob/"
+        "3c4e64d0234d43c1a8aa625f922b9e209573a6ef/deep-learning/step-1-attention-visual-deep-dive.md"
+    ),
+    kind="interview-guide",
+    language="en",
+    inputs={
+        "s": a([[12.4, 8.7, 5.3], [9.1, 15.2, 7.8], [6.5, 8.9, 13.7]]),
+        "v": a([[0.67, 0.34, -0.45], [-0.12, 0.78, 0.56], [0.90, -0.34, 0.12]]),
+    },
+    printed=(*_guide_steps(), *_guide_outputs()),
+    notes=(
+        "An English Markdown interview-prep guide (code blocks of box drawings and matrices "
+        "with elided columns): 'The cat sat' with d_model 512 and d_k 64, X, W_Q, Q, K, V shown "
+        "only in columns 0, 1 and the last, a 3 x 3 score matrix 'example values' (given), the "
+        "scores over sqrt(64) = 8, a toy softmax before and after scaling, the softmax of the "
+        "first row worked step by step, the weight matrix, percentage bars, one output entry "
+        "worked and the output matrix in the three shown columns of V, made-up head rows "
+        "(given), a causal mask and its weights, positional encodings (not attention). "
+        "Mistakes as published: softmax([50, 48, 2]) is given as [0.73, 0.27, 0.00] "
+        "(0.881, 0.119, 0.000; 2 wrong) and softmax([6.25, 6.0, 0.25]) as [0.54, 0.43, 0.03] "
+        "(0.561, 0.437, 0.001; 3 wrong); exp(5.3/8) is written 1.93 from the rounded 0.66 "
+        "(1.94) and the total 9.61 (9.62; 2 wrong); the rows of 'cat' and 'sat' [0.24, 0.55, "
+        "0.21] and [0.18, 0.25, 0.57] are not the softmax of their scaled scores ([0.250, 0.537, "
+        "0.213], [0.208, 0.281, 0.511]; 5 wrong, and 5 more in the percentage bars); "
+        "0.20 x 0.90 = 0.180 and the sum 0.471 come from two-decimal weights (0.1815, 0.473; 2 "
+        "wrong); the output matrix is not the weights times the shown value columns except its "
+        "first entry (8 of 9 wrong; [0.29, 0.43, 0.21] for 'cat', for instance), and its first "
+        "row is repeated (2 wrong); the causal weights of 'cat' [0.24, 0.76] are [0.318, 0.682] "
+        "and the row of 'sat' repeats the wrong unmasked one (5 wrong). 34 entries wrong."
+    ),
+)
+
+JUDGE_DOCS_11D: list[Doc] = [EN_WIKI_SHINY, EN_INTERVIEW_GUIDE]
