@@ -111,6 +111,7 @@ EXPECTED = {
     "heldout/en-md-course-theory-week-attention-approximate-softmax-row.md": (41, 3, 0),
     "heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md": (21, 10, 9),
     "heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md": (59, 34, 0),
+    "heldout/en-md-course-chapter-doc-identity-scores-softmax-example.md": (7, 0, 0),
 }
 
 
