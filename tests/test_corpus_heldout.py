@@ -95,6 +95,14 @@ EXPECTED = {
     "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
     "heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md": (0, 4, 4),
     "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
+    "heldout/en-html-book-chapter-torch-attention-weights-from-unscaled-scores.html": (253, 9, 0),
+    "heldout/en-md-course-pod-i-love-math-products-from-rounded-weights.md": (98, 21, 0),
+    "heldout/en-md-course-solutions-softmax-guesses-causal-weights-slips.md": (86, 29, 0),
+    "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
+    "heldout/en-md-course-theory-week-attention-approximate-softmax-row.md": (41, 3, 0),
+    "heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md": (21, 10, 9),
+    "heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md": (59, 34, 0),
+    "heldout/en-md-course-chapter-doc-identity-scores-softmax-example.md": (7, 0, 0),
 }
 
 

@@ -22,6 +22,7 @@ from tests.corpus.heldout_judge2 import JUDGE_DOCS_2
 from tests.corpus.heldout_judge3 import JUDGE_DOCS_3
 from tests.corpus.heldout_judge4 import JUDGE_DOCS_4
 from tests.corpus.heldout_judge10 import JUDGE_DOCS_10
+from tests.corpus.heldout_judge11 import JUDGE_DOCS_11
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
 from tests.corpus.helpers import softmax
@@ -276,6 +277,7 @@ DOCS: list[Doc] = [
     *MORE,
     *NEW,
     *JUDGE_DOCS_10,
+    *JUDGE_DOCS_11,
     *JUDGE_DOCS,
     *JUDGE_DOCS_2,
     *JUDGE_DOCS_3,

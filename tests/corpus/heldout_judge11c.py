@@ -1,0 +1,175 @@
+"""The eleventh held-out batch, continued: an English HTML book chapter (a sentence's keys printed
+transposed, one sentiment value per word, rounded attention; numpy cells on unprinted random
+inputs) and English Markdown theory notes of a course's attention week (a walkthrough whose
+softmax row is only approximate). Truth computed with numpy; see
+tests/corpus/heldout_judge11.py."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import numpy as np
+
+from tests.corpus.heldout_help import Rows, a, block, given, one, other, tex
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+_HELD = Path(__file__).resolve().parents[1] / "data/corpus/heldout"
+
+# --- English HTML book chapter: keys printed transposed, sentiment values, random code cells ----
+
+_DMOL_FILE = _HELD / "en-html-book-dmol-keys-transposed-sentiment-values-random-code.html"
+
+
+def _dmol_outputs() -> list[Rows]:
+    text = html.unescape(_DMOL_FILE.read_text(encoding="utf-8"))
+    found = re.findall(r'<div class="cell_output"><pre>(.*?)</pre>', text, flags=re.S)
+    return [block(out.replace("b =", "")) for out in found]
+
+
+_DO = _dmol_outputs()
+_DO[0] = (tuple(e for row in _DO[0] for e in row),)  # numpy wraps the printed vector
+_WORDS = (("0", "0", "0"), ("2", "0", "1"), ("1", "-1", "-2"), ("2", "3", "1"))
+_WORDS += (("-2", "0", "0"), ("0", "2", "1"))
+_K_SHOWN = tex("0 & 2 & 1 & 2 & -2 & 0\\\\ 0 & 0 & -1 & 3 & 0 & 2\\\\ 0 & 1 & -2 & 1 & 0 & 1\\\\")
+
+
+def _dmol_scores(x: Arrays) -> np.ndarray:
+    return x["k"] @ x["q"]
+
+
+def _dmol_b(x: Arrays) -> np.ndarray:
+    return softmax(_dmol_scores(x))
+
+
+EN_DMOL = Doc(
+    file="heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html",
+    url="https://dmol.pub/dl/attention.html",
+    kind="book-chapter-html",
+    language="en",
+    inputs={
+        "k": np.array([[float(e) for e in row] for row in _WORDS]),
+        "v": a([0, -0.2, 0.3, 0.4, 0, 0.1]),
+        "q": a([0, 2, 1]),
+    },
+    printed=(
+        given(one("2", "0", "1"), "'sleepy' embedding (prose)"),
+        given(_WORDS, "embedding table"),
+        given(_K_SHOWN, "K, printed features x words"),
+        given(one("0", "-0.2", "0.3", "0.4", "0", "0.1"), "V"),
+        given(one("0", "2", "1"), "q"),
+        given(one("0", "2", "1"), "q in the equation"),
+        given(_K_SHOWN, "K in the equation"),
+        Printed(one("0", "1", "-4", "7", "0", "5"), _dmol_scores, "q . K"),
+        Printed(one("0", "0", "0", "0.88", "0", "0.12"), _dmol_b, "b"),
+        Printed(one("0", "0", "0", "0.88", "0", "0.12"), _dmol_b, "b in V b"),
+        given(one("0", "-0.2", "0.3", "0.4", "0", "0.1"), "V in V b"),
+        Printed(one("0.36"), lambda x: np.array([_dmol_b(x) @ x["v"]]), "V b"),
+        given(_DO[0], "b of random query and keys (never printed)"),
+        given(_DO[1], "attention_layer output (random inputs)"),
+        given(_DO[2], "self_attention output (random inputs)"),
+        given(_DO[3], "trainable_self_attention output (random weights)"),
+        given(_DO[4], "multihead_attention output (random weights)"),
+    ),
+    notes=(
+        "An English HTML book chapter (Jupyter Book, MathJax): 'The sleepy child reads a book' "
+        "with 3-d integer embeddings in a table, the keys written as a 3 x 6 matrix (features by "
+        "words, the transpose of the (6, 3) shape the text gives), one sentiment value per word, "
+        "the query 'book', the unscaled scores q . K = [0, 1, -4, 7, 0, 5], the attention "
+        "vector rounded to two decimals [0, 0, 0, 0.88, 0, 0.12] and the reduction V b = 0.36; "
+        "then numpy cells (tensor-dot, self-attention, trainable and two-head attention) on "
+        "unseeded random inputs that are never printed, so their outputs are given. All right."
+    ),
+)
+
+# --- English Markdown course notes: a walkthrough with an approximate softmax row ---------------
+
+
+def _dafer_scaled(x: Arrays) -> np.ndarray:
+    return x["q"] @ x["k"].T / np.sqrt(2)
+
+
+EN_COURSE_THEORY = Doc(
+    file="heldout/en-md-course-theory-week-attention-approximate-softmax-row.md",
+    url=(
+        "https://github.com/dafer238/dafer-ai/blob/a4dabf34a9e73bb7bbd12d7250d4d198dafa70ad/"
+        "06_sequence_models/week17_attention/theory.md"
+    ),
+    kind="course-notes",
+    language="en",
+    inputs={
+        "q": a([[1, 0], [0, 1], [1, 1]]),
+        "k": a([[1, 0], [0, 1], [1, 1], [0, 0]]),
+        "v": a([[1, 2], [3, 4], [5, 6], [7, 8]]),
+    },
+    printed=(
+        given(tex("1 & 0\\\\0 & 1\\\\1 & 1"), "Q"),
+        given(tex("1 & 0\\\\0 & 1\\\\1 & 1\\\\0 & 0"), "K"),
+        given(tex("1 & 2\\\\3 & 4\\\\5 & 6\\\\7 & 8"), "V"),
+        Printed(
+            tex("1 & 0 & 1 & 0\\\\0 & 1 & 1 & 0\\\\1 & 1 & 2 & 0"),
+            lambda x: x["q"] @ x["k"].T,
+            "QK^T",
+        ),
+        Printed(
+            tex("0.71 & 0 & 0.71 & 0\\\\0 & 0.71 & 0.71 & 0\\\\0.71 & 0.71 & 1.41 & 0"),
+            _dafer_scaled,
+            "QK^T / sqrt(2)",
+        ),
+        given(one("0.28", "0.14", "0.28", "0.14"), "row 0 before normalising (unexplained)"),
+        Printed(
+            one("0.31", "0.17", "0.31", "0.20"),
+            lambda x: softmax(_dafer_scaled(x))[0],
+            "softmax row 0, 'approximate'",
+        ),
+        given(one("1", "0"), "q_0"),
+        given(one("1", "0"), "k_0"),
+        given(one("1", "1"), "k_2"),
+        Printed(
+            tex("1 & 0 & 0 & 0\\\\1 & 1 & 0 & 0\\\\1 & 1 & 1 & 0\\\\1 & 1 & 1 & 1"),
+            lambda x: np.tril(np.ones((4, 4))),
+            "causal mask",
+        ),
+        other(one("64", "256", "16384", "256", "16640"), "parameter count (not attention)"),
+        given(one("3", "7", "1", "5"), "toy source sequence"),
+        given(one("5", "1", "7", "3"), "toy target sequence"),
+    ),
+    notes=(
+        "English Markdown theory notes of a self-study course's attention week (LaTeX pmatrix "
+        "in $$): a walkthrough with Q (3 x 2), K (4 x 2), V (4 x 2): QK^T, the scores over "
+        "sqrt(2) to two decimals, then row 0 'normalised to [0.31, 0.17, 0.31, 0.20] "
+        "(approximate)' from an unexplained [0.28, 0.14, 0.28, 0.14] (given); a 4 x 4 causal "
+        "mask; a parameter count (not attention). One mistake as published: the softmax of "
+        "row 0 [0.71, 0, 0.71, 0] is [0.335, 0.165, 0.335, 0.165]: 0.31, 0.31 and 0.20 are "
+        "wrong at two decimals, 0.17 right (3 entries wrong)."
+    ),
+)
+
+# --- English Markdown chapter document of a lab course: identity scores, one softmax ------------
+
+EN_CHAPTER_DOC = Doc(
+    file="heldout/en-md-course-chapter-doc-identity-scores-softmax-example.md",
+    url=(
+        "https://github.com/ftvision/transformer/blob/2a6bef4d24e033d0bc0c7e7882e67661724bd39d/"
+        "chapters/ch01_attention/docs/02_scaled_dot_product.md"
+    ),
+    kind="course-notes",
+    language="en",
+    inputs={"q": np.eye(2), "k": np.eye(2), "s": a([2.0, 1.0, 0.1])},
+    printed=(
+        given((("1", "0"), ("0", "1")), "Q"),
+        given((("1", "0"), ("0", "1")), "K"),
+        Printed((("1", "0"), ("0", "1")), lambda x: x["q"] @ x["k"].T, "QK^T"),
+        given(one("2.0", "1.0", "0.1"), "scores"),
+        Printed(one("0.659", "0.242", "0.099"), lambda x: softmax(x["s"]), "softmax(scores)"),
+    ),
+    notes=(
+        "An English Markdown chapter document of a self-study lab course (code blocks only): "
+        "Q = K = I (2 x 2) and their QK^T, then softmax([2.0, 1.0, 0.1]) = [0.659, 0.242, 0.099] "
+        "(0.09856 rounds to 0.099). A short document with few numbers and no mistake."
+    ),
+)
+
+JUDGE_DOCS_11C: list[Doc] = [EN_DMOL, EN_COURSE_THEORY, EN_CHAPTER_DOC]
