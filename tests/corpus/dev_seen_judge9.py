@@ -1,9 +1,10 @@
-"""Development documents (the ninth held-out batch, studied and moved to dev in session 32), their truth computed with numpy from the printed
-inputs: an English torch study notebook (softmax weights broadcast over hidden states, keys,
-queries, values and a product with untransposed keys), an English torch notebook whose printed
-softmax was run twice (and q k^T worked by hand with slips), an English numpy notebook (random
-q, k, v, variances, a causal mask) and an English torch notebook whose context vector reads a
-stale loop index. More in tests/corpus/dev_seen_judge9b.py; see tests/corpus/truth_dev.py."""
+"""Development documents (the ninth held-out batch, studied and moved to dev in session 32), their
+truth computed with numpy from the printed inputs: an English torch study notebook (softmax
+weights broadcast over hidden states, keys, queries, values and a product with untransposed
+keys), an English torch notebook whose printed softmax was run twice (and q k^T worked by hand
+with slips), an English numpy notebook (random q, k, v, variances, a causal mask) and an English
+torch notebook whose context vector reads a stale loop index. More in
+tests/corpus/dev_seen_judge9b.py; see tests/corpus/truth_dev.py."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
 from tests.corpus.dev_seen_judge9b import DEV_SEEN_JUDGE9B
+from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
 from tests.corpus.helpers import grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 

@@ -1,8 +1,9 @@
-"""Development documents (the ninth held-out batch, moved to dev in session 32), continued: an English numpy notebook (one query against four keys),
-a Spanish course notebook (Bahdanau's additive attention with seeded weights), Japanese Markdown
-notes (students' measurements as keys, the attention matrix in percent), an English HTML course
-page (a numpy lab) and an English torch notebook (a running average three ways, one printed from
-another X). Truth computed with numpy; see tests/corpus/dev_seen_judge9.py."""
+"""Development documents (the ninth held-out batch, moved to dev in session 32), continued: an
+English numpy notebook (one query against four keys), a Spanish course notebook (Bahdanau's
+additive attention with seeded weights), Japanese Markdown notes (students' measurements as
+keys, the attention matrix in percent), an English HTML course page (a numpy lab) and an English
+torch notebook (a running average three ways, one printed from another X). Truth computed with
+numpy; see tests/corpus/dev_seen_judge9.py."""
 
 from __future__ import annotations
 
