@@ -35,6 +35,8 @@ _DIMENSION_CALL = re.compile(
     r"|swapdims|movedim|tile|size|split|chunk)|(?<![\w.])(?:torch|np|numpy|jnp|tf)\.(?:ones"
     r"|zeros|empty|rand|randn|randint|eye|full|arange))\s*$"
 )
+# An axis or a size: ``.reshape(1, -1)`` and ``.transpose(-2, -1)`` count from the end.
+_AXIS = re.compile(r"-?\d+")
 _WRAPPER_END = re.compile(rf"(?:(?<![\w.:]){_MAKER}\s*)+$")
 # Between the name's "=" and the value: another value's end and a cell or list separator
 # ("V = [[1, 2]] | [[0.6, 1.3]]"), or a new line that calls a function of it
@@ -63,5 +65,5 @@ def summarised_role(columns_at: tuple[int, ...], role: str) -> bool:
 def dimension_arguments(statement: str, kind: str, rows: tuple[tuple[str, ...], ...]) -> bool:
     """Whether a tuple of integers is the axes or sizes a call takes (``.permute(1, 0, 2)``),
     not a value: the name its statement gives is the call's result's."""
-    integers = all(entry.isdigit() for row in rows for entry in row)
+    integers = all(_AXIS.fullmatch(entry) for row in rows for entry in row)
     return kind == "tuple" and integers and bool(_DIMENSION_CALL.search(statement))

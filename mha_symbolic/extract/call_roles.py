@@ -64,6 +64,10 @@ def _defined(seen: Sequence[A], name: str, before: int) -> int | None:
     found = [
         i
         for i, s in enumerate(seen)
-        if s.name == name and s.item.start < before and s.row is None and s.col is None
+        if s.name == name
+        and s.item.start < before
+        and s.row is None
+        and s.col is None
+        and s.role != "shape"  # Q = query.reshape(1, -1)  # (1, 3)
     ]
     return found[-1] if found else None

@@ -27,6 +27,7 @@ from mha_symbolic.extract.r_prints import r_blocks
 from mha_symbolic.extract.ranges import prose_range
 from mha_symbolic.extract.scalars import scalars
 from mha_symbolic.extract.tables import frames, julia_blocks, tables, tabular_rows
+from mha_symbolic.extract.value_lines import value_lines
 
 MAX_ITEMS = 2_000  # matrices in one document; a tutorial prints tens
 _BEGIN = re.compile(r"\\begin\{([pbBvV]?matrix|array|tabular)\}(?:\{(?:[^{}]|\{[^{}]*\})*\})?")
@@ -99,6 +100,11 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(built)
     taken.extend((item.start, item.end) for item in built)  # not "(4, 4)" of "np.ones((4, 4))"
     items.extend(_bracketed(text, taken, unread))
+    blocks = [(line.cell, line.output, line.code) for line in document.lines]
+    spans = taken + [(item.start, item.end) for item in items]
+    by_line = value_lines(text, lines, spans, blocks)
+    items.extend(by_line)
+    taken.extend((item.start, item.end) for item in by_line)
     if len(items) > MAX_ITEMS:
         raise SpecError(
             f"more than {MAX_ITEMS:,} matrices and vectors; at most {MAX_ITEMS:,} are read",

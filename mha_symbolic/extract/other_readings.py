@@ -144,14 +144,18 @@ _RESULTS = ("weights", "head.output", "output", "concat")
 def with_failed(
     out: list[Draft], failed: list[tuple[SpecError, list[Seen]]], stopped: Phrase | None
 ) -> list[Draft]:
-    """The drafts built; a part that prints no attention result and fits no reading (a
-    softmax's argument printed again apart from its example) is left out, with a note, when
-    another part builds; any other failure refuses the page."""
+    """The drafts built; a part that fits no reading is left out, with a note that says why,
+    when another part builds (its numbers are left alone: no claim, no false alarm, and the
+    other examples are still checked); when none builds, the page is refused."""
     for error, group in failed:
-        if not out or any(s.role in _RESULTS for s in group):
+        if not out:
             if stopped is None or error.detail.endswith(str(stopped)):
                 raise error
             raise SpecError(f"{error.detail}; {stopped}", source=error.source) from None
         where = group[0].where if group else ""
-        out[0].notes.append(phrase("notes.part_left", where=where))
+        told = next((draft for draft in out if draft.claims), out[0])  # a report prints it
+        if any(s.role in _RESULTS for s in group):  # results left unchecked: say why
+            told.notes.append(phrase("notes.part_unfit", where=where, why=error.detail))
+        else:
+            told.notes.append(phrase("notes.part_left", where=where))
     return out

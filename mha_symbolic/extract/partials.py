@@ -26,9 +26,11 @@ _DIVISION = re.compile(
     r"|(?<![\d.])(" + _NUMBER + r")\s*/\s*(" + _NUMBER + r"))" + _IS
 )
 _AFTER = re.compile(_NUMBER + r"(?![\d.])")
+_WORD = r"(?:[^\W\d]+\s*[:=]\s*)"  # "Value: ", "value="
 _TERM = re.compile(
-    r"(" + _NUMBER + r")\s*(?:\*|×|·|\\times|\\cdot)\s*\[([^\]]*)\]\s*=\s*$"
-)  # "0.5 * [2, 8, 0] = " before the printed product
+    r"(" + _NUMBER + r")\s*(?:(?:\*|×|·|\\times|\\cdot)\s*" + _WORD + r"?|\s+" + _WORD + r")"
+    r"\[([^\]]*)\]\s*(?:=|\s" + _WORD + r")\s*$"
+)  # "0.5 * [2, 8, 0] = ", "0.15 × Value: [0.8 0.2] = ", "w=0.32  value=[10. 0.]  share="
 _ROW_CLAIM = re.compile(r"head(\d+)\.(scaled|scores)\[(\d+)\]$")
 _SHARE = 0.01  # a hand-worked e^s or sum from scores rounded to 2 digits is within 1 %
 
@@ -275,6 +277,18 @@ def _within(printed: str, exact: float, half: bool = False) -> bool:
     return abs(float(text) - exact) <= unit + 1e-12
 
 
+def _times(product: str, factor: str, value: str) -> bool:
+    """Whether a printed product is the printed factor times the value, allowing for the
+    factor's rounding (0.1503 x 0.8 printed 0.1202495, from the weight's unrounded digits)."""
+    decimals = len(factor.replace("−", "-").partition(".")[2])
+    slack = 0.5 * 10.0**-decimals * abs(float(value)) if decimals else 0.0
+    try:
+        exact = float(factor) * float(value)
+        return _within(product, exact) or abs(float(product.replace("−", "-")) - exact) <= slack
+    except ValueError:
+        return False
+
+
 def _near(printed: float, exact: float) -> bool:
     return abs(printed - exact) <= _SHARE * max(abs(exact), 1e-12)
 
@@ -316,8 +330,7 @@ def _term(
     result = s.item.rows[0]
     if len(printed) != v.cols or len(result) != v.cols or v.rows != weights.cols:
         return None
-    product = [float(factor) * float(e) for e in printed]
-    if not _agrees(result, product):
+    if not all(_times(p, factor, e) for p, e in zip(result, printed, strict=True)):
         return None
     rows = [j for j in range(1, v.rows + 1) if _agrees(printed, list(v.row(j - 1)))]
     return (rows[0], factor) if len(rows) == 1 else None

@@ -271,7 +271,7 @@ def _classify(
     if argument(statement.split("\n")[-1]):  # attention(np.array([[...]]), ...)
         return Seen(item, "unnamed", None, None, "", where)
     if dimension_arguments(statement, item.kind, item.rows):  # q = h.permute(1, 0, 2)
-        return Seen(item, "unnamed", None, None, "", where)
+        return Seen(item, "operand", None, None, "", where)
     if _SOFTMAX_ARGUMENT.search(statement):
         seen = _placed(document, item, headings, tokens, "softmax_argument", None, "softmax", where)
         return _labelled(seen, item, label_row(statement))  # "Q1: softmax([0.707, 0])": row 1
@@ -293,7 +293,7 @@ def _classify(
         return Seen(item, "operand", None, None, "", where)
     if named is None and "softmax" in statement.lower():
         named = [("weights", None, "softmax")]
-    if named is None and not _OWN_NAME.search(statement):  # causal_mask = np.triu(...)
+    if named is None and item.kind != "lines" and not _OWN_NAME.search(statement):
         named = _from_label_line(document, item)
     if named is None:
         after = _NAMED_AFTER.match(item.after)
@@ -305,8 +305,8 @@ def _classify(
             number = int(after.group(2)) if after.group(2) else seen.row
             return replace(seen, row=number, row_from="", names=_tags([(seen.role, None, "")]))
     heading = _section(document, item.line, headings)
-    if named is None and heading is not None:
-        named = _heading_role(document.lines[heading].text)
+    if named is None and heading is not None and item.kind != "lines":  # a loop's lines: their
+        named = _heading_role(document.lines[heading].text)  # own words or header name them
     if named is None:
         return Seen(item, "unnamed", None, None, "", where)
     role, head, name = named[0]

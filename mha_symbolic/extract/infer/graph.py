@@ -171,7 +171,7 @@ def _reprint_of_explained(matches: list[Match], explained: set[int]) -> list[Mat
     (weights renormalised by hand, then the same numbers from a softmax of masked scores),
     the reprint's own softmax is what the numbers are (a rounded print's: small integers
     alike are as often a coincidence, [1, 1] the row sums of any softmax)."""
-    own = [m for m in matches if m.node.kind != "same"]
+    own = [m for m in matches if m.node.kind != "same" and not m.fit.slips]
     if not any(m.node.kind.startswith("softmax") and m.target.decimals for m in own):
         return matches
     first = [m.node.operands[0].printed for m in matches if m.node.kind == "same"]
