@@ -1,0 +1,149 @@
+"""The twelfth batch of held-out documents, all written in languages other than English, their
+truth computed with numpy from the printed inputs: Traditional Chinese MkDocs notes (a whole
+decoder block on a three-token sentence: causal scores, weights, output projection, then the
+residual, LayerNorm, FFN and next-word logits, which are not attention). More in
+tests/corpus/heldout_judge12b.py and the modules it imports; see tests/corpus/truth_heldout.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from tests.corpus.heldout_help import Rows, given, other, tex, values
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+_HELD = Path(__file__).resolve().parents[1] / "data/corpus/heldout"
+
+
+def bmatrices(name: str) -> list[Rows]:
+    """The bmatrix bodies of a held-out document, in order (-10^9 read as -1e9)."""
+    text = (_HELD / name).read_text(encoding="utf-8").replace("-10^9", "-1e9")
+    bodies = re.findall(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", text, flags=re.S)
+    return [tex(body) for body in bodies]
+
+
+# --- Traditional Chinese MkDocs notes: one decoder block, next-word probabilities ---------------
+
+_TW_FILE = "zh-tw-html-mkdocs-next-word-causal-block-ffn-logits.html"
+_TW = bmatrices(_TW_FILE)
+_TW_NAMES = [
+    "E",
+    "P",
+    "X",
+    "WQ",
+    "WK",
+    "WV",
+    "Q",
+    "K",
+    "V",
+    "QKT",
+    "S",
+    "M",
+    "S_masked",
+    "A",
+    "Z",
+    "WO",
+    "H",
+    "R1",
+    "LN1",
+    "W1",
+    "F1",
+    "G",
+    "W2",
+    "F2",
+    "R2",
+    "LN2",
+    "h_last",
+    "Wout",
+    "logits",
+    "probs",
+]
+_T = dict(zip(_TW_NAMES, _TW, strict=True))
+
+
+def _tw_x(x: Arrays) -> np.ndarray:
+    return x["e"] + x["p"]
+
+
+def _tw_q(x: Arrays) -> np.ndarray:
+    return _tw_x(x) @ x["wq"]
+
+
+def _tw_k(x: Arrays) -> np.ndarray:
+    return _tw_x(x) @ x["wk"]
+
+
+def _tw_v(x: Arrays) -> np.ndarray:
+    return _tw_x(x) @ x["wv"]
+
+
+def _tw_scaled(x: Arrays) -> np.ndarray:
+    return _tw_q(x) @ _tw_k(x).T / 2.0
+
+
+def _tw_masked(x: Arrays) -> np.ndarray:
+    return _tw_scaled(x) + np.triu(np.full((3, 3), -1e9), 1)
+
+
+def _tw_weights(x: Arrays) -> np.ndarray:
+    return softmax(_tw_masked(x))
+
+
+def _tw_z(x: Arrays) -> np.ndarray:
+    return _tw_weights(x) @ _tw_v(x)
+
+
+def _tw_printed() -> tuple[Printed, ...]:
+    truths = {
+        "Q": _tw_q,
+        "K": _tw_k,
+        "V": _tw_v,
+        "QKT": lambda x: _tw_q(x) @ _tw_k(x).T,
+        "S": _tw_scaled,
+        "S_masked": _tw_masked,
+        "A": _tw_weights,
+        "Z": _tw_z,
+        "H": lambda x: _tw_z(x) @ x["wo"],
+    }
+    inputs = {"E", "P", "WQ", "WK", "WV", "M", "WO"}
+    out: list[Printed] = []
+    for name in _TW_NAMES:
+        rows = _T[name]
+        if name in truths:
+            out.append(Printed(rows, truths[name], name))
+        elif name in inputs or name == "X":
+            out.append(given(rows, name))
+        else:
+            out.append(other(rows, f"{name} (residual, LayerNorm, FFN or logits: not attention)"))
+    return tuple(out)
+
+
+ZH_TW_BLOCK = Doc(
+    file=f"heldout/{_TW_FILE}",
+    url="https://chioujryu.github.io/ai-notes-mkdocs/llm/core/transformer",
+    kind="html-mathjax",
+    language="zh-tw",
+    inputs={
+        "e": values(_T["E"]),
+        "p": values(_T["P"]),
+        "wq": values(_T["WQ"]),
+        "wk": values(_T["WK"]),
+        "wv": values(_T["WV"]),
+        "wo": values(_T["WO"]),
+    },
+    printed=_tw_printed(),
+    notes=(
+        "Traditional Chinese notes published with MkDocs Material (arithmatex, MathJax): the "
+        "sentence 今天 天氣 很 as word vectors E plus position vectors P (3 x 4), hand-set W_Q, "
+        "W_K, W_V (4 x 4), Q, K, V to three decimals, QK^T and S = QK^T / 2 to six, a causal "
+        "mask of -10^9 added, the weights, Z = A V and the output projection Z W_O; then the "
+        "residual, LayerNorm, a ReLU FFN, a second Add & Norm and a five-word softmax over "
+        "logits, which are not attention and recorded as such. X = E + P is taken as given. "
+        "All right."
+    ),
+)
+
+JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK]
