@@ -106,6 +106,7 @@ EXPECTED = {
     "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
     # twelfth batch (languages other than English)
     "heldout/zh-tw-html-mkdocs-next-word-causal-block-ffn-logits.html": (96, 0, 0),
+    "heldout/ko-md-debug-notes-multihead-head-dim-one-causal-table.md": (32, 0, 0),
 }
 
 

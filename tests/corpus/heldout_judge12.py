@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.corpus.heldout_help import Rows, given, other, tex, values
-from tests.corpus.helpers import softmax
+from tests.corpus.heldout_help import Rows, block, given, one, other, settled, tex, values
+from tests.corpus.helpers import causal, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 _HELD = Path(__file__).resolve().parents[1] / "data/corpus/heldout"
@@ -146,4 +146,66 @@ ZH_TW_BLOCK = Doc(
     ),
 )
 
-JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK]
+# --- Korean Markdown debug notes: multi-head attention with head_dim 1, causal tables ----------
+
+_KO_X = block(
+    "[ 0.3374, -0.1778, -0.3035]\n[-0.5880,  0.3486,  0.6603]\n"
+    "[-0.2196, -0.3792, -0.1606]\n[-0.4015,  0.6957, -1.8061]"
+)
+_KO_SCORES = block(
+    "-0.0070   0.0147  -0.0034  -0.0287\n 0.0161  -0.0336   0.0077   0.0657\n"
+    "-0.0303   0.0634  -0.0145  -0.1241\n 0.0157  -0.0328   0.0075   0.0642"
+)
+_KO_MASKED = block(
+    "-0.0070   -inf     -inf     -inf\n 0.0161  -0.0336   -inf     -inf\n"
+    "-0.0303   0.0634  -0.0145   -inf\n 0.0157  -0.0328   0.0075   0.0642"
+)
+_KO_WEIGHTS = block(
+    "1.0000   0.0000   0.0000   0.0000\n0.5124   0.4876   0.0000   0.0000\n"
+    "0.3211   0.3527   0.3262   0.0000\n0.2504   0.2385   0.2483   0.2628"
+)
+
+
+def _ko_weights(x: Arrays) -> np.ndarray:
+    return softmax(causal(x["scores"]) / np.sqrt(1.0))
+
+
+KO_DEBUG = Doc(
+    file="heldout/ko-md-debug-notes-multihead-head-dim-one-causal-table.md",
+    url=(
+        "https://github.com/ggeutzzang/llm-from-scratch/blob/main/study/"
+        "MULTIHEAD_ATTENTION_%EB%B6%84%EC%84%9D.md"
+    ),
+    kind="study-notes",
+    language="ko",
+    inputs={"scores": values(_KO_SCORES)},
+    printed=(
+        given(_KO_X, "input tokens (batch 1)"),
+        given(one("0.0346", "0.1871"), "query of the first token (weights unprinted)"),
+        given(one("0.0346"), "head 0"),
+        given(one("0.1871"), "head 1"),
+        given(_KO_SCORES, "scores Q K^T (batch 1, head 1)"),
+        Printed(_KO_MASKED, lambda x: causal(x["scores"]), "masked scores"),
+        Printed(
+            _KO_WEIGHTS,
+            settled(_ko_weights, {"scores": 5e-5}, _KO_WEIGHTS),
+            "softmax(masked / sqrt(1))",
+        ),
+        given(one("0.0289"), "context, first token, first head (V unprinted)"),
+        given(one("0.0289", "-0.2671"), "concatenated context, first token"),
+        given(one("0.0289"), "head 0 output"),
+        given(one("-0.2671"), "head 1 output"),
+        given(one("-0.5140", "-0.6289"), "after out_proj, first token (W_o unprinted)"),
+    ),
+    notes=(
+        "Korean study notes in Markdown on a multi-head attention debug run (the book "
+        "LLMs-from-scratch, chapter 3): batch 2, 4 tokens, d_in 3, d_out 2, two heads of one "
+        "dimension; the torch-initialised weights are never printed, so only one head's 4 x 4 "
+        "scores can be followed: the causal mask (-inf in a text table), then the softmax "
+        "divided by sqrt(1), four decimals with row-sum comments. Single entries (a query, a "
+        "context value, the projected output) have no printed inputs and are taken as given. "
+        "All right."
+    ),
+)
+
+JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG]
