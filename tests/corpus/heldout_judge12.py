@@ -208,4 +208,44 @@ KO_DEBUG = Doc(
     ),
 )
 
-JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG]
+# --- Japanese lesson translation: one softmax row worked in an ASCII figure, slipped -------------
+
+_JA_SCORES = block(
+    "2.1 0.3 0.1 0.8 0.2\n0.4 1.9 0.7 0.1 0.3\n0.2 0.6 2.3 0.5 0.1\n"
+    "0.9 0.1 0.4 1.7 0.6\n0.1 0.3 0.2 0.5 2.0"
+)
+_JA_WEIGHTS = one("0.52", "0.09", "0.07", "0.14", "0.08")
+
+
+def _ja_row(x: Arrays) -> np.ndarray:
+    return softmax(x["scores"][0])
+
+
+JA_LESSON = Doc(
+    file="heldout/ja-md-lesson-translation-self-attention-softmax-row-slips.md",
+    url=(
+        "https://github.com/SatoshiSann/ai-engineering-from-scratch/blob/main/phases/"
+        "07-transformers-deep-dive/02-self-attention-from-scratch/docs/ja.md"
+    ),
+    kind="course-notes",
+    language="ja",
+    inputs={"scores": values(_JA_SCORES)},
+    printed=(
+        given(_JA_SCORES, "scores Q K^T (5 x 5 ASCII table)"),
+        given(one("2.1", "0.3", "0.1", "0.8", "0.2"), "raw scores of q1"),
+        Printed(_JA_WEIGHTS, _ja_row, "softmax of q1's raw scores"),
+        Printed(_JA_WEIGHTS, _ja_row, "output_1 coefficients", follows=True),
+        given(one("2.0", "1.0", "0.1"), "logits in the softmax code (no output printed)"),
+    ),
+    notes=(
+        "A Japanese translation (Markdown, ASCII figures in code blocks) of a lesson on "
+        "self-attention from scratch: a 5 x 5 table of raw scores, the first row turned into "
+        "weights by softmax, and output_1 written as those weights times v1..v5; the numpy "
+        "code that follows prints nothing. Mistake as published: softmax([2.1, 0.3, 0.1, 0.8, "
+        "0.2]) is [0.581, 0.096, 0.079, 0.158, 0.087], not [0.52, 0.09, 0.07, 0.14, 0.08] "
+        "(which sums to 0.90 while the figure says about 1.0): 5 entries wrong; the same five "
+        "numbers repeated as the coefficients of output_1 follow from them (5 follows)."
+    ),
+)
+
+JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG, JA_LESSON]
