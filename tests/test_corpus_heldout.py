@@ -108,6 +108,7 @@ EXPECTED = {
     "heldout/zh-tw-html-mkdocs-next-word-causal-block-ffn-logits.html": (96, 0, 0),
     "heldout/ko-md-debug-notes-multihead-head-dim-one-causal-table.md": (32, 0, 0),
     "heldout/ja-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
+    "heldout/ja-notebook-jupyter-book-book-query-integer-embeddings-sentiment.ipynb": (19, 0, 0),
 }
 
 

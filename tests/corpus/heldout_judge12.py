@@ -248,4 +248,53 @@ JA_LESSON = Doc(
     ),
 )
 
-JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG, JA_LESSON]
+# --- Japanese Jupyter Book notebook: integer word embeddings, one query, a sentiment value -------
+
+_DM_EMB = block("0 0 0\n2 0 1\n1 -1 -2\n2 3 1\n-2 0 0\n0 2 1")
+_DM_K = block("0 2 1 2 -2 0\n0 0 -1 3 0 2\n0 1 -2 1 0 1")
+_DM_V = one("0", "-0.2", "0.3", "0.4", "0", "0.1")
+_DM_B = one("0", "0", "0", "0.88", "0", "0.12")
+
+
+def _dm_scores(x: Arrays) -> np.ndarray:
+    return x["keys"] @ x["q"]
+
+
+def _dm_weights(x: Arrays) -> np.ndarray:
+    return softmax(_dm_scores(x))
+
+
+JA_DMOL = Doc(
+    file="heldout/ja-notebook-jupyter-book-book-query-integer-embeddings-sentiment.ipynb",
+    url="https://github.com/resnant/dmol-book-japanese/blob/main/dl/attention.ipynb",
+    kind="book-notebook",
+    language="ja",
+    inputs={
+        "keys": values(_DM_EMB),
+        "q": np.array([0.0, 2.0, 1.0]),
+        "v": values(_DM_V)[0],
+    },
+    printed=(
+        given(_DM_EMB, "word embeddings (table)"),
+        given(_DM_K, "K (3 x 6, a word per column)"),
+        given(_DM_V, "V"),
+        given(one("0", "2", "1"), "q (book)"),
+        given(_DM_K, "K in the softmax line"),
+        Printed(one("0", "1", "-4", "7", "0", "5"), _dm_scores, "q . K"),
+        Printed(_DM_B, _dm_weights, "b = softmax(q . K)"),
+        Printed(_DM_B, _dm_weights, "b in the aggregation line"),
+        given(_DM_V, "V in the aggregation line"),
+        Printed(one("0.36"), lambda x: np.array([_dm_weights(x) @ x["v"]]), "V b"),
+    ),
+    notes=(
+        "A Japanese translation of a Jupyter Book chapter on attention layers (.ipynb, LaTeX in "
+        "Markdown cells, code cells without outputs): six words of 'The sleepy child reads a "
+        "book' embedded as integer 3-vectors (a table, then K written 3 x 6 with a word per "
+        "column), a value per word (a sentiment), the query 'book' = [0, 2, 1]; q . K = [0, 1, "
+        "-4, 7, 0, 5], b = softmax without scaling rounded to [0, 0, 0, 0.88, 0, 0.12] (the "
+        "zeros are 0.0008, 0.002, 0.00001, 0.0008), and V b = 0.36 (0.3624). The random-input "
+        "code that follows prints nothing. All right."
+    ),
+)
+
+JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG, JA_LESSON, JA_DMOL]
