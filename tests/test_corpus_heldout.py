@@ -109,6 +109,7 @@ EXPECTED = {
     "heldout/ko-md-debug-notes-multihead-head-dim-one-causal-table.md": (32, 0, 0),
     "heldout/ja-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
     "heldout/ja-notebook-jupyter-book-book-query-integer-embeddings-sentiment.ipynb": (19, 0, 0),
+    "heldout/de-md-blog-may-the-force-unscaled-self-attention-two-heads.md": (119, 2, 0),
 }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.corpus.heldout_help import Rows, block, given, one, other, settled, tex, values
+from tests.corpus.heldout_judge12b import JUDGE_DOCS_12B
 from tests.corpus.helpers import causal, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -297,4 +298,4 @@ JA_DMOL = Doc(
     ),
 )
 
-JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG, JA_LESSON, JA_DMOL]
+JUDGE_DOCS_12: list[Doc] = [ZH_TW_BLOCK, KO_DEBUG, JA_LESSON, JA_DMOL, *JUDGE_DOCS_12B]
