@@ -159,4 +159,29 @@ DE_BLOG = Doc(
     ),
 )
 
-JUDGE_DOCS_12B: list[Doc] = [DE_BLOG]
+# --- Simplified Chinese Jekyll blog: Thinking/Machines scores, sqrt(d_k) for d_k = 256 ---------
+
+
+ZH_CN_BLOG = Doc(
+    file="heldout/zh-cn-md-jekyll-blog-thinking-machines-score-scale-sqrt-slip.md",
+    url="https://github.com/xuyangcao/blog/blob/master/cv/cv_learn_transformer_1.md",
+    kind="blog-post",
+    language="zh-cn",
+    inputs={"d_k": np.array([256.0])},
+    printed=(
+        given(one("112"), "q1 . k1 (from the figure)"),
+        given(one("96"), "q1 . k2 (from the figure)"),
+        given(one("256"), "d_k as the prose states it"),
+        Printed(one("8"), lambda x: np.sqrt(x["d_k"]).reshape(1, 1), "sqrt(d_k)"),
+    ),
+    notes=(
+        "A Simplified Chinese Jekyll blog post in Markdown (MathJax, figures as HTML img tags) "
+        "on self-attention and multi-head attention for Vision Transformers, the numbers of the "
+        "worked example living mostly in the figures: only q1 . k1 = 112 and q1 . k2 = 96 are "
+        "written in the text (taken as given), then the scale: the prose says d_k is 256 and "
+        "therefore sqrt(d_k) is 8. Mistake: sqrt(256) = 16 (8 is sqrt(64), the figure's d_k): "
+        "1 wrong. Complexity formulas (4WHC^2 + 2(WH)^2C) are symbolic, not printed numbers."
+    ),
+)
+
+JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG]
