@@ -111,6 +111,7 @@ EXPECTED = {
     "heldout/ja-notebook-jupyter-book-book-query-integer-embeddings-sentiment.ipynb": (19, 0, 0),
     "heldout/de-md-blog-may-the-force-unscaled-self-attention-two-heads.md": (119, 2, 0),
     "heldout/zh-cn-md-jekyll-blog-thinking-machines-score-scale-sqrt-slip.md": (0, 1, 0),
+    "heldout/es-md-project-log-el-perro-come-query-weights-causal-heads.md": (8, 0, 0),
 }
 
 

@@ -184,4 +184,43 @@ ZH_CN_BLOG = Doc(
     ),
 )
 
-JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG]
+# --- Spanish project log: el/perro/come with identity projections, one query by hand ------------
+
+_ES_X = block("1 0\n0 1\n1 1")
+
+
+def _es_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["x"] @ x["x"][2])
+
+
+ES_LOG = Doc(
+    file="heldout/es-md-project-log-el-perro-come-query-weights-causal-heads.md",
+    url=(
+        "https://github.com/albertonava-16/MiniAI/blob/main/documentation/code%20docs/"
+        "02_Memoria_Tecnica.md"
+    ),
+    kind="project-log",
+    language="es",
+    inputs={"x": values(_ES_X)},
+    printed=(
+        given(_ES_X, "embeddings el, perro, come (Q = K = V, identity projections)"),
+        Printed(one("1", "1", "2"), lambda x: x["x"] @ x["x"][2], "scores of the query come"),
+        Printed(one("0.2119", "0.2119", "0.5761"), _es_weights, "softmax of the scores"),
+        Printed(one("0.7881", "0.7881"), lambda x: _es_weights(x) @ x["x"], "weighted sum"),
+        given(
+            block("0.5621 0.4379 0.0000\n0.4425 0.5575 0.0000"),
+            "row of perro in two random heads (weights never printed)",
+        ),
+    ),
+    notes=(
+        "A Spanish project log in Markdown (tables, text blocks) of a from-scratch LLM course, "
+        "transcribed from its attention phase: hand-set 2-d embeddings el [1, 0], perro [0, 1], "
+        "come [1, 1] with identity W_Q, W_K, W_V, the query of come giving scores [1, 1, 2], "
+        "unscaled softmax [0.2119, 0.2119, 0.5761] and the weighted sum [0.7881, 0.7881]; a "
+        "boolean causal-mask table; then two heads with random unseeded projections whose row "
+        "for perro (0.5621 0.4379 0.0000 / 0.4425 0.5575 0.0000) can only be taken as given. "
+        "Shapes ([3, 2], [3, 4], 4 // 2 = 2) are not attention values. All right."
+    ),
+)
+
+JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG, ES_LOG]
