@@ -223,4 +223,45 @@ ES_LOG = Doc(
     ),
 )
 
-JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG, ES_LOG]
+# --- Polish translation of the same lesson as the Japanese one: same table, same slipped row ----
+
+_PL_SCORES = block(
+    "2.1 0.3 0.1 0.8 0.2\n0.4 1.9 0.7 0.1 0.3\n0.2 0.6 2.3 0.5 0.1\n"
+    "0.9 0.1 0.4 1.7 0.6\n0.1 0.3 0.2 0.5 2.0"
+)
+_PL_WEIGHTS = one("0.52", "0.09", "0.07", "0.14", "0.08")
+
+
+def _pl_row(x: Arrays) -> np.ndarray:
+    return softmax(x["scores"][0])
+
+
+PL_LESSON = Doc(
+    file="heldout/pl-md-lesson-translation-self-attention-softmax-row-slips.md",
+    url=(
+        "https://github.com/tarze07/LLM_Traning/blob/main/phases/07-transformers-deep-dive/"
+        "02-self-attention-from-scratch/docs/pl.md"
+    ),
+    kind="course-notes",
+    language="pl",
+    inputs={"scores": values(_PL_SCORES)},
+    printed=(
+        given(_PL_SCORES, "scores Q K^T (5 x 5 ASCII table)"),
+        given(one("2.1", "0.3", "0.1", "0.8", "0.2"), "raw scores of q1"),
+        Printed(_PL_WEIGHTS, _pl_row, "softmax of q1's raw scores"),
+        Printed(_PL_WEIGHTS, _pl_row, "output_1 coefficients", follows=True),
+        given(one("2.0", "1.0", "0.1"), "logits in the softmax code (no output printed)"),
+    ),
+    notes=(
+        "A Polish translation (Markdown, ASCII figures left in English) of the same "
+        "self-attention lesson the Japanese document heldout/ja-md-lesson-translation-self-"
+        "attention-softmax-row-slips.md translates, from another repository: the same 5 x 5 "
+        "raw-score table, the same first row through softmax and the same output_1 line, so "
+        "the pair checks that the verdict does not depend on the prose language. Mistake as "
+        "published: softmax([2.1, 0.3, 0.1, 0.8, 0.2]) is [0.581, 0.096, 0.079, 0.158, 0.087], "
+        "not [0.52, 0.09, 0.07, 0.14, 0.08] (which sums to 0.90): 5 entries wrong; the same "
+        "five numbers as the coefficients of output_1 follow from them (5 follows)."
+    ),
+)
+
+JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG, ES_LOG, PL_LESSON]
