@@ -113,6 +113,7 @@ EXPECTED = {
     "heldout/zh-cn-md-jekyll-blog-thinking-machines-score-scale-sqrt-slip.md": (0, 1, 0),
     "heldout/es-md-project-log-el-perro-come-query-weights-causal-heads.md": (8, 0, 0),
     "heldout/pl-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
+    "heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html": (6, 0, 0),
 }
 
 

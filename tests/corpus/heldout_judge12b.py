@@ -264,4 +264,46 @@ PL_LESSON = Doc(
     ),
 )
 
-JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG, ES_LOG, PL_LESSON]
+# --- Simplified Chinese programming-contest problem: softmax replaced by a row weight -----------
+
+_OJ_Q = block("1 2\n3 4\n5 6")
+_OJ_K = block("10 10\n-20 -20\n30 30")
+_OJ_V = block("6 5\n4 3\n2 1")
+_OJ_W = one("4", "0", "-5")
+
+
+def _oj_out(x: Arrays) -> np.ndarray:
+    return (x["w"][:, None] * (x["q"] @ x["k"].T)) @ x["v"]
+
+
+OJ_PROBLEM = Doc(
+    file="heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html",
+    url="https://www.smqyoj.com/p/CSP202305B",
+    kind="problem-statement",
+    language="zh-cn",
+    inputs={
+        "q": values(_OJ_Q),
+        "k": values(_OJ_K),
+        "v": values(_OJ_V),
+        "w": values(_OJ_W)[0],
+    },
+    printed=(
+        given(one("3", "2"), "n and d in the sample input"),
+        given(_OJ_Q, "Q (sample input)"),
+        given(_OJ_K, "K (sample input)"),
+        given(_OJ_V, "V (sample input)"),
+        given(_OJ_W, "W (sample input)"),
+        Printed(block("480 240\n0 0\n-2200 -1100"), _oj_out, "(W . Q K^T) V (sample output)"),
+    ),
+    notes=(
+        "A programming-contest problem statement (CSP 2023-05, problem 2) on an online judge, "
+        "an HTML page with MathJax: the attention formula softmax(Q K^T / sqrt(d)) V is "
+        "simplified by replacing the softmax with a row-wise product by a vector W, so the "
+        "page's own computation is (W . Q K^T) V with integer matrices; the sample input "
+        "(n = 3, d = 2, Q, K, V, W = [4, 0, -5]) and the sample output [[480, 240], [0, 0], "
+        "[-2200, -1100]] are plain-text blocks. The truth follows the page's simplified "
+        "formula (no softmax, no scaling). All right."
+    ),
+)
+
+JUDGE_DOCS_12B: list[Doc] = [DE_BLOG, ZH_CN_BLOG, ES_LOG, PL_LESSON, OJ_PROBLEM]
