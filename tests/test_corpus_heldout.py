@@ -103,6 +103,16 @@ EXPECTED = {
     "heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md": (21, 10, 9),
     "heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md": (59, 34, 0),
     "heldout/en-md-course-chapter-doc-identity-scores-softmax-example.md": (7, 0, 0),
+    # twelfth batch (languages other than English)
+    "heldout/zh-tw-html-mkdocs-next-word-causal-block-ffn-logits.html": (96, 0, 0),
+    "heldout/ko-md-debug-notes-multihead-head-dim-one-causal-table.md": (32, 0, 0),
+    "heldout/ja-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
+    "heldout/ja-notebook-jupyter-book-book-query-integer-embeddings-sentiment.ipynb": (19, 0, 0),
+    "heldout/de-md-blog-may-the-force-unscaled-self-attention-two-heads.md": (119, 2, 0),
+    "heldout/zh-cn-md-jekyll-blog-thinking-machines-score-scale-sqrt-slip.md": (0, 1, 0),
+    "heldout/es-md-project-log-el-perro-come-query-weights-causal-heads.md": (8, 0, 0),
+    "heldout/pl-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
+    "heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html": (6, 0, 0),
 }
 
 
