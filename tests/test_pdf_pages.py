@@ -358,7 +358,10 @@ def _decimals_apart_pages(pdf: bytes, tmp_path: Path) -> list[int]:
     ("name", "continued"),
     [
         ("rope", ["Scaled scores, head 1", "Head output, head 1", "Scaled scores, head 2"]),
-        ("pytorch-style", ["Attention weights, head 1"]),
+        (
+            "pytorch-style",
+            ["Attention weights, head 1", "Head output, head 1", "Head output, head 2"],
+        ),
         ("alibi", ["Concatenated heads"]),
         ("split-scaled", []),  # its steps are short: each goes whole to the next page
         ("two-tokens", []),
@@ -385,6 +388,16 @@ def test_a_long_step_goes_on_atop_the_next_page_under_its_title_continued(
     if name == "rope":  # the decimals of S'_1, whose exact value ended page 3
         assert "≈" in " ".join(text for text, *_ in pages[labelled[0]][1:4])
         assert pages[labelled[0] - 1][-1][0].startswith("cos 2 sin 2 + cos 2φ + sin 2φ")
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_no_page_begins_with_maths_without_a_word_of_whose_it_is(name: str, tmp_path: Path) -> None:
+    """pytorch-style's head outputs broke between their product and its value: pages 6 and 8
+    began "= [...]". Each page begins with words (a heading, a title continued, a note)."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    pages = _lines(_example_pdf(name), tmp_path)
+    assert [n for n, page in enumerate(pages[1:], 2) if page[0][1] > LEFT + 60] == []
 
 
 @pytest.mark.parametrize("name", example_names())
