@@ -360,7 +360,17 @@ def _decimals_apart_pages(pdf: bytes, tmp_path: Path) -> list[int]:
         ("rope", ["Scaled scores, head 1", "Head output, head 1", "Scaled scores, head 2"]),
         (
             "pytorch-style",
-            ["Attention weights, head 1", "Head output, head 1", "Head output, head 2"],
+            ["Attention weights, head 1", "Head output, head 1", "Head output, head 2", "Output"],
+        ),
+        (
+            "eight-tokens-split",
+            [
+                "Scaled scores, head 1",
+                "Head output, head 1",
+                "Queries, head 2",
+                "Attention scores, head 2",
+                "Attention weights, head 2",
+            ],
         ),
         ("alibi", ["Concatenated heads"]),
         ("split-scaled", []),  # its steps are short: each goes whole to the next page
@@ -373,8 +383,10 @@ def test_a_long_step_goes_on_atop_the_next_page_under_its_title_continued(
     """A step a quarter of a page or taller that does not fit ends the page after its exact
     value (rope's scaled scores, pytorch-style's attention weights: moved whole, they left the
     page before 29% and 28% empty), or before its general entry (rope's o_i began page 5 with no
-    word of whose it was), and the next page begins with
-    its title, continued, then its decimals. The label is never printed where no step broke."""
+    word of whose it was), or between the lines of its chain (pytorch-style's page 6 began
+    "= [...]"); a step's notes and chosen numbers likewise (eight-tokens-split's page 5 began
+    "Note: Again too long to print"). The next page begins with its title, continued, then the
+    rest of the step. The label is never printed where no step broke."""
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
     pages = _lines(_example_pdf(name), tmp_path)
@@ -382,9 +394,9 @@ def test_a_long_step_goes_on_atop_the_next_page_under_its_title_continued(
     assert [pages[n][0][0] for n in labelled] == [f"{title} (continued)" for title in continued]
     words = [text for page in pages for text, *_ in page]
     assert sum("(continued)" in text for text in words) == len(continued)
-    for n in labelled:  # the page before ends with maths, or the shape line before an entry
-        assert pages[n - 1][-1][1] > LEFT + 15 or pages[n - 1][-1][0].startswith("Shape:")
-        assert pages[n][1][1] > LEFT + 15  # its maths goes on below the title
+    for n in labelled:
+        rest = pages[n][1]  # its maths goes on below the title, or its notes or chosen numbers
+        assert rest[1] > LEFT + 15 or rest[0].startswith(("Note:", "With the chosen numbers"))
     if name == "rope":  # the decimals of S'_1, whose exact value ended page 3
         assert "≈" in " ".join(text for text, *_ in pages[labelled[0]][1:4])
         assert pages[labelled[0] - 1][-1][0].startswith("cos 2 sin 2 + cos 2φ + sin 2φ")
@@ -483,7 +495,7 @@ def test_the_closed_form_sets_the_heads_side_by_side_when_they_fit(tmp_path: Pat
 
 
 @pytest.mark.parametrize(
-    ("name", "pages"), [("eight-tokens-split", 10), ("temperature", 5), ("pytorch-style", 10)]
+    ("name", "pages"), [("eight-tokens-split", 11), ("temperature", 5), ("pytorch-style", 10)]
 )
 def test_a_step_s_notes_come_before_its_chosen_numbers_and_the_pages_fill(
     name: str, pages: int, tmp_path: Path
@@ -496,7 +508,9 @@ def test_a_step_s_notes_come_before_its_chosen_numbers_and_the_pages_fill(
     from 11 (page 4 33% empty) to 10, its 1/sqrt(3) pulled out of the scores (not written
     into every entry as sqrt(3)/3) and its softmax not writing them out a third time.
     eight-tokens-split then went to 10 (its page 11 was 47% empty): each projection writes its
-    general entry and first entry, not its 8 rows of symbolic sums, before its numbers."""
+    general entry and first entry, not its 8 rows of symbolic sums, before its numbers; and to
+    11 again when the five of its steps that go on over a page did so under their titles,
+    continued (pages 5 and 9 began "Note: Again too long to print", with no word of whose)."""
     if NO_PDF_TOOLS:
         pytest.skip("pdflatex or pdftotext is not installed")
     md = derive(AttentionSpec.example(name)).to_markdown()
