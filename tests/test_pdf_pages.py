@@ -521,3 +521,29 @@ def test_a_step_s_notes_come_before_its_chosen_numbers_and_the_pages_fill(
     height = TEXT_BOTTOM - TEXT_TOP
     assert len(extents) == pages
     assert max(1 - (foot - TEXT_TOP) / height for _, foot in extents[:-1]) < 0.3
+
+
+def test_the_marks_that_carry_a_step_s_title_take_no_room(tmp_path: Path) -> None:
+    """The marks around a step's notes (\\continuefrom, \\continueto) sit between paragraphs:
+    one at the end of a note's last line left a space before it, and rope's summary, with
+    --detail token, no longer fitted on its last page (9 pages, the eighth 45% empty). Without
+    the marks, every line of that PDF (which breaks no step) stands where it stood."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    from mha_symbolic.language.locales import template_dir
+
+    shipped = template_dir()
+    plain = tmp_path / "templates"
+    shutil.copytree(shipped, plain)
+    tex = plain / "derivation.tex.j2"
+    text = tex.read_text(encoding="utf-8")
+    defined = re.findall(r"(?m)^\\newcommand\{\\continue(?:from|to)\}.*$", text)
+    assert len(defined) == 2
+    for line in defined:
+        text = text.replace(line, line.partition("}")[0] + "}{}")
+    tex.write_text(text, encoding="utf-8")
+    d = derive(AttentionSpec.example("rope"))
+    marked = _lines(pdf_bytes(d, Options(detail="token")), tmp_path)
+    unmarked = _lines(pdf_bytes(d, Options(detail="token", templates=str(plain))), tmp_path)
+    assert len(marked) == 8
+    assert marked == unmarked
