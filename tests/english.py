@@ -38,6 +38,7 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 # display-maths macros, a claim box's formula, cross references, pictures, a tabular's columns.
 _TEX_ARGUMENTS = {
     "chain": {0, 1},
+    "stepchain": {0, 1, 2},
     "fitmath": {0},
     "chainline": {0},
     "wrongclaim": {2},
