@@ -53,7 +53,8 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # logits a printed softmax takes claimed as its numerators: 4148 of 5088.
 # Session 31: the eighth held-out batch moved here at 57.0 %, and a page kept out of the tenth
 # (check gave no answer on it) added: 5963 of 7410.
-DEV_FLOOR = 0.771  # 6369 of 8258 (session 32: the ninth held-out batch moved here at 47.9 %)
+# Session 32: the ninth batch and two pages of the eleventh moved here: 6482 of 8417.
+DEV_FLOOR = 0.770
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a
@@ -137,6 +138,7 @@ def test_every_printed_entry_is_in_the_document(doc: Doc) -> None:
     text = (score.ROOT / doc.file).read_text(encoding="utf-8").replace("\u2212", "-")
     text = text.replace("\\infty", "inf").replace("\u221e", "inf")  # -inf printed as maths
     text = re.sub(r"-\s*&\s*(?=\d)", "-", text)  # an aligned LaTeX row's sign: "-&0.93"
+    text = text.replace("{,}", "")  # LaTeX's thousands separator: 16{,}384
     comma = re.sub(r"(?<=\d),(?=\d)", ".", text)  # a decimal comma (German prose): "2,718"
     for printed in doc.printed:
         for entries in printed.rows:

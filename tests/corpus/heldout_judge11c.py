@@ -1,7 +1,7 @@
 """The eleventh held-out batch, continued: an English HTML book chapter (a sentence's keys printed
 transposed, one sentiment value per word, rounded attention; numpy cells on unprinted random
-inputs) and English Markdown theory notes of a course's attention week (a walkthrough whose
-softmax row is only approximate). Truth computed with numpy; see
+inputs) and a lab course's chapter document. (The batch's course notes with an approximate
+softmax row moved to dev: tests/corpus/dev_seen_judge11.py.) Truth computed with numpy; see
 tests/corpus/heldout_judge11.py."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.corpus.heldout_help import Rows, a, block, given, one, other, tex
+from tests.corpus.heldout_help import Rows, a, block, given, one, tex
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -84,69 +84,6 @@ EN_DMOL = Doc(
     ),
 )
 
-# --- English Markdown course notes: a walkthrough with an approximate softmax row ---------------
-
-
-def _dafer_scaled(x: Arrays) -> np.ndarray:
-    return x["q"] @ x["k"].T / np.sqrt(2)
-
-
-EN_COURSE_THEORY = Doc(
-    file="heldout/en-md-course-theory-week-attention-approximate-softmax-row.md",
-    url=(
-        "https://github.com/dafer238/dafer-ai/blob/a4dabf34a9e73bb7bbd12d7250d4d198dafa70ad/"
-        "06_sequence_models/week17_attention/theory.md"
-    ),
-    kind="course-notes",
-    language="en",
-    inputs={
-        "q": a([[1, 0], [0, 1], [1, 1]]),
-        "k": a([[1, 0], [0, 1], [1, 1], [0, 0]]),
-        "v": a([[1, 2], [3, 4], [5, 6], [7, 8]]),
-    },
-    printed=(
-        given(tex("1 & 0\\\\0 & 1\\\\1 & 1"), "Q"),
-        given(tex("1 & 0\\\\0 & 1\\\\1 & 1\\\\0 & 0"), "K"),
-        given(tex("1 & 2\\\\3 & 4\\\\5 & 6\\\\7 & 8"), "V"),
-        Printed(
-            tex("1 & 0 & 1 & 0\\\\0 & 1 & 1 & 0\\\\1 & 1 & 2 & 0"),
-            lambda x: x["q"] @ x["k"].T,
-            "QK^T",
-        ),
-        Printed(
-            tex("0.71 & 0 & 0.71 & 0\\\\0 & 0.71 & 0.71 & 0\\\\0.71 & 0.71 & 1.41 & 0"),
-            _dafer_scaled,
-            "QK^T / sqrt(2)",
-        ),
-        given(one("0.28", "0.14", "0.28", "0.14"), "row 0 before normalising (unexplained)"),
-        Printed(
-            one("0.31", "0.17", "0.31", "0.20"),
-            lambda x: softmax(_dafer_scaled(x))[0],
-            "softmax row 0, 'approximate'",
-        ),
-        given(one("1", "0"), "q_0"),
-        given(one("1", "0"), "k_0"),
-        given(one("1", "1"), "k_2"),
-        Printed(
-            tex("1 & 0 & 0 & 0\\\\1 & 1 & 0 & 0\\\\1 & 1 & 1 & 0\\\\1 & 1 & 1 & 1"),
-            lambda x: np.tril(np.ones((4, 4))),
-            "causal mask",
-        ),
-        other(one("64", "256", "16384", "256", "16640"), "parameter count (not attention)"),
-        given(one("3", "7", "1", "5"), "toy source sequence"),
-        given(one("5", "1", "7", "3"), "toy target sequence"),
-    ),
-    notes=(
-        "English Markdown theory notes of a self-study course's attention week (LaTeX pmatrix "
-        "in $$): a walkthrough with Q (3 x 2), K (4 x 2), V (4 x 2): QK^T, the scores over "
-        "sqrt(2) to two decimals, then row 0 'normalised to [0.31, 0.17, 0.31, 0.20] "
-        "(approximate)' from an unexplained [0.28, 0.14, 0.28, 0.14] (given); a 4 x 4 causal "
-        "mask; a parameter count (not attention). One mistake as published: the softmax of "
-        "row 0 [0.71, 0, 0.71, 0] is [0.335, 0.165, 0.335, 0.165]: 0.31, 0.31 and 0.20 are "
-        "wrong at two decimals, 0.17 right (3 entries wrong)."
-    ),
-)
-
 # --- English Markdown chapter document of a lab course: identity scores, one softmax ------------
 
 EN_CHAPTER_DOC = Doc(
@@ -172,4 +109,4 @@ EN_CHAPTER_DOC = Doc(
     ),
 )
 
-JUDGE_DOCS_11C: list[Doc] = [EN_DMOL, EN_COURSE_THEORY, EN_CHAPTER_DOC]
+JUDGE_DOCS_11C: list[Doc] = [EN_DMOL, EN_CHAPTER_DOC]
