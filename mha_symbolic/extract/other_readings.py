@@ -76,10 +76,23 @@ def _others(seen: list[Seen], facts: Facts, found: Sequence[Example]) -> list[Re
     several = any(h > 1 for h, _ in facts.heads) or any(e.heads > 1 for e in found)
     one = (replace(facts, heads=[]), [replace(e, heads=1) for e in found])
     out = [Reading(_listed(said), arrays, facts, found) for said, arrays in variants[1:]]
-    if several:
+    if several or any(_numbered_vector(s) for s in seen):
         one_head = phrase("notes.reading_one_head")
-        out += [Reading(_listed([one_head, *said]), arrays, *one) for said, arrays in variants]
+        out += [
+            Reading(_listed([one_head, *said]), _unnumbered(arrays), *one)
+            for said, arrays in variants
+        ]
     return out
+
+
+def _numbered_vector(s: Seen) -> bool:
+    """A one-row Q, K, V or X whose name's number was read as a head (``k_2 = [1, 1]``)."""
+    return s.head is not None and len(s.item.rows) == 1 and s.role in ("q", "k", "v", "x")
+
+
+def _unnumbered(seen: list[Seen]) -> list[Seen]:
+    """Under one head, a one-row vector's number is its token's, not a head's."""
+    return [replace(s, head=None) if _numbered_vector(s) else s for s in seen]
 
 
 def _listed(said: list[Phrase]) -> Phrase:

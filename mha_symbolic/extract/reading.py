@@ -64,6 +64,7 @@ _PRINT = re.compile(
     r"^(?:print\(\s*(?:f?[\"']([^\"']*)[\"']\s*,\s*)?([A-Za-z_]\w*)?[^()]*\)|([A-Za-z_]\w*))$"
 )
 # A comment after code on the item's line ("Key = X @ W_k  # [4, 2]"): what follows is a note.
+_ROW_NAME = re.compile(r"(?<![\w.])[A-Za-z]_?\{?\d\}?\s*=\s*$")  # "V0 = (12, 31)": a vector
 _COMMENT_END = re.compile(r"(?:^|\n)[^#\n]*\S[^#\n]*#\s*$")
 # Code that names its array itself, with a name no role has: no label above names it.
 _OWN_NAME = re.compile(r"(?:^|\n)[^\S\n]*[A-Za-z_]\w*[^\S\n]*=(?!=)[^=\n]*$")
@@ -349,7 +350,7 @@ def _is_shape(item: Item) -> bool:
         return False
     if not all(e.isdigit() and int(e) > 0 for e in item.rows[0]):
         return False
-    return not _SOFTMAX_ARGUMENT.search(item.statement)
+    return not _SOFTMAX_ARGUMENT.search(item.statement) and not _ROW_NAME.search(item.statement)
 
 
 def _from_label_line(document: Document, item: Item) -> list[tuple[str, int | None, str]] | None:

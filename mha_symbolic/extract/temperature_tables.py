@@ -69,6 +69,8 @@ def _reading(
     temps = [m.group(1) if (m := _LABEL.match(label)) else "" for label in labels]
     if not all(temps) or any(Fraction(t) == 0 for t in temps):
         return None
+    if len({Fraction(t) for t in temps}) < len(temps) or not any("." in e for r in rows for e in r):
+        return None  # a table of one T again and again, or of 0s and 1s (a mask): no softmaxes
     named = all(_NAMED.match(label) for label in labels)  # "T = 0.5": the page says so
     before = [s for s in seen if s.item.start < table.item.start and len(s.item.rows) == 1]
     for z in reversed(before):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
-from mha_symbolic.extract.infer.relations import Node
+from mha_symbolic.extract.infer.relations import Node, through_softmax
 from mha_symbolic.extract.infer.role_tables import (
     AFTER_STEPS,
     ATTENTION,
@@ -78,15 +78,16 @@ class Inference:
         return any(self.chosen[i].rounded for i in members if i in self.chosen)
 
     def scale_in(self, members: list[int]) -> Scaling | None:
-        """The scale a component's relations apply to its scores: that of its last softmax
-        (a first try without the scale, then the right one), else of its first scaling."""
+        """The scale a component's relations apply to its scores: that of its last softmax over
+        the most printed entries (a first try without the scale, then the right one; a whole
+        matrix over one row fitted to its one digit), else of its first scaling."""
         found = [self.scaling(i) for i in members]
         weights = [
-            said
-            for i, said in zip(members, found)
-            if said is not None and self.chosen[i].node.kind.startswith("softmax")
+            (self.chosen[i].target.mid.size, n, said)
+            for n, (i, said) in enumerate(zip(members, found))
+            if said is not None and through_softmax(self.chosen[i].node)
         ]
-        return weights[-1] if weights else next((s for s in found if s is not None), None)
+        return max(weights)[2] if weights else next((s for s in found if s is not None), None)
 
     def scaling(self, index: int) -> Scaling | None:
         """The scale the chosen relation of an array applies to its scores, or None when the

@@ -75,6 +75,13 @@ class Node(Entries):
         return 1 + sum(o.hidden for o in self.operands)
 
 
+def through_softmax(node: Node) -> bool:
+    """A softmax, or the output a softmax's weights make of values (weights x V)."""
+    if node.kind == "product" and node.printed is None:
+        node = node.operands[0]
+    return node.kind.startswith("softmax")
+
+
 def printed_node(p: Printed) -> Node:
     return Node(p.mid, p.rad, "printed", printed=p)
 

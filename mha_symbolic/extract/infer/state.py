@@ -132,6 +132,8 @@ class Search:
             # it is no softmax at all: a slip in an array of only 0s and 1s proves nothing.
             if node.kind not in ("same", "mask") and target.all_zero:
                 continue  # zeros are any multiple of anything: an index [0, 0], not a result
+            if _own_mask(node):
+                continue  # np.triu(ones) "masked" by its own pattern: the mask, not scores
             if not self.spend():
                 break
             fitted, most = rel.fit_or_mostly(node, target, slips and not one_hot, not one_hot)
@@ -198,3 +200,20 @@ def believed(name: str, match: Match, over_chain: Callable[[str, Node], bool]) -
     ):
         return False
     return over_chain(name, match.node)
+
+
+def _own_mask(node: Node) -> bool:
+    """A printed array of 0s and 1s masked by the pattern of its own 1s (or of its 0s): it is
+    the mask itself (``np.triu(np.ones((4, 4)), k=1)`` and ``mask * -1e9``), not scores."""
+    if node.kind != "mask":
+        return False
+    below = node.operands[0]
+    while below.printed is None and below.kind == "scale":  # its zeros scaled are zeros
+        below = below.operands[0]
+    if below.printed is None:
+        return False
+    mid = below.mid
+    if not np.isin(mid, (0.0, 1.0)).all():
+        return False
+    ones, allowed = mid == 1, np.isfinite(node.mid)
+    return bool((ones == allowed).all() or (ones == ~allowed).all())
