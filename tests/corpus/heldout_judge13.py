@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, other
+from tests.corpus.heldout_help import Truth, a, block, given, one, other, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -150,4 +150,49 @@ EN_CAMPUSX = Doc(
     ),
 )
 
-JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX]
+# --- English NLP kata: ASCII figures, illustrative weights, a scaled softmax that slips ---------
+
+_KT_W = block(
+    "0.15 0.10 0.10 0.10 0.15 0.40\n0.10 0.20 0.15 0.05 0.10 0.40\n"
+    "0.10 0.30 0.20 0.10 0.10 0.20\n0.10 0.10 0.15 0.15 0.10 0.40\n"
+    "0.10 0.10 0.10 0.10 0.20 0.40\n0.15 0.15 0.10 0.10 0.15 0.35"
+)
+
+EN_KATA = Doc(
+    file="heldout/en-md-kata-ascii-illustrative-weights-scaled-softmax-slip.md",
+    url=(
+        "https://github.com/rajeshpillai/nlp-katas/blob/main/backend/python-nlp-katas/"
+        "phase-9/01-attention-weights.md"
+    ),
+    kind="course-lesson",
+    language="en",
+    inputs={"w": values(_KT_W), "raw": a([30, 50, 35]), "scaled": a([3.75, 6.25, 4.38])},
+    printed=(
+        given(_KT_W, "illustrative weights of The cat sat on the bank (no scores given)"),
+        Printed(one("1.0"), lambda x: a([[x["w"].sum(axis=1).max()]]), "each row sums to"),
+        given(one("1"), "each row sums to 1 (the steps)"),
+        given(block("1 1 2 3\n2 1 2 3\n3 1 2 3"), "token indices of the score diagram"),
+        given(one("64", "30", "50"), "d_k and the range of dot products"),
+        given(one("30", "50", "35"), "raw scores"),
+        Printed(one("0.00", "1.00", "0.00"), lambda x: softmax(x["raw"]).reshape(1, 3)),
+        given(one("64"), "d_k again"),
+        Printed(one("8"), lambda x: a([[np.sqrt(64.0)]]), "sqrt(64)"),
+        Printed(one("3.75", "6.25", "4.38"), lambda x: (x["raw"] / 8).reshape(1, 3)),
+        given(one("3.75", "6.25", "4.38"), "scaled scores again"),
+        Printed(one("0.06", "0.76", "0.18"), lambda x: softmax(x["scaled"]).reshape(1, 3)),
+        given(one("42", "8", "4", "1.0", "2.0", "4.0"), "seed, sizes and divisors in the code"),
+        given(one("1.0"), "weights sum to (takeaways)"),
+    ),
+    notes=(
+        "A lesson page of an NLP kata course in Markdown (ASCII figures in a text block, a "
+        "Python block shortened in the transcription, no outputs): a 6 x 6 table of "
+        "illustrative weights for 'The cat sat on the bank' with no scores behind it (given; "
+        "each row does sum to 1.0, right), then the case for scaling: softmax([30, 50, 35]) "
+        "--> [0.00, 1.00, 0.00] (right), sqrt(64) = 8 and the scaled scores 3.75, 6.25, 4.38 "
+        "(right, 4.375 rounded). Mistake: softmax([3.75, 6.25, 4.38]) is [0.066, 0.809, 0.125], "
+        "not [0.06, 0.76, 0.18] (3 wrong; the page's 0.18 > 0.06 ordering holds but the values "
+        "do not). 8 right, 3 wrong."
+    ),
+)
+
+JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA]
