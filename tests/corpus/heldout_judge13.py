@@ -195,4 +195,53 @@ EN_KATA = Doc(
     ),
 )
 
-JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA]
+# --- English exam notes: why scale, the variance proof and two saturated softmaxes -------------
+
+
+def _ex_softmax(*z: float) -> Truth:
+    return lambda x: softmax(a(list(z))).reshape(1, -1)
+
+
+def _ex_slope(x: Arrays) -> np.ndarray:
+    s = softmax(a([30.0, -20.0]))[0]
+    return a([[s * (1 - s)]])
+
+
+EN_EXAM = Doc(
+    file="heldout/en-md-exam-notes-why-scale-variance-saturated-softmax.md",
+    url=(
+        "https://github.com/jashndx/campusx-100-days-deep-learning-notes/blob/main/"
+        "Lecture_074_Scaled_Dot_Product_Attention.md"
+    ),
+    kind="course-notes",
+    language="en",
+    inputs={},
+    printed=(
+        given(one("64", "512"), "example key sizes"),
+        given(one("64", "64"), "d_k = 64"),
+        Printed(one("8"), lambda x: a([[np.sqrt(64.0)]]), "sqrt(64), the scale"),
+        given(one("+20", "-25"), "illustrative large scores"),
+        other(one("1.0"), "variance after scaling (statistics, not attention)"),
+        given(one("1.0", "0.0"), "saturation in words"),
+        other(block("0 1\n0 1\n1 0\n1 0 0\n1 0 1 1 1\n1 1 1 1 1\n1 1 1 1.0\n1.0"), "proof"),
+        given(one("30", "-20"), "unscaled logits"),
+        Printed(one("1.0", "0.0"), _ex_softmax(30.0, -20.0), "softmax of the unscaled logits"),
+        given(one("1", "1.0", "1", "1.0"), "sigma_1 (1 - sigma_1) with sigma_1 = 1.0"),
+        Printed(one("0.0"), _ex_slope, "softmax slope at the saturated logit"),
+        given(one("3.0", "-2.0"), "scaled logits"),
+        Printed(one("0.99", "0.01"), _ex_softmax(3.0, -2.0), "softmax of the scaled logits"),
+        other(one("100", "10000", "0", "1", "0", "1", "1.0", "100.0", "1.0"), "simulation code"),
+        other(one("1", "1", "1", "1", "1", "1", "1", "1.0", "0", "1", "1", "0", "0", "0", "0")),
+        other(one("1.0"), "takeaway: variance"),
+    ),
+    notes=(
+        "Exam notes in Markdown with MathJax (display formulas, a numpy block without outputs) "
+        "on why attention divides by sqrt(d_k): the variance proof (statistics, not attention "
+        "numbers), sqrt(64) = 8, then a two-logit softmax before and after scaling: "
+        "softmax([30, -20]) ~ [1.0, 0.0] with a slope sigma_1 (1 - sigma_1) of 0.0, and "
+        "softmax([3.0, -2.0]) ~ [0.99, 0.01]. All right: 6 right. Illustrative scores (+20, "
+        "-25) and the simulation's expected variances are not judged."
+    ),
+)
+
+JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA, EN_EXAM]
