@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, other, values
+from tests.corpus.heldout_help import Truth, a, block, given, one, other, settled, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -244,4 +244,73 @@ EN_EXAM = Doc(
     ),
 )
 
-JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA, EN_EXAM]
+# --- English numpy notebook: Virat, Cricket, England; the value of England printed as its key ----
+
+_VC_WQ = block(
+    "0.69110627 0.70992561 0.83357316\n0.47315228 0.93144181 0.03186034\n"
+    "0.18583097 0.95253952 0.14057417"
+)
+_VC_WK = block(
+    "0.68220537 0.75831566 0.33953483\n0.98549096 0.70534122 0.0875353\n"
+    "0.3365128 0.02732681 0.10018593"
+)
+_VC_WV = block(
+    "0.33448906 0.21532255 0.12927451\n0.13128863 0.53416311 0.30061347\n"
+    "0.61004817 0.50375565 0.73968931"
+)
+_VC_HALVES = {"wq": 5e-9, "wk": 5e-9, "wv": 5e-9}
+
+
+def _vc(token: str, matrix: str) -> Truth:
+    return lambda x: (x[token] @ x[matrix]).reshape(1, 3)
+
+
+def _vc_score(key: str) -> Truth:
+    return lambda x: a([[(x["cricket"] @ x["wq"]) @ (x[key] @ x["wk"])]])
+
+
+def _vc_printed(rows: str, truth: Truth, label: str) -> Printed:
+    printed = one(*rows.split())
+    return Printed(printed, settled(truth, _VC_HALVES, printed), label)
+
+
+EN_VIRAT = Doc(
+    file="heldout/en-notebook-numpy-virat-cricket-query-keys-value-printed-as-key.ipynb",
+    url="https://github.com/Mandy1200/FineTuningGemma/blob/main/basic_AttentionMechanism.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={
+        "virat": a([2.2, 2.6, 3.1]),
+        "cricket": a([1.1, 1.2, 1.3]),
+        "england": a([1.6, 2.1, 0.234]),
+        "wq": values(_VC_WQ),
+        "wk": values(_VC_WK),
+        "wv": values(_VC_WV),
+    },
+    printed=(
+        given(one("2.2", "2.6", "3.1"), "Virat"),
+        given(one("1.1", "1.2", "1.3"), "Cricket"),
+        given(one("1.6", "2.1", "0.234"), "England"),
+        given(_VC_WQ, "W for queries (np.random.rand, no seed)"),
+        given(_VC_WK, "W for keys"),
+        given(_VC_WV, "W for values"),
+        _vc_printed("1.5695799 3.13694971 1.1379093", _vc("cricket", "wq"), "query of Cricket"),
+        _vc_printed("5.10631799 3.58689475 1.2851448", _vc("virat", "wk"), "key of Virat"),
+        _vc_printed("2.96837571 3.42417621 3.35903578", _vc("virat", "wv"), "value of Virat"),
+        _vc_printed("3.2398036 2.7009161 0.75052338", _vc("england", "wk"), "key of England"),
+        _vc_printed("3.2398036 2.7009161 0.75052338", _vc("england", "wv"), "value of England"),
+        _vc_printed("20.72906075282525", _vc_score("virat"), "q(Cricket) . k(Virat)"),
+        _vc_printed("14.411796123335792", _vc_score("england"), "q(Cricket) . k(England)"),
+    ),
+    notes=(
+        "A Jupyter notebook (numpy, printed outputs, no prose) computing one query against two "
+        "keys: embeddings of Virat, Cricket and England, three unseeded np.random.rand(3, 3) "
+        "matrices printed to eight decimals (given), the query of Cricket, the key and value of "
+        "Virat and England, and the two unscaled dot products (no softmax). The truth allows "
+        "for the weights' rounding to eight decimals. Mistake: the last print labels the key "
+        "of England 'Value for England' (print(..., key_eng)); England's value is [0.95364, "
+        "1.58414, 1.01121]: 3 wrong. 14 right, 3 wrong."
+    ),
+)
+
+JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA, EN_EXAM, EN_VIRAT]
