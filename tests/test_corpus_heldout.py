@@ -118,6 +118,7 @@ EXPECTED = {
     "heldout/en-md-kata-ascii-illustrative-weights-scaled-softmax-slip.md": (8, 3, 0),
     "heldout/en-md-exam-notes-why-scale-variance-saturated-softmax.md": (6, 0, 0),
     "heldout/en-notebook-numpy-virat-cricket-query-keys-value-printed-as-key.ipynb": (14, 3, 0),
+    "heldout/zh-cn-md-tutorial-dictionary-lookup-weighted-value.md": (1, 0, 0),
 }
 
 

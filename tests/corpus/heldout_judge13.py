@@ -313,4 +313,32 @@ EN_VIRAT = Doc(
     ),
 )
 
-JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA, EN_EXAM, EN_VIRAT]
+# --- Simplified Chinese tutorial chapter: a dictionary looked up with weights ------------------
+
+ZH_DICT = Doc(
+    file="heldout/zh-cn-md-tutorial-dictionary-lookup-weighted-value.md",
+    url=(
+        "https://github.com/datawhalechina/happy-llm/blob/main/docs/chapter2/"
+        "%E7%AC%AC%E4%BA%8C%E7%AB%A0%20Transformer%E6%9E%B6%E6%9E%84.md"
+    ),
+    kind="tutorial-chapter",
+    language="zh-cn",
+    inputs={"w": a([0.6, 0.4, 0.0]), "v": a([10.0, 5.0, 2.0])},
+    printed=(
+        given(one("10", "5", "2"), "the dictionary's values"),
+        given(one("0.6", "0.4", "0"), "weights for the query fruit (set by hand)"),
+        given(one("0.6", "10", "0.4", "5", "0", "2"), "weights and values in the sum"),
+        Printed(one("8"), lambda x: a([[x["w"] @ x["v"]]]), "weighted sum of the values"),
+        given(one("1", "1", "0"), "mask code: diagonal=1, softmax sums to 1, 0 for -inf"),
+    ),
+    notes=(
+        "A Simplified Chinese chapter of an open LLM tutorial in Markdown (MathJax, JSON and "
+        "Python blocks), transcribed from its attention section: a dictionary {apple: 10, "
+        "banana: 5, chair: 2} queried with 'fruit' through hand-set weights {0.6, 0.4, 0} "
+        "(given), the result 0.6 * 10 + 0.4 * 5 + 0 * 2 = 8 (right), then the formulas "
+        "softmax(qK^T)v, softmax(QK^T / sqrt(d_k))V and the causal-mask code, without "
+        "numbers. 1 right."
+    ),
+)
+
+JUDGE_DOCS_13: list[Doc] = [EN_CAMPUSX, EN_KATA, EN_EXAM, EN_VIRAT, ZH_DICT]
