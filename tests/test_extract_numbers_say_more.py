@@ -91,3 +91,15 @@ def test_a_named_tuple_is_a_vector_not_a_shape() -> None:
     seen = read(read_document(text, "md")).seen
     roles = [(s.name, s.role) for s in seen if s.item.rows[0] in (("12", "31"), ("45", "51"))]
     assert roles == [("V0", "v"), ("V1", "v"), ("", "shape")], roles
+
+
+def test_weights_times_values_named_scores_are_the_output() -> None:
+    """A Spanish notebook (tests/corpus/dev_seen_judge7b.py names its source) prints the
+    weights, then ``atencion_scores = alphas @ V``: rows of probabilities times V are the
+    output, whatever the name says (it was read as scores, and the page as printing no
+    result: refused)."""
+    page = "tests/data/corpus/dev/es-notebook-numpy-five-words-unscaled-four-decimals.ipynb"
+    found = extract_all(page, reprints=True)
+    claims = {c.key: c.verdict for one in found for c in check(one.spec).claims}
+    assert {"head1.weights", "head1.output"} <= set(claims), claims
+    assert "wrong" not in claims.values(), claims

@@ -13,12 +13,12 @@ from mha_symbolic.extract.infer.relations import Node, through_softmax
 from mha_symbolic.extract.infer.role_tables import (
     AFTER_STEPS,
     ATTENTION,
-    COMPATIBLE,
     INPUTS,
     NO_STEP,
     RANK,
     SCORES,
     SHARED,
+    compatible,
 )
 from mha_symbolic.extract.infer.state import Match, Search, believed, renamed
 from mha_symbolic.extract.infer.uniform import zero_sizes
@@ -131,9 +131,7 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
         fewest = [m for m in ordered if rank(m)[0] == rank(ordered[0])[0]]
         # Every relation that holds is a candidate; a name picks among them, the rank if none.
         named = [
-            m
-            for m in fewest
-            if names.get(index) in COMPATIBLE.get(m.node.kind, ()) and not renamed(m, names)
+            m for m in fewest if compatible(m.node, names.get(index)) and not renamed(m, names)
         ]
         if named and named[0].node.kind not in AFTER_STEPS:  # renormalised: never weights
             found.named[index] = names[index]

@@ -76,9 +76,12 @@ class Node(Entries):
 
 
 def through_softmax(node: Node) -> bool:
-    """A softmax, or the output a softmax's weights make of values (weights x V)."""
+    """A softmax, or the output a softmax's weights (or printed rows of probabilities) make of
+    values (weights x V)."""
     if node.kind == "product" and node.printed is None:
         node = node.operands[0]
+        if node.printed is not None:
+            return is_distribution(node.printed)
     return node.kind.startswith("softmax")
 
 

@@ -3,6 +3,8 @@ can be whatever its name says, and which roles a head owns (rules apart from the
 
 from __future__ import annotations
 
+from mha_symbolic.extract.infer.relations import Node, through_softmax
+
 # The more a relation says about attention, the more it is believed over another that holds.
 RANK = {
     "softmax_rows": 0,
@@ -65,3 +67,11 @@ COMPATIBLE = {
 INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
 SCORES = ("scores", "scaled", "masked", "softmax_argument")  # one array at its stages
 SHARED = {"x", "concat", "output", "w_o", "wide"}  # roles no single head owns
+
+
+def compatible(node: Node, name: str | None) -> bool:
+    """Whether a name may choose this relation: one of the steps its kind can be, and never
+    scores, Q, K or V for the output that weights make of values (weights x V)."""
+    if name in ("scores", "q", "k", "v") and through_softmax(node):
+        return False
+    return name in COMPATIBLE.get(node.kind, ())
