@@ -54,4 +54,5 @@ def test_the_name_goes_to_the_tensor_printed_below_not_to_the_axes(tmp_path: Pat
     seen = read(read_document(path)).seen
     named = {s.name: s.item.rows for s in seen if s.role == "q"}
     assert named == {"query": (("0.5000", "-1.0000"),)}
-    assert [s.role for s in seen if s.item.rows == (("1", "0", "2"),)] == ["unnamed"]
+    # an operand of the call: no value, and no name for the vector on the line below to lend it
+    assert [s.role for s in seen if s.item.rows == (("1", "0", "2"),)] == ["operand"]
