@@ -7,13 +7,17 @@ entries those labels name::
       Item 0: 0.3220  ████████████
       Item 1: 0.1915  ███████
 
-Runs of the same labels under a line that names each (``Token foco: 'O'`` over its keys'
-weights, then ``Token foco: 'gato'``, ...) are the rows of one matrix. A line with a bracket
-holds a printed list of its own (read elsewhere), and a run whose numbers are printed to
-different decimals is not one print: neither is read here."""
+Lines of several numbers alike (``Ali | Ham: 0.5800 -> Softmax: 0.1503 (15.0%)``) give one
+vector a column, named by the word before it (a percent is left out); a line that works a
+division or a power out (``1.78 / 4.56 = 0.39``) gives its result. Runs of the same labels
+under a line that names each (``Token foco: 'O'`` over its keys' weights, then ``Token foco:
+'gato'``, ...) are the rows of one matrix. A line with a bracket holds a printed list of its own
+(read elsewhere), a sum worked out in steps is prose arithmetic (read as such), and a run whose
+numbers are printed to different decimals is not one print: none of them is read here."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,7 +53,9 @@ def value_lines(
     """Every run of lines alike outside the spans already read: a vector for each number
     the lines print (a column of them), or (runs of the same labels, each under its own
     header line) a matrix."""
-    found = [_read(text, number, line, taken) for number, line in enumerate(lines)]
+    spans = _merged(taken)
+    starts = [a for a, _ in spans]
+    found = [_read(text, number, line, spans, starts) for number, line in enumerate(lines)]
     block_of = list(blocks) or [None] * len(lines)
     runs = _runs(found, block_of)
     heads = _Headers(lines, found, block_of)
@@ -65,7 +71,9 @@ def value_lines(
     return items
 
 
-def _read(text: Text, number: int, line: str, taken: list[tuple[int, int]]) -> _Line | None:
+def _read(
+    text: Text, number: int, line: str, read: list[tuple[int, int]], starts: list[int]
+) -> _Line | None:
     if "[" in line or len(line) > 200:
         return None
     head = _LABEL.match(line)
@@ -81,7 +89,7 @@ def _read(text: Text, number: int, line: str, taken: list[tuple[int, int]]) -> _
     for match in found:
         value = entry(match.group())
         start = text.starts[number] + head.end() + match.start()
-        if value is None or any(a <= start < b for a, b in taken):
+        if value is None or _inside(read, starts, start):
             return None
         values.append(value)
         spans.append((start, start + len(match.group())))
@@ -99,6 +107,23 @@ def _read(text: Text, number: int, line: str, taken: list[tuple[int, int]]) -> _
     return _Line(
         number, label, "#".join(key), tuple(values), tuple(spans), tuple(words), tuple(percent)
     )
+
+
+def _merged(taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans already read as disjoint spans in order (a table's lists lie inside it)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(taken):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
+    """Whether an offset falls in a span already read (disjoint spans, in order)."""
+    at = bisect.bisect_right(starts, offset) - 1
+    return at >= 0 and spans[at][0] <= offset < spans[at][1]
 
 
 def _runs(found: list[_Line | None], block_of: list[object]) -> list[list[_Line]]:
