@@ -48,15 +48,15 @@ class _Line:
 
 
 def value_lines(
-    text: Text, lines: Sequence[str], taken: list[tuple[int, int]], blocks: Sequence[object] = ()
+    text: Text, lines: Sequence[str], taken: list[tuple[int, int]], blocks: Sequence[object]
 ) -> list[Item]:
     """Every run of lines alike outside the spans already read: a vector for each number
     the lines print (a column of them), or (runs of the same labels, each under its own
-    header line) a matrix."""
+    header line) a matrix. ``blocks``: each line's cell and output (a run stays in one)."""
     spans = _merged(taken)
     starts = [a for a, _ in spans]
     found = [_read(text, number, line, spans, starts) for number, line in enumerate(lines)]
-    block_of = list(blocks) or [None] * len(lines)
+    block_of = list(blocks)
     runs = _runs(found, block_of)
     heads = _Headers(lines, found, block_of)
     items: list[Item] = []
@@ -178,6 +178,7 @@ def _names(labels: list[str]) -> tuple[str, ...]:
 
 
 def _common(texts: list[str]) -> str:
+    """What the texts all start with (character by character, as a label is compared)."""
     first = min(texts, key=len)
     size = 0
     while size < len(first) and all(t[size] == first[size] for t in texts):
