@@ -112,11 +112,6 @@ EXPECTED = {
     "heldout/pl-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
     "heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html": (6, 0, 0),
     # thirteenth batch
-    "heldout/en-md-course-notes-money-bank-softmax-rounded-to-guesses.md": (13, 22, 34),
-    "heldout/en-md-kata-ascii-illustrative-weights-scaled-softmax-slip.md": (8, 3, 0),
-    "heldout/en-md-exam-notes-why-scale-variance-saturated-softmax.md": (6, 0, 0),
-    "heldout/en-notebook-numpy-virat-cricket-query-keys-value-printed-as-key.ipynb": (14, 3, 0),
-    "heldout/zh-cn-md-tutorial-dictionary-lookup-weighted-value.md": (1, 0, 0),
 }
 
 
