@@ -174,6 +174,16 @@ def test_a_claim_is_matched_to_the_copy_of_its_numbers_not_yet_claimed() -> None
     assert score._match(doc, ["0.7"], [], set()) == []
 
 
+def test_a_claim_is_matched_to_single_numbers_printed_one_after_another() -> None:
+    """A notebook's cells ``exp(z[0])``, ``exp(z[1])``: one claim over one-entry prints in a
+    row, never over prints that are not next to each other or not all single."""
+    singles = (given("0.1"), given("0.2"), given("0.3"), given("0.2 0.3"))
+    doc = Doc("dev/x.md", "", "", "en", {}, singles)
+    assert score._match(doc, ["0.1", "0.2", "0.3"], [], set()) == [(0, 0, 0), (1, 0, 0), (2, 0, 0)]
+    assert score._match(doc, ["0.2", "0.3"], [], set()) == [(3, 0, 0), (3, 0, 1)]
+    assert score._match(doc, ["0.1", "0.3"], [], set()) == []
+
+
 def test_a_claim_spelling_infinity_otherwise_is_matched_to_its_print() -> None:
     """A truth's masked entry ``-inf`` and the claim's ``-\\infty`` or ``−∞`` (as a LaTeX table
     prints it) are one printed entry; a number is never taken for infinity."""

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
 from mha_symbolic.extract.boxed import boxed_blocks
+from mha_symbolic.extract.cell_values import cell_values
 from mha_symbolic.extract.code_arrays import code_arrays
 from mha_symbolic.extract.formats import Document
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
@@ -105,6 +106,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     by_line = value_lines(text, lines, spans, blocks)
     items.extend(by_line)
     taken.extend((item.start, item.end) for item in by_line)
+    by_cell = cell_values(text, document.lines)
+    items.extend(by_cell)
+    taken.extend((item.start, item.end) for item in by_cell)
     if len(items) > MAX_ITEMS:
         raise SpecError(
             f"more than {MAX_ITEMS:,} matrices and vectors; at most {MAX_ITEMS:,} are read",

@@ -237,6 +237,7 @@ def _match(doc: Doc, texts: list[str], indices: list[list[int]], taken: set[Cell
     taken before an input: the claim is about a computed step, never about a given array."""
     found = [cells for cells in _candidates(doc, texts, indices) if cells]
     found = found or [cells for cells in _blocks(doc, texts) if cells]
+    found = found or [cells for cells in _singles(doc, texts) if cells]
     fresh = [cells for cells in found if not taken.issuperset(cells)]
 
     def given(cells: list[Cell]) -> bool:
@@ -281,6 +282,18 @@ def _blocks(doc: Doc, texts: list[str]) -> Iterator[list[Cell]]:
                 block = [t for i in rows_at for t in rows[i][first : first + columns]]
                 if block == texts:
                     yield [(p, i, j) for i in rows_at for j in range(first, first + columns)]
+
+
+def _singles(doc: Doc, texts: list[str]) -> Iterator[list[Cell]]:
+    """Single numbers printed one after another (a notebook's cells ``exp(z[0])``,
+    ``exp(z[1])``, ...), which a claim reads as one vector: consecutive one-entry arrays whose
+    strings are the claim's, where no array, row or block is the claim's."""
+    ones = [len(p.rows) == 1 and len(p.rows[0]) == 1 for p in doc.printed]
+    for first in range(len(doc.printed) - len(texts) + 1):
+        span = range(first, first + len(texts))
+        singles = len(texts) > 1 and all(ones[p] for p in span)
+        if singles and [normal(doc.printed[p].rows[0][0]) for p in span] == texts:
+            yield [(p, 0, 0) for p in span]
 
 
 @dataclass(frozen=True)
