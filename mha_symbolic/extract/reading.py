@@ -465,14 +465,17 @@ def _row(
     stop = heading if heading is not None else -1
     for back in range(item.line - 1, stop, -1):
         line = document.lines[back].text
-        if row_count(line) > 1:
-            return None, ""  # a formula over rows ("a×col1_row1 + b×col1_row2"): none of them
+        if _RULE.match(line) or row_count(line) > 1:
+            return None, ""  # a rule (a new section) or a formula over rows ("a×col1_row1 + ...")
         marker = row_marker(line)
         if marker is None:
             marker = _token_named(line, tokens)
         if marker is not None:
             return marker, phrase("where.row_from", row=marker, where=document.lines[back].where)
     return None, ""
+
+
+_RULE = re.compile(r"^\s*(?:={3,}|-{3,}|\*{3,})\s*$")  # a setext heading's underline, a rule
 
 
 def _token_named(text: str, tokens: tuple) -> int | None:

@@ -1,0 +1,46 @@
+"""Pages that were refused whole for a reading of one line: each is checked now, and the
+reading that refused it is gone. Truths with numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mha_symbolic import check
+from mha_symbolic.extract import extract_all
+from mha_symbolic.extract.formats import read_document
+from mha_symbolic.extract.reading import read
+
+
+def _claims(text: str, kind: str = "md") -> dict[str, str]:
+    found = extract_all(text, kind, reprints=True)
+    return {c.key: c.verdict for one in found for c in check(one.spec).claims}
+
+
+SECTIONS = """# Why scale
+
+```
+THE SCORES
+==========
+
+  | s11 s12 s13 |   <-- how much token 1 attends to 1, 2, 3
+  | s31 s32 s33 |   <-- how much token 3 attends to 1, 2, 3
+
+WHY SCALING?
+============
+
+  Without scaling:
+    softmax([30, 50, 35]) --> [0.00, 1.00, 0.00]
+```
+"""
+
+
+def test_a_token_named_above_a_rule_is_not_the_row_of_a_vector_below_it() -> None:
+    """ "token 3" in the section above the underline is not the token of the softmax below:
+    read as row 3, the scores wanted a sequence of three tokens the page never gives."""
+    seen = read(read_document(SECTIONS, "md")).seen
+    assert [s.row for s in seen if s.item.rows[0] == ("30", "50", "35")] == [None]
+    weights = np.exp(np.array([30.0, 50.0, 35.0]) - 50.0)
+    weights /= weights.sum()
+    assert np.allclose(np.round(weights, 2), [0.0, 1.0, 0.0])
+    claims = _claims(SECTIONS)
+    assert claims.get("head1.weights[1]") in ("exact", "rounded"), claims
