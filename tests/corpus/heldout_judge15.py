@@ -1,0 +1,82 @@
+"""The fifteenth batch of held-out documents: web pages outside GitHub (blogs, book pages on
+document-sharing sites, problem pages, online-judge statements) nobody tuned `check` to, each
+transcribed into tests/data/corpus/heldout/ (numbers, notation and layout kept, prose rewritten),
+with the truth computed independently with numpy from the numbers each page prints. Registered in
+tests/corpus/truth_heldout.py; the oracle's counts per document are in
+tests/test_corpus_heldout.py (EXPECTED)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.heldout_help import block, given, one, values
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- English Blogger notebook: FlashAttention's "normal attention" pass, fourth-decimal slips ----
+
+_FA_Q = block("[ [1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1], [0, 2, 1, 1] ]")
+_FA_K = block("[ [2, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1], [0, 0, 2, 1] ]")
+_FA_V = block("[ [1, 0], [0, 1], [1, 1], [2, 1] ]")
+
+
+def _fa_scores(x: Arrays) -> np.ndarray:
+    return x["q"] @ x["k"].T / 2
+
+
+def _fa_weights(x: Arrays) -> np.ndarray:
+    return softmax(_fa_scores(x))
+
+
+FLASH_NOTE = Doc(
+    file="heldout/en-html-blogspot-flash-attention-normal-pass-fourth-decimal-slips.html",
+    url="https://mylearningnoteforai.blogspot.com/",
+    kind="blog",
+    language="en",
+    inputs={"q": values(_FA_Q), "k": values(_FA_K), "v": values(_FA_V)},
+    printed=(
+        given(one("4", "1", "2"), "N = d = d_v = 4, scale = 1/sqrt(d) = 1/2"),
+        given(_FA_Q, "Q"),
+        given(_FA_K, "K"),
+        given(_FA_V, "V"),
+        given(one("2", "4", "4"), "S = (Q K^T) / 2, S in R^{4x4}"),
+        Printed(
+            block(
+                "[ [1.0, 1.0, 1.5, 2.0],\n[0.5, 1.0, 0.5, 1.0],\n"
+                "[1.5, 0.5, 1.0, 0.5],\n[1.0, 1.5, 1.0, 1.5] ]"
+            ),
+            _fa_scores,
+            "S = (Q K^T) / 2",
+        ),
+        Printed(
+            block(
+                "[ [0.1570, 0.1570, 0.2588, 0.4269],\n[0.1887, 0.3113, 0.1887, 0.3113],\n"
+                "[0.4271, 0.1571, 0.2589, 0.1571],\n[0.1888, 0.3112, 0.1888, 0.3112] ]"
+            ),
+            _fa_weights,
+            "P = softmax_row(S)",
+        ),
+        Printed(
+            block("[ [1.2696, 0.8427],\n[1.0000, 0.8113],\n[1.0000, 0.5731],\n[1.0000, 0.8112] ]"),
+            lambda x: _fa_weights(x) @ x["v"],
+            "O = P V (from the printed P)",
+            follows=True,
+        ),
+    ),
+    notes=(
+        "The front page of a personal Blogger notebook (HTML, one preformatted block): a 4 x 4 "
+        "example set up to compare ordinary attention with FlashAttention's tiling (the stored "
+        "copy stops where the tiling begins). Integer Q, K, V (V has two columns), the scale "
+        "1/sqrt(4) = 1/2, the scores S = Q K^T / 2 (16 right), the row softmax P 'approximate "
+        "decimals' and the output O = P V. Mistakes: seven entries of P are off in the fourth "
+        "decimal (row 1: 0.1570, 0.1570, 0.2588 for 0.1571, 0.1571, 0.2589; row 2: 0.1887 and "
+        "0.3113 for 0.1888 and 0.3112, twice each; row 3: 0.4271 for 0.4269), 8 right, 8 wrong. "
+        "O is computed from the printed P: 1.2696, 0.8427 and 0.8113 follow from those slips "
+        "(true 1.2699, 0.8429, 0.8112); the other 5 entries are right (row 3's 1.0000 is right "
+        "although the printed P gives 1.0002). 29 right, 8 wrong, 3 follow."
+    ),
+)
+
+JUDGE_DOCS_15: list[Doc] = [
+    FLASH_NOTE,
+]
