@@ -119,6 +119,7 @@ EXPECTED = {
     "heldout/zh-cn-md-tutorial-dictionary-lookup-weighted-value.md": (1, 0, 0),
     # fifteenth batch (web pages outside GitHub)
     "heldout/en-html-blogspot-flash-attention-normal-pass-fourth-decimal-slips.html": (29, 8, 3),
+    "heldout/en-md-book-page-pytorch-step-by-step-dot-product-softmax-context.md": (7, 0, 0),
 }
 
 

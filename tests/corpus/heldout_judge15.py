@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import block, given, one, values
+from tests.corpus.heldout_help import a, block, given, one, settled, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -77,6 +77,46 @@ FLASH_NOTE = Doc(
     ),
 )
 
+# --- English book page (document-sharing site): dot products, softmax, a context vector --------
+
+_GD_PROD = one("0.5475", "0.0875", "-1.2350")
+_GD_SCORES = one("0.5557", "0.3508", "0.0935")
+
+GODOY_PAGE = Doc(
+    file="heldout/en-md-book-page-pytorch-step-by-step-dot-product-softmax-context.md",
+    url=(
+        "https://yumpu.com/en/document/view/68632516/"
+        "daniel-voigt-godoy-deep-learning-with-pytorch-step-by-step-a-beginners-guide-leanpub/744"
+    ),
+    kind="book-page",
+    language="en",
+    inputs={"prod": values(_GD_PROD)[0], "dummy": a([4.0, 1.0])},
+    printed=(
+        given(_GD_PROD, "dot products of the query with the three keys (previous page)"),
+        Printed(
+            _GD_SCORES,
+            settled(lambda x: softmax(x["prod"]).reshape(1, 3), {"prod": 5e-5}, _GD_SCORES),
+            "F.softmax(prod, dim=-1)",
+        ),
+        given(one("9.8"), "equation number"),
+        given(one("0.5706", "-0.0993"), "context = bmm(scores, v), v = k (keys not on the page)"),
+        given(one("4.0", "1.0"), "dummy_product"),
+        given(one("100"), "factor"),
+        Printed(one("0.9526", "0.0474"), lambda x: softmax(x["dummy"]).reshape(1, 2)),
+        Printed(one("1.", "0."), lambda x: softmax(100 * x["dummy"]).reshape(1, 2)),
+    ),
+    notes=(
+        "One page of a PyTorch book as the text layer of a document-sharing site shows it "
+        "(transcribed to Markdown with the code and printed tensors kept): dot products of a "
+        "query with three keys (their vectors are on the previous page, so they are given), "
+        "the softmax of those dot products [0.5557, 0.3508, 0.0935] (right; the truth allows "
+        "for the products' rounding to four decimals), a context vector [0.5706, -0.0993] that "
+        "cannot be recomputed without the keys (given), then softmax([4, 1]) = [0.9526, 0.0474] "
+        "and softmax(100 [4, 1]) = [1., 0.]. All right: 7 right."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
+    GODOY_PAGE,
 ]
