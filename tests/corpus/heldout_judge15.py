@@ -116,7 +116,58 @@ GODOY_PAGE = Doc(
     ),
 )
 
+# --- English flipbook page of an LLM book: masked weights renormalized by their row sums -------
+
+_RB_MASKED = block(
+    "[[0.1921, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],\n"
+    "[0.2041, 0.1659, 0.0000, 0.0000, 0.0000, 0.0000],\n"
+    "[0.2036, 0.1659, 0.1662, 0.0000, 0.0000, 0.0000],\n"
+    "[0.1869, 0.1667, 0.1668, 0.1571, 0.0000, 0.0000],\n"
+    "[0.1830, 0.1669, 0.1670, 0.1588, 0.1658, 0.0000],\n"
+    "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]]"
+)
+_RB_NORM = block(
+    "[[1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],\n"
+    "[0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000],\n"
+    "[0.3800, 0.3097, 0.3103, 0.0000, 0.0000, 0.0000],\n"
+    "[0.2758, 0.2460, 0.2462, 0.2319, 0.0000, 0.0000],\n"
+    "[0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000],\n"
+    "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]]"
+)
+
+
+def _rb_norm(x: Arrays) -> np.ndarray:
+    m = x["m"]
+    return m / m.sum(axis=1, keepdims=True)
+
+
+FLIPBOOK = Doc(
+    file="heldout/en-md-book-flipbook-llm-from-scratch-masked-weights-renormalized.md",
+    url="https://fliphtml5.com/nzipv/ooiz/Build-a-Large-Language-Model-From-Scratch-2024/94",
+    kind="book-page",
+    language="en",
+    inputs={"m": values(_RB_MASKED)},
+    printed=(
+        given(_RB_MASKED, "masked_simple = attn_weights * mask_simple (weights from page 93)"),
+        given(one("3.20", "1"), "Figure 3.20, rows sum to 1"),
+        Printed(
+            _RB_NORM,
+            settled(_rb_norm, {"m": 5e-5}, _RB_NORM),
+            "masked_simple / row_sums",
+        ),
+    ),
+    notes=(
+        "The text version of one page of an LLM book on a flipbook site (transcribed to "
+        "Markdown): the causal mask applied by multiplication to attention weights computed on "
+        "the previous page (the masked 6 x 6 matrix is printed, so it is given), then each row "
+        "divided by its sum. The truth divides the printed masked rows by their sums, allowing "
+        "for their rounding to four decimals (the book divides the unrounded weights: 0.5517 "
+        "against 0.5516 from the printed row is within that allowance). All right: 36 right."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
     GODOY_PAGE,
+    FLIPBOOK,
 ]
