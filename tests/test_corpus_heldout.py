@@ -121,6 +121,7 @@ EXPECTED = {
     "heldout/en-html-blogspot-flash-attention-normal-pass-fourth-decimal-slips.html": (29, 8, 3),
     "heldout/en-md-book-page-pytorch-step-by-step-dot-product-softmax-context.md": (7, 0, 0),
     "heldout/en-md-book-flipbook-llm-from-scratch-masked-weights-renormalized.md": (36, 0, 0),
+    "heldout/en-md-blog-why-negative-infinity-causal-mask-softmax.md": (24, 0, 0),
 }
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import a, block, given, one, settled, values
-from tests.corpus.helpers import softmax
+from tests.corpus.heldout_help import a, block, given, one, other, settled, values
+from tests.corpus.helpers import causal, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 # --- English Blogger notebook: FlashAttention's "normal attention" pass, fourth-decimal slips ----
@@ -166,8 +166,56 @@ FLIPBOOK = Doc(
     ),
 )
 
+# --- English blog post: why -inf and not 0; a causal mask and the softmax of the masked scores --
+
+_NI_SCORES = block("[[10.0, 2.0, 1, 4],\n[5.0, 11.0, 7, 3],\n[3, 9, 7, 5],\n[8, 9, 4, 8]]")
+_NI_MASK = block("[[1., 0., 0., 0.],\n[1., 1., 0., 0.],\n[1., 1., 1., 0.],\n[1., 1., 1., 1.]]")
+
+
+def _ni_probs(x: Arrays) -> np.ndarray:
+    return softmax(causal(x["s"]))[:2]
+
+
+NEG_INF_BLOG = Doc(
+    file="heldout/en-md-blog-why-negative-infinity-causal-mask-softmax.md",
+    url="https://sachinkalsi.github.io/blog/why-do-we-use-negative-inf-for-masking",
+    kind="blog",
+    language="en",
+    inputs={"s": values(_NI_SCORES)},
+    printed=(
+        given(one("0", "0", "1"), "0 to i; e^0 = 1"),
+        given(one("0", "0"), "a future score 0, e^-inf = 0"),
+        other(one("-65504"), "smallest float16 (not attention)"),
+        given(_NI_SCORES, "simulated scores (Query @ Key.T)"),
+        given(_NI_MASK, "torch.tril mask"),
+        Printed(
+            block(
+                "[[10., -inf, -inf, -inf],\n[ 5., 11., -inf, -inf],\n"
+                "[ 3.,  9.,  7., -inf],\n[ 8.,  9.,  4.,  8.]]"
+            ),
+            lambda x: causal(x["s"]),
+            "masked_scores",
+        ),
+        Printed(
+            block("[[1.0000, 0.0000, 0.0000, 0.0000],\n[0.0025, 0.9975, 0.0000, 0.0000],"),
+            _ni_probs,
+            "F.softmax(masked_scores), first two rows (the stored copy ends there)",
+        ),
+    ),
+    notes=(
+        "A personal blog post (Jekyll, MathJax; transcribed to Markdown) on why a causal mask "
+        "fills future positions with -inf rather than 0: a simulated 4 x 4 score matrix, the "
+        "torch.tril mask, the masked scores with -inf above the diagonal (16 right, -inf "
+        "entries compared as infinities) and, as tensor comments, the softmax of the masked "
+        "scores; the stored copy of the page ends inside its third row, so only the first two "
+        "rows are transcribed (8 right). The float16 minimum -65504 is not attention. All "
+        "right: 24 right."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
     GODOY_PAGE,
     FLIPBOOK,
+    NEG_INF_BLOG,
 ]
