@@ -122,6 +122,7 @@ EXPECTED = {
     "heldout/en-md-book-page-pytorch-step-by-step-dot-product-softmax-context.md": (7, 0, 0),
     "heldout/en-md-book-flipbook-llm-from-scratch-masked-weights-renormalized.md": (36, 0, 0),
     "heldout/en-md-blog-why-negative-infinity-causal-mask-softmax.md": (24, 0, 0),
+    "heldout/en-html-problem-page-softmax-attention-weights-example-tests.html": (8, 0, 0),
 }
 
 

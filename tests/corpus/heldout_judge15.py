@@ -213,9 +213,44 @@ NEG_INF_BLOG = Doc(
     ),
 )
 
+# --- English practice-problem page: the example tests of a softmax-weights exercise ------------
+
+SOFTMAX_PROBLEM = Doc(
+    file="heldout/en-html-problem-page-softmax-attention-weights-example-tests.html",
+    url="https://www.graduateml.com/problem/00000000-0000-0000-0000-000000000037",
+    kind="problem-statement",
+    language="en",
+    inputs={},
+    printed=(
+        other(one("12"), "minutes"),
+        given(one("1"), "weights sum to 1"),
+        given(one("1", "2", "3"), "scores of test 1"),
+        Printed(one("1"), lambda x: a([[softmax(a([1, 2, 3])).sum()]]), "expected sum"),
+        given(one("0", "0", "0", "0"), "scores of test 2"),
+        Printed(
+            one("0.25", "0.25", "0.25", "0.25"),
+            lambda x: softmax(a([0, 0, 0, 0])).reshape(1, 4),
+            "expected weights, equal scores",
+        ),
+        given(one("0", "10", "0"), "scores of test 3"),
+        Printed(
+            one("0.0000454", "0.9999092", "0.0000454"),
+            lambda x: softmax(a([0, 10, 0])).reshape(1, 3),
+            "expected weights, dominant score",
+        ),
+    ),
+    notes=(
+        "A practice-problem page (HTML with MathJax) asking for softmax attention weights of a "
+        "1-d score vector, with three visible example tests: the weights of [1, 2, 3] sum to 1, "
+        "softmax([0, 0, 0, 0]) = [0.25, 0.25, 0.25, 0.25] and softmax([0, 10, 0]) = "
+        "[0.0000454, 0.9999092, 0.0000454] (seven significant decimals). All right: 8 right."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
     GODOY_PAGE,
     FLIPBOOK,
     NEG_INF_BLOG,
+    SOFTMAX_PROBLEM,
 ]
