@@ -123,6 +123,7 @@ EXPECTED = {
     "heldout/en-md-book-flipbook-llm-from-scratch-masked-weights-renormalized.md": (36, 0, 0),
     "heldout/en-md-blog-why-negative-infinity-causal-mask-softmax.md": (24, 0, 0),
     "heldout/en-html-problem-page-softmax-attention-weights-example-tests.html": (8, 0, 0),
+    "heldout/zh-cn-md-oj-nowcoder-masked-multi-head-self-attention-sample.md": (6, 0, 0),
 }
 
 

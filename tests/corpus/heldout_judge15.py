@@ -247,10 +247,62 @@ SOFTMAX_PROBLEM = Doc(
     ),
 )
 
+# --- Chinese problem page of an online judge: masked multi-head self-attention, sample I/O ------
+
+
+def _nc_out(x: Arrays) -> np.ndarray:
+    q, k, v = x["x"] @ x["wq"], x["x"] @ x["wk"], x["x"] @ x["wv"]
+    heads, dk = 2, q.shape[1] // 2
+    outs = []
+    for h in range(heads):
+        cols = slice(h * dk, (h + 1) * dk)
+        w = softmax(causal(q[:, cols] @ k[:, cols].T / np.sqrt(dk)))
+        outs.append(w @ v[:, cols])
+    return np.concatenate(outs, axis=1) @ x["wo"]
+
+
+_NC_EYE = block("[[1, 0], [0, 1]]")
+
+NOWCODER = Doc(
+    file="heldout/zh-cn-md-oj-nowcoder-masked-multi-head-self-attention-sample.md",
+    url="https://www.nowcoder.com/practice/6bd7a4b422bd4e35b6b6f0f40f5b943a",
+    kind="problem-statement",
+    language="zh-cn",
+    inputs={
+        "x": np.ones((3, 2)),
+        "wq": values(_NC_EYE),
+        "wk": values(_NC_EYE),
+        "wv": values(_NC_EYE),
+        "wo": values(_NC_EYE),
+    },
+    printed=(
+        given(one("1", "2", "3", "4", "5", "6", "7"), "step numbers"),
+        given(one("6"), "six parameters"),
+        given(one("2"), "num_heads (sample input)"),
+        given(block("[[[1, 1], [1, 1], [1, 1]]]"), "X (sample input)"),
+        *(given(_NC_EYE, name) for name in ("W_Q", "W_K", "W_V", "W_O")),
+        Printed(
+            block("[[[1.00, 1.00], [1.00, 1.00], [1.00, 1.00]]]"),
+            _nc_out,
+            "sample output (two decimals)",
+        ),
+        given(one("1"), "i + 1 positions"),
+    ),
+    notes=(
+        "An online-judge problem page in Chinese (transcribed to Markdown): masked multi-head "
+        "self-attention with X W_Q, W_K, W_V, heads of size d_model / num_heads, a causal mask, "
+        "a row softmax, concatenation and W_O, printed to two decimals. The sample: two heads, "
+        "X all ones (1 x 3 x 2), identity weights; the output is all 1.00, as the page's "
+        "explanation says (equal positions give uniform weights over the visible prefix). "
+        "All right: 6 right."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
     GODOY_PAGE,
     FLIPBOOK,
     NEG_INF_BLOG,
     SOFTMAX_PROBLEM,
+    NOWCODER,
 ]
