@@ -124,6 +124,7 @@ EXPECTED = {
     "heldout/en-md-blog-why-negative-infinity-causal-mask-softmax.md": (24, 0, 0),
     "heldout/en-html-problem-page-softmax-attention-weights-example-tests.html": (8, 0, 0),
     "heldout/zh-cn-md-oj-nowcoder-masked-multi-head-self-attention-sample.md": (6, 0, 0),
+    "heldout/zh-cn-md-blog-simplified-attention-output-sum-huawei-written-test.md": (6, 0, 0),
 }
 
 

@@ -298,6 +298,52 @@ NOWCODER = Doc(
     ),
 )
 
+# --- Chinese blog post: a Huawei written-test problem, simplified attention's output sum -------
+
+
+def _hg_y(x: Arrays) -> np.ndarray:
+    n, m, h = (int(v) for v in x["nmh"])
+    xs = np.ones((n, m))
+    w = np.triu(np.ones((m, h)))
+    q = k = v = xs @ w
+    s = q @ k.T / np.sqrt(h)
+    return (s / s.sum(axis=1, keepdims=True)) @ v
+
+
+HYGEN = Doc(
+    file="heldout/zh-cn-md-blog-simplified-attention-output-sum-huawei-written-test.md",
+    url=(
+        "https://www.hygen.red/posts/algorithm-and-structure/solution/001-"
+        "%E7%AE%80%E5%8C%96attention%E8%BE%93%E5%87%BA%E7%9A%84%E5%85%83%E7%B4%A0%E6%80%BB%E5%92%8C"
+    ),
+    kind="blog",
+    language="zh-cn",
+    inputs={"nmh": a([5, 4, 3])},
+    printed=(
+        other(one("531", "3"), "words, minutes"),
+        other(one("2025", "9.17"), "year and date of the test"),
+        given(one("100", "1", "1", "0"), "bounds and the triangle's entries"),
+        other(one("1", "2", "256", "512"), "time and memory limits"),
+        given(one("100", "0"), "bounds"),
+        given(one("5", "4", "3"), "sample input n m h"),
+        Printed(one("30"), lambda x: a([[_hg_y(x).sum()]]), "sample output: sum of Y"),
+        Printed(one("1", "2", "3"), lambda x: _hg_y(x)[:1], "a row of Y"),
+        Printed(one("6"), lambda x: a([[_hg_y(x)[0].sum()]]), "row sum"),
+        given(one("5", "6"), "n x 6"),
+        Printed(one("30"), lambda x: a([[_hg_y(x).sum()]]), "total"),
+        other(one("1"), "O(1)"),
+        given(one("1", "1"), "sum(axis=1) in the notes"),
+    ),
+    notes=(
+        "A personal blog's solution post in Chinese (Markdown with a numpy block) for a "
+        "written-test problem: X all ones (n x m), W an upper-triangular matrix of ones "
+        "(m x h), Q = K = V = X W, S = Q K^T / sqrt(h), a 'softmax' that only divides each row "
+        "by its sum, Y = softmax(S) V, and the answer the sum of Y rounded. The sample 5 4 3 "
+        "gives 30, explained as rows [1, 2, 3] summing to 6, times n = 5. The truth follows "
+        "the page's own simplified softmax. All right: 6 right."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
     GODOY_PAGE,
@@ -305,4 +351,5 @@ JUDGE_DOCS_15: list[Doc] = [
     NEG_INF_BLOG,
     SOFTMAX_PROBLEM,
     NOWCODER,
+    HYGEN,
 ]
