@@ -125,6 +125,7 @@ EXPECTED = {
     "heldout/en-html-problem-page-softmax-attention-weights-example-tests.html": (8, 0, 0),
     "heldout/zh-cn-md-oj-nowcoder-masked-multi-head-self-attention-sample.md": (6, 0, 0),
     "heldout/zh-cn-md-blog-simplified-attention-output-sum-huawei-written-test.md": (6, 0, 0),
+    "heldout/it-html-blog-transformer-cat-drinks-milk-qk-table-not-from-vectors.html": (0, 1, 0),
 }
 
 

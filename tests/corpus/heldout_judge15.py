@@ -344,6 +344,56 @@ HYGEN = Doc(
     ),
 )
 
+# --- Italian explainer: a Q x K table that the printed vectors of "cat" do not give ----------
+
+IT_BLOG = Doc(
+    file="heldout/it-html-blog-transformer-cat-drinks-milk-qk-table-not-from-vectors.html",
+    url="https://neural-network.it/neural-network-trasf.html",
+    kind="blog",
+    language="it",
+    inputs={"q_cat": a([0.4, -0.2, 0.1]), "k_cat": a([0.3, 0.5, -0.4])},
+    printed=(
+        other(one("1"), "phase"),
+        other(one("523", "1324", "4563", "987", "34"), "token ids"),
+        other(one("2"), "phase"),
+        given(
+            block(
+                "[0.2, 0.5, -0.1, 0.7]\n[0.4, -0.2, 0.8, 0.1]\n"
+                "[-0.5, 0.9, 0.3, -0.8]\n[0.7, 0.3, -0.6, 0.2]"
+            ),
+            "embeddings (first four entries)",
+        ),
+        other(one("3"), "phase"),
+        given(
+            block(
+                "[0.2, 0.5, -0.1, 0.7]\n[0.4, -0.2, 0.8, 0.1]\n"
+                "[-0.5, 0.9, 0.3, -0.8]\n[0.7, 0.3, -0.6, 0.2]"
+            ),
+            "embeddings + PE",
+        ),
+        other(one("4"), "phase"),
+        given(one("0.4", "-0.2", "0.1"), "Q_cat"),
+        given(one("0.3", "0.5", "-0.4"), "K_cat"),
+        given(one("0.8", "0.2", "-0.5"), "V_cat"),
+        given(one("0.8", "0.1", "-0.2", "0.3"), "Q x K, row The"),
+        given(one("0.1"), "Q x K, cat on The"),
+        Printed(one("1.0"), lambda x: a([[x["q_cat"] @ x["k_cat"]]]), "Q x K, cat on cat"),
+        given(one("0.5", "0.2"), "Q x K, cat on drinks and milk"),
+        given(block("-0.2 0.5 1.0 0.7\n0.3 0.2 0.7 1.0"), "Q x K, rows drinks and milk"),
+        given(one("0.5"), "cat-drinks in the prose"),
+    ),
+    notes=(
+        "An Italian explainer page (HTML) that follows 'The cat drinks milk.' through "
+        "tokenization, embeddings, positional encoding and self-attention: it prints the "
+        "query, key and value of 'cat' (Q_cat = [0.4, -0.2, 0.1], K_cat = [0.3, 0.5, -0.4]) and "
+        "then a symmetric 4 x 4 table said to be Q x K for every pair of words (the other "
+        "words' queries and keys are never printed, so those entries are given); the stored "
+        "copy ends before the softmax. Mistake: the table's cat-on-cat entry 1.0 is not "
+        "Q_cat . K_cat = 0.12 - 0.10 - 0.04 = -0.02 (the table is an illustrative similarity "
+        "matrix with a unit diagonal). 0 right, 1 wrong."
+    ),
+)
+
 JUDGE_DOCS_15: list[Doc] = [
     FLASH_NOTE,
     GODOY_PAGE,
@@ -352,4 +402,5 @@ JUDGE_DOCS_15: list[Doc] = [
     SOFTMAX_PROBLEM,
     NOWCODER,
     HYGEN,
+    IT_BLOG,
 ]
