@@ -3,13 +3,14 @@ document-sharing sites, problem pages, online-judge statements) nobody tuned `ch
 transcribed into tests/data/corpus/heldout/ (numbers, notation and layout kept, prose rewritten),
 with the truth computed independently with numpy from the numbers each page prints. Registered in
 tests/corpus/truth_heldout.py; the oracle's counts per document are in
-tests/test_corpus_heldout.py (EXPECTED)."""
+tests/test_corpus_heldout.py (EXPECTED). Continued in tests/corpus/heldout_judge15b.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from tests.corpus.heldout_help import a, block, given, one, other, settled, values
+from tests.corpus.heldout_judge15b import JUDGE_DOCS_15B
 from tests.corpus.helpers import causal, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -403,4 +404,5 @@ JUDGE_DOCS_15: list[Doc] = [
     NOWCODER,
     HYGEN,
     IT_BLOG,
+    *JUDGE_DOCS_15B,
 ]

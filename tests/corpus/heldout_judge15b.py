@@ -1,0 +1,83 @@
+"""The fifteenth batch of held-out documents, continued (see tests/corpus/heldout_judge15.py): an
+interactive demo page whose stored HTML shows its computed fields before any script filled them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.heldout_help import a, given, one
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- English demo page: query "Apple" against three keys, every computed card still 0.00 -------
+
+
+def _sd_scores(x: Arrays) -> np.ndarray:
+    return x["keys"] @ x["q"]
+
+
+def _sd_weights(x: Arrays) -> np.ndarray:
+    return softmax(_sd_scores(x))
+
+
+def _sd_card(k: int) -> Printed:
+    return Printed(one("0.00"), lambda x: _sd_scores(x)[k : k + 1].reshape(1, 1), f"Score {k + 1}")
+
+
+def _sd_weight(k: int) -> Printed:
+    return Printed(
+        one("0.00"), lambda x: _sd_weights(x)[k : k + 1].reshape(1, 1), f"Weight {k + 1}"
+    )
+
+
+DEMO_PAGE = Doc(
+    file="heldout/en-html-demo-page-softmax-attention-unrendered-zero-fields.html",
+    url="https://studyai.pages.dev/misc/softmax-attention-demo.html",
+    kind="interactive-page",
+    language="en",
+    inputs={
+        "q": a([1.0, 0.2]),
+        "keys": a([[0.9, 0.1], [0.1, 0.9], [-0.5, 0.2]]),
+        "values": np.eye(3),
+    },
+    printed=(
+        given(one("1"), "section 1"),
+        given(one("1.0", "0.2"), "Query (Q), Apple"),
+        given(one("1"), "Key 1"),
+        given(one("0.9", "0.1"), "K1, Fruit"),
+        given(one("2"), "Key 2"),
+        given(one("0.1", "0.9"), "K2, Tech"),
+        given(one("3"), "Key 3"),
+        given(one("-0.5", "0.2"), "K3, River"),
+        given(one("2"), "section 2"),
+        *(item for k in range(3) for item in (given(one(str(k + 1)), "card"), _sd_card(k))),
+        *(item for k in range(3) for item in (given(one(str(k + 1)), "card"), _sd_weight(k))),
+        given(one("3"), "section 3"),
+        given(one("1"), "Value 1"),
+        given(one("1", "0", "0"), "V1, red"),
+        given(one("2"), "Value 2"),
+        given(one("0", "1", "0"), "V2, green"),
+        given(one("3"), "Value 3"),
+        given(one("0", "0", "1"), "V3, blue"),
+        Printed(
+            one("0.0", "0.0", "0.0"),
+            lambda x: (_sd_weights(x) @ x["values"]).reshape(1, 3),
+            "Output (Context), from the printed weights",
+            follows=True,
+        ),
+        given(one("1", "1", "1", "2"), "add up to 1; Key 1, Value 1; Key 2"),
+    ),
+    notes=(
+        "The static HTML of an interactive demo page (transcribed as the stored copy shows it, "
+        "before any script runs): a query 'Apple' [1.0, 0.2], three keys [0.9, 0.1], "
+        "[0.1, 0.9], [-0.5, 0.2] and one-hot values, with cards for the three raw scores, the "
+        "three softmax weights and the output. Mistakes: every computed card reads 0.00 — the "
+        "scores are Q . K = 0.92, 0.28, -0.46 (3 wrong), the weights softmax of those scores "
+        "= [0.562, 0.296, 0.141] (3 wrong; softmax of the printed zeros would be 1/3 each, so "
+        "they do not follow either); the output [0.0, 0.0, 0.0] is the weighted sum of the "
+        "printed zero weights, so it follows from them (true [0.562, 0.296, 0.141]; 3 follow). "
+        "0 right, 6 wrong, 3 follow."
+    ),
+)
+
+JUDGE_DOCS_15B: list[Doc] = [DEMO_PAGE]
