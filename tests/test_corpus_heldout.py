@@ -127,6 +127,7 @@ EXPECTED = {
     "heldout/zh-cn-md-blog-simplified-attention-output-sum-huawei-written-test.md": (6, 0, 0),
     "heldout/it-html-blog-transformer-cat-drinks-milk-qk-table-not-from-vectors.html": (0, 1, 0),
     "heldout/en-html-demo-page-softmax-attention-unrendered-zero-fields.html": (0, 6, 3),
+    "heldout/en-md-course-blog-softmax-temperature-attention-printed-weights-off.md": (3, 22, 0),
 }
 
 
