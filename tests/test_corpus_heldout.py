@@ -111,7 +111,17 @@ EXPECTED = {
     "heldout/es-md-project-log-el-perro-come-query-weights-causal-heads.md": (8, 0, 0),
     "heldout/pl-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
     "heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html": (6, 0, 0),
-    # thirteenth batch
+    # fifteenth batch (web pages outside GitHub)
+    "heldout/en-html-blogspot-flash-attention-normal-pass-fourth-decimal-slips.html": (29, 8, 3),
+    "heldout/en-md-book-page-pytorch-step-by-step-dot-product-softmax-context.md": (7, 0, 0),
+    "heldout/en-md-book-flipbook-llm-from-scratch-masked-weights-renormalized.md": (36, 0, 0),
+    "heldout/en-md-blog-why-negative-infinity-causal-mask-softmax.md": (24, 0, 0),
+    "heldout/en-html-problem-page-softmax-attention-weights-example-tests.html": (8, 0, 0),
+    "heldout/zh-cn-md-oj-nowcoder-masked-multi-head-self-attention-sample.md": (6, 0, 0),
+    "heldout/zh-cn-md-blog-simplified-attention-output-sum-huawei-written-test.md": (6, 0, 0),
+    "heldout/it-html-blog-transformer-cat-drinks-milk-qk-table-not-from-vectors.html": (0, 1, 0),
+    "heldout/en-html-demo-page-softmax-attention-unrendered-zero-fields.html": (0, 6, 3),
+    "heldout/en-md-course-blog-softmax-temperature-attention-printed-weights-off.md": (3, 22, 0),
 }
 
 
