@@ -117,6 +117,12 @@ EXPECTED = {
     "heldout/en-md-exam-notes-why-scale-variance-saturated-softmax.md": (6, 0, 0),
     "heldout/en-notebook-numpy-virat-cricket-query-keys-value-printed-as-key.ipynb": (14, 3, 0),
     "heldout/zh-cn-md-tutorial-dictionary-lookup-weighted-value.md": (1, 0, 0),
+    # fourteenth batch (GitHub repositories)
+    "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
+        66,
+        0,
+        0,
+    ),
 }
 
 

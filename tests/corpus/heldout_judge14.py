@@ -1,0 +1,100 @@
+"""The fourteenth batch of held-out documents (GitHub repositories only): pages nobody tuned
+`check` to, each transcribed into tests/data/corpus/heldout/ (numbers, notation and layout kept,
+prose rewritten), with the truth computed independently with numpy from the numbers each page
+prints. Registered in tests/corpus/truth_heldout.py; the oracle's counts per document are in
+tests/test_corpus_heldout.py (EXPECTED)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.heldout_help import Truth, block, given, one, values
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- English book notebook (numpy): three inputs, divisor 1, softmax row by row ----------------
+
+_DR_X = block("[[1. 0. 1. 0.]\n [0. 2. 0. 2.]\n [1. 1. 1. 1.]]")
+_DR_WQ = block("[[1 0 1]\n [1 0 0]\n [0 0 1]\n [0 1 1]]")
+_DR_WK = block("[[0 0 1]\n [1 1 0]\n [0 1 0]\n [1 1 0]]")
+_DR_WV = block("[[0 2 0]\n [0 3 0]\n [1 0 3]\n [1 1 0]]")
+
+
+def _dr(x: Arrays, name: str) -> np.ndarray:
+    return x["x"] @ x[name]
+
+
+def _dr_weights(x: Arrays) -> np.ndarray:
+    return softmax(_dr(x, "wq") @ _dr(x, "wk").T)
+
+
+def _dr_row(i: int) -> Truth:
+    return lambda x: _dr_weights(x)[i : i + 1]
+
+
+def _dr_value(i: int) -> Truth:
+    return lambda x: _dr(x, "wv")[i : i + 1]
+
+
+def _dr_part(j: int) -> Truth:
+    return lambda x: (_dr_weights(x)[0, j] * _dr(x, "wv")[j]).reshape(1, 3)
+
+
+EN_ROTHMAN = Doc(
+    file="heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb",
+    url=(
+        "https://github.com/Denis2054/Transformers-for-NLP-2nd-Edition/blob/main/Chapter02/"
+        "Multi_Head_Attention_Sub_Layer.ipynb"
+    ),
+    kind="book-notebook",
+    language="en",
+    inputs={"x": values(_DR_X), "wq": values(_DR_WQ), "wk": values(_DR_WK), "wv": values(_DR_WV)},
+    printed=(
+        given(_DR_X, "x"),
+        given(_DR_WQ, "w_query"),
+        given(_DR_WK, "w_key"),
+        given(_DR_WV, "w_value"),
+        Printed(block("[[1. 0. 2.]\n [2. 2. 2.]\n [2. 1. 3.]]"), lambda x: _dr(x, "wq"), "Q"),
+        Printed(block("[[0. 1. 1.]\n [4. 4. 0.]\n [2. 3. 1.]]"), lambda x: _dr(x, "wk"), "K"),
+        Printed(block("[[1. 2. 3.]\n [2. 8. 0.]\n [2. 6. 3.]]"), lambda x: _dr(x, "wv"), "V"),
+        Printed(
+            block("[[ 2.  4.  4.]\n [ 4. 16. 12.]\n [ 4. 12. 10.]]"),
+            lambda x: _dr(x, "wq") @ _dr(x, "wk").T,
+            "scores, divisor 1",
+        ),
+        Printed(one("0.06337894", "0.46831053", "0.46831053"), _dr_row(0), "softmax row 1"),
+        Printed(one("6.03366485e-06", "9.82007865e-01", "1.79861014e-02"), _dr_row(1)),
+        Printed(one("2.95387223e-04", "8.80536902e-01", "1.19167711e-01"), _dr_row(2)),
+        Printed(one("1.", "2.", "3."), _dr_value(0), "V[0]"),
+        Printed(one("2.", "8.", "0."), _dr_value(1), "V[1]"),
+        Printed(one("2.", "6.", "3."), _dr_value(2), "V[2]"),
+        Printed(one("0.06337894", "0.12675788", "0.19013681"), _dr_part(0), "Attention 1"),
+        Printed(one("0.93662106", "3.74648425", "0."), _dr_part(1), "Attention 2"),
+        Printed(one("0.93662106", "2.80986319", "1.40493159"), _dr_part(2), "Attention 3"),
+        Printed(
+            one("1.93662106", "6.68310531", "1.59506841"),
+            lambda x: _dr_weights(x)[:1] @ _dr(x, "wv"),
+            "first output row",
+        ),
+        given(one("3", "64", "512"), "shape of one head, dimension of 8 heads"),
+        given(
+            block(
+                "0.56468036 0.84093457 0.82947301 0.38060399 0.40217666 0.41135804\n"
+                "0.39462287 0.7404385 0.19385572 0.35313777 0.09411459 0.34114942\n"
+                "0.25418635 0.6578489 0.75116683 0.88148612 0.91526444 0.80329105"
+            ),
+            "random heads concatenated (printed with ...)",
+        ),
+    ),
+    notes=(
+        "A book's companion Jupyter notebook (numpy, printed outputs, image cells left out): "
+        "three inputs x (3 x 4), integer weights set by hand, Q, K, V, the scores Q K^T with "
+        "the divisor sqrt(d_k) replaced by 1 (stated, not a mistake), one softmax per row "
+        "printed to eight digits (two rows in e-notation), the three value vectors weighted by "
+        "the first row and their sum, the first output row. Steps 8-10 stand in for trained "
+        "heads with random arrays (their 3 x 64 prints left out; the truncated concatenation "
+        "is given). All right: 66 right."
+    ),
+)
+
+JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN]
