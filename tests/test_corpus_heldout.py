@@ -123,6 +123,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/ko-notebook-tensorflow-float32-three-tokens-query-equals-key-weights-output.ipynb": (
+        15,
+        0,
+        0,
+    ),
 }
 
 

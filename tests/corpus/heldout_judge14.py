@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, block, given, one, values
+from tests.corpus.heldout_help import Truth, a, block, given, one, single_precision, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -97,4 +97,53 @@ EN_ROTHMAN = Doc(
     ),
 )
 
-JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN]
+# --- Korean notebook (TensorFlow, float32): Q = K, three tokens, output before weights ---------
+
+_KT_QK = "[[1.0, 0.0, 1.0, 0.0],\n [0.0, 2.0, 0.0, 2.0],\n [1.0, 1.0, 1.0, 1.0]]"
+_KT_OUT = block("[[[0.3        0.40000004]\n  [0.32028684 0.42028683]\n  [0.3533913  0.4533913 ]]]")
+_KT_W = block(
+    "[[[0.42231882 0.15536241 0.42231882]\n  [0.01587624 0.8668133  0.11731042]\n"
+    "  [0.15536241 0.42231882 0.42231882]]]"
+)
+
+
+def _kt_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["q"] @ x["k"].T / np.sqrt(4.0))
+
+
+KO_TF_FLOAT32 = Doc(
+    file="heldout/ko-notebook-tensorflow-float32-three-tokens-query-equals-key-weights-output.ipynb",
+    url="https://github.com/juhumkwon/source_code/blob/main/Attention_1.ipynb",
+    kind="notebook",
+    language="ko",
+    inputs={
+        "q": values(block(_KT_QK)),
+        "k": values(block(_KT_QK)),
+        "v": a([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]]),
+    },
+    printed=(
+        given(one("-1", "-1e9", "-1"), "axis and mask constant in the code"),
+        given(one("1", "3", "4"), "batch, seq_len, depth"),
+        given(block(_KT_QK), "Q"),
+        given(one("1", "3", "4"), "Q shape"),
+        given(block(_KT_QK), "K"),
+        given(one("1", "3", "4"), "K shape"),
+        given(block("[[0.1, 0.2],\n [0.3, 0.4],\n [0.5, 0.6]]"), "V"),
+        given(one("1", "3", "2"), "V shape"),
+        Printed(
+            _KT_OUT,
+            single_precision(lambda x: _kt_weights(x) @ x["v"], _KT_OUT),
+            "Attention Output (float32)",
+        ),
+        Printed(_KT_W, single_precision(_kt_weights, _KT_W), "Attention Weights (float32)"),
+    ),
+    notes=(
+        "A Korean-commented Colab notebook in TensorFlow (one code cell, printed numpy arrays "
+        "of float32): scaled dot-product attention of three tokens with Q = K (4-dimensional "
+        "rows [1,0,1,0], [0,2,0,2], [1,1,1,1]) and 2-dimensional values, printed output first "
+        "and weights second, with float32 digits such as 0.40000004 for 0.4 (the truth allows "
+        "for single precision). All right: 15 right."
+    ),
+)
+
+JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32]
