@@ -128,6 +128,7 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-torch-random-input-transposed-divide-by-two-row-softmax.ipynb": (32, 0, 0),
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, single_precision, values
+from tests.corpus.heldout_help import Truth, a, block, given, one, settled, single_precision, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -146,4 +146,66 @@ KO_TF_FLOAT32 = Doc(
     ),
 )
 
-JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32]
+# --- English notebook (PyTorch): random input transposed, scores divided by 2, row softmax ------
+
+_DM_X = block(
+    "[[0.8311, 0.8966, 0.9652, 0.3645],\n [0.7580, 0.4778, 0.5988, 0.4520],\n"
+    " [0.7356, 0.1954, 0.3560, 0.4245],\n [0.8762, 0.1240, 0.9374, 0.5385],\n"
+    " [0.3336, 0.9823, 0.6054, 0.5508]]"
+)
+_DM_A1 = block(
+    "[[-0.0461, -0.0809, -0.1210, -0.0057],\n [ 0.2983,  0.1843,  0.2416,  0.1894],\n"
+    " [ 0.0242, -0.0446, -0.0475,  0.0374],\n [ 0.0418,  0.0318, -0.0084,  0.0325]]"
+)
+_DM_A2 = block(
+    "[[-0.0230, -0.0404, -0.0605, -0.0029],\n [ 0.1491,  0.0922,  0.1208,  0.0947],\n"
+    " [ 0.0121, -0.0223, -0.0238,  0.0187],\n [ 0.0209,  0.0159, -0.0042,  0.0162]]"
+)
+_DM_A3 = block(
+    "[[0.2521, 0.2478, 0.2428, 0.2573],\n [0.2588, 0.2445, 0.2516, 0.2451],\n"
+    " [0.2540, 0.2454, 0.2450, 0.2556],\n [0.2522, 0.2509, 0.2459, 0.2510]]"
+)
+_DM_F = block(
+    "[[-0.6343,  0.0544, -0.4861],\n [-0.6419,  0.0541, -0.4920],\n"
+    " [-0.6364,  0.0542, -0.4877],\n [-0.6354,  0.0549, -0.4872]]"
+)
+_DM_HALVES = {"a1": 5e-5}
+
+EN_TRANSPOSED = Doc(
+    file="heldout/en-notebook-torch-random-input-transposed-divide-by-two-row-softmax.ipynb",
+    url="https://github.com/dmbernaal/self_attention/blob/master/self_attention.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={"a1": values(_DM_A1)},
+    printed=(
+        given(one("5", "4"), "torch.rand(5, 4)"),
+        given(_DM_X, "x (random, unseeded)"),
+        given(one("5", "3", "5", "3", "5", "3"), "nn.Linear(5, 3) three times"),
+        given(one("5", "4"), "Input dimensions"),
+        given(one("4", "3"), "Output dimensions"),
+        given(_DM_A1, "A1 = queries keys^T (the weights are never printed)"),
+        given(one("4", "4"), "A1.shape"),
+        given(one("4."), "torch.tensor(4.)"),
+        Printed(_DM_A2, settled(lambda x: x["a1"] / 2.0, _DM_HALVES, _DM_A2), "A2 = A1 / 2"),
+        given(one("1"), "dim 1"),
+        Printed(
+            _DM_A3,
+            settled(lambda x: softmax(x["a1"] / 2.0), _DM_HALVES, _DM_A3),
+            "A3 = softmax(A2, 1)",
+        ),
+        given(one("4", "4"), "A3.shape"),
+        given(_DM_F, "F = A3 values (the values are never printed)"),
+        given(one("4", "3"), "F.shape"),
+    ),
+    notes=(
+        "A Jupyter notebook in PyTorch (printed tensors as execute results, tuples with "
+        "torch.Size): a random 5 x 4 input whose transpose goes through three bias-free "
+        "Linear(5, 3) layers, so that the four columns act as tokens; the queries, keys, values "
+        "and weights are never printed, so the product A1 = queries keys^T is taken as given and "
+        "the weighted values F cannot be checked. Checked: A1 divided by sqrt(4) = 2 (the code's "
+        "divisor, though the keys have 3 entries) and the softmax along rows. The truth allows "
+        "for A1's rounding to four decimals. All right: 32 right."
+    ),
+)
+
+JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32, EN_TRANSPOSED]
