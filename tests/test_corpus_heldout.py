@@ -129,6 +129,11 @@ EXPECTED = {
         0,
     ),
     "heldout/en-notebook-torch-random-input-transposed-divide-by-two-row-softmax.ipynb": (32, 0, 0),
+    "heldout/id-notebook-tensorflow-random-normal-one-by-three-by-four-float32-output.ipynb": (
+        12,
+        0,
+        0,
+    ),
 }
 
 

@@ -208,4 +208,74 @@ EN_TRANSPOSED = Doc(
     ),
 )
 
-JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32, EN_TRANSPOSED]
+# --- Indonesian-commented notebook (TensorFlow): random 1 x 3 x 4 Q, K, V, float32 output ------
+
+_AI_Q = block(
+    "[[[-1.9292568   1.2269667   0.6370855   0.268685  ]\n"
+    "  [ 0.09105452 -0.64205617 -1.4091802   0.6219789 ]\n"
+    "  [-0.04484814  1.2287714   0.5167272  -0.01811061]]]"
+)
+_AI_K = block(
+    "[[[-0.96645766 -0.5565629  -0.45644137  0.18691523]\n"
+    "  [-1.6269337  -1.5180072   0.01363173 -1.1714674 ]\n"
+    "  [-0.10310423  0.24987963  0.7463436  -1.4164997 ]]]"
+)
+_AI_V = block(
+    "[[[-0.3739626  -0.70063055  0.898552   -0.315544  ]\n"
+    "  [-0.04521862  0.23821616  0.52189904 -0.10142639]\n"
+    "  [ 0.7520454   0.61420715 -0.39475915 -0.6265716 ]]]"
+)
+_AI_OUT = block(
+    "[[[ 0.07502148,  0.02067154,  0.38318983, -0.33131033],\n"
+    "  [-0.13379401, -0.23168473,  0.6230169 , -0.27831373],\n"
+    "  [ 0.3288317 ,  0.21215089,  0.09149134, -0.45905122]]]"
+)
+
+
+def _ai_out(x: Arrays) -> np.ndarray:
+    return softmax(x["q"] @ x["k"].T / np.sqrt(4.0)) @ x["v"]
+
+
+ID_TF_RANDOM = Doc(
+    file="heldout/id-notebook-tensorflow-random-normal-one-by-three-by-four-float32-output.ipynb",
+    url=(
+        "https://github.com/Airin32/My_Little_Lab/blob/main/seq2seqmodels/"
+        "self_attention_with_Ai.ipynb"
+    ),
+    kind="notebook",
+    language="id",
+    inputs={"q": values(_AI_Q), "k": values(_AI_K), "v": values(_AI_V)},
+    printed=(
+        given(one("-1", "-1"), "tf.shape(K)[-1], axis=-1"),
+        given(one("1", "3", "4", "1", "3", "4", "1", "3", "4"), "tf.random.normal shapes"),
+        given(_AI_Q, "Q (tf.random.normal, unseeded)"),
+        given(_AI_K, "K"),
+        given(_AI_V, "V"),
+        given(one("1", "3", "4"), "shape=(1, 3, 4)"),
+        Printed(
+            _AI_OUT,
+            single_precision(_ai_out, _AI_OUT),
+            "scaled_dot_attention(Q, K, V) (float32)",
+        ),
+        given(one("-1", "-1", "3", "4", "1", "3", "4", "1", "3", "4", "1", "3", "4"), "code"),
+        given(
+            block(
+                "[[[ 1.0591817   0.50720805 -0.11987717 -0.11517995]\n"
+                "  [ 0.92439175  0.30485007 -0.04524641 -0.04805614]\n"
+                "  [ 0.899948    0.32792068 -0.10444834 -0.0222591 ]]]"
+            ),
+            "output of a second draw whose inputs are not printed",
+        ),
+        given(one("1", "3", "4"), "shape=(1, 3, 4)"),
+    ),
+    notes=(
+        "A learner's Colab notebook in TensorFlow with a few Indonesian comments (the later "
+        "cells, layers without numbers, left out): Q, K, V drawn with tf.random.normal([1, 3, "
+        "4]) and printed as float32, then scaled_dot_attention(Q, K, V) shown as a tf.Tensor "
+        "repr (<tf.Tensor: shape=(1, 3, 4), dtype=float32, numpy=array(...)>); a second "
+        "function is run on new draws that are never printed, so its output is only given. "
+        "The truth allows for single precision. All right: 12 right."
+    ),
+)
+
+JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32, EN_TRANSPOSED, ID_TF_RANDOM]
