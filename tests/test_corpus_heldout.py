@@ -134,6 +134,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-numpy-ten-positions-printed-scaled-scores-causal-softmax.ipynb": (
+        100,
+        0,
+        0,
+    ),
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.heldout_help import Truth, a, block, given, one, settled, single_precision, values
-from tests.corpus.helpers import softmax
+from tests.corpus.helpers import causal, grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
 # --- English book notebook (numpy): three inputs, divisor 1, softmax row by row ----------------
@@ -278,4 +278,114 @@ ID_TF_RANDOM = Doc(
     ),
 )
 
-JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32, EN_TRANSPOSED, ID_TF_RANDOM]
+# --- English notebook (numpy): ten positions, printed scaled scores, a causal softmax --------
+
+_JM_S = grid(
+    (
+        "-0.24377662 1.02113081 1.3023725 1.27063396 0.61714306\n"
+        "-0.24391184 -1.77506907 0.10631629 1.42332514 1.72122403\n"
+        "-1.712277 -0.34658796 0.3629974 -0.76977711 1.08587583\n"
+        "0.16609727 0.27010721 0.15325385 0.18152852 0.49246579\n"
+        "1.05832548 1.98228014 2.18850259 0.82108503 0.42838988\n"
+        "1.8003839 -0.39505285 -0.02929142 -0.69937748 -0.23668556\n"
+        "1.09747933 0.32267196 -0.20756995 -0.85043791 -0.20697511\n"
+        "-0.15425011 0.59800415 -0.13253693 1.38956401 0.55788049\n"
+        "1.442453 -0.17433992 1.44209349 -0.37922308 0.06991483\n"
+        "-0.76360436 1.27243722 0.73817403 -1.301752 -0.46046847\n"
+        "1.9083543 -1.33721653 0.99054056 0.1473052 -0.4756667\n"
+        "-0.67855265 1.67230011 1.19530252 -1.51350064 0.12218795\n"
+        "1.51843864 0.3968648 0.73078071 0.43601877 -2.06270872\n"
+        "-0.2010952 -0.3849416 -0.36601384 0.22421066 0.10103515\n"
+        "1.18249188 0.93866833 0.77501054 0.04092458 -0.05374637\n"
+        "-0.94093601 -0.71874403 -1.26376346 1.06500405 -0.55640732\n"
+        "-0.41315987 0.60340905 1.45690012 -0.99235632 1.23683168\n"
+        "-0.9963281 -0.28592463 1.71987027 0.26580614 1.15352023\n"
+        "-0.92585863 -0.729652 -1.68159077 -0.11462305 -0.41757294\n"
+        "0.25874514 -0.11306163 -0.71986568 -0.10551769 0.23315013\n"
+    ),
+    10,
+)
+_JM_M = grid(
+    (
+        "0. -inf -inf -inf -inf -inf -inf -inf -inf -inf\n"
+        "0. 0. -inf -inf -inf -inf -inf -inf -inf -inf\n"
+        "0. 0. 0. -inf -inf -inf -inf -inf -inf -inf\n"
+        "0. 0. 0. 0. -inf -inf -inf -inf -inf -inf\n"
+        "0. 0. 0. 0. 0. -inf -inf -inf -inf -inf\n"
+        "0. 0. 0. 0. 0. 0. -inf -inf -inf -inf\n"
+        "0. 0. 0. 0. 0. 0. 0. -inf -inf -inf\n"
+        "0. 0. 0. 0. 0. 0. 0. 0. -inf -inf\n"
+        "0. 0. 0. 0. 0. 0. 0. 0. 0. -inf\n"
+        "0. 0. 0. 0. 0. 0. 0. 0. 0. 0.\n"
+    ),
+    10,
+)
+_JM_A = grid(
+    (
+        "1. 0. 0. 0. 0. 0. 0. 0. 0. 0.\n"
+        "0.20331724 0.79668276 0. 0. 0. 0. 0. 0. 0. 0.\n"
+        "0.15116157 0.38081127 0.46802717 0. 0. 0. 0. 0. 0. 0.\n"
+        "0.53346922 0.24581863 0.14465507 0.07605708 0. 0. 0. 0. 0. 0.\n"
+        "0.38264445 0.07596808 0.38250691 0.06189443 0.09698614 0. 0. 0. 0. 0.\n"
+        "0.5625456 0.02190908 0.2246758 0.0966816 0.05185499 0.04233293 0. 0. 0. 0.\n"
+        "0.40395754 0.13159591 0.18376391 0.13685061 0.01124769 0.07236885 0.06021548 0. 0. 0.\n"
+        "0.29288024 0.22950854 0.19486021 0.09352198 0.08507435\n"
+        "0.03503459 0.04375159 0.02536851 0. 0.\n"
+        "0.03555465 0.09826224 0.23070293 0.01992299 0.18513076\n"
+        "0.01984402 0.04037885 0.30009557 0.070108 0.\n"
+        "0.05316333 0.06468799 0.02496904 0.11965403 0.08838078\n"
+        "0.17381172 0.119841 0.06532415 0.12074849 0.16941946\n"
+    ),
+    10,
+)
+_JM_NV = grid(
+    (
+        "-0.77619716 0.78746114 -1.3483487 0.72068791 -0.13545548 -0.05036879\n"
+        "-0.62739304 -0.32487966 0.68112591 -0.38931659 0.11685185 0.04739216\n"
+        "-0.29292767 -0.15508948 -0.22815548 0.15647082 0.77177643 -0.12194113\n"
+        "-0.50205301 0.18204522 -0.29486757 0.14680658 0.25700999 0.13210688\n"
+        "-0.58436974 -0.28711701 -0.10361234 -0.14411789 0.44227375 0.76628905\n"
+        "-0.47548399 -0.01235199 -0.00600266 -0.43051166 -0.18088839 0.12450246\n"
+    ),
+    6,
+)
+_JM_HALVES = {"s": 5e-9}
+
+
+def _jm_weights(x: Arrays) -> np.ndarray:
+    return softmax(causal(x["s"]))
+
+
+EN_TEN_CAUSAL = Doc(
+    file="heldout/en-notebook-numpy-ten-positions-printed-scaled-scores-causal-softmax.ipynb",
+    url="https://github.com/jmo-on/transformer-architecture/blob/main/notebook/self_attention.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={"s": values(_JM_S)},
+    printed=(
+        given(one("10", "512", "512"), "sequence_length, d_k, d_v"),
+        given(one("10", "512", "10", "512", "10", "512"), "q.shape, k.shape, v.shape"),
+        given(one("10", "10"), "scaled.shape"),
+        given(_JM_S, "scaled = q k^T / sqrt(512) (q and k are never printed)"),
+        given(one("10", "10"), "mask.shape"),
+        given(_JM_M, "mask of 0 and -inf"),
+        given(one("-1", "10", "10"), "axis=-1, attention.shape"),
+        Printed(
+            _JM_A, settled(_jm_weights, _JM_HALVES, _JM_A), "attention = softmax(scaled + mask)"
+        ),
+        given(one("10", "512"), "new_v.shape"),
+        given(_JM_NV, "new_v, printed with ... (v is never printed)"),
+        given(one("-1", "-1", "-1", "-2", "-1", "1", "8", "512", "1"), "code of the functions"),
+    ),
+    notes=(
+        "A Jupyter notebook in numpy (tuples of shape and array as execute results): ten "
+        "positions with unseeded random 512-dimensional q, k, v that are never printed, the "
+        "scaled scores q k^T / sqrt(512) printed in full (10 x 10, taken as given), the causal "
+        "mask of 0 and -inf, the masked softmax (10 x 10, exact zeros above the diagonal) and "
+        "the new values (10 x 512, cut with ...; given). Checked: the 100 weights from the "
+        "printed scores. The truth allows for the scores' rounding to eight decimals. All "
+        "right: 100 right."
+    ),
+)
+
+JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32, EN_TRANSPOSED, ID_TF_RANDOM, EN_TEN_CAUSAL]
