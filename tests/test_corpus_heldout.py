@@ -139,6 +139,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-torch-eight-heads-masked-scores-softmax-by-hand-full-digits.ipynb": (
+        34,
+        0,
+        0,
+    ),
 }
 
 

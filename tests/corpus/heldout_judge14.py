@@ -388,4 +388,87 @@ EN_TEN_CAUSAL = Doc(
     ),
 )
 
-JUDGE_DOCS_14: list[Doc] = [EN_ROTHMAN, KO_TF_FLOAT32, EN_TRANSPOSED, ID_TF_RANDOM, EN_TEN_CAUSAL]
+# --- English notebook (PyTorch): eight heads, the first head's masked scores, softmax by hand ---
+
+_MH_M = block(
+    "[[ 0.1183,    -inf,    -inf,    -inf],\n [ 0.1025,  0.2206,    -inf,    -inf],\n"
+    " [ 0.6805,  0.0523,  0.5075,    -inf],\n [ 0.2214,  0.2996, -0.1913, -0.5682]]"
+)
+_MH_A = block(
+    "[[1.0000, 0.0000, 0.0000, 0.0000],\n [0.4705, 0.5295, 0.0000, 0.0000],\n"
+    " [0.4211, 0.2247, 0.3542, 0.0000],\n [0.3128, 0.3382, 0.2070, 0.1420]]"
+)
+_MH_Y = block("[[ 0.7365, -0.3431],\n [-0.4874, -2.2317],\n [ 0.6121, -0.8378]]")
+
+
+def _mh_by_hand(k: int) -> Truth:
+    scores = a([0.1025, 0.2206])
+    return lambda x: a([[np.exp(scores[k]) / np.exp(scores).sum()]])
+
+
+EN_EIGHT_HEADS = Doc(
+    file="heldout/en-notebook-torch-eight-heads-masked-scores-softmax-by-hand-full-digits.ipynb",
+    url="https://github.com/letter-night/Transformer_basic/blob/main/Multihead_Attention.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={"m": values(_MH_M)},
+    printed=(
+        given(one("4", "1", "512", "512"), "sequence_length, batch_size, input_dim, d_model"),
+        given(one("1", "4", "512"), "x.size()"),
+        given(one("3", "1", "4", "1536"), "3 * d_model, qkv.shape"),
+        given(one("8", "1", "4", "8", "192"), "num_heads, qkv.shape"),
+        given(one("1", "8", "4", "192"), "after permute"),
+        given(one("1", "8", "4", "64", "1", "8", "4", "64", "1", "8", "4", "64"), "q, k, v shapes"),
+        given(one("1", "8", "4", "4"), "scaled.shape"),
+        given(one("64", "4", "8", "1"), "k.T.shape"),
+        given(_MH_Y, "torch.transpose of a random 2 x 3 y"),
+        given(_MH_Y, "the same, other argument order"),
+        given(one("1", "8", "64", "4"), "k.transpose(-1, -2).shape"),
+        given(
+            block(
+                "[[0., -inf, -inf, -inf],\n [0., 0., -inf, -inf],\n [0., 0., 0., -inf],\n"
+                " [0., 0., 0., 0.]]"
+            ),
+            "mask[0][1]",
+        ),
+        given(_MH_M, "(scaled + mask)[0][0] (q and k are never printed)"),
+        given(one("0.1025", "0.1025", "0.2206"), "np.exp(0.1025) / (...)"),
+        Printed(one("0.4705092691356438"), _mh_by_hand(0), "softmax by hand, first entry"),
+        given(one("0.2206", "0.1025", "0.2206"), "np.exp(0.2206) / (...)"),
+        Printed(one("0.5294907308643562"), _mh_by_hand(1), "softmax by hand, second entry"),
+        given(one("1", "8", "4", "4"), "attention.shape"),
+        Printed(_MH_A, settled(lambda x: softmax(x["m"]), {"m": 5e-5}, _MH_A), "attention[0][0]"),
+        given(one("1", "8", "4", "64"), "values.shape"),
+        Printed(_MH_A, settled(lambda x: softmax(x["m"]), {"m": 5e-5}, _MH_A), "attention[0][0]"),
+        given(one("1", "8", "4", "64", "1", "4", "512", "1", "4", "512"), "sizes"),
+        given(
+            block(
+                "0.1429 -0.1624 -0.1575 0.1823 -0.2781 0.1793\n"
+                "-0.2342 -0.0401 0.0101 -0.2937 -0.2094 0.0264\n"
+                "0.0021 0.0474 0.0387 0.3759 -0.1068 0.3643\n"
+                "0.3227 0.2198 0.0553 0.3369 0.2028 0.0202"
+            ),
+            "out after the output layer (printed with ...)",
+        ),
+    ),
+    notes=(
+        "A Jupyter notebook in PyTorch (execute results; a learner's copy of a well-known video "
+        "lesson's multi-head notebook with its own random draws): x of shape (1, 4, 512), one "
+        "Linear layer to 3 x 512 split into eight heads of 64, shapes at every step, a torch."
+        "transpose aside on a random 2 x 3 tensor, the causal mask and the first head's masked "
+        "scores (printed to four decimals with -inf; q and k are never printed, so taken as "
+        "given), a softmax of the second row checked by hand with np.exp to full double "
+        "precision (0.4705092691356438, 0.5294907308643562), the first head's weights "
+        "printed twice, and the projected output (cut with ...; given). The truth allows for "
+        "the scores' rounding to four decimals. All right: 34 right."
+    ),
+)
+
+JUDGE_DOCS_14: list[Doc] = [
+    EN_ROTHMAN,
+    KO_TF_FLOAT32,
+    EN_TRANSPOSED,
+    ID_TF_RANDOM,
+    EN_TEN_CAUSAL,
+    EN_EIGHT_HEADS,
+]
