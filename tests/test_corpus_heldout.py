@@ -140,7 +140,7 @@ EXPECTED = {
         0,
     ),
     "heldout/en-notebook-torch-eight-heads-masked-scores-softmax-by-hand-full-digits.ipynb": (
-        34,
+        50,
         0,
         0,
     ),

@@ -424,12 +424,13 @@ EN_EIGHT_HEADS = Doc(
         given(_MH_Y, "torch.transpose of a random 2 x 3 y"),
         given(_MH_Y, "the same, other argument order"),
         given(one("1", "8", "64", "4"), "k.transpose(-1, -2).shape"),
-        given(
+        Printed(
             block(
                 "[[0., -inf, -inf, -inf],\n [0., 0., -inf, -inf],\n [0., 0., 0., -inf],\n"
                 " [0., 0., 0., 0.]]"
             ),
-            "mask[0][1]",
+            lambda x: causal(np.zeros((4, 4))),
+            "mask[0][1] (computed with torch.triu)",
         ),
         given(_MH_M, "(scaled + mask)[0][0] (q and k are never printed)"),
         given(one("0.1025", "0.1025", "0.2206"), "np.exp(0.1025) / (...)"),
@@ -455,12 +456,13 @@ EN_EIGHT_HEADS = Doc(
         "A Jupyter notebook in PyTorch (execute results; a learner's copy of a well-known video "
         "lesson's multi-head notebook with its own random draws): x of shape (1, 4, 512), one "
         "Linear layer to 3 x 512 split into eight heads of 64, shapes at every step, a torch."
-        "transpose aside on a random 2 x 3 tensor, the causal mask and the first head's masked "
+        "transpose aside on a random 2 x 3 tensor, the causal mask, the first head's masked "
         "scores (printed to four decimals with -inf; q and k are never printed, so taken as "
         "given), a softmax of the second row checked by hand with np.exp to full double "
         "precision (0.4705092691356438, 0.5294907308643562), the first head's weights "
-        "printed twice, and the projected output (cut with ...; given). The truth allows for "
-        "the scores' rounding to four decimals. All right: 34 right."
+        "printed twice, and the projected output (cut with ...; given). The mask, computed "
+        "with torch.triu, is checked as the causal mask. The truth allows for the scores' "
+        "rounding to four decimals. All right: 50 right."
     ),
 )
 
