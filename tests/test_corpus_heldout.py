@@ -144,6 +144,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-torch-wip-custom-attention-skips-softmax-cafe-sales-query.ipynb": (
+        31,
+        9,
+        0,
+    ),
 }
 
 

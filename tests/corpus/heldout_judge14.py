@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.heldout_help import Truth, a, block, given, one, settled, single_precision, values
+from tests.corpus.heldout_judge14b import JUDGE_DOCS_14B
 from tests.corpus.helpers import causal, grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -473,4 +474,5 @@ JUDGE_DOCS_14: list[Doc] = [
     ID_TF_RANDOM,
     EN_TEN_CAUSAL,
     EN_EIGHT_HEADS,
+    *JUDGE_DOCS_14B,
 ]

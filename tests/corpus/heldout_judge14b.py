@@ -1,0 +1,161 @@
+"""The fourteenth batch of held-out documents, continued (tests/corpus/heldout_judge14.py holds
+the first part and registers these in JUDGE_DOCS_14)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.heldout_help import Truth, a, block, given, one, values
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- English WIP notebook (PyTorch): a custom attention that skips the softmax, cafe sales -----
+
+# x is torch.manual_seed(42); torch.randn(3, 3), which the page never prints (float32 values)
+_DB_X = a(
+    [
+        [0.33669036626815796, 0.12880940735340118, 0.23446236550807953],
+        [0.23033303022384644, -1.1228563785552979, -0.18632829189300537],
+        [2.2082014083862305, -0.637997031211853, 0.46165722608566284],
+    ]
+)
+_DB_SALES = block(
+    "0 50 55 68 91 107 84\n0 20 22 25 12 40 49\n0 10 15 20 10 65 39\n0 15 15 18 16 51 45\n"
+    "0 21 8 20 60 56 44\n0 9 8 50 18 62 50\n0 11 4 3 7 49 55"
+)
+_DB_PRICE = a([5, 8, 15, 4, 9, 12, 8])
+
+
+def _db_attention(x: Arrays) -> np.ndarray:
+    return softmax(x["x"] @ x["x"].T / np.sqrt(3.0)) @ x["x"]
+
+
+def _db_wednesday(x: Arrays) -> np.ndarray:
+    return (np.eye(7)[2] @ x["sales"].T).reshape(1, 7)
+
+
+def _db_soft(scale: float) -> Truth:
+    return lambda x: softmax(_db_wednesday(x) / scale)
+
+
+EN_CAFE = Doc(
+    file="heldout/en-notebook-torch-wip-custom-attention-skips-softmax-cafe-sales-query.ipynb",
+    url="https://github.com/mrdbourke/learn-transformers/blob/main/attention_mechanism.ipynb",
+    kind="course-notebook",
+    language="en",
+    inputs={"x": _DB_X, "sales": values(_DB_SALES), "price": _DB_PRICE},
+    printed=(
+        given(one("-1", "-1", "42", "3", "3"), "code"),
+        Printed(
+            block(
+                "[[ 1.7361, -0.3428,  0.4193],\n [ 2.7884, -2.2552,  0.2486],\n"
+                " [12.6584, -4.6864,  2.5056]]"
+            ),
+            _db_attention,
+            "output_custom (the custom attention)",
+        ),
+        Printed(
+            block(
+                "[[ 1.1175, -0.5276,  0.2233],\n [ 1.0066, -0.7048,  0.1397],\n"
+                " [ 1.9621, -0.6285,  0.4030]]"
+            ),
+            _db_attention,
+            "output_pytorch (F.scaled_dot_product_attention)",
+        ),
+        given(
+            block(
+                "0 0 50 55 68 91 107 84\n1 0 20 22 25 12 40 49\n2 0 10 15 20 10 65 39\n"
+                "3 0 15 15 18 16 51 45\n4 0 21 8 20 60 56 44\n5 0 9 8 50 18 62 50\n"
+                "6 0 11 4 3 7 49 55"
+            ),
+            "df: cafe sales, index and seven days",
+        ),
+        given(one("5", "8", "15", "4", "9", "12", "8"), "price_dict"),
+        given(one("5.", "8.", "15.", "4.", "9.", "12.", "8."), "price_vector"),
+        given(_DB_SALES, "sales_matrix"),
+        given(one("7", "7", "7"), "torch.Size([7, 7]), torch.Size([7])"),
+        given(one("0.", "1005.", "936.", "1716.", "1577.", "3674.", "3013."), "sales per day"),
+        given(block("5.\n8.\n15.\n4.\n9.\n12.\n8."), "price_vector.unsqueeze(1)"),
+        given(one("5.", "8.", "15.", "4.", "9.", "12.", "8."), "price_vector"),
+        given(
+            block(
+                "0. 400. 825. 272. 819. 1284. 672.\n0. 160. 330. 100. 108. 480. 392.\n"
+                "0. 80. 225. 80. 90. 780. 312.\n0. 120. 225. 72. 144. 612. 360.\n"
+                "0. 168. 120. 80. 540. 672. 352.\n0. 72. 120. 200. 162. 744. 400.\n"
+                "0. 88. 60. 12. 63. 588. 440."
+            ),
+            "price_vector * sales_matrix (broadcast along rows, marked WRONG by the page)",
+        ),
+        given(
+            block(
+                "0. 250. 275. 340. 455. 535. 420.\n0. 160. 176. 200. 96. 320. 392.\n"
+                "0. 150. 225. 300. 150. 975. 585.\n0. 60. 60. 72. 64. 204. 180.\n"
+                "0. 189. 72. 180. 540. 504. 396.\n0. 108. 96. 600. 216. 744. 600.\n"
+                "0. 88. 32. 24. 56. 392. 440."
+            ),
+            "price_vector.unsqueeze(1) * sales_matrix",
+        ),
+        given(one("1"), "dim=1"),
+        given(one("2275.", "1344.", "2385.", "640.", "1881.", "2364.", "1032."), "per week"),
+        given(one("0"), "dim=0"),
+        given(one("0.", "1005.", "936.", "1716.", "1577.", "3674.", "3013."), "per day"),
+        given(one("7", "2", "1"), "torch.zeros(7), index 2, 1"),
+        given(one("0.", "0.", "1.", "0.", "0.", "0.", "0."), "query: Wednesday"),
+        Printed(
+            one("55.", "22.", "15.", "15.", "8.", "8.", "4."),
+            _db_wednesday,
+            "query @ sales_matrix.T",
+        ),
+        given(one("0"), "dim=0"),
+        Printed(
+            one(
+                "1.0000e+00",
+                "4.6589e-15",
+                "4.2484e-18",
+                "4.2484e-18",
+                "3.8740e-21",
+                "3.8740e-21",
+                "7.0955e-23",
+            ),
+            _db_soft(1.0),
+            "softmax of the unscaled scores",
+        ),
+        given(one("7"), "torch.Size([7])"),
+        given(one("0", "0"), "shape[0], dim=0"),
+        Printed(
+            one(
+                "1.0000e+00",
+                "3.8293e-06",
+                "2.7170e-07",
+                "2.7170e-07",
+                "1.9277e-08",
+                "1.9277e-08",
+                "4.2507e-09",
+            ),
+            _db_soft(np.sqrt(7.0)),
+            "softmax of the scores over sqrt(7)",
+        ),
+        given(one("0", "0"), "shape[0], dim=0"),
+        Printed(
+            one("5.0000"),
+            lambda x: (_db_soft(np.sqrt(7.0))(x) @ x["price"]).reshape(1, 1),
+            "weights @ price_vector",
+        ),
+        given(one("936."), "wednesday_sales @ price_vector (no softmax)"),
+    ),
+    notes=(
+        "A work-in-progress course notebook in PyTorch (execute results, a pandas table, "
+        "e-notation tensors). x = torch.randn(3, 3) after torch.manual_seed(42) is never "
+        "printed: the truth uses its float32 values reproduced with the same call. Mistake: the "
+        "custom attention(query, key, value) takes the square root twice and then multiplies "
+        "the raw q k^T, not its softmax, by the values, so output_custom is (x x^T) x, all 9 "
+        "entries wrong (the page's own isclose test prints tensor(False)); PyTorch's "
+        "scaled_dot_product_attention on the same x is right. Then an analogy with cafe sales "
+        "(the table, prices and their products are given, not attention): a one-hot Wednesday "
+        "query against the sales gives the scores [55, 22, 15, 15, 8, 8, 4] (right), their "
+        "softmax unscaled and divided by sqrt(7) (right, e-notation) and the weighted price "
+        "5.0000 (right). The later normalising cells are left out. 31 right, 9 wrong."
+    ),
+)
+
+JUDGE_DOCS_14B: list[Doc] = [EN_CAFE]
