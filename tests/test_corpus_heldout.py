@@ -149,6 +149,11 @@ EXPECTED = {
         9,
         0,
     ),
+    "heldout/zh-cn-notebook-tensorflow-notes-masks-four-keys-query-aligns-averaged-values.ipynb": (
+        60,
+        0,
+        0,
+    ),
 }
 
 

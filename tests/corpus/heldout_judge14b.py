@@ -158,4 +158,84 @@ EN_CAFE = Doc(
     ),
 )
 
-JUDGE_DOCS_14B: list[Doc] = [EN_CAFE]
+# --- Simplified Chinese notes (TensorFlow notebook): masks, four keys, queries that align -----
+
+_LZ_Q = a([[0, 10, 0], [0, 0, 10], [10, 10, 0]])
+
+
+def _lz(*rows: int, out: bool = False) -> Truth:
+    def truth(x: Arrays) -> np.ndarray:
+        w = softmax(x["q"][list(rows)] @ x["k"].T / np.sqrt(3.0))
+        return w @ x["v"] if out else w
+
+    return truth
+
+
+ZH_TF_NOTES = Doc(
+    file="heldout/zh-cn-notebook-tensorflow-notes-masks-four-keys-query-aligns-averaged-values.ipynb",
+    url=(
+        "https://github.com/luozhouyang/machine-learning-notes/blob/master/transformer/"
+        "transformer_keras.ipynb"
+    ),
+    kind="notebook",
+    language="zh-cn",
+    inputs={
+        "q": _LZ_Q,
+        "k": a([[10, 0, 0], [0, 10, 0], [0, 0, 10], [0, 0, 10]]),
+        "v": a([[1, 0], [10, 0], [100, 5], [1000, 6]]),
+    },
+    printed=(
+        given(block("7 6 0 0 1\n1 2 3 0 0\n0 0 0 4 5"), "x for the padding mask"),
+        given(one("3", "1", "1", "5"), "padding_mask.shape"),
+        Printed(
+            block("0. 0. 1. 1. 0.\n0. 0. 0. 1. 1.\n1. 1. 1. 0. 0."),
+            lambda x: (a([[7, 6, 0, 0, 1], [1, 2, 3, 0, 0], [0, 0, 0, 4, 5]]) == 0) * 1.0,
+            "padding mask (1 where the token is 0)",
+        ),
+        given(one("3", "1", "1", "5"), "shape=(3, 1, 1, 5)"),
+        given(one("1", "3"), "tf.random.uniform((1, 3))"),
+        given(one("3", "3"), "temp.shape"),
+        Printed(
+            block("0. 1. 1.\n0. 0. 1.\n0. 0. 0."),
+            lambda x: np.triu(np.ones((3, 3)), 1),
+            "look-ahead mask (1 above the diagonal)",
+        ),
+        given(one("3", "3"), "shape=(3, 3)"),
+        given(one("-1", "-1e9", "-1"), "code"),
+        given(block("10 0 0\n0 10 0\n0 0 10\n0 0 10"), "temp_k"),
+        given(block("1 0\n10 0\n100 5\n1000 6"), "temp_v"),
+        given(one("0", "10", "0"), "temp_q"),
+        given(one("0", "0", "10"), "temp_q"),
+        given(one("10", "10", "0"), "temp_q"),
+        given(block("0 0 10\n0 10 0\n10 10 0"), "temp_q, three rows"),
+        Printed(one("0.", "1.", "0.", "0."), _lz(0), "weights, query 1"),
+        given(one("1", "4"), "shape=(1, 4)"),
+        Printed(one("10.", "0."), _lz(0, out=True), "output, query 1"),
+        given(one("1", "2"), "shape=(1, 2)"),
+        Printed(one("0.", "0.", "0.5", "0.5"), _lz(1), "weights, query 2"),
+        given(one("1", "4"), "shape=(1, 4)"),
+        Printed(one("550.", "5.5"), _lz(1, out=True), "output, query 2"),
+        given(one("1", "2"), "shape=(1, 2)"),
+        Printed(one("0.5", "0.5", "0.", "0."), _lz(2), "weights, query 3"),
+        given(one("1", "4"), "shape=(1, 4)"),
+        Printed(one("5.5", "0."), _lz(2, out=True), "output, query 3"),
+        given(one("1", "2"), "shape=(1, 2)"),
+        Printed(block("0. 0. 0.5 0.5\n0. 1. 0. 0.\n0.5 0.5 0. 0."), _lz(1, 0, 2), "weights, batch"),
+        given(one("3", "4"), "shape=(3, 4)"),
+        Printed(block("550. 5.5\n10. 0.\n5.5 0."), _lz(1, 0, 2, out=True), "output, batch"),
+        given(one("3", "2"), "shape=(3, 2)"),
+        given(one("512", "8", "1", "60", "512"), "MultiHeadAttention(512, 8), y"),
+        given(one("1", "60", "512", "1", "8", "60", "60"), "out.shape, attn.shape"),
+    ),
+    notes=(
+        "A Simplified Chinese study notebook in TensorFlow 2.0 alpha (tf.Tensor prints with "
+        "shape and dtype; the Chinese notes name the two masks), transcribed from its mask and "
+        "attention cells: a padding mask of a 3 x 5 batch and a 3 x 3 look-ahead mask (both "
+        "checked as masks), then the well-known four-key demonstration: a query aligned with "
+        "one key returns its value, one aligned with a repeated key averages 100 and 1000, one "
+        "between the first two keys averages 1 and 10, and the three queries batched. All "
+        "right: 60 right."
+    ),
+)
+
+JUDGE_DOCS_14B: list[Doc] = [EN_CAFE, ZH_TF_NOTES]
