@@ -154,6 +154,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-numpy-the-cat-sat-random-row-weights-truncated-not-rounded.ipynb": (
+        6,
+        2,
+        0,
+    ),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, block, given, one, values
+from tests.corpus.heldout_help import Truth, a, block, given, one, settled, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -238,4 +238,55 @@ ZH_TF_NOTES = Doc(
     ),
 )
 
-JUDGE_DOCS_14B: list[Doc] = [EN_CAFE, ZH_TF_NOTES]
+# --- English notebook (numpy): The cat sat on the mat, one random row, truncated in the prose ---
+
+_UM_ROW = one("0.0129619", "0.0088241", "0.00291238", "0.89626405", "0.07590556", "0.00313201")
+
+EN_TRUNCATED = Doc(
+    file="heldout/en-notebook-numpy-the-cat-sat-random-row-weights-truncated-not-rounded.ipynb",
+    url="https://github.com/Umerkhalid1999/Deep-Learning-using-Numpy/blob/main/self-attention.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={"w": values(_UM_ROW)[0]},
+    printed=(
+        given(one("8"), "embedding_dim"),
+        given(one("1", "6", "8"), "X.shape"),
+        given(one("8", "8", "8", "8", "8", "8"), "weight shapes"),
+        given(one("1", "6", "8", "1", "6", "8", "1", "6", "8"), "Q, K, V shapes"),
+        given(one("0", "2", "1", "1", "6", "1", "6"), "transpose axes, scores.shape"),
+        given(one("1", "6", "1", "6"), "scaled_scores.shape"),
+        given(one("-1", "-1"), "axis=-1"),
+        given(one("1", "6", "1", "6"), "attention_weights.shape"),
+        given(one("1", "6", "1", "8"), "output.shape"),
+        given(one("0", "0", "1"), "attention_weights[0][0], Row 1"),
+        given(_UM_ROW, "the row of The (random inputs, never printed)"),
+        given(one("0", "0"), "attention_weights[0][0]"),
+        Printed(
+            one("0.896264053717683"),
+            settled(lambda x: a([[x["w"].max()]]), {"w": 5e-9}, one("0.896264053717683")),
+            "the largest weight",
+        ),
+        given(one("1"), "1. The first row"),
+        Printed(
+            one("0.0129", "0.0088", "0.0029", "0.8962", "0.0759", "0.0031"),
+            lambda x: x["w"].reshape(1, 6),
+            "the row again, to four decimals",
+        ),
+        given(one("2", "1"), "2. token 1"),
+        Printed(one("89.6"), lambda x: a([[100 * x["w"].max()]]), "~89.6% to token 4"),
+        given(one("4", "3", "1", "4"), "token 4, 3., token 1, token 4"),
+    ),
+    notes=(
+        "A practice notebook in numpy (print outputs, emoji step headings, no seed): six "
+        "tokens of 'The cat sat on the mat' with random 8-dimensional embeddings and random "
+        "weights, none printed; np.dot on the 3-d Q and K^T gives scores of shape (1, 6, 1, 6) "
+        "and outputs of shape (1, 6, 1, 8) (a slip of the code, not of the numbers: the row "
+        "of 'The' is still a softmax row). Only the row of 'The' is printed (given), then its "
+        "largest entry to full precision (right) and the row repeated in the closing notes to "
+        "four decimals. Mistake: two entries are cut, not rounded: 0.0129619 is written "
+        "0.0129 (0.0130) and 0.89626405 is written 0.8962 (0.8963); the other four and the "
+        "'~89.6%' are right. 6 right, 2 wrong."
+    ),
+)
+
+JUDGE_DOCS_14B: list[Doc] = [EN_CAFE, ZH_TF_NOTES, EN_TRUNCATED]
