@@ -159,6 +159,7 @@ EXPECTED = {
         2,
         0,
     ),
+    "heldout/en-md-guide-apple-phones-juice-dot-products-softmax-zero-half-half.md": (20, 0, 0),
 }
 
 

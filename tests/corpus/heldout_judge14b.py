@@ -289,4 +289,78 @@ EN_TRUNCATED = Doc(
     ),
 )
 
-JUDGE_DOCS_14B: list[Doc] = [EN_CAFE, ZH_TF_NOTES, EN_TRUNCATED]
+# --- English guide (Markdown): Apple phones and apple juice, dot products, softmax [0.0, 0.5, 0.5]
+
+
+def _ap_dot(a_: str, b_: str) -> Truth:
+    return lambda x: a([[x[a_] @ x[b_]]])
+
+
+def _ap_scores(x: Arrays) -> np.ndarray:
+    return a([x["Apple"] @ x["love"], x["Apple"] @ x["Apple"], x["Apple"] @ x["phones"]])
+
+
+def _ap_weights(x: Arrays) -> np.ndarray:
+    return softmax(_ap_scores(x))
+
+
+EN_APPLE = Doc(
+    file="heldout/en-md-guide-apple-phones-juice-dot-products-softmax-zero-half-half.md",
+    url="https://github.com/siddiquiduet/transformer/blob/main/self_attention.md",
+    kind="course-notes",
+    language="en",
+    inputs={"Apple": a([2, 2]), "phones": a([2, 2]), "love": a([-4, 3]), "juice": a([4, 0])},
+    printed=(
+        given(one("50", "50"), "50% Tech + 50% Fruit"),
+        given(one("1", "90", "10", "2", "10", "90"), "wished-for mixes"),
+        given(one("1", "0.1", "0.5", "0.4"), "step 1, Apple' weights (illustrative)"),
+        given(one("10", "50", "40", "50", "50", "70", "30"), "percentages"),
+        given(one("0.1", "0.5", "0.4"), "apple' weights"),
+        given(one("50", "50", "30", "70"), "percentages"),
+        given(one("0.8", "0.1", "0.1"), "love' weights"),
+        given(one("0.1", "0.4", "0.5"), "juice' weights"),
+        given(one("0.1", "0.5", "0.4", "0.4", "0.5", "0.1"), "the weights named"),
+        given(one("2", "2"), "Apple"),
+        given(one("2", "2"), "phones"),
+        given(one("2", "2", "2", "2", "4", "4"), "(2 x 2) + (2 x 2) = 4 + 4"),
+        Printed(one("8"), _ap_dot("Apple", "phones"), "Similarity(Apple, phones)"),
+        given(one("2", "2"), "Apple"),
+        given(one("-4", "3"), "love"),
+        given(one("2", "-4", "2", "3", "-8", "6"), "(2 x -4) + (2 x 3) = -8 + 6"),
+        Printed(one("-2"), _ap_dot("Apple", "love"), "Similarity(Apple, love)"),
+        given(one("2", "2"), "Apple"),
+        given(one("4", "0"), "juice"),
+        given(one("2", "4", "2", "0", "8", "0"), "(2 x 4) + (2 x 0) = 8 + 0"),
+        Printed(one("8"), _ap_dot("Apple", "juice"), "Similarity(Apple, juice)"),
+        given(one("2", "2", "2", "2", "4", "4"), "(2 x 2) + (2 x 2) = 4 + 4"),
+        Printed(one("8"), _ap_dot("Apple", "Apple"), "Similarity(Apple, Apple)"),
+        given(one("-2", "8", "8"), "scores"),
+        Printed(one("-2", "8", "8"), lambda x: _ap_scores(x).reshape(1, 3), "softmax input"),
+        Printed(one("0.0", "0.5", "0.5"), lambda x: _ap_weights(x).reshape(1, 3), "softmax"),
+        Printed(one("1.0"), lambda x: a([[_ap_weights(x).sum()]]), "sum"),
+        Printed(one("-2"), _ap_dot("Apple", "love"), "sim(Apple, love)"),
+        Printed(one("8"), _ap_dot("Apple", "Apple"), "sim(Apple, Apple)"),
+        Printed(one("8"), _ap_dot("Apple", "phones"), "sim(Apple, phones)"),
+        given(one("-2", "8", "8"), "scores again"),
+        Printed(one("0.0", "0.5", "0.5"), lambda x: _ap_weights(x).reshape(1, 3), "x1, x2, x3"),
+        Printed(
+            one("0.0", "0.5", "0.5"),
+            lambda x: _ap_weights(x).reshape(1, 3),
+            "coefficients of Apple'",
+        ),
+        given(one("512", "64"), "W_Q size"),
+        given(block("1 2\n3 1\n2 3"), "exercise vectors"),
+    ),
+    notes=(
+        "A long self-attention guide in Markdown (code blocks, tables, figures left out), "
+        "transcribed from its worked sections: illustrative mixing weights (0.1, 0.5, 0.4 "
+        "and others, with percentages of Tech and Fruit; given), then the dot products of "
+        "Apple = (2, 2) with phones (2, 2), love (-4, 3), juice (4, 0) and itself (8, -2, 8, "
+        "8), softmax([-2, 8, 8]) = [0.0, 0.5, 0.5] (right to one decimal: 0.00002, 0.49999, "
+        "0.49999) with its sum 1.0, and the same numbers again in the recipe and as the "
+        "coefficients of Apple'. An exercise with three 2-d vectors has no answer. All right: "
+        "20 right."
+    ),
+)
+
+JUDGE_DOCS_14B: list[Doc] = [EN_CAFE, ZH_TF_NOTES, EN_TRUNCATED, EN_APPLE]
