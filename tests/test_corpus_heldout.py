@@ -122,6 +122,49 @@ EXPECTED = {
     "heldout/it-html-blog-transformer-cat-drinks-milk-qk-table-not-from-vectors.html": (0, 1, 0),
     "heldout/en-html-demo-page-softmax-attention-unrendered-zero-fields.html": (0, 6, 3),
     "heldout/en-md-course-blog-softmax-temperature-attention-printed-weights-off.md": (3, 22, 0),
+    # fourteenth batch (GitHub repositories)
+    "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
+        66,
+        0,
+        0,
+    ),
+    "heldout/ko-notebook-tensorflow-float32-three-tokens-query-equals-key-weights-output.ipynb": (
+        15,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-torch-random-input-transposed-divide-by-two-row-softmax.ipynb": (32, 0, 0),
+    "heldout/id-notebook-tensorflow-random-normal-one-by-three-by-four-float32-output.ipynb": (
+        12,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-numpy-ten-positions-printed-scaled-scores-causal-softmax.ipynb": (
+        100,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-torch-eight-heads-masked-scores-softmax-by-hand-full-digits.ipynb": (
+        50,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-torch-wip-custom-attention-skips-softmax-cafe-sales-query.ipynb": (
+        31,
+        9,
+        0,
+    ),
+    "heldout/zh-cn-notebook-tensorflow-notes-masks-four-keys-query-aligns-averaged-values.ipynb": (
+        60,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-numpy-the-cat-sat-random-row-weights-truncated-not-rounded.ipynb": (
+        6,
+        2,
+        0,
+    ),
+    "heldout/en-md-guide-apple-phones-juice-dot-products-softmax-zero-half-half.md": (20, 0, 0),
 }
 
 
