@@ -95,12 +95,6 @@ EXPECTED = {
     "heldout/en-notebook-tensorflow-padding-mask-broadcast-softmax-look-ahead.ipynb": (84, 0, 0),
     "heldout/en-readme-pandoc-escaped-brackets-identity-qk-weights.md": (0, 4, 4),
     "heldout/en-md-tutor-transcript-i-love-cats-hand-softmax-summary-slips.md": (292, 54, 19),
-    "heldout/en-html-book-chapter-torch-attention-weights-from-unscaled-scores.html": (253, 9, 0),
-    "heldout/en-md-course-pod-i-love-math-products-from-rounded-weights.md": (98, 21, 0),
-    "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
-    "heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md": (21, 10, 9),
-    "heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md": (59, 34, 0),
-    "heldout/en-md-course-chapter-doc-identity-scores-softmax-example.md": (7, 0, 0),
     # twelfth batch (languages other than English)
     "heldout/zh-tw-html-mkdocs-next-word-causal-block-ffn-logits.html": (96, 0, 0),
     "heldout/ko-md-debug-notes-multihead-head-dim-one-causal-table.md": (32, 0, 0),
@@ -111,6 +105,8 @@ EXPECTED = {
     "heldout/es-md-project-log-el-perro-come-query-weights-causal-heads.md": (8, 0, 0),
     "heldout/pl-md-lesson-translation-self-attention-softmax-row-slips.md": (0, 5, 5),
     "heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html": (6, 0, 0),
+    # eleventh batch (its one page still held out)
+    "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
     # fifteenth batch (web pages outside GitHub)
     "heldout/en-html-blogspot-flash-attention-normal-pass-fourth-decimal-slips.html": (29, 8, 3),
     "heldout/en-md-book-page-pytorch-step-by-step-dot-product-softmax-context.md": (7, 0, 0),

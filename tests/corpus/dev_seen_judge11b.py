@@ -1,7 +1,7 @@
 """The eleventh held-out batch, continued: an English Markdown lesson of an online course (a
 query projected by hand, then "I love math" worked through QK^T, the scaling, the softmax row by
 row and the weighted sums, with three-decimal products of three-decimal weights). Truth computed
-with numpy; see tests/corpus/heldout_judge11.py."""
+with numpy; see tests/corpus/dev_seen_judge11a.py."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ _A = tex("0.198 & 0.401 & 0.401 \\\\ 0.401 & 0.198 & 0.401 \\\\ 0.248 & 0.248 & 
 _OUT = tex("3.406 & 4.406 \\\\ 3.000 & 4.000 \\\\ 3.507 & 4.506")
 
 EN_COURSE_POD = Doc(
-    file="heldout/en-md-course-pod-i-love-math-products-from-rounded-weights.md",
+    file="dev/en-md-course-pod-i-love-math-products-from-rounded-weights.md",
     url=(
         "https://github.com/RajatDandekar/Vizuara-AI-Pods/blob/"
         "83d9769dac3d3873e42f0bfabfcc2d01b7b9d121/content/courses/build-llm/pods/"
@@ -134,7 +134,7 @@ EN_COURSE_POD = Doc(
         "love math' with given Q, K, V (3 x 2): the nine dot products, QK^T, the scaling by "
         "sqrt(2) = 1.414, each row's exponentials, sum and softmax, the weight matrix A (three "
         "decimals, right), the products w_ij v_jk and the outputs; a two-head concatenation "
-        "(given heads) and sinusoidal positional encodings (not attention). Mistakes as "
+        "(given heads) and sinusoidal positional encodings (not attention). The mistakes as "
         "published: the weighted sums are worked from the three-decimal weights, so products "
         "and sums miss the last digit: 0.401(5) = 2.005 (2.006 from the exact weights, "
         "0.40111), 0.401(6) = 2.406 (2.407), 0.198(3) = 0.594 (0.593), 0.198(4) = 0.792 "

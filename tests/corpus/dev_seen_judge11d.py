@@ -1,7 +1,7 @@
 """The eleventh held-out batch, continued: an English wiki page (GitBook Markdown) that works the
 context vector of "shiny" in "Hello shiny sun!" twice, a short pass with a wrong dot product and
 weights that follow from nothing, and a long pass whose exponentials and products slip in the
-fourth decimal. Truth computed with numpy; see tests/corpus/heldout_judge11.py."""
+fourth decimal. Truth computed with numpy; see tests/corpus/dev_seen_judge11a.py."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def _long_pass() -> tuple[Printed, ...]:
 
 
 EN_WIKI_SHINY = Doc(
-    file="heldout/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md",
+    file="dev/en-md-wiki-hello-shiny-sun-two-passes-dot-product-slip.md",
     url=(
         "https://github.com/HackTricks-wiki/hacktricks/blob/"
         "653577558f129f1b4764907ed53408ffa0fc66f2/todo/llm-training-data-preparation.md"
@@ -97,7 +97,7 @@ EN_WIKI_SHINY = Doc(
     notes=(
         "An English wiki page (GitBook Markdown, LaTeX align blocks): the context vector of "
         "'shiny' in 'Hello shiny sun!' (3-d embeddings, Q = K = V, no scaling) worked twice. "
-        "Mistakes as published, first pass: the dot product of 'shiny' with itself is written "
+        "The mistakes as published, first pass: the dot product of 'shiny' with itself is written "
         "2.405 (1.3569; 1 wrong); the softmax is given as [0.13074, 0.66139, 0.20887], which "
         "is neither the softmax of the true scores [0.229, 0.406, 0.365] nor of the printed "
         "ones (3 wrong); the context vector [0.4555606, 0.3664252, 0.9130109] is exactly those "
@@ -238,7 +238,7 @@ def _guide_outputs() -> tuple[Printed, ...]:
 
 
 EN_INTERVIEW_GUIDE = Doc(
-    file="heldout/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md",
+    file="dev/en-md-interview-guide-ascii-the-cat-sat-illustrative-weights.md",
     url=(
         "https://github.com/girijesh-ai/ai-interview-codex/blob/"
         "3c4e64d0234d43c1a8aa625f922b9e209573a6ef/deep-learning/step-1-attention-visual-deep-dive.md"
@@ -258,7 +258,7 @@ EN_INTERVIEW_GUIDE = Doc(
         "first row worked step by step, the weight matrix, percentage bars, one output entry "
         "worked and the output matrix in the three shown columns of V, made-up head rows "
         "(given), a causal mask and its weights, positional encodings (not attention). "
-        "Mistakes as published: softmax([50, 48, 2]) is given as [0.73, 0.27, 0.00] "
+        "The mistakes as published: softmax([50, 48, 2]) is given as [0.73, 0.27, 0.00] "
         "(0.881, 0.119, 0.000; 2 wrong) and softmax([6.25, 6.0, 0.25]) as [0.54, 0.43, 0.03] "
         "(0.561, 0.437, 0.001; 3 wrong); exp(5.3/8) is written 1.93 from the rounded 0.66 "
         "(1.94) and the total 9.61 (9.62; 2 wrong); the rows of 'cat' and 'sat' [0.24, 0.55, "
