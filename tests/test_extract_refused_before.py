@@ -44,3 +44,32 @@ def test_a_token_named_above_a_rule_is_not_the_row_of_a_vector_below_it() -> Non
     assert np.allclose(np.round(weights, 2), [0.0, 1.0, 0.0])
     claims = _claims(SECTIONS)
     assert claims.get("head1.weights[1]") in ("exact", "rounded"), claims
+
+
+REPRINTED = """# Bank: attention of one query
+
+The weights come out as [0.2, 0.7, 0.1] in the figure.
+
+## Step 1
+
+Raw similarity scores for bank: [0.25, 1.0, 0.05]
+
+## Step 2
+
+Softmax weights: [0.254, 0.538, 0.208]
+
+Final weights: [0.2, 0.7, 0.1]
+"""
+
+
+def test_an_input_printed_again_alone_is_no_example() -> None:
+    """[0.2, 0.7, 0.1] in the figure and again at the end relate only as a reprint: no example
+    of its own (which overlapped the real one, so that the page's parts were not cut apart);
+    the softmax of the scores is the page's example."""
+    found = extract_all(REPRINTED, "md", reprints=True)
+    said = [line for one in found for line in one.inferred]
+    assert not [line for line in said if "printed again" in line], said
+    assert [line for line in said if "softmax(" in line], said
+    scores = np.array([0.25, 1.0, 0.05])
+    assert np.allclose(np.exp(scores) / np.exp(scores).sum(), [0.254, 0.538, 0.208], atol=5e-4)
+    assert _claims(REPRINTED).get("head1.weights[1]") == "rounded"

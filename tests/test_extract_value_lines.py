@@ -144,3 +144,64 @@ def test_a_part_that_fits_no_example_is_left_unchecked_not_the_page_refused() ->
     assert claims.get("head1.weights") == "rounded", claims
     notes = [note for one in found for note in one.notes]
     assert any("cell 4, line 4: this part is left unchecked" in note for note in notes), notes
+
+
+INDEXED = """# The row of bank
+
+Step 1, dot products:
+
+- s₂₁ = bank · money = 0.25
+- s₂₂ = bank · bank = 1.0
+- s₂₃ = bank · grows = 0.05
+
+Step 2, softmax:
+
+- exp(0.25) = 1.284
+- exp(1.0) = 2.718
+- exp(0.05) = 1.051
+- Sum = 1.284 + 2.718 + 1.051 = 5.053
+
+Weights:
+
+- w₂₁ = 1.284/5.053 = 0.254 ≈ 0.3 (30%)
+- w₂₂ = 2.718/5.053 = 0.538 ≈ 0.5 (50%)
+- w₂₃ = 1.051/5.053 = 0.208 ≈ 0.2 (20%)
+"""
+
+
+def test_one_names_next_indices_are_one_vector_whatever_their_words() -> None:
+    """``s₂₁ = bank · money = 0.25`` then ``s₂₂ = bank · bank = 1.0``: the scores of one query,
+    though each line says what it is worked from and prints its own digits; of a result then
+    rounded (``= 0.254 ≈ 0.3``), the result."""
+    seen = read(read_document(INDEXED, "md")).seen
+    rows = [s.item.rows for s in seen if s.item.kind == "lines"]
+    assert (("0.25", "1.0", "0.05"),) in rows
+    assert (("0.254", "0.538", "0.208"),) in rows and (("0.3", "0.5", "0.2"),) not in rows
+    scores = np.array([0.25, 1.0, 0.05])
+    weights = np.exp(scores) / np.exp(scores).sum()
+    assert np.allclose(weights, [0.254, 0.538, 0.208], atol=5e-4)
+    found = extract_all(INDEXED, "md", reprints=True)
+    claims = {c.key: c.verdict for one in found for c in check(one.spec).claims}
+    assert claims.get("head1.weights[1]") == "rounded", claims
+
+
+def test_indices_that_do_not_follow_or_names_that_differ_are_no_vector() -> None:
+    text = "Scores:\n\n- s₂₁ = bank · money = 0.25\n- s₂₃ = bank · grows = 0.05\n\n"
+    text += "Other:\n\n- a₁ = left = 0.25\n- b₂ = right = 0.05\n"
+    seen = read(read_document(text, "md")).seen
+    assert not [s for s in seen if s.item.kind == "lines"], seen
+
+
+def test_a_sum_of_right_rounded_terms_is_no_slip_but_one_of_a_slipped_term_is() -> None:
+    """``1.284 + 2.718 + 1.051 = 5.053`` (e^s rounded right, 5.0536 exactly) is right
+    arithmetic: never claimed wrong as the denominator. With a term slipped (1.294 for
+    e^0.25 = 1.2840) the sum 5.063 carries the slip and is claimed, and found wrong."""
+    found = extract_all(INDEXED, "md", reprints=True)
+    claims = {c.key: c.verdict for one in found for c in check(one.spec).claims}
+    assert claims.get("head1.sums[1]") != "wrong", claims
+    assert claims.get("head1.exp[1,1]") == "rounded", claims
+    slipped = INDEXED.replace("exp(0.25) = 1.284", "exp(0.25) = 1.294")
+    slipped = slipped.replace("1.284 + 2.718 + 1.051 = 5.053", "1.294 + 2.718 + 1.051 = 5.063")
+    found = extract_all(slipped, "md", reprints=True)
+    claims = {c.key: c.verdict for one in found for c in check(one.spec).claims}
+    assert claims.get("head1.sums[1]") == "wrong", claims

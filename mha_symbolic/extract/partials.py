@@ -158,7 +158,18 @@ def _sum(draft: Draft, row: _Row, match: re.Match[str], said: str, where: str) -
     exact = sorted(sp.exp(sp.Float(s)) for s in row.logits)
     if len(terms) == len(exact) and all(_near(t, float(e)) for t, e in zip(terms, exact)):
         row.total = float(said)
-        _claim(draft, f"head{row.head}.sums[{row.row}]", said, where)
+        if not _rounded_sum(match.group(1), said, exact):
+            _claim(draft, f"head{row.head}.sums[{row.row}]", said, where)
+
+
+def _rounded_sum(terms: str, said: str, exact: list[sp.Expr]) -> bool:
+    """``1.284 + 2.718 + 1.051 = 5.053`` (5.0536 exactly): each term e^s rounded right and the
+    value their sum, off the exact one only by their rounding: right arithmetic (the page's
+    arithmetic check reads it), no slip of the softmax's denominator to claim."""
+    printed = sorted((t.strip() for t in terms.split("+")), key=float)
+    right = all(_within(t, float(e), half=True) for t, e in zip(printed, exact, strict=True))
+    total = sum(float(t) for t in printed)
+    return right and _within(said, total, half=True) and not _within(said, float(sum(exact)), True)
 
 
 def _division(draft: Draft, row: _Row, match: re.Match[str], said: str, where: str) -> None:

@@ -34,6 +34,10 @@ _TAIL = re.compile(r"[^\w\[\]({}.,;:=]*")
 # Numbers worked into another on the line: an operator between two, or a power, then "="
 _CHAIN = re.compile(r"(?:#[-+*/×·÷]#|\^#|\bexp\(#).*[=≈]")
 _QUOTES = "'\"`‘’“” "
+_ROUNDED = re.compile(r"=\s*#?[^=≈]*≈\s*[-+−]?[\d.]+\s*(?P<percent>\(\s*[\d.]+\s*%\s*\))?\s*$")
+# An indexed name: "s₂₁", "w_{21}", "z_1", "- a13" (the stem and its index)
+_INDEXED = re.compile(r"^(?:[-*•]\s*)?(?P<stem>[A-Za-zα-ωΑ-Ω]+)_?\{?(?P<index>[0-9₀-₉]{1,3})\}?$")
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,16 @@ def _read(
     key.append(re.sub(r"[^%)]", "", rest[previous:]))  # a bar drawn after it is any length
     label = head.group("label").strip()
     if _CHAIN.search("#".join(key)):  # "1.78 / 4.56 = 0.39", "e^1.20 = 3.3201": the result
+        rounded = _ROUNDED.search(rest)
+        if (
+            rounded
+            and bool(rounded.group("percent")) == percent[-1]
+            and len(values) > 2 + percent[-1]
+        ):
+            # "1.284/5.053 = 0.254 ≈ 0.2 (20%)": the result (the rounding after it is prose's)
+            at = len(values) - (3 if percent[-1] else 2)
+            alike = "#".join(key[: at + 1]) + "#≈"
+            return _Line(number, label, alike, (values[at],), (spans[at],), ("= ",), (False,))
         if len(re.findall(r"[=≈]", rest)) > 1:
             return None  # a sum worked out in steps ("= 0.01 + 0.04 = 0.05"): prose arithmetic
         found_last = -2 if percent[-1] and len(values) > 1 else -1
@@ -146,12 +160,27 @@ def _runs(found: list[_Line | None], block_of: list[object]) -> list[list[_Line]
 
 def _continues(run: list[_Line], line: _Line) -> bool:
     last = run[-1]
+    digits = [_decimals(v) for v in line.values] == [_decimals(v) for v in last.values]
+    alike = line.key == last.key and digits
     return (
         line.number == last.number + 1
-        and line.key == last.key
-        and [_decimals(v) for v in line.values] == [_decimals(v) for v in last.values]
+        and (alike or _next_index(last, line))
         and len(run) < _MAX_RUN
     )
+
+
+def _next_index(last: _Line, line: _Line) -> bool:
+    """``s₂₁ = bank · money = 0.25`` then ``s₂₂ = bank · bank = 1.0``: one name's next index,
+    its words (what it is worked from) differing, its numbers laid out alike (to any digits:
+    the name, not the print, makes them one vector)."""
+    a, b = _INDEXED.match(last.label), _INDEXED.match(line.label)
+    if a is None or b is None or a.group("stem") != b.group("stem"):
+        return False
+    first, then = (int(m.group("index").translate(_SUBSCRIPTS)) for m in (a, b))
+    return then == first + 1 and _WORDS.sub("w", last.key) == _WORDS.sub("w", line.key)
+
+
+_WORDS = re.compile(r"[^\W\d_]+(?:\s+[^\W\d_]+)*")
 
 
 def _is_run(run: list[_Line]) -> bool:

@@ -120,8 +120,7 @@ def infer(search: Search, names: Mapping[int, str]) -> Inference:
     found = Inference(search)
     explained = search.explained()
     for index, matches in search.matches.items():
-        # Weights printed alike are not one printed twice; nor is a named input another
-        # array with slips (W_K = W_Q / 2 but at one entry of four: a coincidence).
+        # Weights printed alike are not one printed twice, nor a named input another with slips
         if names.get(index) in INPUTS:
             matches = [m for m in matches if m.node.kind != "same" and not m.fit.slips]
         matches = _reprint_of_explained(matches, explained)
@@ -402,7 +401,7 @@ def _product_down(
 
 
 def _split(found: Inference) -> None:
-    """Components over the explained arrays; heads within one: linked by what no head shares."""
+    """Components (not of reprints alone) of explained arrays; heads linked by what none shares."""
     parent: dict[int, int] = {}
 
     def root(i: int) -> int:
@@ -432,7 +431,10 @@ def _split(found: Inference) -> None:
     for index in parent:
         groups.setdefault(root(index), []).append(index)
     for members in sorted(groups.values(), key=min):
-        if any(found.roles.get(i) in ATTENTION or _softmax_output(found, i) for i in members):
+        made = [i for i in members if i in found.chosen and found.chosen[i].node.kind != "same"]
+        if made and any(
+            found.roles.get(i) in ATTENTION or _softmax_output(found, i) for i in members
+        ):
             found.components.append(sorted(members))
             _number_heads(found, sorted(members), head_root)
 
