@@ -8,6 +8,7 @@ import numpy as np
 from mha_symbolic import check
 from mha_symbolic.extract import extract_all
 from mha_symbolic.extract.formats import read_document
+from mha_symbolic.extract.indexed_vectors import stacked_vectors
 from mha_symbolic.extract.reading import read
 
 
@@ -73,3 +74,32 @@ def test_an_input_printed_again_alone_is_no_example() -> None:
     scores = np.array([0.25, 1.0, 0.05])
     assert np.allclose(np.exp(scores) / np.exp(scores).sum(), [0.254, 0.538, 0.208], atol=5e-4)
     assert _claims(REPRINTED).get("head1.weights[1]") == "rounded"
+
+
+def _zero_based(first: int) -> str:
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    scores = x @ x.T / np.sqrt(2)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    rows = "\n".join(f"- $x_{first + i} = [{r[0]:.0f}, {r[1]:.0f}]$" for i, r in enumerate(x))
+    table = "\n".join("[" + ", ".join(f"{w:.4f}" for w in row) + "]," for row in weights)
+    return (
+        "# Self-attention with Q = K = V = X, scaled by the square root of 2\n\n"
+        f"The tokens:\n\n{rows}\n\nThe attention weights (softmax of the scaled scores):\n\n"
+        f"```\nweights = [\n{table}\n]\n```\n"
+    )
+
+
+def test_vectors_named_from_zero_are_the_tokens_not_a_head_zero() -> None:
+    """``x_0, x_1, x_2``: tokens counted from 0 (no head is numbered 0), stacked as X like
+    ``x_1, x_2, x_3``; the weights are checked against it either way."""
+    for first in (0, 1):
+        claims = _claims(_zero_based(first))
+        assert claims.get("head1.weights") in ("exact", "rounded"), (first, claims)
+
+
+def test_one_vector_named_zero_is_the_first_row() -> None:
+    text = "# Keys\n\nThe key of the first token: $k_0 = [0.5, 1.5]$\n"
+    seen = stacked_vectors(read(read_document(text, "md")).seen)
+    assert [(s.role, s.head, s.row) for s in seen if s.item.rows == (("0.5", "1.5"),)] == [
+        ("k", None, 1)
+    ]

@@ -40,7 +40,14 @@ def stacked_vectors(seen: Sequence[Seen]) -> list[Seen]:
         )
         out = [stack if s is first else s for s in out if s is first or not _among(s, vectors)]
         out = [_again(s, stack) if _later(s, role, vectors) else s for s in out]
-    return token_vectors(out)
+    return token_vectors([_first_token(s) for s in out])
+
+
+def _first_token(s: Seen) -> Seen:
+    """``k_0`` alone: no head is numbered 0, so the index counts tokens from 0: row 1."""
+    if s.head == 0 and s.row is None and len(s.item.rows) == 1 and _named_index(s):
+        return replace(s, head=None, row=1)
+    return s
 
 
 def _later(s: Seen, role: str, vectors: Sequence[Seen]) -> bool:
@@ -71,7 +78,8 @@ def _indexed(seen: Sequence[Seen], role: str) -> list[Seen] | None:
     for s in vectors:  # the first print of each index: later ones are its working or a reprint
         first.setdefault(s.head, s)
     ordered = sorted(first.values(), key=lambda s: s.head or 0)
-    if [s.head for s in ordered] != list(range(1, len(ordered) + 1)):
+    start = 0 if ordered[0].head == 0 else 1  # "k_0, k_1": tokens counted from 0
+    if [s.head for s in ordered] != list(range(start, start + len(ordered))):
         return None
     if len({len(s.item.rows[0]) for s in ordered}) != 1:
         return None
