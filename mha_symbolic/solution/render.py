@@ -226,7 +226,7 @@ def environment(
         env.filters.update(terminal.filters(columns))
     elif fmt == "html":
         env = Sandbox(autoescape=True, **common)
-        env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
+        env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)), alt=terminal.prose)
         env.filters["display"] = lambda t: Markup(_fitted(_mathml(t, display=True), t))
         # A chain of equals signs on one line when it fits the page, as the PDF's \chain
         env.filters["narrow"] = _narrow
@@ -235,7 +235,8 @@ def environment(
         )
     else:
         env = Sandbox(autoescape=False, **common)
-        env.filters.update(text=md_escape, prose=str)
+        # an image's alt text is read, not typeset: its maths as Unicode (τ = 1, not $\tau = 1$)
+        env.filters.update(text=md_escape, prose=str, alt=lambda t: md_escape(terminal.prose(t)))
         env.filters["described"] = lambda t: _code_spans(t, md_escape, lambda p: f"`{p}`")
     if templates is None:  # the shipped templates, compiled once (see template_cache.py)
         env.bytecode_cache = template_cache(env)
