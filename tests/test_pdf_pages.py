@@ -547,3 +547,22 @@ def test_the_marks_that_carry_a_step_s_title_take_no_room(tmp_path: Path) -> Non
     unmarked = _lines(pdf_bytes(d, Options(detail="token", templates=str(plain))), tmp_path)
     assert len(marked) == 8
     assert marked == unmarked
+
+
+def test_a_step_s_words_never_part_across_a_page(tmp_path: Path) -> None:
+    """rope with an introduction a line longer: its head 2 rotated queries, a step too tall to
+    keep whole, ended page 5 in the middle of its caption ("... The token at position" / "p (0
+    for the first) has pair j ..." atop page 6). A step's words now stay together, with the
+    start of its maths; every page begins with a heading or a step's title (continued)."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    from mha_symbolic.spec.attention import example_text
+    from mha_symbolic.spec.input_files import parse_toml
+
+    raw = parse_toml(example_text("rope"), "rope")
+    raw["description"] += " " + "It turns them in a sentence that runs a line on. " * 2
+    d = derive(AttentionSpec.from_dict(raw))
+    pages = _lines(pdf_bytes(d, Options()), tmp_path)
+    titles = [s.title for s in d.steps] + ["Head 1", "Head 2"]
+    firsts = [page[0][0].removesuffix(" (continued)") for page in pages[1:]]
+    assert [first for first in firsts if first not in titles] == []
