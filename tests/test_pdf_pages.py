@@ -370,6 +370,7 @@ def _decimals_apart_pages(pdf: bytes, tmp_path: Path) -> list[int]:
                 "Queries, head 2",
                 "Attention scores, head 2",
                 "Attention weights, head 2",
+                "Output",  # its chosen numbers, kept with the summary, began the last page
             ],
         ),
         ("alibi", ["Concatenated heads"]),
