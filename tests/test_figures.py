@@ -74,3 +74,24 @@ def test_a_head_s_heatmap_comes_once_after_the_weights_it_draws() -> None:
     assert md.count("h1.svg") == 1
     at = md.index("h1.svg")
     assert md.index('id="head1.renormalised"') < at < md.index('id="head1.dropped"')
+
+
+def test_a_heatmap_at_chosen_numbers_names_the_temperature_it_shows() -> None:
+    """temperature's heatmap is drawn at τ = 1 (the solution's chosen value); its caption said
+    only "at the numbers chosen above". It says which, in the caption (maths) and in the image's
+    alt text (read, not typeset: Unicode), in English and in Bengali."""
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    d = derive(AttentionSpec.example("temperature"))
+    md = render(d, "md", Options(), images={1: "h1.svg"})
+    caption = "Attention weights of head 1 at the numbers chosen above, {}: row = query token"
+    assert f"![{caption.format('τ = 1')}" in md
+    assert "*" + caption.format(r"$\tau = 1$") in md
+    html = render(d, "html", Options(), images={1: "h1.svg"})
+    assert f'alt="{caption.format("τ = 1")}' in html
+    bengali = render(d, "md", Options(lang="bn"), images={1: "h1.svg"})
+    assert "*ওপরে বেছে নেওয়া সংখ্যায়, $\\tau = 1$-এ, হেড 1-এর অ্যাটেনশন ওয়েট" in bengali
+    # weights chosen as matrices, no parameter: the caption as before
+    split = render(derive(AttentionSpec.example("eight-tokens-split")), "md", Options(), {1: "a"})
+    assert "*Attention weights of head 1 at the numbers chosen above: row = query token" in split

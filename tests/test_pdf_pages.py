@@ -370,10 +370,13 @@ def _decimals_apart_pages(pdf: bytes, tmp_path: Path) -> list[int]:
                 "Queries, head 2",
                 "Attention scores, head 2",
                 "Attention weights, head 2",
+                "Output",  # its chosen numbers, kept with the summary, began the last page
             ],
         ),
         ("alibi", ["Concatenated heads"]),
-        ("split-scaled", []),  # its steps are short: each goes whole to the next page
+        # its steps are short: each goes whole to the next page; the output's framed note
+        # ("Given as a formula, without numbers") began the last page with no word of whose
+        ("split-scaled", ["Output"]),
         ("two-tokens", []),
     ],
 )
@@ -396,7 +399,8 @@ def test_a_long_step_goes_on_atop_the_next_page_under_its_title_continued(
     assert sum("(continued)" in text for text in words) == len(continued)
     for n in labelled:
         rest = pages[n][1]  # its maths goes on below the title, or its notes or chosen numbers
-        assert rest[1] > LEFT + 15 or rest[0].startswith(("Note:", "With the chosen numbers"))
+        notes = ("Note:", "With the chosen numbers", "Given as a formula")
+        assert rest[1] > LEFT + 15 or rest[0].startswith(notes)
     if name == "rope":  # the decimals of S'_1, whose exact value ended page 3
         assert "≈" in " ".join(text for text, *_ in pages[labelled[0]][1:4])
         assert pages[labelled[0] - 1][-1][0].startswith("cos 2 sin 2 + cos 2φ + sin 2φ")
@@ -450,6 +454,11 @@ def test_a_tall_matrix_of_numbers_is_set_at_its_rows_own_height() -> None:
     exponentials = full_size_fractions(matrix(2, r"\frac{1}{1 + e^{1/16}}"))
     assert r"\\ \noalign{\vskip 0.8ex} \dfrac{1}{1 + e^{1/16}}" in exponentials
     assert r"\noalign" not in full_size_fractions(matrix(2, r"\frac{a}{2}"))
+    # A row of 0s under fractions stands closer to them (not a fraction's height apart)
+    mixed = full_size_fractions(
+        r"\begin{bmatrix} \frac{a}{2} & 1 \\ 0 & 0 \\ \frac{1}{3} & 0 \end{bmatrix}"
+    )
+    assert r"& 1 \\ \noalign{\vskip -1.8ex} 0 & 0 \\ \dfrac{1}{3} & 0" in mixed
     fractions = full_size_fractions(matrix(8, r"\frac{a}{2}"))
     assert fractions.startswith(r"{\def\arraystretch{2.1}\begin{bmatrix} \dfrac{a}{2} & 1")
     # One row has no rows to part: its brackets hug it (one-token's [34] stood in brackets
@@ -547,3 +556,62 @@ def test_the_marks_that_carry_a_step_s_title_take_no_room(tmp_path: Path) -> Non
     unmarked = _lines(pdf_bytes(d, Options(detail="token", templates=str(plain))), tmp_path)
     assert len(marked) == 8
     assert marked == unmarked
+
+
+def test_a_step_s_words_never_part_across_a_page(tmp_path: Path) -> None:
+    """rope with an introduction a line longer: its head 2 rotated queries, a step too tall to
+    keep whole, ended page 5 in the middle of its caption ("... The token at position" / "p (0
+    for the first) has pair j ..." atop page 6). A step's words now stay together, with the
+    start of its maths; every page begins with a heading or a step's title (continued)."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    from mha_symbolic.spec.attention import example_text
+    from mha_symbolic.spec.input_files import parse_toml
+
+    raw = parse_toml(example_text("rope"), "rope")
+    raw["description"] += " " + "It turns them in a sentence that runs a line on. " * 2
+    d = derive(AttentionSpec.from_dict(raw))
+    pages = _lines(pdf_bytes(d, Options()), tmp_path)
+    titles = [s.title for s in d.steps] + ["Head 1", "Head 2"]
+    firsts = [page[0][0].removesuffix(" (continued)") for page in pages[1:]]
+    assert [first for first in firsts if first not in titles] == []
+
+
+def test_rope_in_bengali_fills_its_pages_and_its_summary_keeps_the_output_company(
+    tmp_path: Path,
+) -> None:
+    """The Bengali rope PDF (xelatex) had 9 pages, page 8 42% empty: its output step and the
+    summary kept with it, some 35pt taller than what page 8 had left, went whole to page 9. The
+    summary's heading and table now have less space around them than a step's; they fit, 8 pages."""
+    from mha_symbolic.solution.pdf import bengali_font
+
+    if NO_PDF_TOOLS or shutil.which("xelatex") is None or bengali_font() is None:
+        pytest.skip("xelatex, a Bengali font or pdftotext is not installed")
+    pdf = pdf_bytes(derive(AttentionSpec.example("rope")), Options(lang="bn"))
+    _assert_pages_fill(pdf, tmp_path)
+    pages = _lines(pdf, tmp_path)
+    assert len(pages) == 8
+    assert pages[-1][0][0] == "েহেডর আউটপুট , েহড 2"  # (as pdftotext reads the Bengali)
+    assert _words_end_pages(pdf, tmp_path) == []
+
+
+def test_the_gradients_pdf_fills_its_pages(tmp_path: Path) -> None:
+    """pytorch-style with --gradients: page 19 was 29% empty, its gradient of W_V (a column group
+    of fractions, half its rows 0, a fifth of a page) moved whole to page 20; pages 16 and 17,
+    21% and 18%, likewise. A row of 0s under fractions now stands closer to the row above it, and
+    a long step's short first line ("W̄_V = V̄ᵀX") may end a page, the step going on under its
+    title, continued. Every page but the last two is filled as the examples' are. The page before
+    the last is 27% empty: the last page holds the summary (a third of a page, never alone) with
+    the last step's note, taller than any room a page before it could leave."""
+    if NO_PDF_TOOLS:
+        pytest.skip("pdflatex or pdftotext is not installed")
+    pdf = pdf_bytes(derive(AttentionSpec.example("pytorch-style"), gradients=True), Options())
+    lines = _lines(pdf, tmp_path)
+    height = TEXT_BOTTOM - TEXT_TOP
+    empty = [(TEXT_BOTTOM - page[-1][3]) / height for page in lines]
+    assert len(lines) == 21
+    assert max(empty[:-2]) < 0.2, empty
+    assert empty[-2] < 0.28, empty
+    summary = [text for text, *_ in lines[-1]]
+    assert summary[0] == "Gradient of the input (continued)"
+    assert summary[1].startswith("Note:") and "Summary: the complete pipeline" in summary[3:4]

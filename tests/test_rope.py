@@ -313,3 +313,49 @@ def test_the_latex_compiles_with_pdflatex(tmp_path: Any) -> None:
         timeout=300,
     )
     assert run.returncode == 0, run.stdout[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "words", "said"),
+    [
+        ("halves", "in pairs, the first half with the second", r"(q_{1}, q_{3}),\ (q_{2}, q_{4})"),
+        ("interleaved", "in pairs of neighbours", r"(q_{1}, q_{2}),\ (q_{3}, q_{4})"),
+    ],
+)
+def test_the_rotated_queries_say_in_words_which_features_turn_together(
+    pairs: str, words: str, said: str
+) -> None:
+    """The introduction said it as a spec fragment (``try rope = {pairs = "interleaved"}``); the
+    rotated queries' caption now says it in words and lists the pairs, in every format and in
+    Bengali; the keys' caption (the same way) does not repeat it."""
+    from mha_symbolic.solution.render import render
+    from mha_symbolic.solution.view import Options
+
+    d = derive(AttentionSpec.from_dict(raw_spec(pairs)))
+    md = render(d, "md", Options(), images={})
+    assert f"each query's features turn {words}" in md and f"${said}$." in md
+    assert md.count(said) == 2  # once a head, at its rotated queries
+    assert f"{words}" in render(d, "tex", Options(), images={})
+    assert f"{words}" in render(d, "html", Options(), images={})
+    text = render(d, "text", Options(), images={})
+    assert ("(q₁, q₃), (q₂, q₄)" if pairs == "halves" else "(q₁, q₂), (q₃, q₄)") in text
+    bengali = render(d, "md", Options(lang="bn"), images={})
+    assert ("প্রথম অর্ধেক" if pairs == "halves" else "পাশাপাশি জোড়ায়") in bengali
+    assert f"${said}$।" in bengali
+
+
+def test_a_wide_head_s_pairs_are_said_by_the_first_two_and_the_last() -> None:
+    raw = raw_spec("interleaved")
+    raw["weights"]["w_q"] = raw["weights"]["w_k"] = [[[1] * 8] * E] * 2
+    md = derive(AttentionSpec.from_dict(raw)).to_markdown()
+    assert r"$(q_{1}, q_{2}),\ (q_{3}, q_{4}),\ \dots,\ (q_{7}, q_{8})$" in md
+
+
+def test_no_example_s_words_hold_a_spec_fragment() -> None:
+    """A teacher hands the introduction out: it says the pairing in words, not as TOML."""
+    from mha_symbolic.spec.attention import example_names
+
+    for name in example_names():
+        spec = AttentionSpec.example(name)
+        texts = [spec.description, *(t.get("description", "") for t in spec.translations.values())]
+        assert not [t for t in texts if "= {" in t or '= "' in t], name

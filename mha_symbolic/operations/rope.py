@@ -141,6 +141,19 @@ def pairs_of(width: int, pairs: str) -> list[tuple[int, int]]:
     return [(2 * j, 2 * j + 1) for j in range(half)]
 
 
+def _caption(program: Any, node: Any) -> tuple[dict[str, str], str]:
+    """The rotated queries' caption says in words which features pair up (``_halves``,
+    ``_interleaved``) and lists the pairs, ``(q_{1}, q_{3}),\\ (q_{2}, q_{4})``: the
+    introduction said it as a spec fragment, ``rope = {pairs = "interleaved"}``."""
+    if node.stream != "q":
+        return {}, ""
+    expr = node.expr
+    said = [f"(q_{{{a + 1}}}, q_{{{b + 1}}})" for a, b in pairs_of(expr.shape[1], expr.pairs)]
+    if len(said) > 3:  # a wide head: the first two and the last
+        said = [*said[:2], r"\dots", said[-1]]
+    return {"pairs": r",\ ".join(said)}, f"_{expr.pairs}"
+
+
 def rotate(matrix: Matrix, base: sp.Expr, pairs: str, sign: int = 1) -> Matrix:
     """Row p of ``matrix`` with every feature pair (a, b) turned by sign * its angle at p:
     (x_a cos t - x_b sin t, x_a sin t + x_b cos t)."""
@@ -274,6 +287,7 @@ OPERATION = Operation(
     vjp={Rope: lambda r, e, g: r.vjp(e.arg, e.inverse(g))},
     forms={Rope: _forms},
     scores=_scores,
+    caption=_caption,
     ring_values=True,
     code=_code,
     prelude={"numpy": _ARRAY, "jax": _ARRAY, "torch": _TORCH},

@@ -9,6 +9,7 @@ import sympy as sp
 
 from mha_symbolic.exact.derivation import Derivation, Step
 from mha_symbolic.solution import latex
+from mha_symbolic.solution.chosen import chosen_parameters
 from mha_symbolic.solution.context import Context
 from mha_symbolic.solution.overview import fused_steps, lets, limit, setup, summary
 from mha_symbolic.solution.step_block import shape_text, step_block
@@ -290,14 +291,21 @@ def heatmap(context: Context, step: Step) -> Heatmap | None:
     if context.subterms.free_symbols(step.entries):
         if not drawn or context.images is None:
             return Heatmap(head, None, context.words("text", "heatmap_symbolic", head=head))
-        return Heatmap(
-            head, context.images[head], context.words("text", "heatmap_chosen", head=head)
-        )
+        return Heatmap(head, context.images[head], _chosen_caption(context, head))
     if step.shape == (1, 1):  # one square of colour says nothing the number 1 does not
         return Heatmap(head, None, context.words("text", "heatmap_single", head=head))
     if context.images is not None and head in context.images:
         return Heatmap(head, context.images[head], context.words("text", "heatmap", head=head))
     return None
+
+
+def _chosen_caption(context: Context, head: int) -> str:
+    """The caption of a heatmap drawn at chosen numbers: it names the parameters' values
+    (temperature's said "at the numbers chosen above" and not which τ it shows)."""
+    values = chosen_parameters(context.d, context.chosen)
+    if values is None:
+        return context.words("text", "heatmap_chosen", head=head)
+    return context.words("text", "heatmap_chosen_at", head=head, values=values)
 
 
 def figures(context: Context) -> list[Block]:

@@ -25,6 +25,7 @@ from mha_symbolic.solution.blocks import build
 from mha_symbolic.solution.chosen import chosen_values
 from mha_symbolic.solution.sandbox import FolderLoader, Sandbox
 from mha_symbolic.solution.template_cache import template_cache
+from mha_symbolic.solution.tex_matrices import full_size_fractions
 from mha_symbolic.solution.view import Options, Solution
 
 FORMATS = ("md", "text", "tex", "html", "pdf", "json")
@@ -226,7 +227,7 @@ def environment(
         env.filters.update(terminal.filters(columns))
     elif fmt == "html":
         env = Sandbox(autoescape=True, **common)
-        env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)))
+        env.filters.update(prose=_html_prose, math=lambda t: Markup(_mathml(t)), alt=terminal.prose)
         env.filters["display"] = lambda t: Markup(_fitted(_mathml(t, display=True), t))
         # A chain of equals signs on one line when it fits the page, as the PDF's \chain
         env.filters["narrow"] = _narrow
@@ -235,7 +236,8 @@ def environment(
         )
     else:
         env = Sandbox(autoescape=False, **common)
-        env.filters.update(text=md_escape, prose=str)
+        # an image's alt text is read, not typeset: its maths as Unicode (τ = 1, not $\tau = 1$)
+        env.filters.update(text=md_escape, prose=str, alt=lambda t: md_escape(terminal.prose(t)))
         env.filters["described"] = lambda t: _code_spans(t, md_escape, lambda p: f"`{p}`")
     if templates is None:  # the shipped templates, compiled once (see template_cache.py)
         env.bytecode_cache = template_cache(env)
@@ -275,58 +277,6 @@ def render(
     template = f"derivation.{_TEMPLATE.get(fmt, fmt)}.j2"
     text = environment(fmt, options.templates, options.columns).get_template(template).render(names)
     return full_size_fractions(text) if fmt == "tex" else text
-
-
-_MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.DOTALL)
-
-
-def full_size_fractions(tex: str) -> str:
-    r"""A matrix's fractions at full size (``\dfrac``, as the HTML draws them), its rows apart
-    so that they do not touch: LaTeX sets a matrix's entries in text style, where a/(2a + 1)
-    is script-sized. A tall matrix of plain numbers, its rows close."""
-
-    def spaced(match: re.Match[str]) -> str:
-        body = match.group(0)
-        if r"\\" not in body:
-            # One row has no rows to part: its brackets hug it (one-token's [34], [4  11] stood
-            # in brackets twice their height).
-            return r"{\def\arraystretch{0.8}" + _outer_fractions_full_size(body) + "}"
-        if r"\frac" not in body:
-            # A tall matrix of numbers at the rows' own height, as amsmath sets it: eight rows
-            # 1.3 apart took a fifth of a page each, and pages went a quarter empty before them.
-            tall = body.count(r"\\") >= _TALL_ROWS - 1
-            return r"{\def\arraystretch{1}" + body + "}" if tall else body
-        # A row's strut grows with \arraystretch (a "\\[1ex]" would not part rows this tall).
-        # Exponentials in a fraction (1/(1 + e^{1/16}) over (1 + e^{9/8})/(...)) reach past a
-        # row 2.1 apart: one row's denominator touched the next row's numerator. A little
-        # space goes between the rows themselves there.
-        if "e^{" in body:
-            body = body.replace(" \\\\ ", " \\\\ \\noalign{\\vskip 0.8ex} ")
-        return r"{\def\arraystretch{2.1}" + _outer_fractions_full_size(body) + "}"
-
-    return _MATRIX.sub(spaced, tex)
-
-
-_TALL_ROWS = 6  # a matrix of numbers with this many rows or more is set close
-
-
-_TOKEN = re.compile(r"\\frac|\\left\b|\\right\b|[{}]")
-
-
-def _outer_fractions_full_size(body: str) -> str:
-    r"""Each entry's own fractions as ``\dfrac``; a fraction inside another, or inside a
-    function's argument (sin(1/50) / 2), keeps the smaller size."""
-    out, depth, last = [], 0, 0
-    for match in _TOKEN.finditer(body):
-        token = match.group(0)
-        if token == r"\frac" and depth == 0:
-            out.append(body[last : match.start()] + r"\dfrac")
-            last = match.end()
-        elif token in ("{", r"\left"):
-            depth += 1
-        elif token in ("}", r"\right"):
-            depth -= 1
-    return "".join(out) + body[last:]
 
 
 _TEMPLATE = {"text": "txt"}  # the template's suffix, where it is not the format's name
