@@ -103,3 +103,66 @@ def test_one_vector_named_zero_is_the_first_row() -> None:
     assert [(s.role, s.head, s.row) for s in seen if s.item.rows == (("0.5", "1.5"),)] == [
         ("k", None, 1)
     ]
+
+
+WRITTEN_OUT = r"""# Scaled dot-product attention by hand
+
+$$Q = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix}, \quad
+K = \begin{bmatrix} 0 & 1 \\ 1 & 0 \\ 1 & 1 \end{bmatrix}, \quad
+V = \begin{bmatrix} 1 & 2 \\ 3 & 4 \\ 5 & 6 \end{bmatrix}$$
+
+**Step 1.**
+
+$$QK^T = PRODUCT$$
+
+$$QK^T = \begin{bmatrix} 0 & 1 & 1 \\ 1 & 0 & 1 \\ 1 & 1 & 2 \end{bmatrix}$$
+
+**Step 2: softmax of each row of QK^T divided by sqrt(2).**
+
+$$A = \begin{bmatrix} 0.198 & 0.401 & 0.401 \\ 0.401 & 0.198 & 0.401 \\
+0.248 & 0.248 & 0.503 \end{bmatrix}$$
+
+**Step 3: multiply by V.**
+
+Row 1:
+
+$$= [3.406, \;\; 4.406]$$
+
+Row 3:
+
+$$= [3.510, \;\; 4.510]$$
+"""
+
+
+WRITTEN_OUT = WRITTEN_OUT.replace(  # the two matrices on one line, as the page writes them
+    "PRODUCT",
+    r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix} "
+    r"\begin{bmatrix} 0 & 1 & 1 \\ 1 & 0 & 1 \end{bmatrix}",
+)
+
+
+def test_matrices_side_by_side_are_a_products_operands_and_output_rows_are_rows() -> None:
+    """``QK^T = [Q] [Kᵀ]`` writes the product out: its two matrices are its operands, not the
+    scores (read as scores of shape (3, 2), they made the page claim nothing); the page is
+    checked, a row of A V printed alone as that row of the output."""
+    seen = read(read_document(WRITTEN_OUT, "md")).seen
+    written = [s for s in seen if s.item.shape in ((3, 2), (2, 3)) and "QK" in s.item.statement]
+    assert len(written) == 2 and not [s for s in written if s.role == "scores"], written
+    q = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    k = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    v = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    scores = q @ k.T / np.sqrt(2)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    assert np.allclose(
+        np.round(weights, 3),
+        [[0.198, 0.401, 0.401], [0.401, 0.198, 0.401], [0.248, 0.248, 0.503]],
+        atol=1e-3,
+    )
+    assert np.allclose((weights @ v)[2], [3.510, 4.510], atol=5e-4)
+    claims = _claims(WRITTEN_OUT)
+    assert claims.get("head1.scores") == "exact", claims
+    assert claims.get("head1.weights") == "rounded", claims
+    # Row 3 is A V's to its digits; row 1 (3.406; 3.4067 exactly) is what the weights rounded
+    # to three decimals give: claimed, and not right.
+    assert claims.get("head1.output[3]") == "rounded", claims
+    assert claims.get("head1.output[1]") in ("wrong", "follows"), claims

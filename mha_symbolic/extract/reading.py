@@ -29,9 +29,11 @@ from mha_symbolic.extract.statement_names import (
 from mha_symbolic.extract.table_names import column_name, frame_name
 from mha_symbolic.language.extract_phrases import phrase
 
-# A product's operand; "**" around a value is Markdown bold ("Output: **[0.3, 0.7]**").
-_OPERATOR_END = re.compile(r"(·|@|(?<!\*)\*|\\cdot|\\times|×|\+|-|−|\d|\\odot|\\otimes)\s*$")
-_OPERATOR_START = re.compile(r"\s*(·|@|\*(?!\*)|\\cdot|\\times|×|\+|\\odot|\\otimes|\^|\.T\b|ᵀ)")
+# A product's operand ("**" around a value is Markdown bold), or matrices side by side: "[Q] [Kᵀ]"
+_OPS = r"·|@|\\cdot|\\times|×|\+|\\odot|\\otimes|"
+_OPERATOR_END = re.compile(rf"({_OPS}(?<!\*)\*|-|−|\d)\s*$")
+_AFTER_MATRIX = re.compile(r"\\end\{[pbBvV]?matrix\}\s*$")  # its name is the first's
+_OPERATOR_START = re.compile(rf"\s*({_OPS}\*(?!\*)|\^|\.T\b|ᵀ|\\begin\{{[pbBvV]?matrix\}})")
 _SOFTMAX_ARGUMENT = re.compile(r"softmax\}?\s*\(?\s*$", re.IGNORECASE)
 _FACTOR = re.compile(
     r"(?:\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?))"
@@ -189,8 +191,7 @@ def _siblings(document: Document, seen: list[Seen], tokens: tuple) -> list[Seen]
 
 
 def _next_row(out: list[Seen], last: Seen, current: Seen) -> tuple[Seen, Seen]:
-    """The row after ``last`` for ``current``; ``last`` row 1 when it had none, or only one
-    guessed from the text above (the labels beside the rows say more than a line above them)."""
+    """The row after ``last`` for ``current``; ``last`` row 1 when it had none or a guessed one."""
     if last.row is None or last.row_from:
         out[out.index(last)] = last = replace(last, row=1, row_from="")
     return last, replace(current, row=(last.row or 1) + 1, row_from="")
@@ -288,7 +289,7 @@ def _classify(
         or frame_name(document, item)
         or names(statement[: factor.start()] if factor else statement)
     )
-    if named and annotation(statement):
+    if named and (annotation(statement) or _AFTER_MATRIX.search(statement)):
         return Seen(item, "unnamed", None, None, "", where)
     if not factor and (operand or _OPERATOR_END.search(statement)):
         return Seen(item, "operand", None, None, "", where)
@@ -321,8 +322,7 @@ def _classify(
 
 
 def _labelled(seen: Seen, item: Item, row: int | None) -> Seen:
-    """The one-row array as the row its line's label names (query 1's weights), named by its
-    role; a matrix (``h1: softmax(S_1) = [[...]]``) keeps its reading."""
+    """A one-row array as the row its line's label names (query 1's weights); a matrix keeps it."""
     if row is None or len(item.rows) != 1:
         return seen
     return replace(seen, row=row, row_from="", names=_tags([(seen.role, None, "")]))
