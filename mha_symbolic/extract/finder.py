@@ -9,6 +9,7 @@ import threading
 from dataclasses import replace
 
 from mha_symbolic.errors import SpecError
+from mha_symbolic.extract.align_rows import align_rows
 from mha_symbolic.extract.boxed import boxed_blocks
 from mha_symbolic.extract.cell_values import cell_values
 from mha_symbolic.extract.code_arrays import code_arrays
@@ -109,6 +110,9 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     by_cell = cell_values(text, document.lines)
     items.extend(by_cell)
     taken.extend((item.start, item.end) for item in by_cell)
+    aligned = align_rows(text, taken + [(item.start, item.end) for item in items])
+    items.extend(aligned)
+    taken.extend((item.start, item.end) for item in aligned)
     if len(items) > MAX_ITEMS:
         raise SpecError(
             f"more than {MAX_ITEMS:,} matrices and vectors; at most {MAX_ITEMS:,} are read",
