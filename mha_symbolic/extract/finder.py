@@ -14,6 +14,7 @@ from mha_symbolic.extract.boxed import boxed_blocks
 from mha_symbolic.extract.cell_values import cell_values
 from mha_symbolic.extract.code_arrays import code_arrays
 from mha_symbolic.extract.formats import Document
+from mha_symbolic.extract.inline_indexed import inline_indexed
 from mha_symbolic.extract.items import Item, Rows, Text, Unread, entry, joined, transposed
 from mha_symbolic.extract.layouts import side_by_side
 from mha_symbolic.extract.legacy_torch import legacy_torch_blocks
@@ -111,6 +112,7 @@ def _find_items(document: Document) -> tuple[Text, list[Item]]:
     items.extend(by_cell)
     taken.extend((item.start, item.end) for item in by_cell)
     aligned = align_rows(text, taken + [(item.start, item.end) for item in items])
+    aligned += inline_indexed(text, lines, taken + [(i.start, i.end) for i in [*items, *aligned]])
     items.extend(aligned)
     taken.extend((item.start, item.end) for item in aligned)
     if len(items) > MAX_ITEMS:
