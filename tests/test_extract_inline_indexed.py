@@ -6,11 +6,14 @@ with numpy."""
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mha_symbolic import check
 from mha_symbolic.extract import extract_all
 from mha_symbolic.extract.finder import find_items
 from mha_symbolic.extract.formats import read_document
+from mha_symbolic.extract.spans import Taken
 
 LOGITS = np.array([3.0, -2.0, 0.5])
 SHARES = np.exp(LOGITS) / np.exp(LOGITS).sum()
@@ -44,5 +47,20 @@ def test_latex_names_subscripts_and_indices_from_zero() -> None:
 
 
 def test_other_names_indices_out_of_order_or_arithmetic_make_no_vector() -> None:
-    for given in ("a_1 = 0.5, b_2 = 0.7", "z_1 = 0.5, z_3 = 0.7", "z_1 = 0.5 + 1, z_2 = 0.7 * 2"):
-        assert _vectors(_page(given, "none")) == [], given
+    for line in ("a_1 = 0.5, b_2 = 0.7", "z_1 = 0.5, z_3 = 0.7", "z_1 = 0.5 + 1, z_2 = 0.7 * 2"):
+        assert _vectors(_page(line, "none")) == [], line
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8)), max_size=12),
+    st.integers(0, 70),
+    st.integers(1, 8),
+)
+def test_a_span_meets_the_spans_read_as_a_scan_of_them_says(
+    spans: list[tuple[int, int]], start: int, width: int
+) -> None:
+    """The bisection over merged spans that keeps a page of many prints linear answers as
+    comparing the span with every span read."""
+    read = [(a, a + w) for a, w in spans]
+    expected = any(a < start + width and start < b for a, b in read)
+    assert Taken(read).meets(start, start + width) == expected

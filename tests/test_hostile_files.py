@@ -79,6 +79,9 @@ CASES = [
     Case("derive_onto_a_link_loop", ("derive", "--example", E, "--format", "md", "-o", "{tmp}/a"), "mha-symbolic: {tmp}/a: cannot write: Too many levels of symbolic links", links={"a": "b", "b": "a"}),
     Case("stdin_closed_derive", ("derive", "-"), "mha-symbolic: <stdin>: standard input is closed; give a spec file", stdin="closed"),
     Case("stdin_closed_claims", ("check", "--example", E, "--claims", "-"), "mha-symbolic: <stdin>: standard input is closed; give a spec file", stdin="closed"),
+    # 20,000 lines of indexed values and 20,000 alignments: the readers stay linear (a
+    # quadratic overlap test took 31 s here), and the page is refused in one line
+    Case("check_40000_indexed_values", ("check", "{tmp}/many.md"), "mha-symbolic: {tmp}/many.md: more than 2,000 matrices and vectors; at most 2,000 are read", files={"many.md": "# softmax\n" + "z_1 = 0.1, z_2 = 0.4\n$$\\begin{align*} e^{0.1} &= 1.1052 \\\\ e^{0.2} &= 1.2214 \\end{align*}$$\n" * 20000}),
     Case("toml_integer_of_5000_digits", ("derive", "{tmp}/big.toml"), "mha-symbolic: {tmp}/big.toml: an integer of more than 4,300 digits; at most 1,000 digits are read", files={"big.toml": "x = [[" + "7" * 5000 + "]]\n"}),
     Case("assumed_unknown_key", ("check", "{tmp}/a.toml"), "mha-symbolic: {tmp}/a.toml: [assumed] unknown step key 'head9.weights'; did you mean 'head1.weights'?", files={"a.toml": SPEC + '[assumed]\n"head9.weights" = "[[0.5, 0.5], [0.5, 0.5]]"\n'}),
     _tpl("tpl_include_a_link_out", "{% include 'leak.txt' %}\n", message="mha-symbolic: {tmp}/t/leak.txt: template 'leak.txt' " + OUT_OF, links={"t/leak.txt": "/etc/passwd"}),

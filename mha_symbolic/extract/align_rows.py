@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from mha_symbolic.extract.items import Item, Text, entry
+from mha_symbolic.extract.spans import Taken
 
 # Each \begin paired with the next \end of its kind in one pass (never a search to the page's
 # end from every \begin: a page of unclosed alignments takes linear time)
@@ -58,9 +59,10 @@ def align_rows(text: Text, taken: list[tuple[int, int]]) -> list[Item]:
         else:
             chains.append(own)
     items = []
+    read = Taken(taken)
     for group in chains:
         for run in _runs(group):
-            if any(a <= run[0].start < b or a < run[-1].end <= b for a, b in taken):
+            if read.meets(run[0].start, run[-1].end):
                 continue
             rows = (tuple(c.value for c in run),)
             line = text.line_of(run[0].start)

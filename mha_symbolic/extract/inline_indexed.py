@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from mha_symbolic.extract.items import Item, Text, entry
+from mha_symbolic.extract.spans import Taken
 
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 _GIVEN = re.compile(
@@ -33,12 +34,13 @@ class _Given:
 def inline_indexed(text: Text, lines: list[str], taken: list[tuple[int, int]]) -> list[Item]:
     """One vector for each run on a line (see the module's docstring)."""
     items: list[Item] = []
+    read = Taken(taken)
     for number, line in enumerate(lines):
         if len(line) > _LONGEST or ("=" not in line and "≈" not in line and "approx" not in line):
             continue
         given = [_given(text.starts[number], m) for m in _GIVEN.finditer(line)]
         for run in _runs([g for g in given if g is not None]):
-            if any(a < run[-1].end and run[0].start < b for a, b in taken):
+            if read.meets(run[0].start, run[-1].end):
                 continue
             rows = (tuple(g.value for g in run),)
             statement = line[: run[0].start - text.starts[number]]
