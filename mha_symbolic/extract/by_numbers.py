@@ -156,14 +156,15 @@ def _roles(
 
 
 def _other_scale(inference: Inference) -> set[int]:
-    """Softmax weights of one example computed with a scale other than that of its last
-    ones ("without the scale" first, then divided by √d_k)."""
+    """Softmax weights (or masked scores) of one example computed with a scale other than
+    that of its last ones ("without the scale" first, then divided by √d_k)."""
     out: set[int] = set()
     for members in inference.components:
         last = inference.scale_in(members)
         for index in members:
+            masked = index in inference.chosen and inference.chosen[index].node.kind == "mask"
             weights = index in inference.chosen and _is_softmax(inference, index)
-            if weights and inference.scaling(index) != last:
+            if (weights or masked) and inference.scaling(index) != last:
                 out.add(index)
     return out
 

@@ -61,7 +61,7 @@ def _own_inputs(seen: list[Seen], found: Sequence[Example]) -> bool:
         return False
     if any(seen[p].head is not None for h in held for p in h):
         return False  # the heads of one layer, each from its own slice
-    return all(any(seen[p].role in ("x", "q") for p in h) for h in held)
+    return all(any(seen[p].role in ("x", "q", "scores") for p in h) for h in held)
 
 
 def _steps(s: Seen) -> bool:
