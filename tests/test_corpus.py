@@ -56,7 +56,7 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # Session 32: the ninth batch and two pages of the eleventh moved here: 6482 of 8417; after
 # the round's last reading, 6522 of 8417.
 # Session 33: the thirteenth batch and five pages of the eleventh moved here (refused pages
-# mostly, to be studied): 6579 of 9042; after the round's readings, 6749 of 9042.
+# mostly, to be studied): 6579 of 9042; after the round's readings, 6746 of 9042.
 DEV_FLOOR = 0.745
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has

@@ -73,11 +73,13 @@ def test_a_slip_in_one_cell_is_found(tmp_path: Path) -> None:
     assert claims["head1.exp"] in ("exact", "rounded"), claims
 
 
-def test_a_loop_or_a_broken_run_of_indices_is_no_vector(tmp_path: Path) -> None:
+def test_a_loop_a_broken_run_or_another_print_between_is_no_vector(tmp_path: Path) -> None:
     looped = [("z = [-1.0, 1.0, 5.0]", "")]
     looped += [(f"for i in range(1):\n    exp(z[{i}])", repr(float(e))) for i, e in enumerate(EXPS)]
     skipped = [("z = [-1.0, 1.0, 5.0]", "")]
     skipped += [(f"exp(z[{i}])", repr(float(EXPS[i]))) for i in (0, 2)]
-    for name, cells in (("looped", looped), ("skipped", skipped)):
+    between = [("z = [-1.0, 1.0, 5.0]", ""), ("exp(z[0])", repr(float(EXPS[0])))]
+    between += [("len(z)", "3"), ("exp(z[1])", repr(float(EXPS[1])))]
+    for name, cells in (("looped", looped), ("skipped", skipped), ("between", between)):
         _, items = find_items(read_document(_notebook(tmp_path / f"{name}.ipynb", cells)))
         assert not [item for item in items if item.kind == "lines"], name

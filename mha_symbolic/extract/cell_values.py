@@ -43,7 +43,12 @@ class _Shown:
 
 def cell_values(text: Text, lines: Sequence[Line]) -> list[Item]:
     """One vector for every run of cells alike (see the module's docstring)."""
-    shown = [s for cell in _cells(lines) for s in _shown(text, lines, *cell)]
+    shown: list[_Shown] = []
+    for code, output in _cells(lines):
+        own = _shown(text, lines, code, output)
+        if not own and any(lines[k].text.strip() for k in output):  # another print between
+            own = [_Shown(f"#{output[0]}", -1, "", 0, 0, output[0])]
+        shown.extend(own)
     items: list[Item] = []
     index = 0
     while index < len(shown):

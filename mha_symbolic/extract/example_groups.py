@@ -53,15 +53,20 @@ def _apart(seen: list[Seen], found: Sequence[Example]) -> bool:
 
 
 def _own_inputs(seen: list[Seen], found: Sequence[Example]) -> bool:
-    """Whether each example starts from inputs of its own (an X or a Q no other example
-    holds) and no two share a print: the same steps run again on new numbers (a notebook's
+    """Whether each example starts from inputs of its own (an X, a Q or scores no other
+    example holds) and no two share a print: the same steps run again on new numbers (a notebook's
     numpy run, then its torch run with new random weights)."""
     held = [set(e.seen) for e in found]
     if sum(len(h) for h in held) != len(set().union(*held)) or any(e.heads != 1 for e in found):
         return False
     if any(seen[p].head is not None for h in held for p in h):
         return False  # the heads of one layer, each from its own slice
-    return all(any(seen[p].role in ("x", "q", "scores") for p in h) for h in held)
+    return all(any(_own_input(seen[p]) for p in h) for h in held)
+
+
+def _own_input(s: Seen) -> bool:
+    """An X or a Q, or a whole matrix of scores printed (not one query's row of them)."""
+    return s.role in ("x", "q") or (s.role == "scores" and s.row is None and len(s.item.rows) > 1)
 
 
 def _steps(s: Seen) -> bool:

@@ -34,7 +34,7 @@ _TAIL = re.compile(r"[^\w\[\]({}.,;:=]*")
 # Numbers worked into another on the line: an operator between two, or a power, then "="
 _CHAIN = re.compile(r"(?:#[-+*/×·÷]#|\^#|\bexp\(#).*[=≈]")
 _QUOTES = "'\"`‘’“” "
-_ROUNDED = re.compile(r"=\s*#?[^=≈]*≈\s*[-+−]?[\d.]+\s*(?P<percent>\(\s*[\d.]+\s*%\s*\))?\s*$")
+_ROUNDED = re.compile(r"=\s*[^=≈]*≈\s*[-+−]?[\d.]+\s*(?P<percent>\(\s*[\d.]+\s*%\s*\))?\s*$")
 # An indexed name: "s₂₁", "w_{21}", "z_1", "- a13" (the stem and its index)
 _INDEXED = re.compile(r"^(?:[-*•]\s*)?(?P<stem>[A-Za-zα-ωΑ-Ω]+)_?\{?(?P<index>[0-9₀-₉]{1,3})\}?$")
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
