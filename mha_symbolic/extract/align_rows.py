@@ -41,20 +41,18 @@ class _Chain:
     value: str
     start: int  # the value's offsets in the joined text
     end: int
-    environment: int  # the alignment's start
 
 
 def align_rows(text: Text, taken: list[tuple[int, int]]) -> list[Item]:
     """One vector for each run of chains of one symbol (see the module's docstring)."""
     chains: list[list[_Chain]] = []
     for start, inner, end in _environments(text.body):
-        own = _chains(text.body[inner:end], inner, start)
+        own = _chains(text.body[inner:end], inner)
         if not own:
             continue
         previous = chains[-1][-1] if chains else None
         between = text.body[previous.end : start] if previous else ""
-        alone = previous is not None and len(chains[-1]) >= 1 and len(own) == 1
-        if alone and previous and _joins(previous, own[0], between):
+        if previous is not None and len(own) == 1 and _joins(previous, own[0], between):
             chains[-1].append(own[0])
         else:
             chains.append(own)
@@ -85,7 +83,7 @@ def _environments(body: str) -> list[tuple[int, int, int]]:
     return out
 
 
-def _chains(body: str, offset: int, environment: int) -> list[_Chain]:
+def _chains(body: str, offset: int) -> list[_Chain]:
     out: list[_Chain] = []
     at = 0
     rows: list[tuple[str, int]] = []
@@ -109,7 +107,7 @@ def _chains(body: str, offset: int, environment: int) -> list[_Chain]:
             continue
         begin = start + len(row) - len(right) + found.start("value")
         symbol = _SCRIPT.sub("", label).strip()
-        chain = _Chain(symbol, label, value, begin, begin + len(found.group("value")), environment)
+        chain = _Chain(symbol, label, value, begin, begin + len(found.group("value")))
         if out and out[-1].label == label:
             out[-1] = chain  # the same chain, one step further: its last value
         else:

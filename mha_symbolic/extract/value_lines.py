@@ -17,12 +17,12 @@ numbers are printed to different decimals is not one print: none of them is read
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mha_symbolic.extract.items import Item, Text, entry
+from mha_symbolic.extract.spans import Taken
 
 _RUN_MIN = 2
 _LONGEST_LABEL = 40
@@ -57,9 +57,8 @@ def value_lines(
     """Every run of lines alike outside the spans already read: a vector for each number
     the lines print (a column of them), or (runs of the same labels, each under its own
     header line) a matrix. ``blocks``: each line's cell and output (a run stays in one)."""
-    spans = _merged(taken)
-    starts = [a for a, _ in spans]
-    found = [_read(text, number, line, spans, starts) for number, line in enumerate(lines)]
+    read = Taken(taken)
+    found = [_read(text, number, line, read) for number, line in enumerate(lines)]
     block_of = list(blocks)
     runs = _runs(found, block_of)
     heads = _Headers(lines, found, block_of)
@@ -75,9 +74,7 @@ def value_lines(
     return items
 
 
-def _read(
-    text: Text, number: int, line: str, read: list[tuple[int, int]], starts: list[int]
-) -> _Line | None:
+def _read(text: Text, number: int, line: str, read: Taken) -> _Line | None:
     if "[" in line or len(line) > 200:
         return None
     head = _LABEL.match(line)
@@ -93,7 +90,7 @@ def _read(
     for match in found:
         value = entry(match.group())
         start = text.starts[number] + head.end() + match.start()
-        if value is None or _inside(read, starts, start):
+        if value is None or read.meets(start, start + 1):
             return None
         values.append(value)
         spans.append((start, start + len(match.group())))
@@ -121,23 +118,6 @@ def _read(
     return _Line(
         number, label, "#".join(key), tuple(values), tuple(spans), tuple(words), tuple(percent)
     )
-
-
-def _merged(taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The spans already read as disjoint spans in order (a table's lists lie inside it)."""
-    out: list[tuple[int, int]] = []
-    for a, b in sorted(taken):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
-
-
-def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
-    """Whether an offset falls in a span already read (disjoint spans, in order)."""
-    at = bisect.bisect_right(starts, offset) - 1
-    return at >= 0 and spans[at][0] <= offset < spans[at][1]
 
 
 def _runs(found: list[_Line | None], block_of: list[object]) -> list[list[_Line]]:
