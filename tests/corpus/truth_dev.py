@@ -28,6 +28,7 @@ from tests.corpus.dev_seen_judge10d import DEV_SEEN_JUDGE10D
 from tests.corpus.dev_seen_judge11 import DEV_SEEN_JUDGE11
 from tests.corpus.dev_seen_judge11a import DEV_SEEN_JUDGE11A
 from tests.corpus.dev_seen_judge13 import DEV_SEEN_JUDGE13
+from tests.corpus.dev_seen_judge15 import DEV_SEEN_JUDGE15
 from tests.corpus.helpers import array, causal, given, grid, row, rows, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -1508,5 +1509,6 @@ DOCS: list[Doc] = [
     *DEV_SEEN_JUDGE11,
     *DEV_SEEN_JUDGE11A,
     *DEV_SEEN_JUDGE13,
+    *DEV_SEEN_JUDGE15,
     *DEV_SEEN_JUDGE10D,
 ]

@@ -1,6 +1,7 @@
-"""The fifteenth batch of held-out documents, continued (see tests/corpus/heldout_judge15.py): an
-interactive demo page whose stored HTML shows its computed fields before any script filled them, and
-a course blog post whose printed softmax weights are not the softmax of its scores."""
+"""Development documents: the fifteenth held-out batch, continued (see
+tests/corpus/dev_seen_judge15.py): an interactive demo page whose stored HTML shows its computed
+fields before any script filled them, and a course blog post whose printed softmax weights are not
+the softmax of its scores."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def _sd_weight(k: int) -> Printed:
 
 
 DEMO_PAGE = Doc(
-    file="heldout/en-html-demo-page-softmax-attention-unrendered-zero-fields.html",
+    file="dev/en-html-demo-page-softmax-attention-unrendered-zero-fields.html",
     url="https://studyai.pages.dev/misc/softmax-attention-demo.html",
     kind="interactive-page",
     language="en",
@@ -72,12 +73,12 @@ DEMO_PAGE = Doc(
         "The static HTML of an interactive demo page (transcribed as the stored copy shows it, "
         "before any script runs): a query 'Apple' [1.0, 0.2], three keys [0.9, 0.1], "
         "[0.1, 0.9], [-0.5, 0.2] and one-hot values, with cards for the three raw scores, the "
-        "three softmax weights and the output. Mistakes: every computed card reads 0.00 — the "
+        "three softmax weights and the output. The mistakes: every computed card reads 0.00 — the "
         "scores are Q . K = 0.92, 0.28, -0.46 (3 wrong), the weights softmax of those scores "
         "= [0.562, 0.296, 0.141] (3 wrong; softmax of the printed zeros would be 1/3 each, so "
         "they do not follow either); the output [0.0, 0.0, 0.0] is the weighted sum of the "
         "printed zero weights, so it follows from them (true [0.562, 0.296, 0.141]; 3 follow). "
-        "0 right, 6 wrong, 3 follow."
+        "The printed results are wrong: 0 right, 6 wrong, 3 follow."
     ),
 )
 
@@ -100,7 +101,7 @@ def _lx_weights(t: float) -> Printed:
 
 
 TEMPERATURE_POST = Doc(
-    file="heldout/en-md-course-blog-softmax-temperature-attention-printed-weights-off.md",
+    file="dev/en-md-course-blog-softmax-temperature-attention-printed-weights-off.md",
     url="https://learnixo.io/blog/ta-softmax-temp",
     kind="blog",
     language="en",
@@ -129,7 +130,7 @@ TEMPERATURE_POST = Doc(
     notes=(
         "A course blog post (transcribed to Markdown with its Python block; the stored copy ends "
         "at the section on the sqrt(d_k) scale) on softmax temperature in attention, with the "
-        "scores [2.0, 1.0, 0.1, -1.0] throughout. Mistakes: the weights are printed as [0.65, "
+        "scores [2.0, 1.0, 0.1, -1.0] throughout. The mistakes: the weights are printed as [0.65, "
         "0.24, 0.09, 0.02], but softmax of the scores is [0.638, 0.235, 0.095, 0.032] (4 wrong; "
         "their sum 1.0 is right), and the code's printed outputs for T = 0.1, 0.5, 1, 2, 10 "
         "are not softmax(scores / T) rounded to three decimals: T=0.1 gives [1.000, 0.000, "
@@ -139,4 +140,4 @@ TEMPERATURE_POST = Doc(
     ),
 )
 
-JUDGE_DOCS_15B: list[Doc] = [DEMO_PAGE, TEMPERATURE_POST]
+DEV_SEEN_JUDGE15B: list[Doc] = [DEMO_PAGE, TEMPERATURE_POST]
