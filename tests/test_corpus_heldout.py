@@ -118,6 +118,12 @@ EXPECTED = {
     "heldout/it-html-blog-transformer-cat-drinks-milk-qk-table-not-from-vectors.html": (0, 1, 0),
     "heldout/en-html-demo-page-softmax-attention-unrendered-zero-fields.html": (0, 6, 3),
     "heldout/en-md-course-blog-softmax-temperature-attention-printed-weights-off.md": (3, 22, 0),
+    # seventeenth batch (web pages outside GitHub)
+    "heldout/en-html-interactive-visual-eight-words-qkv-table-percent-weights-output.html": (
+        10,
+        0,
+        0,
+    ),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,

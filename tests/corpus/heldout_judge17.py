@@ -1,0 +1,69 @@
+"""The seventeenth batch of held-out documents: web pages outside GitHub (interactive visuals and
+lessons, tutorials, a gist, blog and wiki notes, in English, Japanese, Chinese and German) nobody
+tuned `check` to, each transcribed into tests/data/corpus/heldout/ (numbers, notation and layout
+kept, prose rewritten), with the truth computed independently with numpy from the numbers each
+page prints. Registered in tests/corpus/truth_heldout.py; the oracle's counts per document are in
+tests/test_corpus_heldout.py (EXPECTED). Continued in tests/corpus/heldout_judge17b.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.heldout_help import block, given, one, settled, values
+from tests.corpus.heldout_judge17b import JUDGE_DOCS_17B
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- English interactive visual: eight words, a Q/K/V table, one query's weights in percent -----
+
+_GQ_TABLE = block(
+    "[0.95, -0.90] [0.37, -1.25] [0.04, -1.31] [-0.30, -1.27]\n"
+    "[-0.95, 0.80] [-0.42, 1.17] [-0.11, 1.24] [0.22, 1.22]\n"
+    "[-0.85, -0.75] [-1.11, -0.22] [-1.13, 0.07] [-1.07, 0.36]\n"
+    "[-0.85, 0.95] [-0.26, 1.25] [0.07, 1.27] [0.40, 1.21]\n"
+    "[-0.20, 0.00] [-0.17, 0.10] [-0.14, 0.14] [-0.10, 0.17]\n"
+    "[-0.80, 0.90] [-0.24, 1.18] [0.07, 1.20] [0.38, 1.14]\n"
+    "[-0.75, -0.85] [-1.07, -0.36] [-1.13, -0.07] [-1.11, 0.22]\n"
+    "[0.85, -0.75] [0.36, -1.07] [0.07, -1.13] [-0.22, -1.11]"
+)
+_GQ = values(_GQ_TABLE)
+_GQ_WEIGHTS = one("34", "3", "7", "4", "9", "4", "8", "30")
+_GQ_OUT = one("-0.319", "-0.580")
+_GQ_HALVES = {"q": 0.005, "k": 0.005, "v": 0.005}
+
+
+def _gq_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["q"][:1] @ x["k"].T / np.sqrt(2.0))
+
+
+GLOQO = Doc(
+    file="heldout/en-html-interactive-visual-eight-words-qkv-table-percent-weights-output.html",
+    url="https://www.gloqo.ai/visuals/attention/",
+    kind="interactive-visual",
+    language="en",
+    inputs={"q": _GQ[:, 2:4], "k": _GQ[:, 4:6], "v": _GQ[:, 6:8]},
+    printed=(
+        given(_GQ_TABLE, "embedding, Q, K, V of the eight words (the projections not printed)"),
+        Printed(
+            _GQ_WEIGHTS,
+            settled(lambda x: 100.0 * _gq_weights(x), _GQ_HALVES, _GQ_WEIGHTS),
+            "the query angry's weights, in percent",
+        ),
+        given(one("0.95", "-0.90", "0.37", "-1.25", "0.04", "-1.31", "-0.30", "-1.27"), "angry"),
+        Printed(_GQ_OUT, settled(lambda x: _gq_weights(x) @ x["v"], _GQ_HALVES, _GQ_OUT), "output"),
+        given(one("0", "1"), "the softmax lies between 0 and 1"),
+    ),
+    notes=(
+        "An interactive page (HTML; a table of words with their 2-d embedding, Q, K and V "
+        "printed to two decimals, the projection matrices never printed) with the detail of one "
+        "query: angry's weights over the eight words as whole percents (34%, 3%, ...) and its "
+        "output [-0.319, -0.580]. The truth is softmax(q k^T / sqrt(2)) from the printed Q and "
+        "K, allowing for their rounding to two decimals (without the division by sqrt(2) the "
+        "weights would be 43% ... 35%). All right: 10 right."
+    ),
+)
+
+JUDGE_DOCS_17: list[Doc] = [
+    GLOQO,
+    *JUDGE_DOCS_17B,
+]
