@@ -124,6 +124,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-html-simulation-tutorial-the-cat-sat-query-projection-dot-arithmetic.html": (
+        6,
+        0,
+        0,
+    ),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,

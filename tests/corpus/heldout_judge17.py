@@ -63,7 +63,58 @@ GLOQO = Doc(
     ),
 )
 
+# --- English simulation tutorial: "The cat sat on the mat", the query of sat worked by hand ------
+
+_ST_X = block(
+    "[0.20, 0.80, 0.10]\n[0.90, 0.10, 0.40]\n[0.60, 0.70, 0.50]\n"
+    "[0.10, 0.40, 0.80]\n[0.20, 0.60, 0.20]\n[0.80, 0.20, 0.70]"
+)
+_ST_WQ = [("0.90", "0.20", "0.10"), ("0.10", "0.80", "0.30"), ("0.20", "0.40", "0.90")]
+
+
+def _st_query(x: Arrays) -> np.ndarray:
+    return (x["x"][2] @ x["wq"]).reshape(1, 3)
+
+
+def _st_line(i: int) -> tuple[Printed, Printed]:
+    operands = one(
+        str(i), str(i), *(t for pair in zip(("0.60", "0.70", "0.50"), _ST_WQ[i]) for t in pair)
+    )
+    result = one(("0.73", "0.77", "0.85")[i])
+    return (
+        given(operands, f"Q(sat)[{i}] = X(sat) dot W_Q[:,{i}], operands"),
+        Printed(result, lambda x: _st_query(x)[:, i : i + 1], f"Q(sat)[{i}]"),
+    )
+
+
+SHARETECHNOTE = Doc(
+    file="heldout/en-html-simulation-tutorial-the-cat-sat-query-projection-dot-arithmetic.html",
+    url="https://www.sharetechnote.com/html/WebProgramming/Websim_TfQKV.html",
+    kind="html-tutorial",
+    language="en",
+    inputs={
+        "x": values(_ST_X),
+        "wq": np.array([[float(t) for t in col] for col in _ST_WQ]).T,
+    },
+    printed=(
+        given(_ST_X, "the six input vectors"),
+        given(one("0.60", "0.70", "0.50"), "X(sat) again"),
+        Printed(one("0.73", "0.77", "0.85"), _st_query, "Q(sat) = X(sat) W_Q"),
+        *_st_line(0),
+        *_st_line(1),
+        *_st_line(2),
+    ),
+    notes=(
+        "A web-simulation tutorial (HTML, prose numbers; only its opening is transcribed, up to "
+        "where the keys begin): six 3-d input vectors for 'The cat sat on the mat', and the "
+        "query of sat worked out entry by entry, each line printing the column of W_Q it uses "
+        "(0.60(0.90)+0.70(0.20)+0.50(0.10) = 0.73, ...); W_Q is read from those columns. "
+        "All right: 6 right."
+    ),
+)
+
 JUDGE_DOCS_17: list[Doc] = [
     GLOQO,
+    SHARETECHNOTE,
     *JUDGE_DOCS_17B,
 ]
