@@ -129,6 +129,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-html-interactive-lesson-scaled-scores-grid-two-decimals-table-three.html": (
+        16,
+        0,
+        0,
+    ),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,

@@ -113,8 +113,44 @@ SHARETECHNOTE = Doc(
     ),
 )
 
+# --- English interactive lesson: scaled scores as a two-decimal grid and a three-decimal table --
+
+_CV_TABLE = block(
+    "0.226 0.827 0.029 0.630\n0.413 0.820 0.094 0.587\n"
+    "0.847 0.349 -0.078 0.955\n-0.070 0.648 0.056 0.200"
+)
+_CV_GRID = block(
+    "0.23 0.83 0.03 0.63\n0.41 0.82 0.09 0.59\n0.85 0.35 -0.08 0.96\n-0.07 0.65 0.06 0.20"
+)
+
+CS_VISUALIZATIONS = Doc(
+    file="heldout/en-html-interactive-lesson-scaled-scores-grid-two-decimals-table-three.html",
+    url="https://cs-visualizations.com/algorithms/ai-ml/transformers/softmax-output",
+    kind="interactive-lesson",
+    language="en",
+    inputs={"s": values(_CV_TABLE)},
+    printed=(
+        given(one("12", "15", "1", "7"), "duration 12-15 min, step 1/ 7"),
+        given(one("4", "4"), "a 4x4 matrix"),
+        Printed(
+            _CV_GRID,
+            settled(lambda x: x["s"], {"s": 5e-4}, _CV_GRID),
+            "Scaled Scores = Q K^T / sqrt(d_k), the grid",
+        ),
+        given(one("4", "4"), "4 x 4"),
+        given(_CV_TABLE, "the score matrix table (three decimals)"),
+    ),
+    notes=(
+        "The first step of an interactive lesson (HTML): the scaled scores Q K^T / sqrt(d_k) of "
+        "'The cat sat down' shown twice, as a grid to two decimals and as a labelled table to "
+        "three (Q and K are not printed, so the table is taken as given and the grid is checked "
+        "as its rounding; 0.955 shows as 0.96). All right: 16 right."
+    ),
+)
+
 JUDGE_DOCS_17: list[Doc] = [
     GLOQO,
     SHARETECHNOTE,
+    CS_VISUALIZATIONS,
     *JUDGE_DOCS_17B,
 ]
