@@ -134,6 +134,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-html-kv-cache-console-causal-attention-distribution-labels-tooltips.html": (
+        15,
+        0,
+        0,
+    ),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,

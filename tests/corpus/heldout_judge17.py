@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import block, given, one, settled, values
+from tests.corpus.heldout_help import Truth, block, given, one, settled, values
 from tests.corpus.heldout_judge17b import JUDGE_DOCS_17B
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
@@ -148,9 +148,57 @@ CS_VISUALIZATIONS = Doc(
     ),
 )
 
+# --- English console page: a causal attention distribution, cell labels and hover tooltips -----
+
+_PD_TIPS = (
+    ("1.000",),
+    ("0.640", "0.360"),
+    ("0.450", "0.320", "0.230"),
+    ("0.720", "0.150", "0.080", "0.050"),
+    ("0.220", "0.280", "0.250", "0.150", "0.100"),
+)
+_PD_LABELS = (
+    ("1.00",),
+    ("0.64", "0.36"),
+    ("0.45", "0.32", "0.23"),
+    ("0.72", "0.15", "0.08", "0.05"),
+    ("0.22", "0.28", "0.25", "0.15", "0.10"),
+)
+
+
+def _pd_cell(i: int, j: int) -> Truth:
+    return lambda x: x[f"t{i}"][:, j : j + 1]
+
+
+def _pd_printed() -> tuple[Printed, ...]:
+    out: list[Printed] = []
+    for i, (labels, tips) in enumerate(zip(_PD_LABELS, _PD_TIPS, strict=True)):
+        for j, (label, tip) in enumerate(zip(labels, tips, strict=True)):
+            out.append(Printed(one(label), _pd_cell(i, j), f"row {i + 1}, key {j + 1}"))
+            out.append(given(one(tip), "its tooltip"))
+    return tuple(out)
+
+
+PIERCE = Doc(
+    file="heldout/en-html-kv-cache-console-causal-attention-distribution-labels-tooltips.html",
+    url="https://api.pierce.dev/kv_cache_attention?console=attention_distribution",
+    kind="interactive-console",
+    language="en",
+    inputs={f"t{i}": np.array([[float(t) for t in tips]]) for i, tips in enumerate(_PD_TIPS)},
+    printed=_pd_printed(),
+    notes=(
+        "A console page of a KV-cache demo (HTML grid): a causal attention distribution over "
+        "five tokens, each allowed cell showing its weight to two decimals with a tooltip to "
+        "three ('sat → John: 0.640'), masked cells as dashes. No scores are printed, so the "
+        "tooltips are taken as given and the labels are checked as their rounding (every row "
+        "sums to 1). All right: 15 right."
+    ),
+)
+
 JUDGE_DOCS_17: list[Doc] = [
     GLOQO,
     SHARETECHNOTE,
     CS_VISUALIZATIONS,
+    PIERCE,
     *JUDGE_DOCS_17B,
 ]
