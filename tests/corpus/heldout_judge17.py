@@ -195,10 +195,49 @@ PIERCE = Doc(
     ),
 )
 
+# --- English gist: a masked softmax in PyTorch, the example's results in comments ---------------
+
+_MS_A = one("0.1218", "0.7097", "0.4001")
+_MS_C = one("0.0000", "0.5768", "0.4232")
+
+
+def _ms_masked(x: Arrays, mask: np.ndarray) -> np.ndarray:
+    return softmax(np.where(mask, -np.inf, x["a"]))
+
+
+GIST = Doc(
+    file="heldout/en-md-gist-pytorch-masked-softmax-boolean-mask-example-comments.md",
+    url="https://gist.github.com/wisnunugroho21/3d69aa096e2ebcf54b886d63e53d42f1",
+    kind="gist",
+    language="en",
+    inputs={"a": values(_MS_A)},
+    printed=(
+        given(one("-1"), "dim = -1"),
+        given(one("1", "3"), "torch.rand(1, 3)"),
+        given(_MS_A, "a (unseeded)"),
+        given(one("0.5"), "mask a < 0.5"),
+        Printed(one("0.", "1.", "0."), lambda x: _ms_masked(x, x["a"] < 0.5), "b"),
+        Printed(
+            _MS_C,
+            settled(lambda x: _ms_masked(x, np.array([[True, False, False]])), {"a": 5e-5}, _MS_C),
+            "c, the first position masked",
+        ),
+    ),
+    notes=(
+        "A GitHub gist (a Python file, transcribed as Markdown with its code; the function "
+        "rewritten in words and a shorter body): a softmax that fills masked positions with the "
+        "dtype's minimum, and a commented-out example printing a random a = [0.1218, 0.7097, "
+        "0.4001], the softmax with a < 0.5 masked ([0., 1., 0.]) and with the first position "
+        "masked ([0.0000, 0.5768, 0.4232]). The truth allows for a's rounding to four decimals. "
+        "All right: 6 right."
+    ),
+)
+
 JUDGE_DOCS_17: list[Doc] = [
     GLOQO,
     SHARETECHNOTE,
     CS_VISUALIZATIONS,
     PIERCE,
+    GIST,
     *JUDGE_DOCS_17B,
 ]
