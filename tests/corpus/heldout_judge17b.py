@@ -3,6 +3,66 @@ pages in Japanese, Chinese and German."""
 
 from __future__ import annotations
 
-from tests.corpus.model import Doc
+import numpy as np
 
-JUDGE_DOCS_17B: list[Doc] = []
+from tests.corpus.heldout_help import Truth, a, column, given, one, other
+from tests.corpus.helpers import softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- Japanese article: softmax of [2.0, 1.0, 0.1] in aligned LaTeX steps, the sum checked ------
+
+
+def _zn_exp(x: Arrays) -> np.ndarray:
+    return np.exp(x["x"]).reshape(-1, 1)
+
+
+def _zn_total(x: Arrays) -> np.ndarray:
+    return x["e"].sum().reshape(1, 1)  # the sum of the three terms as printed
+
+
+def _zn_fraction(i: int) -> Truth:
+    return lambda x: np.array([[np.exp(x["x"][i]), x["e"].sum()]])
+
+
+ZENN = Doc(
+    file="heldout/ja-md-zenn-softmax-two-one-tenth-latex-aligned-steps-sum-check.md",
+    url="https://zenn.dev/outside_the_box/articles/aea4f7ee9cdafc",
+    kind="blog",
+    language="ja",
+    inputs={"x": a([2.0, 1.0, 0.1]), "e": a([7.389, 2.718, 1.105])},
+    printed=(
+        given(one("0", "1", "1"), "values between 0 and 1, outputs summing to 1"),
+        given(column("2.0", "1.0", "0.1"), "x"),
+        given(one("2.0", "1.0", "0.1"), "the exponents e^{2.0}, e^{1.0}, e^{0.1}"),
+        Printed(column("7.389", "2.718", "1.105"), _zn_exp, "2-1 the numerators"),
+        given(one("2.0", "1.0", "0.1"), "the sum's exponents"),
+        Printed(one("7.389", "2.718", "1.105"), lambda x: _zn_exp(x).T, "7.389 + 2.718 + 1.105"),
+        Printed(one("11.212"), _zn_total, "2-2 the denominator"),
+        other(column("0.5", "0.5", "0.5", "0.5", "0.5", "0.5"), "the \\\\[0.5em] row spacing"),
+        Printed(one("7.389", "11.212"), _zn_fraction(0), "7.389 / 11.212"),
+        Printed(one("2.718", "11.212"), _zn_fraction(1), "2.718 / 11.212"),
+        Printed(one("1.105", "11.212"), _zn_fraction(2), "1.105 / 11.212"),
+        Printed(
+            column("0.659", "0.242", "0.099"),
+            lambda x: softmax(x["x"]).reshape(-1, 1),
+            "2-3 softmax(x)",
+        ),
+        Printed(
+            one("0.659", "0.242", "0.099", "1"),
+            lambda x: np.append(softmax(x["x"]), softmax(x["x"]).sum()).reshape(1, 4),
+            "2-4 0.659 + 0.242 + 0.099 = 1",
+        ),
+    ),
+    notes=(
+        "A Japanese article on a developer blog platform (Markdown with KaTeX: aligned "
+        "environments, a bmatrix of fractions separated by \\\\[0.5em]): the softmax of x = "
+        "[2.0, 1.0, 0.1] worked by hand, the exponentials to three decimals, their sum 11.212 "
+        "(the sum of the three printed terms, taken as right though the exact sum 11.2125 "
+        "would round to 11.213), "
+        "the three quotients and the probabilities [0.659, 0.242, 0.099], whose sum is checked "
+        "to be 1. Softmax only (the attention weights' step). The row spacing 0.5em is not a "
+        "number of the computation. All right: 20 right."
+    ),
+)
+
+JUDGE_DOCS_17B: list[Doc] = [ZENN]
