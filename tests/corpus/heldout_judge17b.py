@@ -65,4 +65,34 @@ ZENN = Doc(
     ),
 )
 
-JUDGE_DOCS_17B: list[Doc] = [ZENN]
+# --- Chinese note page: a mermaid flowchart of softmax with a worked example --------------------
+
+OBSIDIAN = Doc(
+    file="heldout/zh-cn-md-obsidian-note-softmax-mermaid-exp-sum-probabilities.md",
+    url=(
+        "https://liu-gong-zi.com/2+%E7%AC%AC%E4%BA%8C%E5%A4%A7%E8%84%91/1+%E6%A6%82%E5%BF%B5/"
+        "4+%E4%BF%A1%E6%81%AF%E4%B8%8E%E6%A8%A1%E5%BC%8F/CS/"
+        "%E4%BA%BA%E5%B7%A5%E6%99%BA%E8%83%BD/%E6%B7%B1%E5%BA%A6%E5%AD%A6%E4%B9%A0/"
+        "%E5%9F%BA%E7%A1%80%E6%A6%82%E5%BF%B5/%E5%BD%92%E4%B8%80%E5%8C%96+Norm/softmax"
+    ),
+    kind="notes",
+    language="zh-cn",
+    inputs={"x": a([2.0, 1.0, 0.1])},
+    printed=(
+        given(one("2.0", "1.0", "0.1"), "the input vector"),
+        Printed(one("7.4", "2.7", "1.1"), lambda x: np.exp(x["x"]).reshape(1, 3), "exponentials"),
+        Printed(one("11.2"), lambda x: np.exp(x["x"]).sum().reshape(1, 1), "sum"),
+        Printed(
+            one("0.66", "0.24", "0.10"), lambda x: softmax(x["x"]).reshape(1, 3), "probabilities"
+        ),
+        given(one("1", "0", "1"), "sums to 1, each in [0,1]"),
+    ),
+    notes=(
+        "A personal knowledge-base page (an Obsidian vault published as a site; Markdown with a "
+        "mermaid flowchart whose nodes carry the numbers): softmax of [2.0, 1.0, 0.1] as "
+        "exponentials [7.4, 2.7, 1.1], sum = 11.2 and probabilities [0.66, 0.24, 0.10], all to "
+        "one or two decimals inside quoted node labels. Softmax only. All right: 7 right."
+    ),
+)
+
+JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN]
