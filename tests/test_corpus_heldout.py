@@ -142,6 +142,7 @@ EXPECTED = {
     "heldout/en-md-gist-pytorch-masked-softmax-boolean-mask-example-comments.md": (6, 0, 0),
     "heldout/ja-md-zenn-softmax-two-one-tenth-latex-aligned-steps-sum-check.md": (20, 0, 0),
     "heldout/zh-cn-md-obsidian-note-softmax-mermaid-exp-sum-probabilities.md": (7, 0, 0),
+    "heldout/zh-cn-md-notes-attention-score-softmax-percent-illustration-not-softmax.md": (0, 5, 0),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,

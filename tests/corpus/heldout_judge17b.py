@@ -95,4 +95,39 @@ OBSIDIAN = Doc(
     ),
 )
 
-JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN]
+# --- Chinese notes page: relevance scores and an illustrative "softmax" that is not one ---------
+
+_PK_SCORES = a([10.0, 85.0, 5.0, 30.0])
+
+PKM = Doc(
+    file="heldout/zh-cn-md-notes-attention-score-softmax-percent-illustration-not-softmax.md",
+    url=(
+        "https://www.pkm365.com/%F0%9F%AA%84AI%E6%BC%AB%E8%B0%88/"
+        "Transformer-%E4%B8%AD%E7%9A%84%E6%B3%A8%E6%84%8F%E5%8A%9B%E5%88%86%E6%95%B0"
+        "%E6%98%AF%E5%A6%82%E4%BD%95%E8%AE%A1%E7%AE%97%E7%9A%84%EF%BC%9F"
+    ),
+    kind="notes",
+    language="zh-cn",
+    inputs={"s": _PK_SCORES},
+    printed=(
+        given(one("10", "85", "5", "30"), "relevance scores of four books"),
+        Printed(
+            one("0.1", "90", "0.05", "9.85"),
+            lambda x: 100.0 * softmax(x["s"]).reshape(1, 4),
+            "Softmax as percents",
+        ),
+        given(one("85"), "the book that scored 85"),
+        Printed(one("90"), lambda x: 100.0 * softmax(x["s"])[1:2].reshape(1, 1), "now 90%"),
+    ),
+    notes=(
+        "A Chinese notes site explaining the attention formula in prose with a library "
+        "analogy: four relevance scores [10, 85, 5, 30] and the distribution Softmax is said "
+        "to turn them into, [0.1%, 90%, 0.05%, 9.85%], repeated as 'the book that scored 85 "
+        "(now 90%)'. The mistake: that is not the softmax of the scores, which puts all but "
+        "about 1e-22 of the mass on 85 (100%, with 30 getting about 1.3e-22 %); the four "
+        "percents and the repeated 90% are wrong (the percents add up to 100, so the slip is "
+        "the page's own illustration, not a rounding). 5 wrong."
+    ),
+)
+
+JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN, PKM]
