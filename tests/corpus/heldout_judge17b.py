@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, a, column, given, one, other
+from tests.corpus.heldout_help import Truth, a, block, column, given, one, other
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -130,4 +130,29 @@ PKM = Doc(
     ),
 )
 
-JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN, PKM]
+# --- German wiki page: an illustrative attention matrix for "Die Katze schläft" -----------------
+
+YAUIS = Doc(
+    file="heldout/de-md-mkdocs-wiki-die-katze-schlaeft-illustrative-attention-matrix.md",
+    url="https://wiki.yauis.de/architektur/attention",
+    kind="wiki",
+    language="de",
+    inputs={},
+    printed=(
+        given(one("1"), "softmax sums to 1"),
+        given(
+            block("[0.7    0.2    0.1  ]\n[0.1    0.6    0.3  ]\n[0.1    0.5    0.4  ]"),
+            "attention matrix after the softmax (illustrative, no scores)",
+        ),
+        given(one("0.5"), "schläft attends to Katze (0.5)"),
+    ),
+    notes=(
+        "A German MkDocs wiki page on attention (Markdown with a table, a code block of "
+        "projections, a MathJax formula and a mermaid graph): the only numbers are an "
+        "illustrative 3 x 3 attention matrix for 'Die Katze schläft' (rows summing to 1) and "
+        "the 0.5 the prose repeats; nothing is computed from inputs the page prints, so "
+        "nothing is to be judged (any claim that one is wrong is a false alarm)."
+    ),
+)
+
+JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN, PKM, YAUIS]
