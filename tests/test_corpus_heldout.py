@@ -144,6 +144,7 @@ EXPECTED = {
     "heldout/zh-cn-md-obsidian-note-softmax-mermaid-exp-sum-probabilities.md": (7, 0, 0),
     "heldout/zh-cn-md-notes-attention-score-softmax-percent-illustration-not-softmax.md": (0, 5, 0),
     "heldout/de-md-mkdocs-wiki-die-katze-schlaeft-illustrative-attention-matrix.md": (0, 0, 0),
+    "heldout/pt-html-nbconvert-lecture-notebook-seeded-embeddings-query-matrix.html": (16, 0, 0),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,

@@ -1,5 +1,5 @@
 """The seventeenth batch of held-out documents, continued (tests/corpus/heldout_judge17.py): the
-pages in Japanese, Chinese and German."""
+pages in Japanese, Chinese, German and Portuguese."""
 
 from __future__ import annotations
 
@@ -155,4 +155,45 @@ YAUIS = Doc(
     ),
 )
 
-JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN, PKM, YAUIS]
+# --- Portuguese lecture notebook (nbconvert HTML): seeded random embeddings, the query matrix ---
+
+
+def _dm_draws() -> dict[str, np.ndarray]:
+    """The page's own draws: np.random.seed(1234), four rand(3) embeddings, then W_Q."""
+    rng = np.random.RandomState(1234)
+    embeddings = np.array([rng.rand(3) for _ in range(4)])
+    return {"emb": embeddings, "wq": rng.random_sample(embeddings.shape)}
+
+
+_DM_Q = block(
+    "[[0.73634365, 0.42647927, 0.85683087, 0.32620017],\n"
+    " [1.19358144, 0.83688612, 1.39485002, 0.64264091],\n"
+    " [1.11520082, 0.57175117, 1.27103597, 0.58396596],\n"
+    " [1.03917841, 0.67847982, 1.17557442, 0.75079734]]"
+)
+
+DENMARTINS = Doc(
+    file="heldout/pt-html-nbconvert-lecture-notebook-seeded-embeddings-query-matrix.html",
+    url=(
+        "https://denmartins.github.io/files/lectures/2025/TopicosCD/code/"
+        "03-TCD-Attention-Mechanisms.html"
+    ),
+    kind="course-notebook-html",
+    language="pt",
+    inputs=_dm_draws(),
+    printed=(
+        given(one("1234", "3", "0"), "SEED, rand(3), axis=0 in the code"),
+        Printed(_DM_Q, lambda x: x["emb"] @ x["wq"].T, "Q = embeddings . W_Q^T"),
+    ),
+    notes=(
+        "A course's lecture notebook exported to HTML (nbconvert, Portuguese prose, MathJax): "
+        "four 3-d embeddings drawn with np.random.seed(1234) and rand(3), W_Q drawn as a 4 x 3 "
+        "random matrix, and Q = embeddings . W_Q^T printed as a numpy array (4 x 4, eight "
+        "decimals). Neither the embeddings nor W_Q are printed: the truth redraws them with "
+        "numpy's seeded RandomState, as the page's code does. The stored copy breaks off inside "
+        "the output of the next cell (K), so the transcription stops before it. All right: "
+        "16 right."
+    ),
+)
+
+JUDGE_DOCS_17B: list[Doc] = [ZENN, OBSIDIAN, PKM, YAUIS, DENMARTINS]
