@@ -107,6 +107,33 @@ EXPECTED = {
     "heldout/zh-cn-html-oj-problem-csp-simplified-attention-sample-io.html": (6, 0, 0),
     # eleventh batch (its one page still held out)
     "heldout/en-html-book-dmol-keys-transposed-sentiment-values-random-code.html": (19, 0, 0),
+    # seventeenth batch (web pages outside GitHub)
+    "heldout/en-html-interactive-visual-eight-words-qkv-table-percent-weights-output.html": (
+        10,
+        0,
+        0,
+    ),
+    "heldout/en-html-simulation-tutorial-the-cat-sat-query-projection-dot-arithmetic.html": (
+        6,
+        0,
+        0,
+    ),
+    "heldout/en-html-interactive-lesson-scaled-scores-grid-two-decimals-table-three.html": (
+        16,
+        0,
+        0,
+    ),
+    "heldout/en-html-kv-cache-console-causal-attention-distribution-labels-tooltips.html": (
+        15,
+        0,
+        0,
+    ),
+    "heldout/en-md-gist-pytorch-masked-softmax-boolean-mask-example-comments.md": (6, 0, 0),
+    "heldout/ja-md-zenn-softmax-two-one-tenth-latex-aligned-steps-sum-check.md": (20, 0, 0),
+    "heldout/zh-cn-md-obsidian-note-softmax-mermaid-exp-sum-probabilities.md": (7, 0, 0),
+    "heldout/zh-cn-md-notes-attention-score-softmax-percent-illustration-not-softmax.md": (0, 5, 0),
+    "heldout/de-md-mkdocs-wiki-die-katze-schlaeft-illustrative-attention-matrix.md": (0, 0, 0),
+    "heldout/pt-html-nbconvert-lecture-notebook-seeded-embeddings-query-matrix.html": (16, 0, 0),
     # fourteenth batch (GitHub repositories)
     "heldout/en-notebook-numpy-book-three-inputs-divisor-one-row-softmax-weighted-values.ipynb": (
         66,
