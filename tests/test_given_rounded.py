@@ -63,3 +63,24 @@ def test_a_slip_in_a_tiny_weight_is_still_found(
     code, out = _check(tmp_path, WEIGHTS.replace("2.2845e-13", "4.5690e-13"), capsys)
     assert code == 1
     assert "(1, 2)   claimed 4.5690e-13, exact 0.0000000000002283813: wrong" in out
+
+
+def test_a_trailing_zero_the_spec_lost_is_known_to_the_arrays_digits() -> None:
+    """A given stage's entry known to its own last digit only where the array shows that
+    many significant digits: 0.4000 beside 0.1921 is 0.4 in the spec, known to 0.0001 (not
+    0.1); 3.1348e+01 beside 8.7807e-01 is known to 0.001, 3.1300e+01 (31.3) to 0.001 too."""
+    import sympy as sp
+
+    from mha_symbolic.check.precision import _digits, _own_unit
+
+    fixed = sp.Matrix([[sp.Rational("0.1921"), sp.Rational("0.4")]])
+    assert _digits(fixed) == 4
+    assert _own_unit(sp.Rational("0.4"), sp.Rational(1, 10**4), 4) == sp.Rational(1, 10**4)
+    e_notation = sp.Matrix([[sp.Rational("31.348"), sp.Rational("0.87807"), sp.Rational("31.3")]])
+    digits = _digits(e_notation)
+    assert digits == 5
+    unit = sp.Rational(1, 10**5)
+    assert _own_unit(sp.Rational("31.348"), unit, digits) == sp.Rational(1, 1000)
+    assert _own_unit(sp.Rational("31.3"), unit, digits) == sp.Rational(1, 1000)
+    assert _own_unit(sp.Rational("0.87807"), unit, digits) == unit
+    assert _own_unit(sp.Integer(31), unit, digits) == unit  # an integer: the array's unit

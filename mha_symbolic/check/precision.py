@@ -94,9 +94,10 @@ class Bounds:
                 # known to each entry's own last digit, at least its array's finest.
                 unit = _array_unit(Matrix(leaf.value))
                 if unit is not None:
+                    digits = _digits(Matrix(leaf.value))
                     value = Matrix(leaf.value).applyfunc(
-                        lambda v, u=unit, own=leaf.role in _GIVEN: self._entry(
-                            v, max(u, _printed_unit(v) or u) if own else u
+                        lambda v, u=unit, n=digits, own=leaf.role in _GIVEN: self._entry(
+                            v, _own_unit(v, u, n) if own else u
                         )
                     )
                     leaf = replace(leaf, value=value)  # its kind (identity, causal) kept
@@ -156,6 +157,34 @@ def _array_unit(matrix: Matrix) -> sp.Rational | None:
     units = [_printed_unit(v) for v in matrix]
     known = [u for u in units if u is not None]
     return min(known) if known else None
+
+
+def _digits(matrix: Matrix) -> int:
+    """The most significant digits an entry of the array shows (5 for 3.1348e+01)."""
+    out = 0
+    for v in matrix:
+        unit = _printed_unit(v)
+        if unit is not None:
+            out = max(out, len(str(abs(sp.Integer(v / unit)))))
+    return out
+
+
+def _own_unit(value: sp.Expr, unit: sp.Rational, digits: int) -> sp.Rational:
+    """The unit an entry of a given stage is known to: its own last digit (scores printed in
+    e-notation, 3.1348e+01 beside 8.7807e-01, show as many significant digits each), never
+    coarser than that many digits at its magnitude allow (a trailing zero the spec's number
+    lost: 0.4000 is 0.4, yet known to 0.0001 beside 0.1921), never finer than the array's."""
+    own = _printed_unit(value)
+    if own is None or value == 0:
+        return unit
+    magnitude = abs(sp.Rational(value))
+    exponent = 0
+    while magnitude >= 10:
+        magnitude, exponent = magnitude / 10, exponent + 1
+    while magnitude < 1:
+        magnitude, exponent = magnitude * 10, exponent - 1
+    shown = sp.Rational(10) ** (exponent - digits + 1)
+    return max(unit, min(own, shown))
 
 
 def _ball(mid: sp.Rational, unit: sp.Rational) -> flint.arb:
