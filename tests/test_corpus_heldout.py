@@ -161,6 +161,12 @@ EXPECTED = {
         0,
     ),
     "heldout/en-md-guide-apple-phones-juice-dot-products-softmax-zero-half-half.md": (20, 0, 0),
+    # sixteenth batch (GitHub repositories)
+    "heldout/en-notebook-numpy-four-positions-random-qkv-causal-mask-new-values-twice.ipynb": (
+        160,
+        0,
+        0,
+    ),
 }
 
 

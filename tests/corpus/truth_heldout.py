@@ -26,6 +26,7 @@ from tests.corpus.heldout_judge11 import JUDGE_DOCS_11
 from tests.corpus.heldout_judge12 import JUDGE_DOCS_12
 from tests.corpus.heldout_judge14 import JUDGE_DOCS_14
 from tests.corpus.heldout_judge15 import JUDGE_DOCS_15
+from tests.corpus.heldout_judge16 import JUDGE_DOCS_16
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
 from tests.corpus.helpers import softmax
@@ -284,6 +285,7 @@ DOCS: list[Doc] = [
     *JUDGE_DOCS_12,
     *JUDGE_DOCS_15,
     *JUDGE_DOCS_14,
+    *JUDGE_DOCS_16,
     *JUDGE_DOCS,
     *JUDGE_DOCS_2,
     *JUDGE_DOCS_3,

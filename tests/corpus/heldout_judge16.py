@@ -1,0 +1,137 @@
+"""The sixteenth batch of held-out documents (GitHub repositories only): pages nobody tuned
+`check` to, each transcribed into tests/data/corpus/heldout/ (numbers, notation and layout kept,
+prose rewritten), with the truth computed independently with numpy from the numbers each page
+prints. Registered in tests/corpus/truth_heldout.py; the oracle's counts per document are in
+tests/test_corpus_heldout.py (EXPECTED)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.corpus.heldout_help import Truth, given, one, other, settled, values
+from tests.corpus.helpers import causal, grid, softmax
+from tests.corpus.model import Arrays, Doc, Printed
+
+# --- English notebook (numpy): four positions, random 8-dimensional q, k, v, causal mask -------
+
+_AH_Q = grid(
+    "[[ 0.11672673 -2.54870451 -1.44065948  0.93661829  1.36278968  1.04252277\n"
+    "  -0.01310938 -1.3163937 ]\n [ 0.26721599 -0.90218255  0.07417847 -0.10430246  0.52684253"
+    " -0.07081531\n  -0.60511725 -0.55225527]\n [-0.93297509  0.28724456  1.37184579  0.41589874"
+    "  0.34981245 -0.24753755\n  -1.24497125  0.05044148]\n [-0.11414585 -0.01545749 -0.58376828"
+    " -0.40193907  0.93931836 -1.94334363\n  -0.34770465  1.50103406]]",
+    8,
+)
+_AH_K = grid(
+    "[[ 1.1226585  -0.85645535  0.54315044  1.36560451  0.52539476 -0.94502504\n"
+    "  -0.48444661  0.46268014]\n [-0.53713766 -1.16937329 -0.57988617  0.92713577 -0.85995607"
+    " -0.40352635\n   0.26555146 -1.83159914]\n [-2.06994435 -0.09514715 -1.64928361 -0.17375184"
+    "  0.13146819 -1.76335363\n   1.56568846  0.69751826]\n [ 0.32910684 -0.1939204  -0.80444134"
+    "  0.78816869  0.35599408  0.28309835\n  -0.25970963  1.49744622]]",
+    8,
+)
+_AH_V = grid(
+    "[[-0.00368231  1.43739233 -0.59614565 -1.23171219  1.12030717 -0.98620738\n"
+    "  -0.15461465 -1.03106383]\n [ 0.85585446 -1.79878344  0.67321704  0.05607552 -0.15542661"
+    " -1.41264124\n  -0.40136933 -1.17626611]\n [ 0.50465335  2.28693419  0.67128338  0.2506863"
+    "   1.78802234  0.14775751\n  -0.11405725  0.88026286]\n [-0.68069105  0.68385101  0.17994557"
+    " -1.68013201  0.91543969 -0.19108312\n   0.03160471  1.40527326]]",
+    8,
+)
+_AH_PRODUCTS = grid(
+    "1.9385252 5.43647918 -0.38370563 1.24225801 1.35187753 1.19807371 -1.70999851 -0.38129862"
+    " 1.06382646 -0.86860778 -1.86251774 -0.68520405 2.21209236 -2.81995366 5.32327746"
+    " 2.24049732",
+    4,
+)
+_AH_SCALED = grid(
+    "0.68537216 1.92208565 -0.13566043 0.43920453 0.47796088 0.42358302 -0.60457577 -0.13480942"
+    " 0.37611945 -0.30709922 -0.65849946 -0.24225621 0.78209275 -0.99700418 1.88206279"
+    " 0.79213542",
+    4,
+)
+_AH_MASKED = grid(
+    "0.68537216 -inf -inf -inf 0.47796088 0.42358302 -inf -inf 0.37611945 -0.30709922 -0.65849946"
+    " -inf 0.78209275 -0.99700418 1.88206279 0.79213542",
+    4,
+)
+_AH_WEIGHTS = grid(
+    "1. 0. 0. 0. 0.51359112 0.48640888 0. 0. 0.53753304 0.27144826 0.1910187 0. 0.19293995"
+    " 0.03256643 0.57960627 0.19488734",
+    4,
+)
+_AH_NEW_V = grid(
+    "-0.00368231 1.43739233 -0.59614565 -1.23171219 1.12030717 -0.98620738 -0.15461465"
+    " -1.03106383 0.41440401 -0.13671232 0.02128364 -0.60532081 0.49977893 -1.1936286"
+    " -0.27463831 -1.10169151 0.32673907 0.72121642 -0.00947672 -0.59897862 0.90155754"
+    " -0.88535361 -0.21384855 -0.7053796 0.18700384 1.67754576 0.33105314 -0.41795742"
+    " 1.4258469 -0.18788199 -0.10285145 0.54683565",
+    8,
+)
+_AH_HALVES = {"q": 5e-9, "k": 5e-9, "v": 5e-9}
+
+
+def _ah_scaled(x: Arrays) -> np.ndarray:
+    return x["q"] @ x["k"].T / np.sqrt(8.0)
+
+
+def _ah_weights(x: Arrays) -> np.ndarray:
+    return softmax(causal(_ah_scaled(x)))
+
+
+def _ah(compute: Truth, printed: tuple[tuple[str, ...], ...]) -> Truth:
+    return settled(compute, _AH_HALVES, printed)
+
+
+EN_HALTHOR = Doc(
+    file="heldout/en-notebook-numpy-four-positions-random-qkv-causal-mask-new-values-twice.ipynb",
+    url=(
+        "https://github.com/ajhalthor/Transformer-Neural-Network/blob/main/"
+        "Self_Attention_for_Transformer_Neural_Networks.ipynb"
+    ),
+    kind="video-lesson-notebook",
+    language="en",
+    inputs={"q": values(_AH_Q), "k": values(_AH_K), "v": values(_AH_V)},
+    printed=(
+        given(one("4", "8", "8"), "L, d_k, d_v"),
+        given(_AH_Q, "Q (np.random.randn, unseeded)"),
+        given(_AH_K, "K"),
+        given(_AH_V, "V"),
+        Printed(_AH_PRODUCTS, _ah(lambda x: x["q"] @ x["k"].T, _AH_PRODUCTS), "np.matmul(q, k.T)"),
+        other(one("0.8672192297664698", "0.9229851723027697", "5.1446872979260165"), "variances"),
+        other(one("0.8672192297664698", "0.9229851723027697", "0.643085912240752"), "variances"),
+        Printed(_AH_SCALED, _ah(_ah_scaled, _AH_SCALED), "scaled"),
+        given(grid("1. 0. 0. 0. 1. 1. 0. 0. 1. 1. 1. 0. 1. 1. 1. 1.", 4), "np.tril(np.ones)"),
+        Printed(
+            grid("0. -inf -inf -inf 0. 0. -inf -inf 0. 0. 0. -inf 0. 0. 0. 0.", 4),
+            lambda x: causal(np.zeros((4, 4))),
+            "mask of 0 and -inf",
+        ),
+        Printed(
+            _AH_MASKED, lambda x: causal(_ah(_ah_scaled, _AH_SCALED)(x)), "scaled + mask"
+        ),
+        Printed(_AH_WEIGHTS, _ah(_ah_weights, _AH_WEIGHTS), "attention"),
+        Printed(_AH_NEW_V, _ah(lambda x: _ah_weights(x) @ x["v"], _AH_NEW_V), "new_v"),
+        given(_AH_V, "v"),
+        given(one("-1", "-1", "-1"), "axis in the code"),
+        given(_AH_Q, "Q again"),
+        given(_AH_K, "K again"),
+        given(_AH_V, "V again"),
+        Printed(_AH_NEW_V, _ah(lambda x: _ah_weights(x) @ x["v"], _AH_NEW_V), "New V again"),
+        Printed(_AH_WEIGHTS, _ah(_ah_weights, _AH_WEIGHTS), "Attention again"),
+    ),
+    notes=(
+        "The original of a video lesson's Jupyter notebook in numpy (printed arrays, execute "
+        "results as array reprs with rows wrapped over two lines, tuples of variances): four "
+        "positions with unseeded random 8-dimensional q, k, v printed to eight decimals, the raw "
+        "products q k^T, variances before and after scaling (not attention), the scores divided "
+        "by sqrt(8), a lower-triangular mask of ones turned into 0 and -inf, the masked scores, "
+        "the softmax per row (exact zeros above the diagonal) and the new values; then the same "
+        "steps as one function, which prints Q, K, V, New V and Attention again. The truth "
+        "allows for the inputs' rounding to eight decimals. All right: 160 right."
+    ),
+)
+
+JUDGE_DOCS_16: list[Doc] = [
+    EN_HALTHOR,
+]
