@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import Truth, given, one, other, settled, values
+from tests.corpus.heldout_help import Truth, block, given, one, other, settled, values
 from tests.corpus.helpers import causal, grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -107,9 +107,7 @@ EN_HALTHOR = Doc(
             lambda x: causal(np.zeros((4, 4))),
             "mask of 0 and -inf",
         ),
-        Printed(
-            _AH_MASKED, lambda x: causal(_ah(_ah_scaled, _AH_SCALED)(x)), "scaled + mask"
-        ),
+        Printed(_AH_MASKED, lambda x: causal(_ah(_ah_scaled, _AH_SCALED)(x)), "scaled + mask"),
         Printed(_AH_WEIGHTS, _ah(_ah_weights, _AH_WEIGHTS), "attention"),
         Printed(_AH_NEW_V, _ah(lambda x: _ah_weights(x) @ x["v"], _AH_NEW_V), "new_v"),
         given(_AH_V, "v"),
@@ -132,6 +130,74 @@ EN_HALTHOR = Doc(
     ),
 )
 
+# --- English notebook (PyTorch): four tokens, unscaled scores, masked_fill with -inf ----------
+
+_YR_S = block(
+    "[[[-4.8263,  0.0533,  0.4051,  0.9552],\n [-1.6908, -4.7683, -3.0699,  4.9278],\n"
+    " [-2.3103, -1.7604, -0.1232,  1.1981],\n [-3.6772,  2.1976,  1.4153,  1.5783]]]"
+)
+_YR_MASKED = block(
+    "[[[-4.8263,    -inf,    -inf,    -inf],\n [-1.6908, -4.7683,    -inf,    -inf],\n"
+    " [-2.3103, -1.7604, -0.1232,    -inf],\n [-3.6772,  2.1976,  1.4153,  1.5783]]]"
+)
+_YR_ATTN = block(
+    "[[[1.0000, 0.0000, 0.0000, 0.0000],\n [0.9560, 0.0440, 0.0000, 0.0000],\n"
+    " [0.0859, 0.1489, 0.7653, 0.0000],\n [0.0014, 0.5004, 0.2288, 0.2694]]]"
+)
+_YR_ONES = block("[[1., 1., 1., 1.],\n [1., 1., 1., 1.],\n [1., 1., 1., 1.],\n [1., 1., 1., 1.]]")
+_YR_TRIL = block("[[1., 0., 0., 0.],\n [1., 1., 0., 0.],\n [1., 1., 1., 0.],\n [1., 1., 1., 1.]]")
+_YR_A = block("[[1, 2, 3],\n [4, 5, 6],\n [7, 8, 9]]")
+
+EN_CAUSAL_FILL = Doc(
+    file="heldout/en-notebook-torch-four-tokens-unscaled-scores-masked-fill-tril-triu-aside.ipynb",
+    url="https://github.com/yrhutu21/NLP/blob/main/Casual_Mask.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={"s": values(_YR_S)},
+    printed=(
+        given(one("4", "4"), "np.ones((4, 4))"),
+        given(_YR_ONES, "np.ones"),
+        given(one("4", "4"), "code"),
+        given(_YR_TRIL, "np.tril(np.ones)"),
+        given(one("4", "4"), "code"),
+        given(_YR_TRIL, "np.tril(np.ones) again"),
+        given(one("0", "-inf", "1", "4", "8", "1", "4", "8"), "code"),
+        given(one("1", "4", "8"), "K.shape"),
+        given(one("-2", "-1", "1", "8", "4"), "K.transpose(-2, -1).shape"),
+        given(_YR_S, "scores = Q @ K^T (Q and K are never printed)"),
+        given(one("1", "4", "4"), "scores.shape"),
+        given(one("4", "4"), "code"),
+        given(_YR_TRIL, "mask = torch.tril(torch.ones(4, 4))"),
+        given(one("0", "-inf"), "code"),
+        Printed(_YR_MASKED, lambda x: causal(x["s"]), "scores.masked_fill(mask == 0, -inf)"),
+        given(one("-1"), "dim"),
+        Printed(
+            _YR_ATTN,
+            settled(lambda x: softmax(causal(x["s"])), {"s": 5e-5}, _YR_ATTN),
+            "attn = softmax(scores, dim=-1)",
+        ),
+        given(_YR_A, "A"),
+        given(one("3", "3", "-inf"), "code"),
+        given(block("[[-inf, -inf, -inf],\n [-inf, -inf, -inf],\n [-inf, -inf, -inf]]"), "full"),
+        given(block("[[1, 0, 0],\n [4, 5, 0],\n [7, 8, 9]]"), "torch.tril(A)"),
+        given(one("-1"), "code"),
+        given(block("[[0, 0, 0],\n [4, 0, 0],\n [7, 8, 0]]"), "torch.tril(A, diagonal=-1)"),
+        given(block("[[1, 2, 3],\n [0, 5, 6],\n [0, 0, 9]]"), "torch.triu(A)"),
+        given(one("-1"), "code"),
+        given(block("[[1, 2, 3],\n [4, 5, 6],\n [0, 8, 9]]"), "torch.triu(A, diagonal=-1)"),
+    ),
+    notes=(
+        "A learner's Colab notebook in PyTorch (execute results as tensor reprs, one batch of "
+        "three dimensions): np.ones and np.tril of a 4 x 4, the boolean causal mask, random "
+        "queries and keys of size 8 that are never printed, so the products Q K^T (no division "
+        "by sqrt(8), as the code says) are taken as given; the lower-triangular mask of ones, "
+        "masked_fill(mask == 0, -inf) and the softmax per row; then an aside on torch.tril and "
+        "torch.triu of the integers 1 to 9 with diagonal offsets (given). The truth allows for "
+        "the scores' rounding to four decimals. All right: 32 right."
+    ),
+)
+
 JUDGE_DOCS_16: list[Doc] = [
     EN_HALTHOR,
+    EN_CAUSAL_FILL,
 ]
