@@ -172,6 +172,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-numpy-the-cat-sat-hand-weights-then-identity-causal-mask.ipynb": (
+        117,
+        0,
+        0,
+    ),
 }
 
 

@@ -197,7 +197,134 @@ EN_CAUSAL_FILL = Doc(
     ),
 )
 
+# --- English notebook (numpy): the cat sat, hand-set weights, then identity weights and a mask -
+
+_CH_X = block("[[1. , 0. , 0.5],\n [0. , 1. , 0.3],\n [1. , 1. , 0.2]]")
+_CH_WQ = block("[[1.0, 0.0, 0.5], [0.0, 1.0, 0.5],[0.0, 1.0, 0.5]]")
+_CH_WV = block("[[0.5, 1.0, 0.2], [1.0, 0.5, 0.3],[1.0, 0.5, 0.1]]")
+_CH_X2 = block("[[1.0, 0.0, 1.0],\n [0.0, 1.0, 1.0],\n [1.0, 1.0, 0.0]]")
+_CH_W2 = block(
+    "[[1.         0.         0.        ]\n [0.35954252 0.64045748 0.        ]\n"
+    " [0.26445846 0.26445846 0.47108308]]"
+)
+
+
+def _ch_qkv(x: Arrays, name: str) -> np.ndarray:
+    return x["x"] @ x[name]
+
+
+def _ch_weights(x: Arrays) -> np.ndarray:
+    return softmax(_ch_qkv(x, "wq") @ _ch_qkv(x, "wq").T / np.sqrt(3.0))
+
+
+def _ch_masked(x: Arrays) -> np.ndarray:
+    return causal(x["x2"] @ x["x2"].T / np.sqrt(3.0))
+
+
+EN_CAT_SAT_HAND = Doc(
+    file="heldout/en-notebook-numpy-the-cat-sat-hand-weights-then-identity-causal-mask.ipynb",
+    url="https://github.com/Chamindu77/Transformer/blob/main/Attention/Attention.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={
+        "x": values(_CH_X),
+        "wq": values(_CH_WQ),
+        "wv": values(_CH_WV),
+        "x2": values(_CH_X2),
+    },
+    printed=(
+        given(one("1.0", "0.0", "0.5", "0.0", "1.0", "0.3", "1.0", "1.0", "0.2", "3", "2"), "code"),
+        given(_CH_X, "X"),
+        given(_CH_WQ, "W_Q"),
+        given(_CH_WQ, "W_K"),
+        given(_CH_WV, "W_V"),
+        Printed(
+            block("[[1.  , 1.25, 0.25],\n [1.3 , 0.65, 0.33],\n [1.7 , 1.6 , 0.52]]"),
+            lambda x: _ch_qkv(x, "wv"),
+            "V",
+        ),
+        Printed(
+            block("[[1.  , 0.5 , 0.75],\n [0.  , 1.3 , 0.65],\n [1.  , 1.2 , 1.1 ]]"),
+            lambda x: _ch_qkv(x, "wq"),
+            "Q",
+        ),
+        Printed(
+            block("[[1.8125 1.1375 2.425 ]\n [1.1375 2.1125 2.275 ]\n [2.425  2.275  3.65  ]]"),
+            lambda x: _ch_qkv(x, "wq") @ _ch_qkv(x, "wq").T,
+            "Dot product scores",
+        ),
+        given(one("-1"), "code"),
+        Printed(
+            block(
+                "[[1.04644736, 0.65673593, 1.4000744 ],\n [0.65673593, 1.21965244, 1.31347186],\n"
+                " [1.4000744 , 1.31347186, 2.10732848]]"
+            ),
+            lambda x: _ch_qkv(x, "wq") @ _ch_qkv(x, "wq").T / np.sqrt(3.0),
+            "scaled_scores",
+        ),
+        given(one("-1", "-1"), "code"),
+        Printed(
+            block(
+                "[[0.32242711 0.21836449 0.4592084 ]\n [0.21348029 0.37482567 0.41169404]\n"
+                " [0.25345618 0.23242983 0.51411399]]"
+            ),
+            _ch_weights,
+            "Attention Weights",
+        ),
+        Printed(
+            block(
+                "[[1.38695523 1.27970424 0.39145543]\n [1.40063353 1.16919751 0.39114344]\n"
+                " [1.42960874 1.290482   0.40740516]]"
+            ),
+            lambda x: _ch_weights(x) @ _ch_qkv(x, "wv"),
+            "Final Output",
+        ),
+        given(one("-1", "-1", "-1", "-1"), "code"),
+        given(_CH_X2, "X (second example)"),
+        given(one("3", "3", "3", "3", "3", "3", "3", "-1", "3", "0", "1", "1"), "code"),
+        Printed(
+            block(
+                "[[1.15470054,       -inf,       -inf],\n [0.57735027, 1.15470054,       -inf],\n"
+                " [0.57735027, 0.57735027, 1.15470054]]"
+            ),
+            _ch_masked,
+            "masked_scores",
+        ),
+        Printed(
+            block(
+                "[[1.        , 0.        , 0.        ],\n [0.35954252, 0.64045748, 0.        ],\n"
+                " [0.26445846, 0.26445846, 0.47108308]]"
+            ),
+            lambda x: softmax(_ch_masked(x)),
+            "attn_weights",
+        ),
+        given(one("3", "3"), "code"),
+        Printed(block("[[1. 0. 1.]\n [0. 1. 1.]\n [1. 1. 0.]]"), lambda x: x["x2"], "Q"),
+        Printed(block("[[1. 0. 1.]\n [0. 1. 1.]\n [1. 1. 0.]]"), lambda x: x["x2"], "K"),
+        Printed(block("[[1. 0. 1.]\n [0. 1. 1.]\n [1. 1. 0.]]"), lambda x: x["x2"], "V"),
+        Printed(_CH_W2, lambda x: softmax(_ch_masked(x)), "Masked Attention Weights"),
+        Printed(
+            block(
+                "[[1.         0.         1.        ]\n [0.35954252 0.64045748 1.        ]\n"
+                " [0.73554154 0.73554154 0.52891692]]"
+            ),
+            lambda x: softmax(_ch_masked(x)) @ x["x2"],
+            "Masked Self-Attention Output",
+        ),
+    ),
+    notes=(
+        "A repository's introductory Jupyter notebook in numpy (execute results as array reprs "
+        "and printed arrays): three words (The, cat, sat) with 3-dimensional embeddings that "
+        "include decimals, hand-set projections (W_K equal to W_Q), V and Q printed, the scores, "
+        "the scores over sqrt(3), the softmax per row and the output; then a second example with "
+        "integer embeddings, identity projections (np.eye), the scaled scores with a causal mask "
+        "of -inf, the masked weights, Q, K, V (the embeddings again) and the output. All right: "
+        "117 right."
+    ),
+)
+
 JUDGE_DOCS_16: list[Doc] = [
     EN_HALTHOR,
     EN_CAUSAL_FILL,
+    EN_CAT_SAT_HAND,
 ]
