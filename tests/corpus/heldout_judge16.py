@@ -323,8 +323,77 @@ EN_CAT_SAT_HAND = Doc(
     ),
 )
 
+# --- English README (Markdown tables): four tokens, a causal mask, a softmax table off in two rows
+
+_GK_S = grid("0.8 0.4 0.3 0.2 0.5 0.9 0.6 0.4 0.3 0.7 0.8 0.5 0.4 0.5 0.6 0.7", 4)
+
+
+def _gk_weights(x: Arrays) -> np.ndarray:
+    return softmax(causal(x["s"]))
+
+
+def _gk_row(i: int) -> Truth:
+    return lambda x: _gk_weights(x)[i : i + 1, : i + 1]
+
+
+EN_CAUSAL_README = Doc(
+    file="heldout/en-md-readme-causal-attention-four-tokens-softmax-table-rows-off.md",
+    url=(
+        "https://github.com/Gaurav14cs17/LLMs_Model/blob/main/atten/04-causal-attention/README.md"
+    ),
+    kind="course-notes",
+    language="en",
+    inputs={"s": values(_GK_S)},
+    printed=(
+        given(one("4"), "chapter"),
+        given(
+            grid("1 1 2 3 4 5 2 1 2 3 4 5 3 1 2 3 4 5 4 1 2 3 4 5 5 1 2 3 4 5", 6),
+            "positions table (position, can see, cannot see)",
+        ),
+        given(one("0", "1"), "formula"),
+        given(one("4", "4"), "heading"),
+        given(_GK_S, "raw scores (illustrative, no Q or K)"),
+        Printed(
+            grid("0.8 -inf -inf -inf 0.5 0.9 -inf -inf 0.3 0.7 0.8 -inf 0.4 0.5 0.6 0.7", 4),
+            lambda x: causal(x["s"]),
+            "masked scores",
+        ),
+        Printed(
+            grid(
+                "1.00 0.00 0.00 0.00 0.40 0.60 0.00 0.00 0.22 0.35 0.43 0.00 0.18 0.22 0.26 0.34",
+                4,
+            ),
+            _gk_weights,
+            "softmax table",
+        ),
+        given(one("1.0", "1.0", "1.0", "1.0"), "row sums"),
+        Printed(one("1.00"), _gk_row(0), "output computation, The"),
+        Printed(one("0.40", "0.60"), _gk_row(1), "output computation, cat"),
+        Printed(one("0.22", "0.35", "0.43"), _gk_row(2), "output computation, sat"),
+        Printed(one("0.18", "0.22", "0.26", "0.34"), _gk_row(3), "output computation, on"),
+        given(one("1", "2", "3", "4"), "mask table header"),
+        Printed(
+            grid("0 -inf -inf -inf 0 0 -inf -inf 0 0 0 -inf 0 0 0 0", 4),
+            lambda x: causal(np.zeros((4, 4))),
+            "causal mask table (row labels 1 to 4 left out)",
+        ),
+    ),
+    notes=(
+        "A chapter README of a GitHub course repository (Markdown tables, bold entries, -∞ "
+        "written with the infinity sign): illustrative raw scores for The cat sat on (no Q or K "
+        "behind them, so taken as given), the scores with -∞ above the diagonal, a softmax "
+        "table with a column of row sums (1.0, given), the output computation listing the "
+        "weights again, and the 4 x 4 mask of 0 and -∞. The mistake: two rows of the softmax "
+        "table are not the softmax of their masked scores - row sat prints 0.22 0.35 0.43 for "
+        "0.2415 0.3603 0.3982 and row on prints 0.18 0.22 0.26 0.34 for 0.2138 0.2363 0.2612 "
+        "0.2887 (rows The and cat and the zeros are right); each slip is printed twice, in the "
+        "softmax table and in the output computation: 12 wrong (6 + 6), 46 right."
+    ),
+)
+
 JUDGE_DOCS_16: list[Doc] = [
     EN_HALTHOR,
     EN_CAUSAL_FILL,
     EN_CAT_SAT_HAND,
+    EN_CAUSAL_README,
 ]
