@@ -178,6 +178,11 @@ EXPECTED = {
         0,
     ),
     "heldout/en-md-readme-causal-attention-four-tokens-softmax-table-rows-off.md": (46, 12, 0),
+    "heldout/en-notebook-torch-two-by-three-rows-softmax-along-dim-zero-e-notation.ipynb": (
+        14,
+        0,
+        0,
+    ),
 }
 
 

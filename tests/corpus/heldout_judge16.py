@@ -391,9 +391,53 @@ EN_CAUSAL_README = Doc(
     ),
 )
 
+# --- English notebook (PyTorch): two rows attend to two rows, softmax along dim 0, e-notation --
+
+_JY_X1 = block("[[ 1.,  2.,  1.],\n [-1., -1., -2.]]")
+_JY_X2 = block("[[ 2.,  2.,  1.],\n [-1., -2., -1.]]")
+
+
+def _jy_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["x1"] @ x["x2"].T, axis=0)
+
+
+EN_DIM_ZERO = Doc(
+    file="heldout/en-notebook-torch-two-by-three-rows-softmax-along-dim-zero-e-notation.ipynb",
+    url="https://github.com/24Jay/LLM/blob/main/attention.ipynb",
+    kind="notebook",
+    language="en",
+    inputs={"x1": values(_JY_X1), "x2": values(_JY_X2)},
+    printed=(
+        given(one("1", "2", "1", "-1", "-1", "-2.0", "2", "2", "1", "-1", "-2", "-1.0"), "code"),
+        given(_JY_X1, "x1"),
+        given(_JY_X2, "x2"),
+        given(one("0", "1"), "transpose(0, 1)"),
+        Printed(block("[[ 7., -6.],\n [-6.,  5.]]"), lambda x: x["x1"] @ x["x2"].T, "raw_weights"),
+        given(one("0"), "dim=0"),
+        Printed(
+            block("[[1.0000e+00, 1.6701e-05],\n [2.2603e-06, 9.9998e-01]]"),
+            _jy_weights,
+            "attn_weights = softmax(raw_weights, dim=0)",
+        ),
+        Printed(
+            block("[[ 2.0000,  2.0000,  1.0000],\n [-1.0000, -2.0000, -1.0000]]"),
+            lambda x: _jy_weights(x) @ x["x2"],
+            "attn_outputs",
+        ),
+    ),
+    notes=(
+        "A short study notebook in PyTorch (execute results as tensor reprs, the weights in "
+        "e-notation): x1 (2 x 3) as queries, x2 (2 x 3) as keys and values, the products x1 "
+        "x2^T without scaling, a softmax taken along dim=0 (down each column, as the code says: "
+        "the page's own step, checked as such), and the weighted rows of x2, which round to x2 "
+        "itself. All right: 14 right."
+    ),
+)
+
 JUDGE_DOCS_16: list[Doc] = [
     EN_HALTHOR,
     EN_CAUSAL_FILL,
     EN_CAT_SAT_HAND,
     EN_CAUSAL_README,
+    EN_DIM_ZERO,
 ]
