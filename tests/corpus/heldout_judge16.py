@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.corpus.heldout_help import Truth, block, given, one, other, settled, values
+from tests.corpus.heldout_judge16b import JUDGE_DOCS_16B
 from tests.corpus.helpers import causal, grid, softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -440,4 +441,5 @@ JUDGE_DOCS_16: list[Doc] = [
     EN_CAT_SAT_HAND,
     EN_CAUSAL_README,
     EN_DIM_ZERO,
+    *JUDGE_DOCS_16B,
 ]
