@@ -184,6 +184,11 @@ EXPECTED = {
         0,
     ),
     "heldout/ru-notebook-torch-three-inputs-softmax-replaced-by-rounded-guesses.ipynb": (52, 9, 29),
+    "heldout/ko-notebook-torch-bahdanau-additive-scores-five-words-weights-context-vector.ipynb": (
+        18,
+        0,
+        0,
+    ),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import block, given, one, values
+from tests.corpus.heldout_help import block, given, one, other, settled, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -113,6 +113,140 @@ RU_ROUNDED_GUESSES = Doc(
     ),
 )
 
+# --- Korean notebook (PyTorch): Bahdanau scores of five words, softmax weights, context vector -
+
+_DJ_ENC = block(
+    "[0.7, 0.2, 0.4, 0.6, 0.3, 0.1, 0.2, 0.4]\n[0.4, 0.5, 0.3, 0.5, 0.2, 0.3, 0.6, 0.1]\n"
+    "[0.8, 0.6, 0.4, 0.5, 0.7, 0.2, 0.3, 0.5]\n[0.3, 0.8, 0.2, 0.3, 0.5, 0.4, 0.1, 0.6]\n"
+    "[0.1, 0.4, 0.6, 0.7, 0.2, 0.5, 0.4, 0.3]"
+)
+_DJ_S = one("-0.1637", "-0.0967", "-0.1878", "-0.1567", "-0.0871")
+_DJ_W = one("0.1949", "0.2084", "0.1902", "0.1962", "0.2104")
+_DJ_C = one("0.4518", "0.4984", "0.3820", "0.5223", "0.3735", "0.3037", "0.3248", "0.3747")
+_DJ_HALVES = {"s": 5e-5}
+
+
+def _dj_weights(x: Arrays) -> np.ndarray:
+    return softmax(x["s"])
+
+
+KO_BAHDANAU = Doc(
+    file="heldout/ko-notebook-torch-bahdanau-additive-scores-five-words-weights-context-vector.ipynb",
+    url="https://github.com/Dongjin-1203/Study-code/blob/main/Attention.ipynb",
+    kind="course-notebook",
+    language="ko",
+    inputs={"s": values(_DJ_S), "enc": values(_DJ_ENC)},
+    printed=(
+        given(one("1", "2", "3", "4", "8", "5"), "headings"),
+        given(one("0", "1", "2", "3", "4", "0", "1", "2", "3"), "vocabularies in the code"),
+        given(one("5", "4"), "vocabulary sizes"),
+        given(one("0", "1", "2", "3", "4", "0", "1", "2", "3"), "vocabulary items"),
+        given(one("0", "1", "2", "3", "4", "5", "0", "1", "2", "3", "4"), "indices, shape"),
+        given(one("8", "8", "0", "1", "5", "8"), "code, shape"),
+        given(
+            block(
+                "1.5495 -0.1794 -1.8874 1.7775 -1.3420 1.8191 2.1706 -1.6927\n"
+                "2.3890e-03 -2.4928e+00 2.2205e+00 -6.9185e-01 -5.3041e-01 1.7850e-01 1.0534e+00"
+                " -3.3853e-01\n0.5510 0.5596 -0.7170 -0.3088 0.8270 -0.3231 0.8788 1.3114\n"
+                "-0.3083 1.2410 -2.3244 -1.4596 0.4800 0.9140 0.1214 -2.4894\n"
+                "1.4897 -0.7375 0.5847 -0.1397 -1.0452 -0.1769 0.6986 -0.7107"
+            ),
+            "word embeddings (random, not used by the attention)",
+        ),
+        given(_DJ_ENC, "encoder_outputs in the code (assumed)"),
+        given(one("0.5", "0.4", "0.6", "0.3", "0.7", "0.2", "0.4", "0.5"), "encoder_hidden"),
+        given(one("0.4", "0.5", "0.3", "0.6", "0.2", "0.7", "0.4", "0.3"), "encoder_cell"),
+        given(one("0", "1", "5", "8", "1", "1", "8", "1", "1", "8"), "shapes"),
+        given(
+            block(
+                "0.7000 0.2000 0.4000 0.6000 0.3000 0.1000 0.2000 0.4000\n"
+                "0.4000 0.5000 0.3000 0.5000 0.2000 0.3000 0.6000 0.1000\n"
+                "0.8000 0.6000 0.4000 0.5000 0.7000 0.2000 0.3000 0.5000\n"
+                "0.3000 0.8000 0.2000 0.3000 0.5000 0.4000 0.1000 0.6000\n"
+                "0.1000 0.4000 0.6000 0.7000 0.2000 0.5000 0.4000 0.3000"
+            ),
+            "encoder outputs printed per word",
+        ),
+        given(one("0", "1", "1", "8"), "first decoder input, shape"),
+        given(one("2", "1", "16", "8", "8", "1"), "layer sizes"),
+        given(one("0", "1", "1", "1", "8", "1", "1", "8", "1", "5", "8", "1", "5", "16"), "shapes"),
+        given(one("-1", "1", "5", "8", "1", "5"), "shapes"),
+        given(_DJ_S, "attention scores (additive: random layers, never printed)"),
+        given(one("1", "1", "5"), "shape"),
+        Printed(_DJ_W, settled(_dj_weights, _DJ_HALVES, _DJ_W), "attention_weights"),
+        given(one("1", "1", "5"), "shape"),
+        Printed(_DJ_W, settled(_dj_weights, _DJ_HALVES, _DJ_W), "attention_weights_expanded"),
+        given(one("1", "1", "8"), "shape"),
+        Printed(
+            _DJ_C,
+            settled(lambda x: _dj_weights(x) @ x["enc"], _DJ_HALVES, _DJ_C),
+            "context_vector",
+        ),
+        given(one("2", "1", "1", "16"), "code, shape"),
+        given(
+            one(
+                "-1.8764",
+                "1.1168",
+                "0.8706",
+                "-0.6572",
+                "0.2029",
+                "0.3944",
+                "0.0770",
+                "1.2548",
+                *_DJ_C[0],
+            ),
+            "decoder_input_combined (embedding, then the context vector)",
+        ),
+        given(one("1", "1", "8"), "shape"),
+        other(
+            one("0.1153", "0.2179", "-0.1035", "0.0122", "-0.1161", "-0.0481", "-0.1033", "0.0405"),
+            "decoder_output (LSTM)",
+        ),
+        given(one("1", "1", "8"), "shape"),
+        other(
+            one("0.1153", "0.2179", "-0.1035", "0.0122", "-0.1161", "-0.0481", "-0.1033", "0.0405"),
+            "decoder_hidden",
+        ),
+        given(one("1", "1", "8"), "shape"),
+        other(
+            one("0.2324", "0.3622", "-0.1409", "0.0710", "-0.2013", "-0.0952", "-0.1370", "0.0856"),
+            "decoder_cell",
+        ),
+        given(one("2", "1", "1", "1", "-1", "-1", "1", "16"), "code, shape"),
+        given(
+            one(
+                "0.1153",
+                "0.2179",
+                "-0.1035",
+                "0.0122",
+                "-0.1161",
+                "-0.0481",
+                "-0.1033",
+                "0.0405",
+                *_DJ_C[0],
+            ),
+            "combined_output (decoder output, then the context vector)",
+        ),
+        given(one("1", "4"), "shape"),
+        other(one("-0.0983", "0.2324", "-0.0131", "-0.1537"), "output_vector (logits)"),
+        given(one("1", "4"), "shape"),
+        other(one("0.2259", "0.3144", "0.2460", "0.2137"), "output_probs (next-word softmax)"),
+        given(one("4", "1", "5"), "predicted index"),
+    ),
+    notes=(
+        "A Korean course exercise notebook in PyTorch (printed shapes and tensors, Korean "
+        "labels): an English sentence of five words, random embeddings, encoder outputs and "
+        "states typed in by hand (one decimal), Bahdanau (additive) attention whose score "
+        "layers are random and never printed, so the five scores are taken as given; checked: "
+        "the softmax weights (printed twice, once expanded to 1 x 1 x 5) and the context "
+        "vector, the weights times the assumed encoder outputs. The concatenations that repeat "
+        "the context vector are given; the decoder LSTM states, the output logits and the "
+        "next-word probabilities are not attention. The truth allows for the scores' rounding "
+        "to four decimals. All right: 18 right."
+    ),
+)
+
 JUDGE_DOCS_16B: list[Doc] = [
     RU_ROUNDED_GUESSES,
+    KO_BAHDANAU,
 ]
