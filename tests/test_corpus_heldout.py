@@ -189,6 +189,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/en-notebook-torch-he-eats-apple-two-dimensional-qkv-printed-scaled-scores.ipynb": (
+        27,
+        6,
+        0,
+    ),
 }
 
 
