@@ -189,11 +189,6 @@ EXPECTED = {
         0,
         0,
     ),
-    "heldout/en-notebook-torch-he-eats-apple-two-dimensional-qkv-printed-scaled-scores.ipynb": (
-        27,
-        6,
-        0,
-    ),
 }
 
 

@@ -246,70 +246,7 @@ KO_BAHDANAU = Doc(
     ),
 )
 
-# --- English notebook (PyTorch): He Eats Apple, printed 2-dimensional Q, K, V, scaled scores ---
-
-_KJ_Q = block("[[0.6280, 0.3725],\n [0.4280, 0.0586],\n [2.0970, 1.7193]]")
-_KJ_K = block("[[ 0.6564, -0.3415],\n [ 0.4528,  0.0570],\n [ 2.1781, -1.8451]]")
-_KJ_V = block("[[-0.3970, -0.2253],\n [-0.2985,  0.4742],\n [-1.2576, -2.2797]]")
-_KJ_S = block("[[0.2850, 0.3056, 0.6805],\n [0.2609, 0.1972, 0.8242],\n [0.7893, 1.0476, 1.3953]]")
-_KJ_SC = block("[[0.2015, 0.2161, 0.4812],\n [0.1845, 0.1394, 0.5828],\n [0.5581, 0.7407, 0.9867]]")
-_KJ_W = block("[[0.2996, 0.3040, 0.3963],\n [0.2903, 0.2775, 0.4323],\n [0.2677, 0.3213, 0.4109]]")
-_KJ_OUT = block("[[0.6226, 0.1312],\n [0.5522, 0.2499],\n [0.5669, 0.2324]]")
-_KJ_EMB = block("[[1.16, 0.23],\n [0.57, 1.36],\n [4.41, -2.16]]")
-_KJ_HALVES = {"q": 5e-5, "k": 5e-5, "v": 5e-5}
-
-
-def _kj_scaled(x: Arrays) -> np.ndarray:
-    return x["q"] @ x["k"].T / np.sqrt(2.0)
-
-
-EN_HE_EATS_APPLE = Doc(
-    file="heldout/en-notebook-torch-he-eats-apple-two-dimensional-qkv-printed-scaled-scores.ipynb",
-    url="https://github.com/kinjaljoshi/attention_usage/blob/main/self_attention.ipynb",
-    kind="notebook",
-    language="en",
-    inputs={"q": values(_KJ_Q), "k": values(_KJ_K), "v": values(_KJ_V)},
-    printed=(
-        given(_KJ_EMB, "token_embeddings in the code"),
-        given(one("3", "2", "3", "2"), "code comments"),
-        given(one("2", "2", "2", "2", "2", "2", "3", "2"), "code"),
-        given(_KJ_Q, "Query (Q), from untrained Linear layers"),
-        given(_KJ_K, "Key (K)"),
-        given(_KJ_V, "Value (V)"),
-        given(one("3", "3"), "code comment"),
-        Printed(_KJ_S, settled(lambda x: x["q"] @ x["k"].T, _KJ_HALVES, _KJ_S), "QK^T"),
-        given(one("1", "2"), "code"),
-        Printed(_KJ_SC, settled(_kj_scaled, _KJ_HALVES, _KJ_SC), "Scaled Similarity Scores"),
-        given(one("-1"), "dim"),
-        Printed(
-            _KJ_W, settled(lambda x: softmax(_kj_scaled(x)), _KJ_HALVES, _KJ_W), "Attention Weights"
-        ),
-        given(
-            block("[[ 1.1600,  0.2300],\n [ 0.5700,  1.3600],\n [ 4.4100, -2.1600]]"),
-            "Initial Embedding",
-        ),
-        Printed(
-            _KJ_OUT,
-            settled(lambda x: softmax(_kj_scaled(x)) @ x["v"], _KJ_HALVES, _KJ_OUT),
-            "Final Attention Output",
-        ),
-    ),
-    notes=(
-        "A Colab notebook in PyTorch (printed tensors with grad_fn): three tokens with "
-        "two-number embeddings, untrained bias-free Linear(2, 2) projections whose weights are "
-        "never printed, so Q, K and V are the inputs (four decimals); the scores Q K^T, the "
-        "scores over sqrt(2) and the softmax per row are right. The mistake: the printed final "
-        "output [[0.6226, 0.1312], [0.5522, 0.2499], [0.5669, 0.2324]] is not the printed "
-        "weights times the printed V (that is about [[-0.708, -0.826], [-0.742, -0.919], "
-        "[-0.719, -0.845]]): the output cell shows a run with other random projections than "
-        "the cells above (a stale output), so all 6 entries are wrong. The closing prose ('He' "
-        "attends most to 'Eats') does not match the weights either, but that is words. The "
-        "truth allows for the rounding of Q, K, V to four decimals: 27 right, 6 wrong."
-    ),
-)
-
 JUDGE_DOCS_16B: list[Doc] = [
     RU_ROUNDED_GUESSES,
     KO_BAHDANAU,
-    EN_HE_EATS_APPLE,
 ]
