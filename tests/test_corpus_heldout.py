@@ -189,6 +189,11 @@ EXPECTED = {
         0,
         0,
     ),
+    "heldout/th-notebook-keras-dot-layers-four-decoder-states-hand-sum-typo-float32.ipynb": (
+        104,
+        1,
+        0,
+    ),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.corpus.heldout_help import block, given, one, other, settled, values
+from tests.corpus.heldout_help import block, given, one, other, settled, single_precision, values
 from tests.corpus.helpers import softmax
 from tests.corpus.model import Arrays, Doc, Printed
 
@@ -246,7 +246,123 @@ KO_BAHDANAU = Doc(
     ),
 )
 
+# --- Thai-commented notebook (Keras Dot layers): four decoder states, a hand sum with a typo ----
+
+_NT_E = block(
+    "[[0.707, 0.616, 0.852],\n [0.19 , 0.113, 0.123],\n [0.757, 0.022, 0.236],\n"
+    " [0.54 , 0.923, 0.412]]"
+)
+_NT_D = block(
+    "[[0.786, 0.634, 0.873],\n [0.796, 0.949, 0.872],\n [0.704, 0.314, 0.912],\n"
+    " [0.293, 0.075, 0.73 ]]"
+)
+_NT_DOT = block(
+    "[[1.690042  , 0.328361  , 0.81497806, 1.3692981 ],\n"
+    " [1.8903    , 0.365733  , 0.82924205, 1.6650311 ],\n"
+    " [1.468176  , 0.281418  , 0.755068  , 1.0457261 ],\n"
+    " [0.875311  , 0.153935  , 0.39573103, 0.52820504]]"
+)
+_NT_SOFT = block(
+    "[[0.416897  , 0.1068214 , 0.17377742, 0.30250424],\n"
+    " [0.42335096, 0.09216999, 0.1465173 , 0.3379617 ],\n"
+    " [0.40803555, 0.12453617, 0.19998579, 0.26744244],\n"
+    " [0.3556369 , 0.17286903, 0.22015466, 0.2513394 ]]"
+)
+
+
+def _nt_dot(x: Arrays) -> np.ndarray:
+    return x["d"] @ x["e"].T
+
+
+def _nt_values(x: Arrays) -> np.ndarray:
+    return softmax(_nt_dot(x)) @ x["e"]
+
+
+TH_KERAS_DOT = Doc(
+    file="heldout/th-notebook-keras-dot-layers-four-decoder-states-hand-sum-typo-float32.ipynb",
+    url="https://github.com/Nantakxrn007/Deep-learning/blob/main/Attention_compute.ipynb",
+    kind="notebook",
+    language="th",
+    inputs={"e": values(_NT_E), "d": values(_NT_D)},
+    printed=(
+        given(one("4", "3", "4", "3"), "E and D: 4 time steps, 3 features"),
+        given(_NT_E, "E (encoder outputs)"),
+        given(_NT_D, "D (decoder hidden states)"),
+        given(one("2", "2", "2", "1"), "Dot axes in the code"),
+        given(one("1", "1", "1"), "comment"),
+        given(one("0.786", "0.707", "0.634", "0.616", "0.873", "0.852"), "d1, e1 in the hand sum"),
+        Printed(one("1.690042"), lambda x: _nt_dot(x)[:1, :1], "d1*e1 by hand"),
+        given(one("0.786", "0.19", "0.634", "0.113", "0.873", "0.123"), "d1, e2 in the hand sum"),
+        Printed(one("0.32861"), lambda x: _nt_dot(x)[:1, 1:2], "d1*e2 by hand"),
+        given(one("1", "1", "1", "2", "1", "3", "1", "4", "1", "5"), "d1*e1 ... d1*e5"),
+        given(one("2", "2", "2"), "code and comment"),
+        given(one("1", "4", "4"), "tf.Tensor shape"),
+        Printed(_NT_DOT, single_precision(_nt_dot, _NT_DOT), "Dot(axes=(2, 2))([D, E]), float32"),
+        given(one("1"), "batch in the diagram"),
+        given(_NT_D, "D in the diagram"),
+        given(one("1", "2", "2", "2", "2"), "code"),
+        given(one("1", "4", "4"), "tf.Tensor shape"),
+        Printed(
+            _NT_SOFT,
+            single_precision(lambda x: softmax(_nt_dot(x)), _NT_SOFT),
+            "Activation('softmax')(dot), float32",
+        ),
+        given(one("3", "3", "3", "3"), "np.round(..., 3) in the code"),
+        Printed(
+            block(
+                "[[1.69  0.328 0.815 1.369]\n [1.89  0.366 0.829 1.665]\n"
+                " [1.468 0.281 0.755 1.046]\n [0.875 0.154 0.396 0.528]]"
+            ),
+            _nt_dot,
+            "Dot-product, rounded",
+        ),
+        Printed(
+            block(
+                "[[0.417 0.107 0.174 0.303]\n [0.423 0.092 0.147 0.338]\n"
+                " [0.408 0.125 0.2   0.267]\n [0.356 0.173 0.22  0.251]]"
+            ),
+            lambda x: softmax(_nt_dot(x)),
+            "Score, rounded",
+        ),
+        Printed(
+            block(
+                "[[0.61  0.552 0.534]\n [0.61  0.586 0.546]\n [0.608 0.517 0.52 ]\n"
+                " [0.587 0.475 0.48 ]]"
+            ),
+            _nt_values,
+            "Attention values, rounded",
+        ),
+        Printed(
+            block(
+                "[[0.61  0.552 0.534 0.786 0.634 0.873]\n [0.61  0.586 0.546 0.796 0.949 0.872]\n"
+                " [0.608 0.517 0.52  0.704 0.314 0.912]\n [0.587 0.475 0.48  0.293 0.075 0.73 ]]"
+            ),
+            lambda x: np.concatenate([_nt_values(x), x["d"]], axis=1),
+            "Attentional hidden states = [values, D], rounded",
+        ),
+        given(
+            one("0", "0", "0", "0", "0", "3", "0", "1", "0", "0", "1", "3", "0", "2", "0", "0"),
+            "indices in the check",
+        ),
+        given(one("2", "3", "0", "3", "3", "0", "2"), "indices and decimals in the check"),
+        Printed(one("0.61", "0.55", "0.53"), lambda x: _nt_values(x)[:1], "check of the first row"),
+    ),
+    notes=(
+        "A student's Colab notebook with Thai code comments, in TensorFlow/Keras (tf.Tensor "
+        "reprs of float32, numpy prints rounded to three decimals): encoder outputs E and "
+        "decoder states D (4 x 3 each, typed in), Dot(axes=(2, 2)) for the products D E^T "
+        "(no scaling), Activation('softmax') per row, Dot(axes=(2, 1)) for the values and a "
+        "Concatenate of values and D; then everything rounded, and a check of the first row "
+        "from rounded products summed to two decimals. The mistake: the hand sum in the code "
+        "cell's docstring gives d1*e2 = 0.786*0.19 + 0.634*0.113 + 0.873*0.123 = 0.32861 "
+        "where it is 0.328361 (a dropped digit; the tensor right below prints 0.328361); d1*e1 "
+        "= 1.690042 is right. The truth allows for single precision in the float32 prints: "
+        "1 wrong, 104 right."
+    ),
+)
+
 JUDGE_DOCS_16B: list[Doc] = [
     RU_ROUNDED_GUESSES,
     KO_BAHDANAU,
+    TH_KERAS_DOT,
 ]
