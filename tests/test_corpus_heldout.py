@@ -194,6 +194,11 @@ EXPECTED = {
         1,
         0,
     ),
+    "heldout/ko-notebook-torch-random-two-token-attention-then-three-integer-heads.ipynb": (
+        42,
+        0,
+        0,
+    ),
 }
 
 

@@ -361,8 +361,90 @@ TH_KERAS_DOT = Doc(
     ),
 )
 
+# --- Korean-commented notebook (PyTorch): a random two-token attention, then three integer heads -
+
+_JA_N = block("[[-0.4015, -0.5934,  1.6885],\n [ 0.5554, -0.9433, -0.6758]]")
+_JA_V = block("[[-2.4831,  0.2334,  1.9331],\n [ 2.1000,  4.8312, -1.2138]]")
+_JA_A = block("[[0.9842, 0.0158],\n [0.4623, 0.5377]]")
+_JA_RES = block("[[-2.4109,  0.3059,  1.8835],\n [-0.0189,  2.7056,  0.2411]]")
+_JA_HEADS = block(
+    "[[[ 30.,  50.],\n [ 60., 100.]],\n[[120.,  80.],\n [240., 160.]],\n"
+    "[[110.,  90.],\n [220., 180.]]]"
+)
+_JA_LAYER2 = block(
+    "[[[-1.0292, -1.0502],\n [-0.9706, -0.9497]],\n[[-4.1170,  1.9121],\n [-3.8826,  2.0877]],"
+    "\n[[-3.1086, -7.0792],\n [-2.8910, -6.9200]]]"
+)
+
+
+def _ja_heads(x: Arrays) -> np.ndarray:
+    return np.concatenate([x["inp"] @ x["w"][2 * i : 2 * i + 2] for i in range(3)])
+
+
+KO_THREE_HEADS = Doc(
+    file="heldout/ko-notebook-torch-random-two-token-attention-then-three-integer-heads.ipynb",
+    url="https://github.com/jaragos0s/NLP/blob/main/attention_torch.ipynb",
+    kind="notebook",
+    language="ko",
+    inputs={
+        "a": values(_JA_A),
+        "v": values(_JA_V),
+        "inp": values(block("[[10, 10], [20, 20]]")),
+        "w": values(block("[[1, 2], [2, 3]], [[4, 5], [8, 3]], [[4, 1], [7, 8]]")),
+    },
+    printed=(
+        given(one("777", "777"), "seeds"),
+        given(one("0", "1", "0", "1", "1", "2", "3"), "code"),
+        given(_JA_N, "n = torch.randn(2, 3)"),
+        given(_JA_V, "v (random projections, never printed)"),
+        given(_JA_A, "A = softmax(q k^T / sqrt(d), dim=1) (q and k are never printed)"),
+        Printed(
+            _JA_RES,
+            settled(lambda x: x["a"] @ x["v"], {"a": 5e-5, "v": 5e-5}, _JA_RES),
+            "Attention(n) = A v",
+        ),
+        given(one("1", "2", "1", "2", "1", "1", "1", "2", "1", "1"), "code"),
+        given(one("1", "2", "2"), "torch.randn(1, 2, 2)"),
+        given(block("[[[1, 2], [2, 3]], [[4, 5], [8, 3]], [[4, 1], [7, 8]]]"), "a, the weights"),
+        given(one("6", "2", "2", "2", "2", "2", "2", "2", "2", "2", "0.2", "3"), "code"),
+        given(one("1", "2", "10", "10", "20", "20", "0"), "inp and code"),
+        Printed(_JA_HEADS, _ja_heads, "K per head (inp times a[i])"),
+        Printed(_JA_HEADS, _ja_heads, "V per head"),
+        Printed(_JA_HEADS, _ja_heads, "Q per head"),
+        given(one("3", "2", "2", "3", "2", "2", "3", "2", "2"), "shapes"),
+        given(one("2", "2", "2", "2", "2", "2"), "head shapes"),
+        given(
+            block("[[ 148.3409, -210.9272],\n [ 148.3409, -210.9272]]"),
+            "heads concatenated times a random W_o (never printed)",
+        ),
+        given(one("1", "2", "2"), "shape"),
+        given(_JA_LAYER2, "K of the second layer (its input is never printed)"),
+        given(_JA_LAYER2, "V of the second layer"),
+        given(_JA_LAYER2, "Q of the second layer"),
+        given(one("3", "2", "2", "3", "2", "2", "3", "2", "2"), "shapes"),
+        given(one("2", "2", "2", "2", "2", "2"), "head shapes"),
+        given(block("[[2.2141, 2.2722],\n [2.2167, 2.2713]]"), "second layer after W_o"),
+        given(one("1", "2", "2"), "shape"),
+        other(block("[[[ 0.9909, -1.0016],\n [ 1.0090, -0.9983]]]"), "encoder output (layer norm)"),
+    ),
+    notes=(
+        "A study notebook in PyTorch with a few Korean comments (printed tensors, several per "
+        "print): a bare attention function on two random 3-dimensional tokens whose random "
+        "projections are never printed, so only the output A v can be checked from the printed "
+        "weights A and values v; then a two-layer encoder with three heads whose key, query "
+        "and value projections are all the same integer matrices a[i], so the printed K, V and "
+        "Q of the first layer are inp a[i] (checked, three times). The method is called as "
+        "attention(K, V, Q) though it is defined as attention(q, k, v), which changes nothing "
+        "here since K = V = Q. The head outputs are never printed and the output projection, "
+        "the second layer's input and the feed-forward weights are random and never printed "
+        "(given); the final layer-norm output is not attention. The truth allows for the "
+        "rounding of A and v to four decimals. All right: 42 right."
+    ),
+)
+
 JUDGE_DOCS_16B: list[Doc] = [
     RU_ROUNDED_GUESSES,
     KO_BAHDANAU,
     TH_KERAS_DOT,
+    KO_THREE_HEADS,
 ]
