@@ -177,6 +177,44 @@ EXPECTED = {
         0,
     ),
     "heldout/en-md-guide-apple-phones-juice-dot-products-softmax-zero-half-half.md": (20, 0, 0),
+    # sixteenth batch (GitHub repositories)
+    "heldout/en-notebook-numpy-four-positions-random-qkv-causal-mask-new-values-twice.ipynb": (
+        160,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-torch-four-tokens-unscaled-scores-masked-fill-tril-triu-aside.ipynb": (
+        32,
+        0,
+        0,
+    ),
+    "heldout/en-notebook-numpy-the-cat-sat-hand-weights-then-identity-causal-mask.ipynb": (
+        117,
+        0,
+        0,
+    ),
+    "heldout/en-md-readme-causal-attention-four-tokens-softmax-table-rows-off.md": (46, 12, 0),
+    "heldout/en-notebook-torch-two-by-three-rows-softmax-along-dim-zero-e-notation.ipynb": (
+        14,
+        0,
+        0,
+    ),
+    "heldout/ru-notebook-torch-three-inputs-softmax-replaced-by-rounded-guesses.ipynb": (52, 9, 29),
+    "heldout/ko-notebook-torch-bahdanau-additive-scores-five-words-weights-context-vector.ipynb": (
+        18,
+        0,
+        0,
+    ),
+    "heldout/th-notebook-keras-dot-layers-four-decoder-states-hand-sum-typo-float32.ipynb": (
+        104,
+        1,
+        0,
+    ),
+    "heldout/ko-notebook-torch-random-two-token-attention-then-three-integer-heads.ipynb": (
+        42,
+        0,
+        0,
+    ),
 }
 
 

@@ -25,6 +25,7 @@ from tests.corpus.heldout_judge10 import JUDGE_DOCS_10
 from tests.corpus.heldout_judge11 import JUDGE_DOCS_11
 from tests.corpus.heldout_judge12 import JUDGE_DOCS_12
 from tests.corpus.heldout_judge14 import JUDGE_DOCS_14
+from tests.corpus.heldout_judge16 import JUDGE_DOCS_16
 from tests.corpus.heldout_judge17 import JUDGE_DOCS_17
 from tests.corpus.heldout_more import MORE
 from tests.corpus.heldout_new import NEW
@@ -283,6 +284,7 @@ DOCS: list[Doc] = [
     *JUDGE_DOCS_11,
     *JUDGE_DOCS_12,
     *JUDGE_DOCS_14,
+    *JUDGE_DOCS_16,
     *JUDGE_DOCS_17,
     *JUDGE_DOCS,
     *JUDGE_DOCS_2,
