@@ -186,3 +186,66 @@ def test_examples_that_start_at_their_own_printed_scores_are_apart() -> None:
     assert sum(c.verdict in ("exact", "rounded", "within") for c in verdicts) >= 5
     masked = [c for c in verdicts if c.key.startswith("head1.masked")]
     assert masked and all(c.verdict != "wrong" for c in masked), masked
+
+
+def _masked_page() -> tuple[str, np.ndarray]:
+    """Weights printed already masked (their softmax never printed), then each row over its
+    sum: the page of a book that works the causal mask after the softmax."""
+    weights = np.array(
+        [[0.4213, 0.3105, 0.2682], [0.2519, 0.4000, 0.3481], [0.3027, 0.3306, 0.3667]]
+    )
+    masked = np.tril(weights)
+    again = masked / masked.sum(axis=1, keepdims=True)
+    rows = ",\n        ".join("[" + ", ".join(f"{v:.4f}" for v in row) + "]" for row in masked)
+    done = ",\n        ".join("[" + ", ".join(f"{v:.4f}" for v in row) + "]" for row in again)
+    text = (
+        "# Masking after the softmax\n\n```python\nkept = attn_weights * mask\n"
+        f"print(kept)\n```\n\n```\ntensor([{rows}])\n```\n\n"
+        "```python\nprint(kept / kept.sum(dim=1, keepdim=True))\n```\n\n"
+        f"```\ntensor([{done}])\n```\n"
+    )
+    return text, again
+
+
+def test_weights_printed_masked_are_the_input_whose_rows_are_divided_by_their_sums() -> None:
+    """The masked weights' rows no longer sum to 1, yet they are weights: the example starts
+    at them, and the rows over their sums are checked (the page was refused: no input)."""
+    text, again = _masked_page()
+    assert np.allclose(again.sum(axis=1), 1)
+    claims = _claims(text)
+    assert claims.get("head1.renormalised") in ("exact", "rounded", "within"), claims
+
+
+def test_a_slip_in_the_rows_over_their_sums_is_found() -> None:
+    text, again = _masked_page()
+    slipped = text.replace(f"{again[1, 0]:.4f}", f"{again[1, 0] + 0.01:.4f}")
+    assert slipped != text
+    claims = _claims(slipped)
+    assert claims.get("head1.renormalised") == "wrong", claims
+
+
+def _json_page(expected: str) -> str:
+    """An online judge's example test: the input a JSON object, the expected output after it."""
+    return (
+        "<h1>Softmax attention weights</h1>\n<h2>Example Tests</h2>\n<div class='test'>\n"
+        "<h4>A clear winner</h4>\n"
+        '<pre>Input: {"scores":[2,0,1,3,-1]}\n'
+        f"Expected: {expected}</pre>\n</div>\n"
+    )
+
+
+def test_a_json_key_names_the_array_after_it_not_the_label_before() -> None:
+    """'Input: {"scores":[2,0,1,3,-1]}' holds the scores (the key), not an input X (the
+    label): read
+    as X, the test was one input alone and the page printed no results."""
+    from mha_symbolic.extract.statement_names import names
+
+    assert names('Input: {"scores":') == [("scores", None, "scores")]
+    weights = np.exp([2.0, 0.0, 1.0, 3.0, -1.0])
+    weights /= weights.sum()
+    right = "[" + ",".join(f"{w:.4f}" for w in weights) + "]"
+    claims = _claims(_json_page(right), "html")
+    assert claims.get("head1.weights[1]") in ("exact", "rounded"), claims
+    slipped = right.replace(f"{weights[0]:.4f}", f"{weights[0] + 0.001:.4f}")
+    assert slipped != right
+    assert _claims(_json_page(slipped), "html").get("head1.weights[1]") == "wrong"

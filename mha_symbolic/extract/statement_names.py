@@ -53,8 +53,8 @@ def names(statement: str) -> Named | None:
         if role is None:
             break
         chain.insert(0, (role.role, role.head, role.name))
-        if cut != segment or "\n" in segment:
-            break  # "Input:\nQ = [...]": a label line, then a statement of its own
+        if cut != segment or "\n" in segment or segment.lstrip().startswith("{"):
+            break  # "Input:\nQ = [...]": a label line, then a statement of its own; a JSON key
     if chain:
         return chain
     for segment in segments[_own_start(segments) : -1]:
@@ -83,4 +83,5 @@ def _then_another(segment: str) -> bool:
 
 def cleaned(segment: str) -> str:
     text = re.sub(r"^[\s*•+\-$#>|]*|[\s$|]*$", "", segment.split("\n")[-1] or segment)
+    text = re.sub(r"^\{\s*\"([^\"]+)\"$", r"\1", text)  # a JSON key: {"scores": [1, 2, 3]}
     return re.sub(r"\s*\([^()]*[A-Za-z]{3,}[^()]*\)", "", text)

@@ -34,6 +34,8 @@ def after_softmax(found: Search, nodes: list[Node], weights: list[Node]) -> list
     out: list[Node] = []
     for a in candidates:
         out += _masked_after(found, a)
+    for a in nodes:
+        out += _masked_as_printed(found, a)
     for a in _distinct([*candidates, *out, *weights]):
         out += _dropped(found, a)
     return out
@@ -76,6 +78,30 @@ def _masked_after(found: Search, a: Node) -> list[Node]:
         if hits:
             out.append(masked)
             _row_sums(found, masked)
+    return out
+
+
+def _masked_as_printed(found: Search, a: Node) -> list[Node]:
+    """Weights printed already masked (their unmasked softmax never printed): each row over
+    its sum again, when a print gives it. The print's zeros must be exactly where a mask
+    blocks, its other entries probabilities, and some row no longer sum to 1 (weights that do
+    are a masked softmax, found before)."""
+    printed = a.printed
+    if printed is None or a.shape[1] < 2 or rel.partial(a) or not np.isfinite(a.mid).all():
+        return []
+    if any(m.node.kind != "same" for m in found.matches.get(printed.index, ())):
+        return []  # a relation gives it (printed weights times a mask): not where one starts
+    if printed.distribution or (a.mid < 0).any() or (a.mid > 1).any():
+        return []
+    if set(np.unique(a.mid)) <= {0.0, 1.0}:
+        return []  # a 0/1 matrix is a mask (the plain average over what it keeps: no weights)
+    out: list[Node] = []
+    for allowed, mask in _masks(found, a.shape):
+        if not ((a.mid == 0) == ~allowed).all() or not found.spend():
+            continue
+        again = rel.renormalised(rel.kept(a, allowed, mask))
+        if again is not None and found.test(again, probabilities=True):
+            out.append(again)
     return out
 
 
