@@ -75,3 +75,28 @@ def test_a_printed_table_with_the_temperature_as_its_first_column() -> None:
     verdicts = [c.verdict for one in found for c in check(one.spec).claims if "weights" in c.key]
     assert len(verdicts) == len(TEMPERATURES), verdicts
     assert all(v in ("rounded", "exact", "within") for v in verdicts), verdicts
+
+
+def _loop_page(rows: list[np.ndarray]) -> str:
+    """A loop's printed lines, one per temperature, kept as comments under the code."""
+    lines = "\n".join(
+        f"# T={t}: [" + ", ".join(f"{x:.3f}" for x in p) + "]" for t, p in zip(TEMPERATURES, rows)
+    )
+    return (
+        "# Temperature in attention\n\n```python\nscores = torch.tensor([2.0, 3.0, 8.0])\n"
+        "for T in [0.5, 1.0, 2.0, 5.0]:\n    print(f'T={T}: {F.softmax(scores / T, dim=0)}')\n"
+        f"{lines}\n```\n"
+    )
+
+
+def test_one_printed_line_per_temperature_is_a_table() -> None:
+    """ "# T=0.5: [0.000, 0.002, 0.998]" on lines one after another: each the softmax at its
+    T, judged as a row of a temperature table (they were left unread: no name, no relation
+    where the page worked them wrong)."""
+    rows = [softmax(Z / t) for t in TEMPERATURES]
+    verdicts = _verdicts(_loop_page(rows))
+    assert len(verdicts) == len(TEMPERATURES), verdicts
+    assert all(v in ("rounded", "exact", "within") for v in verdicts), verdicts
+    rows = [p[::-1] for p in rows]  # every row worked wrong: the probabilities reversed
+    verdicts = _verdicts(_loop_page(rows))
+    assert verdicts == ["wrong"] * len(TEMPERATURES), verdicts

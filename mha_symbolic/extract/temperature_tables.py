@@ -27,22 +27,24 @@ _MIN_ROWS = 2  # rows that must hold before a table is read as temperatures
 def temperature_tables(groups: list[Group]) -> list[Group]:
     """The groups with each temperature table taken out into one group per row."""
     seen = [s for members, _ in groups for s in members]
-    found = [(t, *read) for t in seen if (read := _reading(t, seen))]
+    tables = [(t, [t] * len(t.item.rows)) for t in seen] + _runs(seen)
+    found = [(t, lines, *read) for t, lines in tables if (read := _reading(t, seen))]
     if not found:
         return groups
-    taken = {id(t.item) for t, *_ in found}
+    taken = {id(s.item) for _, lines, *_ in found for s in lines}
     out: list[Group] = [
         (kept, example if len(kept) == len(members) else None)
         for members, example in groups
         if (kept := [s for s in members if id(s.item) not in taken])
     ]
-    for number, (table, z, temps, rows) in enumerate(found, start=1):
+    for number, (table, lines, z, temps, rows) in enumerate(found, start=1):
         scores = replace(z, role="scores", head=None, row=None, names=("scores:",))
         for index, temperature in enumerate(temps):
             row = tuple(rows[index][: len(z.item.rows[0])])
+            own_line = lines[index]
             weights = replace(
-                table,
-                item=replace(table.item, rows=(row,), labels=(), columns=()),
+                own_line,
+                item=replace(own_line.item, rows=(row,), labels=(), columns=()),
                 role="weights",
                 head=None,
                 row=None,
@@ -50,10 +52,41 @@ def temperature_tables(groups: list[Group]) -> list[Group]:
                 names=("weights:",),
             )
             scale = str(1 / Fraction(temperature))
-            lines = (z.item.line, table.item.line)
-            own = Example(*lines, heads=1, complete=True, said=(), scale=scale, parent=-number)
+            span = (z.item.line, own_line.item.line)
+            own = Example(*span, heads=1, complete=True, said=(), scale=scale, parent=-number)
             out.append(([scores, weights], own))
     return out
+
+
+def _runs(seen: Sequence[Seen]) -> list[tuple[Seen, list[Seen]]]:
+    """One-row prints on lines one after another, each after its own temperature ("# T=0.5:
+    [0.924, 0.071, ...]", a loop's printed lines): read as one table labelled by them."""
+    out: list[tuple[Seen, list[Seen]]] = []
+    run: list[tuple[str, Seen]] = []
+    for s in [*seen, None]:
+        label = _run_label(s) if s is not None else None
+        last = run[-1][1] if run else None
+        follows = last is not None and s is not None and 0 < s.item.line - last.item.line <= 2
+        if label is not None and s is not None and (not run or follows):
+            run.append((label, s))
+            continue
+        if len(run) >= _MIN_ROWS and len({len(m.item.rows[0]) for _, m in run}) == 1:
+            first = run[0][1]
+            rows = tuple(m.item.rows[0] for _, m in run)
+            labels = tuple(label for label, _ in run)
+            table = replace(first, item=replace(first.item, rows=rows, labels=labels))
+            out.append((table, [m for _, m in run]))
+        run = [(label, s)] if label is not None and s is not None else []
+    return out
+
+
+def _run_label(s: Seen) -> str | None:
+    """ "T=0.5" of a one-row print whose statement's last line is only that label."""
+    if len(s.item.rows) != 1:
+        return None
+    last = s.item.statement.split("\n")[-1]
+    label = re.sub(r"^[\s#/*-]*|[\s:,]*$", "", last)
+    return label if _NAMED.match(label) and _LABEL.match(label) else None
 
 
 def _reading(
