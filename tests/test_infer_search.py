@@ -203,3 +203,31 @@ def test_numbers_overrule_a_name_when_the_relation_uses_only_printed_arrays() ->
     inference = inferred(items, {0: "q", 1: "k", 2: "k", 3: "v"})
     assert inference.components == [[0, 1, 2, 3]]
     assert inference.roles == {0: "q", 1: "k", 2: "scaled", 3: "weights"}
+
+
+def _rounded_operands_page() -> tuple[str, np.ndarray]:
+    """Q and K a program printed to 4 decimals (their weights never shown), and the scores it
+    printed from the unrounded Q and K: most entries miss the product of the printed digits
+    in the fourth decimal, every one lies within their rounding."""
+    rng = np.random.default_rng(5)
+    q, k = rng.normal(scale=2.0, size=(3, 4)), rng.normal(scale=2.0, size=(3, 4))
+    scores = q @ k.T
+    page = (
+        "# Keys and queries\n\n```\nprint(K)\n```\n\n"
+        f"K = {text(k)}\n\n```\nprint(Q)\n```\n\nQ = {text(q)}\n\n"
+        f"```\nS = Q @ K.T\n```\n\nS = {text(scores)}\n"
+    )
+    return page, scores
+
+
+def test_a_product_of_operands_printed_rounded_holds_within_their_rounding() -> None:
+    """S = Q Kᵀ holds at the printed digits only with Q and K taken as their roundings: tried
+    again so even when fewer than half of its entries hold with the digits as exact."""
+    page, scores = _rounded_operands_page()
+    _, items = find_items(read_document(page))
+    q, k = (np.array(items[n].rows, dtype=float) for n in (1, 0))
+    from_digits = np.round(q @ k.T, 4)
+    assert (from_digits != np.round(scores, 4)).sum() * 2 > scores.size  # most miss
+    said, roles = _said(page)
+    assert any("× line" in line and "holds to 4 digits" in line for line in said), said
+    assert roles[2] == "scores", roles

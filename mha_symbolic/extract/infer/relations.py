@@ -346,7 +346,21 @@ def fit_or_mostly(
     shown, counted = first
     if counted is None:
         counted = int(np.count_nonzero(entries_fit(node, shown)))
-    return None, 2 * counted >= node.mid.size
+    return None, 2 * counted >= node.mid.size or _near(node, shown)
+
+
+_NEAR = 0.005  # relative: a product of operands rounded to 4 decimals is off by about 0.001
+
+
+def _near(node: Node, shown: Printed) -> bool:
+    """Every entry near the print, though most miss its digits: a product of operands that a
+    program printed rounded (Q and K of weights never shown, torch.randn's X), worth trying
+    again with the operands as intervals."""
+    finite = np.isfinite(node.mid) & np.isfinite(shown.mid)
+    if not finite.any() or (~finite & (node.mid != shown.mid)).any():
+        return False
+    gap = np.abs(node.mid[finite] - shown.mid[finite])
+    return bool((gap <= _NEAR * (1 + np.abs(shown.mid[finite]))).all())
 
 
 def _masks_alike(node: Node, shown: Printed) -> bool:
