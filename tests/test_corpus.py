@@ -57,7 +57,7 @@ pytestmark = pytest.mark.xdist_group("test_corpus")
 # the round's last reading, 6522 of 8417.
 # Session 33: the thirteenth batch and five pages of the eleventh moved here (refused pages
 # mostly, to be studied): 6579 of 9042; after the round's readings, 6746 of 9042.
-DEV_FLOOR = 0.735
+DEV_FLOOR = 0.755
 FALSE_ALARM_CEILING = 0  # entries claimed wrong that are right, or claims on non-attention numbers
 # Documents with false alarms known and not yet mended, and how many: every other document has
 # none. (The book chapter came from held-out with 6; the last 4 were mended by leaving out a
