@@ -18,6 +18,7 @@ from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.interrupts import Terminated, signals_raise
 from mha_symbolic.output_files import make_folder, not_the_input, write_atomic, write_files
+from mha_symbolic.process import started
 from mha_symbolic.sweep_command import verify_command
 from mha_symbolic.text import one_line
 from mha_symbolic.web.command import serve
@@ -449,17 +450,8 @@ def _error(message: str) -> None:
     print(f"mha-symbolic: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
 
 
-def _closed_streams_to_devnull() -> None:
-    """Started with standard output or error closed (>&-): what goes there is dropped, as a
-    closed pipe's is, instead of failing on a missing stream."""
-    if sys.stdout is None:
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-    if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    _closed_streams_to_devnull()
+    started()
     args = build_parser().parse_args(argv)
     with manners(quiet=args.quiet, pager=not getattr(args, "no_pager", True)):
         return _run(args)
