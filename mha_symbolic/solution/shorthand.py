@@ -54,7 +54,8 @@ class Names:
         letters = {symbol for symbol, _ in self.bases}
         if not entry.free_symbols or not entry.free_symbols <= letters:
             return entry
-        if sp.count_ops(entry) > MAX_TIDY_OPS:
+        ops = sp.count_ops(entry)
+        if ops > MAX_TIDY_OPS:
             return entry
         tidy = lowest_terms(entry, letters)
         # One fraction over a sum of fractions, as a teacher puts them over a common
@@ -63,7 +64,7 @@ class Names:
         bars = _fraction_bars(tidy), _fraction_bars(entry)
         if bars[0] != bars[1]:
             return tidy if bars[0] < bars[1] else entry
-        return tidy if sp.count_ops(tidy) <= sp.count_ops(entry) else entry
+        return tidy if sp.count_ops(tidy) <= ops else entry
 
 
 def lowest_terms(entry: sp.Basic, letters: set[sp.Symbol]) -> sp.Basic:
