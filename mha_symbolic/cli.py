@@ -48,13 +48,14 @@ def load_spec(args: argparse.Namespace) -> Any:
 
 def load_specs(args: argparse.Namespace, claims: dict[str, Any] | None = None) -> list[Any]:
     """The spec, or one per batch element when an input has shape (batch, L, E)."""
-    from mha_symbolic.check.batch import batch_specs, is_batched
     from mha_symbolic.spec.attention import AttentionSpec
-    from mha_symbolic.spec.input_files import parse_toml, read_text
 
     _one_source(args)
     if args.example:
         return [AttentionSpec.example(args.example)]
+    from mha_symbolic.check.batch import batch_specs, is_batched  # (an example is one spec)
+    from mha_symbolic.spec.input_files import parse_toml, read_text
+
     source = "<stdin>" if args.spec == STDIN else str(args.spec)
     raw = _stdin_table() if args.spec == STDIN else parse_toml(read_text(args.spec, source), source)
     if is_batched(raw):
