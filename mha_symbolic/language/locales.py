@@ -13,6 +13,7 @@ from typing import Any
 from mha_symbolic.errors import SpecError
 from mha_symbolic.output_files import inside
 from mha_symbolic.text import one_line
+from mha_symbolic.user_cache import parsed
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -81,7 +82,8 @@ def load(lang: str = "en", templates: str | None = None) -> Locale:
             source=str(path),
         )
     try:
-        table = Locale(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+        text = path.read_text(encoding="utf-8")
+        table = Locale(parsed(text, tomllib.loads, "locales"), str(path))  # (parsed once)
     except OSError as exc:
         raise SpecError(f"cannot read locale: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError as exc:
