@@ -26,6 +26,7 @@ NOT_NEEDED = (
     "mha_symbolic.solution.json_out",
     "mha_symbolic.solution.pdf",
     "mha_symbolic.solution.plot",
+    "mha_symbolic.spec.torch_io",
     "mha_symbolic.web.app",
 )
 
