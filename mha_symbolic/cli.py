@@ -18,7 +18,7 @@ from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.interrupts import Terminated, signals_raise
 from mha_symbolic.output_files import make_folder, not_the_input, write_atomic, write_files
-from mha_symbolic.process import started
+from mha_symbolic.process import loading, started
 from mha_symbolic.sweep_command import verify_command
 from mha_symbolic.text import one_line
 from mha_symbolic.web.command import serve
@@ -86,8 +86,9 @@ def _examples() -> int:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from mha_symbolic.solution.render import infer_format, render, write
-    from mha_symbolic.solution.view import Options
+    with loading():
+        from mha_symbolic.solution.render import infer_format, render, write
+        from mha_symbolic.solution.view import Options
 
     if (args.plot_keys or args.plot_file) and not args.plot:
         flag = "--plot-keys" if args.plot_keys else "--plot-file"
@@ -452,7 +453,7 @@ def _error(message: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    started()
+    started(own_process=argv is None)
     args = build_parser().parse_args(argv)
     with manners(quiet=args.quiet, pager=not getattr(args, "no_pager", True)):
         return _run(args)

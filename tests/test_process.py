@@ -7,6 +7,7 @@ import atexit
 import gc
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +37,28 @@ def test_two_commands_in_one_process_register_one_freeze(monkeypatch: pytest.Mon
     process.started()
     process.started()
     assert registered == [gc.freeze]
+
+
+LOADING = """
+import gc, sys
+from mha_symbolic.cli import main
+sys.argv = ["mha-symbolic", "derive", "--example", "two-tokens", "-o", {out!r}, "-q"]
+main({argv})
+print(gc.get_freeze_count() > 0, gc.isenabled(), "sympy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "frozen"),
+    [("", "True True True"), ("sys.argv[1:]", "False True True")],
+    ids=["command-line", "called-with-arguments"],
+)
+def test_the_libraries_are_frozen_once_loaded_only_in_the_commands_own_process(
+    tmp_path: Path, argv: str, frozen: str
+) -> None:
+    """Started from its command line, derive loads SymPy and the rest with no collection and
+    freezes them; called with arguments (a program, a test), the collector is left alone."""
+    code = LOADING.format(out=str(tmp_path / "x.md"), argv=argv)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == frozen
+    assert (tmp_path / "x.md").read_text(encoding="utf-8").startswith("# ")
