@@ -1,8 +1,9 @@
 """The user's cache folder, and what is read once into it: a locale's parsed TOML (parsing
 the English one took 5 to 10 ms of every command that prints words; loading it back, 0.3 ms).
 
-Never stale: a table is kept under a digest of its text and of the Python that parsed it, and
-checked to be that one when read back. A cache that cannot be read or written is no cache.
+Never stale: a table is kept, one file for each file it was read from and each Python, with
+a digest of its text, and is read back only for that same text. A cache that cannot be read
+or written is no cache.
 """
 
 from __future__ import annotations
@@ -24,22 +25,29 @@ def cache_folder() -> Path:
     return Path(base) / "mha-symbolic"
 
 
-def parsed(text: str, parse: Callable[[str], dict[str, Any]], kind: str) -> dict[str, Any]:
-    """``parse(text)``, kept in the cache folder (under ``kind``) as marshal: a table of
-    text, numbers, lists and tables only (anything else is parsed every time)."""
-    key = f"{sys.version}\0{marshal.version}\0{kind}\0{text}".encode("utf-8", "surrogatepass")
-    digest = hashlib.sha256(key).hexdigest()[:32]
-    path = cache_folder() / kind / f"{digest}.marshal"
+def parsed(
+    text: str, parse: Callable[[str], dict[str, Any]], kind: str, name: str
+) -> dict[str, Any]:
+    """``parse(text)``, the text of file ``name``, kept in the cache folder (under ``kind``) as
+    marshal: a table of text, numbers, lists and tables only (anything else is parsed every
+    time). One file a name: a changed text replaces it."""
+    where = f"{sys.version}\0{marshal.version}\0{kind}\0{name}"
+    path = cache_folder() / kind / f"{_digest(where)}.marshal"
+    digest = _digest(text)
     try:
         stored = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         stored = None
     if isinstance(stored, tuple) and stored[:1] == (digest,) and isinstance(stored[-1], dict):
-        return stored[-1]  # (what was stored: this digest and its table)
+        return stored[-1]  # (what was stored: this text's digest and its table)
     table = parse(text)
     with contextlib.suppress(ValueError):  # (something marshal cannot write: not kept)
         _store(path, marshal.dumps((digest, table)))
     return table
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _store(path: Path, data: bytes) -> None:

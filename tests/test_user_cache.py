@@ -36,40 +36,43 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_table_is_parsed_once_and_read_back(cache: Path) -> None:
-    assert parsed(TEXT, tomllib.loads, "locales") == TABLE
+    assert parsed(TEXT, tomllib.loads, "locales", "en.toml") == TABLE
     assert len(_stored(cache)) == 1
-    assert parsed(TEXT, _refused, "locales") == TABLE
+    assert parsed(TEXT, _refused, "locales", "en.toml") == TABLE
 
 
-def test_a_changed_text_is_parsed_anew(cache: Path) -> None:
-    parsed(TEXT, tomllib.loads, "locales")
+def test_a_changed_text_is_parsed_anew_in_place_of_the_old(cache: Path) -> None:
+    parsed(TEXT, tomllib.loads, "locales", "en.toml")
     changed = TEXT.replace("Input", "Inputs")
-    assert parsed(changed, tomllib.loads, "locales")["titles"]["x"] == "Inputs"
+    assert parsed(changed, tomllib.loads, "locales", "en.toml")["titles"]["x"] == "Inputs"
+    assert len(_stored(cache)) == 1  # one file a locale, however often it is edited
     with pytest.raises(AssertionError, match="parsed again"):
-        parsed(TEXT + "\n", _refused, "locales")
+        parsed(TEXT, _refused, "locales", "en.toml")
+    parsed(TEXT, tomllib.loads, "locales", "bn.toml")
+    assert len(_stored(cache)) == 2
 
 
 def test_a_damaged_cache_file_is_parsed_again_and_written_anew(cache: Path) -> None:
-    parsed(TEXT, tomllib.loads, "locales")
+    parsed(TEXT, tomllib.loads, "locales", "en.toml")
     (path,) = _stored(cache)
     for damage in (b"", b"\x00not marshal", path.read_bytes()[:-7]):
         path.write_bytes(damage)
-        assert parsed(TEXT, tomllib.loads, "locales") == TABLE
-        assert parsed(TEXT, _refused, "locales") == TABLE  # (written anew)
+        assert parsed(TEXT, tomllib.loads, "locales", "en.toml") == TABLE
+        assert parsed(TEXT, _refused, "locales", "en.toml") == TABLE  # (written anew)
 
 
 def test_no_cache_folder_is_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    assert parsed(TEXT, tomllib.loads, "locales") == TABLE
+    assert parsed(TEXT, tomllib.loads, "locales", "en.toml") == TABLE
     with pytest.raises(AssertionError, match="parsed again"):
-        parsed(TEXT, _refused, "locales")
+        parsed(TEXT, _refused, "locales", "en.toml")
 
 
 def test_a_table_marshal_cannot_write_is_parsed_every_time(cache: Path) -> None:
     text = "day = 2026-11-28\n"
-    assert parsed(text, tomllib.loads, "locales") == {"day": datetime.date(2026, 11, 28)}
+    assert parsed(text, tomllib.loads, "locales", "en.toml") == {"day": datetime.date(2026, 11, 28)}
     assert _stored(cache) == []
 
 
@@ -81,4 +84,18 @@ def test_the_shipped_locale_is_the_same_read_back(cache: Path) -> None:
     assert locales.load("en") == fresh
     path = locales.template_dir() / "locales" / "en.toml"
     assert fresh == tomllib.loads(path.read_text(encoding="utf-8"))
+    locales.load.cache_clear()
+
+
+def test_a_locale_of_the_users_own_templates_is_never_kept(cache: Path, tmp_path: Path) -> None:
+    """A user's template folder is edited and tried: its locale is parsed each time, and the
+    cache holds the shipped locales only (one file each)."""
+    own = tmp_path / "mine"
+    (own / "locales").mkdir(parents=True)
+    shipped = locales.template_dir() / "locales" / "en.toml"
+    text = shipped.read_text(encoding="utf-8").replace('"Queries"', '"My queries"', 1)
+    (own / "locales" / "en.toml").write_text(text, encoding="utf-8")
+    locales.load.cache_clear()
+    assert locales.load("en", str(own)) == tomllib.loads(text)
+    assert _stored(cache) == []
     locales.load.cache_clear()

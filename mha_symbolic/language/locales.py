@@ -83,7 +83,10 @@ def load(lang: str = "en", templates: str | None = None) -> Locale:
         )
     try:
         text = path.read_text(encoding="utf-8")
-        table = Locale(parsed(text, tomllib.loads, "locales"), str(path))  # (parsed once)
+        if path.parent == template_dir() / "locales":  # shipped: parsed once per user
+            table = Locale(parsed(text, tomllib.loads, "locales", str(path)), str(path))
+        else:  # a user's own, perhaps in the making: parsed each time, never kept
+            table = Locale(tomllib.loads(text), str(path))
     except OSError as exc:
         raise SpecError(f"cannot read locale: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError as exc:
