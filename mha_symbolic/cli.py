@@ -219,7 +219,8 @@ def _plot(args: argparse.Namespace, d: Any) -> Any:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from mha_symbolic.check.judge import check
+    with loading():
+        from mha_symbolic.check.judge import check
 
     if args.spec == STDIN and args.claims == STDIN:
         raise SpecError("the spec and --claims cannot both be - (standard input)")

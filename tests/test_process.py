@@ -42,7 +42,7 @@ def test_two_commands_in_one_process_register_one_freeze(monkeypatch: pytest.Mon
 LOADING = """
 import gc, sys
 from mha_symbolic.cli import main
-sys.argv = ["mha-symbolic", "derive", "--example", "two-tokens", "-o", {out!r}, "-q"]
+sys.argv = ["mha-symbolic", *{command!r}]
 main({argv})
 print(gc.get_freeze_count() > 0, gc.isenabled(), "sympy" in sys.modules)
 """
@@ -58,7 +58,14 @@ def test_the_libraries_are_frozen_once_loaded_only_in_the_commands_own_process(
 ) -> None:
     """Started from its command line, derive loads SymPy and the rest with no collection and
     freezes them; called with arguments (a program, a test), the collector is left alone."""
-    code = LOADING.format(out=str(tmp_path / "x.md"), argv=argv)
+    out = str(tmp_path / "x.md")
+    code = LOADING.format(command=["derive", "--example", "two-tokens", "-o", out, "-q"], argv=argv)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == frozen
     assert (tmp_path / "x.md").read_text(encoding="utf-8").startswith("# ")
+
+
+def test_check_from_its_command_line_freezes_what_it_loaded_too() -> None:
+    code = LOADING.format(command=["check", "--example", "two-tokens"], argv="")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.splitlines()[-1] == "True True True"
