@@ -18,6 +18,7 @@ from mha_symbolic.console import note as _note
 from mha_symbolic.errors import SpecError
 from mha_symbolic.interrupts import Terminated, signals_raise
 from mha_symbolic.output_files import make_folder, not_the_input, write_atomic, write_files
+from mha_symbolic.process import loading, started
 from mha_symbolic.sweep_command import verify_command
 from mha_symbolic.text import one_line
 from mha_symbolic.web.command import serve
@@ -47,13 +48,14 @@ def load_spec(args: argparse.Namespace) -> Any:
 
 def load_specs(args: argparse.Namespace, claims: dict[str, Any] | None = None) -> list[Any]:
     """The spec, or one per batch element when an input has shape (batch, L, E)."""
-    from mha_symbolic.check.batch import batch_specs, is_batched
     from mha_symbolic.spec.attention import AttentionSpec
-    from mha_symbolic.spec.input_files import parse_toml, read_text
 
     _one_source(args)
     if args.example:
         return [AttentionSpec.example(args.example)]
+    from mha_symbolic.check.batch import batch_specs, is_batched  # (an example is one spec)
+    from mha_symbolic.spec.input_files import parse_toml, read_text
+
     source = "<stdin>" if args.spec == STDIN else str(args.spec)
     raw = _stdin_table() if args.spec == STDIN else parse_toml(read_text(args.spec, source), source)
     if is_batched(raw):
@@ -84,8 +86,9 @@ def _examples() -> int:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from mha_symbolic.solution.render import infer_format, render, write
-    from mha_symbolic.solution.view import Options
+    with loading():
+        from mha_symbolic.solution.render import infer_format, render, write
+        from mha_symbolic.solution.view import Options
 
     if (args.plot_keys or args.plot_file) and not args.plot:
         flag = "--plot-keys" if args.plot_keys else "--plot-file"
@@ -216,7 +219,8 @@ def _plot(args: argparse.Namespace, d: Any) -> Any:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from mha_symbolic.check.judge import check
+    with loading():
+        from mha_symbolic.check.judge import check
 
     if args.spec == STDIN and args.claims == STDIN:
         raise SpecError("the spec and --claims cannot both be - (standard input)")
@@ -449,17 +453,8 @@ def _error(message: str) -> None:
     print(f"mha-symbolic: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
 
 
-def _closed_streams_to_devnull() -> None:
-    """Started with standard output or error closed (>&-): what goes there is dropped, as a
-    closed pipe's is, instead of failing on a missing stream."""
-    if sys.stdout is None:
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-    if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    _closed_streams_to_devnull()
+    started(own_process=argv is None)
     args = build_parser().parse_args(argv)
     with manners(quiet=args.quiet, pager=not getattr(args, "no_pager", True)):
         return _run(args)

@@ -50,7 +50,7 @@ def _pieces(data: Data) -> Iterable[bytes]:
     return (piece.encode("utf-8") for piece in data)
 
 
-def write_atomic(path: str | Path, data: Data) -> None:
+def write_atomic(path: str | Path, data: Data, sync_folder: bool = True) -> None:
     """Write ``data`` (text as UTF-8; an iterable of text pieces as they come) to ``path``
     all at once: into a temporary file in the same folder, flushed to disk, then renamed over
     ``path``. A failure at any point leaves the old file as it was and no temporary behind;
@@ -58,7 +58,8 @@ def write_atomic(path: str | Path, data: Data) -> None:
 
     A link is written through: its target is replaced atomically and the link stays. A
     special file (``/dev/stdout``, ``/dev/null``, a FIFO, a terminal) is written as a stream
-    and never renamed over; a disk (block device) or socket is refused.
+    and never renamed over; a disk (block device) or socket is refused. ``sync_folder=False``:
+    the rename is left for the caller to flush (once for the files of one folder).
     """
     target = _target(path)
     pieces = _pieces(data)
@@ -79,7 +80,8 @@ def write_atomic(path: str | Path, data: Data) -> None:
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode(target, 0o666))
         os.replace(temporary, target)
-        _sync_folder(target.parent)
+        if sync_folder:
+            _sync_folder(target.parent)
     except BaseException as exc:  # also KeyboardInterrupt and SIGTERM: never leave a fragment
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -210,17 +212,22 @@ def write_files(files: Mapping[Path, Data]) -> list[Path]:
     """Write several files (a document and its images): every target is checked before the
     first is written, each is written atomically, and if one fails the files this call
     created are removed again (files it replaced hold their new, complete contents)."""
+    folders: dict[Path, None] = {}  # each flushed once, after its files (4 ms a flush here)
     for path in files:
         target = _target(path)
         if target is not None and not os.path.isdir(target.parent):
             raise SpecError("cannot write: its folder does not exist", source=str(path))
+        if target is not None:
+            folders[target.parent] = None
     created: list[Path] = []
     try:
         for path, data in files.items():
             new = not os.path.lexists(path)
-            write_atomic(path, data)
+            write_atomic(path, data, sync_folder=False)
             if new:
                 created.append(Path(path))
+        for folder in folders:
+            _sync_folder(folder)
     except BaseException:
         for path in created:
             with contextlib.suppress(OSError):

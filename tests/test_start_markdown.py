@@ -14,6 +14,7 @@ NOT_NEEDED = (
     "torch",
     "latex2sympy2",
     "mha_symbolic.api",
+    "mha_symbolic.check",  # (a built-in example is one spec: no batch to look for)
     "mha_symbolic.check.judge",
     "mha_symbolic.exact.backward",
     "mha_symbolic.exact.enclose",
@@ -25,6 +26,7 @@ NOT_NEEDED = (
     "mha_symbolic.solution.json_out",
     "mha_symbolic.solution.pdf",
     "mha_symbolic.solution.plot",
+    "mha_symbolic.spec.torch_io",
     "mha_symbolic.web.app",
 )
 

@@ -13,6 +13,7 @@ from typing import Any
 from mha_symbolic.errors import SpecError
 from mha_symbolic.output_files import inside
 from mha_symbolic.text import one_line
+from mha_symbolic.user_cache import parsed
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -81,7 +82,11 @@ def load(lang: str = "en", templates: str | None = None) -> Locale:
             source=str(path),
         )
     try:
-        table = Locale(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+        text = path.read_text(encoding="utf-8")
+        if path.parent == template_dir() / "locales":  # shipped: parsed once per user
+            table = Locale(parsed(text, tomllib.loads, "locales", str(path)), str(path))
+        else:  # a user's own, perhaps in the making: parsed each time, never kept
+            table = Locale(tomllib.loads(text), str(path))
     except OSError as exc:
         raise SpecError(f"cannot read locale: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError as exc:

@@ -223,7 +223,7 @@ def divisor(factor: sp.Expr) -> sp.Expr | None:
 def terminating_decimal(value: sp.Rational, max_digits: int = 6) -> str | None:
     """``1/5`` -> ``"0.2"``: the exact decimal of a rational with a short terminating expansion."""
     if value.is_Integer:
-        return str(value)
+        return str(value.p)  # as str(value) prints it, without SymPy's printer
     q, places = value.q, 0
     for prime in (2, 5):
         count = 0

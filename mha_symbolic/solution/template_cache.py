@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import jinja2
 from jinja2.bccache import Bucket
+
+from mha_symbolic.user_cache import cache_folder
 
 # What the compiled code of a template depends on besides its source.
 _SETTINGS = (
@@ -51,12 +51,6 @@ class _Cache(jinja2.FileSystemBytecodeCache):
     def dump_bytecode(self, bucket: Bucket) -> None:
         with contextlib.suppress(OSError):
             super().dump_bytecode(bucket)
-
-
-def cache_folder() -> Path:
-    """``$XDG_CACHE_HOME/mha-symbolic`` (``~/.cache/mha-symbolic`` by default)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mha-symbolic"
 
 
 def template_cache(env: jinja2.Environment) -> jinja2.BytecodeCache | None:

@@ -19,7 +19,6 @@ from mha_symbolic.spec.catalogue import DEFAULT_TITLE, example_names, example_te
 from mha_symbolic.spec.given_scores import check_scores_spec, read_scores
 from mha_symbolic.spec.step_decimals import read_decimals
 from mha_symbolic.spec.step_names import read_names
-from mha_symbolic.spec.torch_io import from_torch
 from mha_symbolic.text import did_you_mean, one_line
 
 LAYOUTS = ("per_head", "split", "fused")
@@ -194,6 +193,8 @@ class AttentionSpec:
         cls, module: Any, query: Any, key: Any = None, value: Any = None, **masks: Any
     ) -> AttentionSpec:
         """An ``nn.MultiheadAttention`` and its inputs as a fused ``xWT`` spec (see torch_io)."""
+        from mha_symbolic.spec.torch_io import from_torch
+
         try:
             return cls(source="from_torch", **from_torch(module, query, key, value, **masks))
         except SpecError as error:
