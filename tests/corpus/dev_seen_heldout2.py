@@ -88,7 +88,11 @@ ES_SIM = Doc(
             lambda x: _es_scores(x) / np.sqrt(6),
             "res / sqrt(K.shape[0]+K.shape[1])",
         ),
-        other(one("1.", "1.", "1."), "Sum (column sums of the softmax)"),
+        Printed(
+            one("1.", "1.", "1."),
+            lambda x: softmax(_es_scores(x) / np.sqrt(6), axis=0).sum(axis=0).reshape(1, -1),
+            "Sum (column sums of the softmax: printed sums of weights count, as on every page)",
+        ),
         Printed(
             block(
                 "0.08511458, 0.23291035, 0.05486685\n0.04718863, 0.16726437, 0.05750547\n"
