@@ -231,3 +231,25 @@ def test_a_product_of_operands_printed_rounded_holds_within_their_rounding() -> 
     said, roles = _said(page)
     assert any("× line" in line and "holds to 4 digits" in line for line in said), said
     assert roles[2] == "scores", roles
+
+
+def test_a_scale_no_width_gives_is_read_from_the_ratio_of_two_prints() -> None:
+    """res / np.sqrt(K.shape[0] + K.shape[1]): the scaled scores are the scores times 1/√6 at
+    every entry, a scale no width of the page (3) gives; read from the two prints, then
+    checked as any scale is (the page was left with no result: nothing related the two)."""
+    scores = np.array(
+        [[0.6309, 0.5805, 0.9265], [0.5875, 0.5434, 0.8618], [0.9268, 0.8652, 1.3736]]
+    )
+    scaled = scores / np.sqrt(6)
+    page = (
+        "# Scores\n\n```\nres = np.dot(Q, K.T)\n```\n\n"
+        f"res = {text(scores)}\n\n```\nres = res / np.sqrt(K.shape[0] + K.shape[1])\n```\n\n"
+        f"res = {text(scaled)}\n\n```\nres = softmax(res, axis=1)\n```\n\n"
+        f"res = {text(softmax(scaled))}\n"
+    )
+    said, roles = _said(page)
+    assert any("/ √6: holds" in line for line in said), said
+    assert roles[1] == "scaled" and roles[2] == "weights", roles
+    slipped = page.replace(f"{scaled[1, 1]:.4f}", f"{scaled[1, 1] + 0.01:.4f}")
+    said, _ = _said(slipped)
+    assert any("/ √6: holds except at [2,2]" in line for line in said), said

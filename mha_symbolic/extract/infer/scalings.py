@@ -12,6 +12,9 @@ from mha_symbolic.extract.infer import relations as rel
 from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.relations import Node
 
+_RATIO_ENTRIES = 4  # entries a ratio must hold at before it names a scale
+_NICE = 1e-3  # relative: how near 1/c or 1/c² must be to a whole number
+
 # d_k tried whatever the arrays' shapes, as a printed scaling only (scores printed without
 # their Q and K say no d_k); never under a softmax, which a large one makes uniform by itself.
 _USUAL_WIDTHS = (2, 3, 4, 8, 16, 32, 64)
@@ -69,3 +72,53 @@ def usual_scales(scores: Node, known: list[tuple[float, str]]) -> list[Node]:
                 seen.add(round(factor, 12))
                 out.append(rel.scale(scores, factor, said))
     return out
+
+
+def ratio_scales(
+    by_shape: dict[tuple[int, int], list[Printed]], candidates: list[Node], known: set[float]
+) -> list[tuple[float, str]]:
+    """The scales the numbers show: a print after scores that is the scores times one factor
+    1/√n or 1/n at every entry (``res / np.sqrt(K.shape[0] + K.shape[1])``: √6, which no
+    width of the page gives). Each found once; ``known``: the factors already tried."""
+    out: list[tuple[float, str]] = []
+    for scores in candidates:
+        for p in by_shape.get(scores.shape, []):
+            if p.index <= scores.last:
+                continue
+            named = _nice(_ratio(scores, p))
+            if named is not None and round(named[0], 12) not in known:
+                known.add(round(named[0], 12))
+                out.append(named)
+    return out
+
+
+def _ratio(scores: Node, p: Printed) -> float | None:
+    """The one factor that takes the scores to the print at its digits, if there is one."""
+    both = np.isfinite(scores.mid) & np.isfinite(p.mid) & (np.abs(scores.mid) > 1e-9)
+    if int(both.sum()) < _RATIO_ENTRIES:
+        return None
+    ratios = p.mid[both] / scores.mid[both]
+    factor = float(np.median(ratios))
+    if not 0 < factor < 1 or math.isclose(factor, 1.0):
+        return None
+    gap = np.abs(p.mid[both] - factor * scores.mid[both])
+    slack = p.rad[both] + factor * scores.rad[both] + 1e-12
+    off = int((gap > 2 * slack).sum())
+    return factor if off <= ratios.size // 5 else None  # a slip or two: the page's to judge
+
+
+def _nice(factor: float | None) -> tuple[float, str] | None:
+    """1/√n or 1/n, as a spec writes it, when the factor is one (n whole, 2 to 4096)."""
+    if factor is None:
+        return None
+    c = 1 / factor
+    n = round(c * c)
+    if 2 <= n <= 4096 and abs(math.sqrt(n) - c) <= _NICE * c:
+        whole = round(c)
+        if whole * whole == n:
+            return (1 / whole, f"{whole}")
+        return (1 / math.sqrt(n), f"√{n}")
+    whole = round(c)
+    if 2 <= whole <= 4096 and abs(whole - c) <= _NICE * c:
+        return (1 / whole, f"{whole}")
+    return None

@@ -13,7 +13,7 @@ from mha_symbolic.extract.infer.intervals import Printed
 from mha_symbolic.extract.infer.padding import padding_masks
 from mha_symbolic.extract.infer.relations import Node
 from mha_symbolic.extract.infer.row_prints import row_softmaxes
-from mha_symbolic.extract.infer.scalings import usual_scales
+from mha_symbolic.extract.infer.scalings import ratio_scales, usual_scales
 from mha_symbolic.extract.infer.softmax_parts import exp_parts
 from mha_symbolic.extract.infer.state import MAX_EVALUATIONS, MAX_HIDDEN, Search
 
@@ -75,6 +75,8 @@ def attention(
     for scores in candidates:
         exp_parts(found, scores)  # e^s and its row sums, printed as a softmax's parts
     candidates = sorted((s for s in candidates if useful(found, s)), key=lambda s: s.last)
+    known = {round(factor, 12) for factor, _ in found.scales}
+    found.scales = [*found.scales, *ratio_scales(found.by_shape, candidates, known)]
     for likely in (True, False):
         for scores in candidates:
             if likely:
