@@ -92,10 +92,11 @@ class Bounds:
             if leaf.role in (*_ROLES, *_GIVEN) and isinstance(leaf.value, sp.MatrixBase):
                 # A given stage (scores a program printed, 3.1348e+01 beside 8.7807e-01) is
                 # known to each entry's own last digit, at least its array's finest.
-                unit = _array_unit(Matrix(leaf.value))
+                matrix = Matrix(leaf.value)
+                unit = _array_unit(matrix)
                 if unit is not None:
-                    digits = _digits(Matrix(leaf.value))
-                    value = Matrix(leaf.value).applyfunc(
+                    digits = _digits(matrix)
+                    value = matrix.applyfunc(
                         lambda v, u=unit, n=digits, own=leaf.role in _GIVEN: self._entry(
                             v, _own_unit(v, u, n) if own else u
                         )

@@ -138,6 +138,7 @@ def _roles(
     other = _other_scale(inference) | _by_columns(inference) | _printed_masks(inference)
     other |= other_setting(seen, groups, inference)
     factors = inference.search.factors
+    masked = _masked_weights(inference)
     for n, group in enumerate(groups):
         for i in group:
             if n in factors:
@@ -145,10 +146,10 @@ def _roles(
             given = not examples or n not in inference.chosen  # no relation gives it
             before = [out[groups[n - 1][-1]]] if n else []  # the array printed just before
             alone = (given and not_weights(document, out[i])) or no_weights(out[i], before)
-            alone = alone and not _masked(inference, n)
+            alone = alone and n not in masked
             out[i] = _decided(out[i], n, inference, examples, alone)
             if no_weights(out[i], before) and not (
-                (n in inference.chosen and _is_softmax(inference, n)) or _masked(inference, n)
+                (n in inference.chosen and _is_softmax(inference, n)) or n in masked
             ):
                 out[i] = replace(out[i], role="unnamed", names=(), printed=())  # [1, 1, 3]
             if n in other:  # a first try with another scale: one spec has one scale
@@ -191,16 +192,17 @@ def _is_softmax(inference: Inference, index: int) -> bool:
     return inference.chosen[index].node.kind.startswith("softmax")
 
 
-def _masked(inference: Inference, index: int) -> bool:
+def _masked_weights(inference: Inference) -> set[int]:
     """Weights printed already masked, whose rows a chosen relation divides by their sums:
     rows that no longer sum to 1 are what masking left of a softmax's rows."""
+    out: set[int] = set()
     for match in inference.chosen.values():
         node = match.node
         if node.kind == "renormalised" and node.operands[0].kind == "kept":
             printed = node.operands[0].operands[0].printed
-            if printed is not None and printed.index == index:
-                return True
-    return False
+            if printed is not None:
+                out.add(printed.index)
+    return out
 
 
 def _unrelated_input(seen: list[Seen], groups: list[list[int]], inference: Inference) -> list[Seen]:

@@ -63,21 +63,26 @@ def _runs(seen: Sequence[Seen]) -> list[tuple[Seen, list[Seen]]]:
     [0.924, 0.071, ...]", a loop's printed lines): read as one table labelled by them."""
     out: list[tuple[Seen, list[Seen]]] = []
     run: list[tuple[str, Seen]] = []
-    for s in [*seen, None]:
-        label = _run_label(s) if s is not None else None
-        last = run[-1][1] if run else None
-        follows = last is not None and s is not None and 0 < s.item.line - last.item.line <= 2
-        if label is not None and s is not None and (not run or follows):
+    for s in seen:
+        label = _run_label(s)
+        if label is not None and run and 0 < s.item.line - run[-1][1].item.line <= 2:
             run.append((label, s))
             continue
-        if len(run) >= _MIN_ROWS and len({len(m.item.rows[0]) for _, m in run}) == 1:
-            first = run[0][1]
-            rows = tuple(m.item.rows[0] for _, m in run)
-            labels = tuple(label for label, _ in run)
-            table = replace(first, item=replace(first.item, rows=rows, labels=labels))
-            out.append((table, [m for _, m in run]))
-        run = [(label, s)] if label is not None and s is not None else []
-    return out
+        out += _table_of(run)
+        run = [(label, s)] if label is not None else []
+    return out + _table_of(run)
+
+
+def _table_of(run: list[tuple[str, Seen]]) -> list[tuple[Seen, list[Seen]]]:
+    """The run as one table of its rows and labels, when it has rows enough of one width."""
+    if len(run) < _MIN_ROWS or len({len(m.item.rows[0]) for _, m in run}) != 1:
+        return []
+    first = run[0][1]
+    rows = tuple(m.item.rows[0] for _, m in run)
+    labels = tuple(label for label, _ in run)
+    return [
+        (replace(first, item=replace(first.item, rows=rows, labels=labels)), [m for _, m in run])
+    ]
 
 
 def _run_label(s: Seen) -> str | None:
